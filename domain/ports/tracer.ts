@@ -1,0 +1,34 @@
+/** Attribute values a span accepts. */
+export type SpanAttributeValue = string | number | boolean | string[] | number[];
+export type SpanAttributes = Record<string, SpanAttributeValue | undefined>;
+
+/** A span handed to the function run inside `Tracer.inSpan`. */
+export interface ActiveSpan {
+  /** Adds or overwrites attributes; undefined values are ignored. Credentials must be scrubbed by the caller. */
+  setAttributes(attributes: SpanAttributes): void;
+  /** Records a failure on the span (status error plus an exception event). */
+  recordError(error: unknown): void;
+}
+
+/** The status the `version` tool reports. */
+export interface TracingStatus {
+  enabled: boolean;
+  exporter: string;
+  serviceName: string;
+  /** 'active', 'disabled', or an error description. */
+  status: string;
+}
+
+export type SpanKindName = 'internal' | 'client' | 'server';
+
+/**
+ * Spans for tool runs, AI, vector and cluster calls. The no-op implementation
+ * runs `fn` directly; `inSpan` never swallows or changes what `fn` throws or returns.
+ */
+export interface Tracer {
+  /** Runs `fn` inside a child of the current span (or a new root); ends the span when `fn` settles, recording a thrown error. */
+  inSpan<T>(name: string, attributes: SpanAttributes, fn: (span: ActiveSpan) => Promise<T>, kind?: SpanKindName): Promise<T>;
+  status(): TracingStatus;
+  /** Flushes pending spans; called on graceful shutdown. */
+  shutdown(): Promise<void>;
+}

@@ -1,0 +1,27 @@
+import type { z } from 'zod';
+
+/** The six categories of SPEC.md. */
+export const TOOL_CATEGORIES = [
+  'AI Tools',
+  'Deployment',
+  'Management',
+  'System',
+  'Troubleshooting',
+  'Documentation',
+] as const;
+export type ToolCategory = (typeof TOOL_CATEGORIES)[number];
+
+/**
+ * One definition per tool. It feeds the catalog, request validation, the
+ * OpenAPI document, MCP and the CLI: nothing else describes a tool.
+ */
+export interface ToolDefinition<Schema extends z.ZodType = z.ZodType> {
+  name: string;
+  description: string;
+  category: ToolCategory;
+  tags: string[];
+  /** Validates the request body; every parameter carries a `.describe()` text. */
+  inputSchema: Schema;
+}
+
+export const EVIDENCE_MAX_LENGTH = 20000;
