@@ -15,13 +15,15 @@ import { TOOL_DEFINITIONS } from '../domain/tools/tool-definitions.js';
 import type { ToolDefinition } from '../domain/tools/tool-definition.js';
 import { ToolRegistry } from '../domain/tools/tool-registry.js';
 import type { Config } from './config/config.js';
+import { configSecrets } from './config/config-secrets.js';
 import { PinoLogger } from './logging/pino-logger.js';
-import { NoopTracer } from './not-configured/noop-tracer.js';
 import { UnconfiguredClusterClient } from './not-configured/unconfigured-cluster-client.js';
 import { UnconfiguredEmbedder } from './not-configured/unconfigured-embedder.js';
 import { UnconfiguredLlmProvider } from './not-configured/unconfigured-llm-provider.js';
 import { UnconfiguredVectorStore } from './not-configured/unconfigured-vector-store.js';
 import { TOKENS } from './tokens.js';
+import { createTracer } from './tracing/create-tracer.js';
+import { tracePorts } from './tracing/trace-ports.js';
 import { SERVICE_VERSION } from './service-version.js';
 
 /** Adapters a caller (a test, a bench) may put in place of the configured ones. */
@@ -49,13 +51,26 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
   const value = <T>(token: symbol, v: T) => c.register<T>(token, { useValue: v });
 
   value(TOKENS.Config, config);
-  value(TOKENS.Logger, overrides.logger ?? PinoLogger.create(config.server.logLevel));
+  const logger = overrides.logger ?? PinoLogger.create(config.server.logLevel);
+  value(TOKENS.Logger, logger);
   value(TOKENS.Clock, overrides.clock ?? systemClock);
-  value(TOKENS.Tracer, overrides.tracer ?? new NoopTracer());
-  value(TOKENS.VectorStore, overrides.vectorStore ?? new UnconfiguredVectorStore());
-  value(TOKENS.Embedder, overrides.embedder ?? new UnconfiguredEmbedder());
-  value(TOKENS.LlmProvider, overrides.llm ?? new UnconfiguredLlmProvider());
-  value(TOKENS.ClusterClient, overrides.cluster ?? new UnconfiguredClusterClient());
+  // Started before any adapter or the app: the http/undici instrumentations must be in place first.
+  const tracer =
+    overrides.tracer ?? createTracer(config.tracing, { logger, serviceVersion: SERVICE_VERSION, secrets: configSecrets(config) });
+  value(TOKENS.Tracer, tracer);
+  const ports = tracePorts(
+    {
+      vectorStore: overrides.vectorStore ?? new UnconfiguredVectorStore(),
+      embedder: overrides.embedder ?? new UnconfiguredEmbedder(),
+      llm: overrides.llm ?? new UnconfiguredLlmProvider(),
+      cluster: overrides.cluster ?? new UnconfiguredClusterClient(),
+    },
+    tracer,
+  );
+  value(TOKENS.VectorStore, ports.vectorStore);
+  value(TOKENS.Embedder, ports.embedder);
+  value(TOKENS.LlmProvider, ports.llm);
+  value(TOKENS.ClusterClient, ports.cluster);
   value<RuntimeInfo>(TOKENS.RuntimeInfo, {
     version: SERVICE_VERSION,
     nodeVersion: process.version,

@@ -2,12 +2,14 @@ import express, { type Express, type NextFunction, type Request, type Response }
 import type { DependencyContainer } from 'tsyringe';
 import { DomainError, NotFoundError } from '../../domain/errors.js';
 import type { Logger } from '../../domain/ports/logger.js';
+import type { Tracer } from '../../domain/ports/tracer.js';
 import type { Config } from '../../infrastructure/config/config.js';
 import { TOKENS } from '../../infrastructure/tokens.js';
 import { RegisterRoutes } from './generated/routes.js';
 import { bearerAuth } from './middleware/auth.js';
 import { errorHandler } from './middleware/error-handler.js';
 import { requestContext } from './middleware/request-context.js';
+import { traceContext } from './middleware/trace-context.js';
 
 /** JSON bodies above this are refused (413) before parsing; evidence (20000 chars) fits easily. */
 const JSON_BODY_LIMIT = '1mb';
@@ -30,6 +32,7 @@ export function createApp(container: DependencyContainer): Express {
   app.use(requestContext(logger));
   app.use(bearerAuth(config.server.authToken));
   app.use(express.json({ limit: JSON_BODY_LIMIT, strict: true }));
+  app.use(traceContext(container.resolve<Tracer>(TOKENS.Tracer)));
 
   RegisterRoutes(app);
 

@@ -1,0 +1,81 @@
+import type { Attributes, AttributeValue } from '@opentelemetry/api';
+import type { ExportResult } from '@opentelemetry/core';
+import type { ReadableSpan, SpanExporter, TimedEvent } from '@opentelemetry/sdk-trace-base';
+import { scrubText } from '../../domain/security/scrub-credentials.js';
+
+/**
+ * Sits in front of the real exporter and hands it a scrubbed copy of every
+ * span: URL credentials and known secret values are replaced by `***` in the
+ * name, every string attribute (ours and the HTTP instrumentations'), event
+ * attributes and the status message. Done at export time, in the batch, so
+ * the request path pays nothing and spans dropped by a full queue cost nothing.
+ *
+ * The value-length limit is applied here, after scrubbing, and not by the SDK
+ * (whose limit runs when an attribute is set): a secret cut in half by an
+ * earlier truncation would no longer be recognised and its prefix would leak.
+ */
+export class ScrubbingSpanExporter implements SpanExporter {
+  constructor(
+    private readonly next: SpanExporter,
+    private readonly secrets: readonly string[],
+    private readonly valueLengthLimit?: number,
+  ) {}
+
+  export(spans: ReadableSpan[], done: (result: ExportResult) => void): void {
+    this.next.export(
+      spans.map((s) => this.scrubbed(s)),
+      done,
+    );
+  }
+
+  forceFlush(): Promise<void> {
+    return this.next.forceFlush?.() ?? Promise.resolve();
+  }
+
+  shutdown(): Promise<void> {
+    return this.next.shutdown();
+  }
+
+  private text(value: string): string {
+    const clean = scrubText(value, this.secrets);
+    return this.valueLengthLimit !== undefined && clean.length > this.valueLengthLimit ? clean.slice(0, this.valueLengthLimit) : clean;
+  }
+
+  private value(value: AttributeValue | undefined): AttributeValue | undefined {
+    if (typeof value === 'string') return this.text(value);
+    if (Array.isArray(value)) return value.map((v) => (typeof v === 'string' ? this.text(v) : v)) as AttributeValue;
+    return value;
+  }
+
+  private attributes(attributes: Attributes): Attributes {
+    const out: Attributes = {};
+    for (const [key, value] of Object.entries(attributes)) out[key] = this.value(value);
+    return out;
+  }
+
+  private event(event: TimedEvent): TimedEvent {
+    return { ...event, name: this.text(event.name), attributes: event.attributes && this.attributes(event.attributes) };
+  }
+
+  private scrubbed(span: ReadableSpan): ReadableSpan {
+    return {
+      name: this.text(span.name),
+      kind: span.kind,
+      spanContext: () => span.spanContext(),
+      parentSpanContext: span.parentSpanContext,
+      startTime: span.startTime,
+      endTime: span.endTime,
+      status: span.status.message === undefined ? span.status : { ...span.status, message: this.text(span.status.message) },
+      attributes: this.attributes(span.attributes),
+      links: span.links,
+      events: span.events.map((e) => this.event(e)),
+      duration: span.duration,
+      ended: span.ended,
+      resource: span.resource,
+      instrumentationScope: span.instrumentationScope,
+      droppedAttributesCount: span.droppedAttributesCount,
+      droppedEventsCount: span.droppedEventsCount,
+      droppedLinksCount: span.droppedLinksCount,
+    };
+  }
+}

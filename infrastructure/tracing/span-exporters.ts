@@ -1,0 +1,39 @@
+import { JaegerExporter } from '@opentelemetry/exporter-jaeger';
+import { OTLPTraceExporter as OtlpJsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { OTLPTraceExporter as OtlpProtoExporter } from '@opentelemetry/exporter-trace-otlp-proto';
+import { ZipkinExporter } from '@opentelemetry/exporter-zipkin';
+import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
+import type { TracingConfig } from '../config/tracing-config.js';
+import { ConsoleJsonSpanExporter, type LineSink } from './console-json-span-exporter.js';
+
+/** How long one export may take before it is abandoned, milliseconds. */
+export const EXPORT_TIMEOUT_MS = 10_000;
+
+/**
+ * jaeger-client sends basic auth from separate fields and ignores URL
+ * userinfo, so credentials written into the endpoint URL are moved there.
+ */
+function jaegerOptions(endpoint: string) {
+  const url = new URL(endpoint);
+  const username = decodeURIComponent(url.username);
+  const password = decodeURIComponent(url.password);
+  url.username = '';
+  url.password = '';
+  return { endpoint: url.toString(), ...(username && password ? { username, password } : {}), flushTimeout: EXPORT_TIMEOUT_MS };
+}
+
+/** The exporter OTEL_EXPORTER_TYPE names, configured from the validated config only. */
+export function createSpanExporter(config: TracingConfig, consoleSink?: LineSink): SpanExporter {
+  switch (config.exporter) {
+    case 'console':
+      return new ConsoleJsonSpanExporter(consoleSink);
+    case 'otlp': {
+      const options = { url: config.endpoint!, timeoutMillis: EXPORT_TIMEOUT_MS };
+      return config.otlpProtocol === 'http/json' ? new OtlpJsonExporter(options) : new OtlpProtoExporter(options);
+    }
+    case 'zipkin':
+      return new ZipkinExporter({ url: config.endpoint!, serviceName: config.serviceName });
+    case 'jaeger':
+      return new JaegerExporter(jaegerOptions(config.endpoint!));
+  }
+}
