@@ -11,13 +11,13 @@ import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
  * One instance per process, re-enabled on every start: require-in-the-middle
  * patches a module once per process, so a second instance would never see
  * `http` again after a shutdown (tests and benches start several tracers).
+ * Created on the first start only: a service with tracing off never loads them.
  */
 let instances: [HttpInstrumentation, UndiciInstrumentation] | undefined;
 
 function create(): [HttpInstrumentation, UndiciInstrumentation] {
   return [
     new HttpInstrumentation({
-      enabled: false,
       // The tool span is the root of svc's part of a trace (SPEC.md); the incoming
       // traceparent is extracted by the interface and made its parent instead.
       disableIncomingRequestInstrumentation: true,
@@ -25,7 +25,8 @@ function create(): [HttpInstrumentation, UndiciInstrumentation] {
       // unrelated traffic, and the exporters' own requests stay out (they also suppress).
       requireParentforOutgoingSpans: true,
     }),
-    new UndiciInstrumentation({ enabled: false, requireParentforSpans: true }),
+    // Constructed enabled: undici checks its config's `enabled` on every request, not just enable().
+    new UndiciInstrumentation({ requireParentforSpans: true }),
   ];
 }
 

@@ -1,7 +1,7 @@
 import type { Attributes, AttributeValue } from '@opentelemetry/api';
 import type { ExportResult } from '@opentelemetry/core';
 import type { ReadableSpan, SpanExporter, TimedEvent } from '@opentelemetry/sdk-trace-base';
-import { scrubText } from '../../domain/security/scrub-credentials.js';
+import { scrubText, scrubUrl } from '../../domain/security/scrub-credentials.js';
 
 /**
  * Sits in front of the real exporter and hands it a scrubbed copy of every
@@ -36,20 +36,26 @@ export class ScrubbingSpanExporter implements SpanExporter {
     return this.next.shutdown();
   }
 
-  private text(value: string): string {
-    const clean = scrubText(value, this.secrets);
+  /**
+   * `url.query` (a query string, with or without its `?`) and `http.target`
+   * (path and query) carry no scheme, so scrubText would not see them as URLs.
+   */
+  private text(value: string, key = ''): string {
+    let clean = scrubText(value, this.secrets);
+    if (key.endsWith('.query') && !clean.startsWith('?')) clean = scrubUrl(`?${clean}`).slice(1);
+    else if (key.endsWith('.query') || key === 'http.target') clean = scrubUrl(clean);
     return this.valueLengthLimit !== undefined && clean.length > this.valueLengthLimit ? clean.slice(0, this.valueLengthLimit) : clean;
   }
 
-  private value(value: AttributeValue | undefined): AttributeValue | undefined {
-    if (typeof value === 'string') return this.text(value);
-    if (Array.isArray(value)) return value.map((v) => (typeof v === 'string' ? this.text(v) : v)) as AttributeValue;
+  private value(key: string, value: AttributeValue | undefined): AttributeValue | undefined {
+    if (typeof value === 'string') return this.text(value, key);
+    if (Array.isArray(value)) return value.map((v) => (typeof v === 'string' ? this.text(v, key) : v)) as AttributeValue;
     return value;
   }
 
   private attributes(attributes: Attributes): Attributes {
     const out: Attributes = {};
-    for (const [key, value] of Object.entries(attributes)) out[key] = this.value(value);
+    for (const [key, value] of Object.entries(attributes)) out[key] = this.value(key, value);
     return out;
   }
 

@@ -8,7 +8,7 @@ import type { ReceivedSpan } from '../support/received-span.js';
 import { attr, childrenOf, httpChild, one } from '../support/span-tree.js';
 import { TraceReceiver } from '../support/trace-receiver.js';
 import { CANARY, tracedApp, type TracedApp } from '../support/traced-app.js';
-import { RecordingLogger } from '../support/recording-logger.js';
+import { CapturingLogger } from '../support/capturing-logger.js';
 
 const EVIDENCE =
   `clone of https://deploy:${CANARY.gitPassword}@git.example.com/org/repo.git failed; ` +
@@ -92,7 +92,10 @@ function assertToolTree(spans: ReceivedSpan[], format: ReceivedSpan['format']) {
 }
 
 function assertNoCanary(raw: string) {
-  for (const [name, secret] of Object.entries(CANARY)) expect(raw.includes(secret), `${name} leaked into an exported span`).to.equal(false);
+  for (const [name, secret] of Object.entries(CANARY)) {
+    const at = raw.indexOf(secret);
+    expect(at, `${name} leaked into an exported span: ...${raw.slice(Math.max(0, at - 80), at + 40)}...`).to.equal(-1);
+  }
 }
 
 describe('tracing: a real tool run through the real app, received by each exporter', function () {
@@ -117,7 +120,7 @@ describe('tracing: a real tool run through the real app, received by each export
       assertToolTree(receiver.spans, variant.format);
       // The canaries were really in play: every stand-in sent its credential.
       const sent = deps.seen.map((r) => `${r.url} ${r.authorization ?? ''}`).join('\n');
-      for (const secret of [CANARY.vectorKey, CANARY.aiKey, CANARY.clusterToken]) expect(sent).to.contain(secret);
+      for (const secret of [CANARY.vectorKey, CANARY.aiKey, CANARY.clusterToken]) expect(sent, sent).to.contain(secret);
       assertNoCanary(receiver.rawText());
     });
   }
@@ -125,7 +128,7 @@ describe('tracing: a real tool run through the real app, received by each export
   it('console: the same tree as JSON lines on the configured sink', async () => {
     const sink = new ConsoleCapture();
     const tracer = createTracer(parseTracingConfig({ OTEL_TRACING_ENABLED: 'true', OTEL_EXPORTER_TYPE: 'console' }), {
-      logger: new RecordingLogger(),
+      logger: new CapturingLogger(),
       serviceVersion: 'test',
       secrets: [CANARY.authToken],
       consoleSink: sink,

@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { ActiveSpan, SpanAttributes, Tracer, TracingStatus } from '../../domain/ports/tracer.js';
+import type { ActiveSpan, SpanAttributes, TraceCarrier, Tracer, TracingStatus } from '../../domain/ports/tracer.js';
 
 export interface RecordedSpan {
   name: string;
@@ -29,6 +29,9 @@ export class RecordingTracer implements Tracer {
     } finally {
       span.ended = true;
     }
+  }
+  withRemoteParent<T>(_carrier: TraceCarrier, fn: () => Promise<T>): Promise<T> {
+    return fn();
   }
   status(): TracingStatus {
     return { enabled: true, exporter: 'memory', serviceName: 'svc-test', status: 'active' };

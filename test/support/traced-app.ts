@@ -13,7 +13,7 @@ import { TOKENS } from '../../infrastructure/tokens.js';
 import { createApp } from '../../interfaces/http/app.js';
 import type { DependencyServer } from './dependency-server.js';
 import { HttpBackedCluster, HttpBackedEmbedder, HttpBackedLlm, HttpBackedVectorStore } from './http-backed-ports.js';
-import { RecordingLogger } from './recording-logger.js';
+import { CapturingLogger } from './capturing-logger.js';
 
 /** Credentials the stand-ins really send; none may ever reach a span. */
 export const CANARY = {
@@ -28,7 +28,7 @@ export interface TracedApp {
   app: Express;
   container: DependencyContainer;
   tracer: Tracer;
-  logger: RecordingLogger;
+  logger: CapturingLogger;
 }
 
 /**
@@ -58,7 +58,7 @@ function investigate(container: () => DependencyContainer): ToolHandler {
 /** The real app, configured from `env` like production, with HTTP-backed stand-ins for the outbound ports. */
 export function tracedApp(env: Record<string, string>, deps: DependencyServer, overrides: Overrides = {}): TracedApp {
   const config = loadConfig({ SVC_AUTH_TOKEN: CANARY.authToken, ...env }, os.tmpdir());
-  const logger = new RecordingLogger();
+  const logger = new CapturingLogger();
   let container: DependencyContainer | undefined;
   container = buildContainer(config, {
     logger,
