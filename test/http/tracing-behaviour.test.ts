@@ -181,6 +181,17 @@ describe('tracing: sampling, propagation, failures, limits, status', function ()
     expect(traced.tracer.status().status).to.equal('shut down');
   });
 
+  it('sends the userinfo of OTEL_EXPORTER_JAEGER_ENDPOINT as basic auth, never inside a span', async () => {
+    const password = 'jaeger-collector-pw-81f2';
+    const endpoint = `${receiver.url.replace('http://', `http://svc:${password}@`)}/api/traces`;
+    traced = tracedApp({ OTEL_TRACING_ENABLED: 'true', OTEL_EXPORTER_TYPE: 'jaeger', OTEL_EXPORTER_JAEGER_ENDPOINT: endpoint }, deps);
+    expect((await call(traced)).status).to.equal(200);
+    await traced.tracer.shutdown();
+    expect(receiver.spans).to.have.length(11);
+    expect(receiver.requests[0]!.authorization).to.equal(`Basic ${Buffer.from(`svc:${password}`).toString('base64')}`);
+    expect(receiver.rawText()).to.not.include(password);
+  });
+
   it('runs one OpenTelemetry tracer per process', () => {
     traced = tracedApp(otlp(), deps);
     expect(() => tracedApp(otlp(), deps)).to.throw(/already running/);

@@ -56,7 +56,8 @@ describe('tracing in the server process', () => {
       expect(await p.exited).to.equal(0);
       const root = one(receiver.spans, 'execute_tool version');
       expect(root.serviceName).to.equal('svc-process-test');
-      expect(receiver.spans.filter((s) => s.parentSpanId === root.spanId).map((s) => s.name).sort()).to.deep.equal(['health', 'status']);
+      // nothing is configured behind the ports here, so there is no call worth a child span
+      expect(receiver.spans.filter((s) => s.parentSpanId === root.spanId)).to.deep.equal([]);
     } finally {
       await receiver.close();
     }

@@ -13,6 +13,8 @@ const MAX_BODY_BYTES = 32 * 1024 * 1024;
 export interface ReceivedRequest {
   path: string;
   contentType: string;
+  /** The Authorization header, to check how an exporter authenticates. */
+  authorization?: string;
   body: Buffer;
 }
 
@@ -66,7 +68,7 @@ export class TraceReceiver {
       try {
         if (req.headers['content-encoding'] === 'gzip') body = gunzipSync(body);
         if (req.method !== 'POST') throw new Error(`${req.method} ${path}: only POST is accepted`);
-        this.requests.push({ path, contentType, body });
+        this.requests.push({ path, contentType, authorization: req.headers.authorization, body });
         this.spans.push(...decode(path, contentType, body));
       } catch (err) {
         this.errors.push(err instanceof Error ? err.message : String(err));

@@ -3,6 +3,10 @@ import type { ClusterClient } from '../../domain/ports/cluster-client.js';
 import type { Embedder } from '../../domain/ports/embedder.js';
 import type { LlmProvider } from '../../domain/ports/llm-provider.js';
 import type { VectorStore } from '../../domain/ports/vector-store.js';
+import { UnconfiguredClusterClient } from '../../infrastructure/not-configured/unconfigured-cluster-client.js';
+import { UnconfiguredEmbedder } from '../../infrastructure/not-configured/unconfigured-embedder.js';
+import { UnconfiguredLlmProvider } from '../../infrastructure/not-configured/unconfigured-llm-provider.js';
+import { UnconfiguredVectorStore } from '../../infrastructure/not-configured/unconfigured-vector-store.js';
 import { NoopTracer } from '../../infrastructure/tracing/noop-tracer.js';
 import { tracePorts } from '../../infrastructure/tracing/trace-ports.js';
 import { tracedClusterClient } from '../../infrastructure/tracing/traced-cluster-client.js';
@@ -222,6 +226,19 @@ describe('span decorators of the outbound ports', () => {
       expect(caught).to.equal(failure);
       expect(only(tracer).error).to.equal(failure);
     });
+  });
+
+  it('leaves ports that are not configured unwrapped: they make no call worth a span', () => {
+    const ports = {
+      vectorStore: new UnconfiguredVectorStore(),
+      embedder: new UnconfiguredEmbedder(),
+      llm: new UnconfiguredLlmProvider(),
+      cluster: new UnconfiguredClusterClient(),
+    };
+    const out = tracePorts(ports, tracer);
+    for (const key of Object.keys(ports) as Array<keyof typeof ports>) expect(out[key]).to.equal(ports[key]);
+    const configured = tracePorts({ ...ports, llm: { status: () => ({ configured: true, provider: 'openai' }) } as LlmProvider }, tracer);
+    expect(configured.llm).to.not.equal(ports.llm);
   });
 
   it('wraps nothing when tracing is off', () => {
