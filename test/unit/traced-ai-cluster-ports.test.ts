@@ -1,0 +1,128 @@
+import { expect } from 'chai';
+import type { ClusterClient } from '../../domain/ports/cluster-client.js';
+import type { LlmProvider } from '../../domain/ports/llm-provider.js';
+import { tracedClusterClient } from '../../infrastructure/tracing/traced-cluster-client.js';
+import { tracedLlmProvider } from '../../infrastructure/tracing/traced-llm-provider.js';
+import { RecordingTracer, type RecordedSpan } from '../support/recording-tracer.js';
+
+/*
+ * The decorators over plain fakes and the recording tracer: names and
+ * attributes per method. The ports are still growing on other branches, so
+ * the fakes carry the full method sets and are cast to today's port types.
+ */
+
+const usage = { inputTokens: 11, outputTokens: 22, cacheReadTokens: 3, cacheCreationTokens: 4 };
+
+function only(tracer: RecordingTracer): RecordedSpan {
+  expect(tracer.spans).to.have.length(1);
+  return tracer.spans[0]!;
+}
+
+describe('span decorators of the AI and cluster ports', () => {
+  let tracer: RecordingTracer;
+  beforeEach(() => (tracer = new RecordingTracer()));
+
+  describe('LlmProvider', () => {
+    const cluster = {
+      context: () => 'kind-test',
+      async list(_query: unknown) {
+        return { items: [] };
+      },
+    };
+    const fake = {
+      status: () => ({ configured: true, provider: 'openai-compatible', model: 'gpt-default' }),
+      async chat(_messages: unknown[], options: { model?: string } = {}) {
+        return { text: 'hi', toolCalls: [], usage, model: `${options.model ?? 'gpt-default'}-2025` };
+      },
+      async toolLoop(request: { executeTool(i: unknown): Promise<unknown>; options?: { model?: string } }) {
+        await request.executeTool({ name: 'list' });
+        return { text: 'done', stoppedBy: 'final-answer', iterations: 2, toolCalls: [], usage, model: 'gpt-default' };
+      },
+    };
+
+    it('chat: `chat <model>` with the requested model and gen_ai.usage.*', async () => {
+      const llm = tracedLlmProvider(fake as unknown as LlmProvider, tracer) as unknown as typeof fake;
+      expect(llm.status().model).to.equal('gpt-default');
+      await llm.chat([], { model: 'gpt-big' });
+      const span = only(tracer);
+      expect(span.name).to.equal('chat gpt-big');
+      expect(span.attributes).to.deep.include({
+        'gen_ai.operation.name': 'chat',
+        'gen_ai.provider.name': 'openai-compatible',
+        'gen_ai.request.model': 'gpt-big',
+        'gen_ai.response.model': 'gpt-big-2025',
+        'gen_ai.usage.input_tokens': 11,
+        'gen_ai.usage.output_tokens': 22,
+        'gen_ai.usage.cache_read_tokens': 3,
+        'gen_ai.usage.cache_creation_tokens': 4,
+      });
+    });
+
+    it('tool_loop: the configured model, and the tools it runs nest under it', async () => {
+      const llm = tracedLlmProvider(fake as unknown as LlmProvider, tracer) as unknown as typeof fake;
+      const k8s = tracedClusterClient(cluster as unknown as ClusterClient, tracer) as unknown as typeof cluster;
+      await llm.toolLoop({ executeTool: () => k8s.list({ apiVersion: 'v1', kind: 'Pod', namespace: 'default' }) });
+      const [loop, list] = tracer.spans;
+      expect(loop!.name).to.equal('tool_loop gpt-default');
+      expect(loop!.attributes).to.deep.include({ 'gen_ai.operation.name': 'tool_loop', 'svc.tool_loop.iterations': 2, 'gen_ai.usage.input_tokens': 11 });
+      expect(list!.name).to.equal('list');
+      expect(list!.parent).to.equal(loop);
+    });
+  });
+
+  describe('ClusterClient', () => {
+    const deployment = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'shop' } };
+    const failure = new Error('forbidden');
+    const fake = {
+      context: () => 'kind-test',
+      async status() {
+        return { connected: true, context: 'kind-test' };
+      },
+      async apply(m: unknown) {
+        return m;
+      },
+      async get() {
+        throw failure;
+      },
+      async logs(_query: unknown) {
+        return 'log text';
+      },
+      async events(_query: unknown) {
+        return [];
+      },
+    };
+    const k8s = () => tracedClusterClient(fake as unknown as ClusterClient, tracer) as unknown as typeof fake;
+
+    it('names spans by API method with k8s.api, k8s.method, k8s.operation, k8s.resource', async () => {
+      const c = k8s();
+      expect(c.context()).to.equal('kind-test');
+      await c.apply(deployment);
+      await c.logs({ namespace: 'shop', pod: 'web-1' });
+      await c.events({ namespace: 'shop' });
+      await c.status();
+      const [apply, logs, events, status] = tracer.spans;
+      expect(apply!.name).to.equal('apply');
+      expect(apply!.attributes).to.deep.include({
+        'k8s.api': 'apps/v1',
+        'k8s.method': 'apply',
+        'k8s.operation': 'patch',
+        'k8s.resource': 'Deployment',
+        'k8s.resource.name': 'web',
+        'k8s.namespace.name': 'shop',
+      });
+      expect(logs!.attributes).to.deep.include({ 'k8s.api': 'v1', 'k8s.resource': 'Pod', 'k8s.operation': 'get', 'k8s.resource.name': 'web-1' });
+      expect(events!.attributes).to.deep.include({ 'k8s.resource': 'Event', 'k8s.operation': 'list', 'k8s.namespace.name': 'shop' });
+      expect(status!.attributes).to.deep.include({ 'k8s.api': 'version', 'k8s.method': 'status' });
+    });
+
+    it('rethrows the adapter error unchanged and records it on the span', async () => {
+      let caught: unknown;
+      await k8s()
+        .get()
+        .catch((e) => (caught = e));
+      expect(caught).to.equal(failure);
+      expect(only(tracer).error).to.equal(failure);
+    });
+  });
+
+});
