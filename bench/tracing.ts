@@ -8,6 +8,7 @@
  * Targets: off within the gateway's run-to-run spread; on at 1.0 >= 85% of off.
  */
 import 'reflect-metadata';
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { buildContainer } from '../infrastructure/composition-root.js';
@@ -56,6 +57,20 @@ function serveSink() {
   server.listen(0, '127.0.0.1', () => console.log(`URL http://127.0.0.1:${(server.address() as AddressInfo).port}`));
 }
 
+/**
+ * CPU seconds a child has used (user + system, from /proc; Linux). Requests per
+ * CPU-second is the throughput the server would reach on a core of its own,
+ * which holds steady on a busy machine where req/s swings with the neighbours.
+ */
+function cpuSeconds(pid: number): number | undefined {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const pct = (a: number, b: number) => `${((a / b) * 100).toFixed(1)}%`;
 
@@ -69,6 +84,7 @@ async function main() {
   const servers = new Map<Mode, Awaited<ReturnType<typeof startRole>>>();
   for (const mode of MODES) servers.set(mode, await startRole(__filename, 'svc', modeEnv(mode, sink.url)));
   const rps = new Map<Mode, number[]>(MODES.map((m) => [m, []]));
+  const perCpu = new Map<Mode, number[]>(MODES.map((m) => [m, []]));
   const rows: LoadResult[] = [];
   try {
     for (const mode of MODES) await load('warm-up', { url: `${servers.get(mode)!.url}/api/v1/tools/version`, method: 'POST', headers, body: '{}', duration: 1 });
@@ -76,10 +92,16 @@ async function main() {
       // rotate the order each round so no mode always runs first or last
       const order = MODES.map((_, i) => MODES[(i + round) % MODES.length]!);
       for (const mode of order) {
-        const url = `${servers.get(mode)!.url}/api/v1/tools/version`;
+        const server = servers.get(mode)!;
+        const url = `${server.url}/api/v1/tools/version`;
+        const cpuBefore = cpuSeconds(server.child.pid!);
         const r = await load(`${mode} round ${round}`, { url, method: 'POST', headers, body: '{}', duration: seconds });
+        const cpuAfter = cpuSeconds(server.child.pid!);
         rows.push(r);
         rps.get(mode)!.push(r.rps);
+        if (cpuBefore !== undefined && cpuAfter !== undefined && cpuAfter > cpuBefore) {
+          perCpu.get(mode)!.push((r.rps * seconds) / (cpuAfter - cpuBefore));
+        }
       }
     }
   } finally {
@@ -98,6 +120,15 @@ async function main() {
   console.log(`off / gateway:    ${pct(m('off'), m('gateway'))} (target: within the spread above)`);
   console.log(`on 0.0 / off:     ${pct(m('on-0.0'), m('off'))}`);
   console.log(`on 1.0 / off:     ${pct(m('on-1.0'), m('off'))} (target >= 85%)`);
+  if (perCpu.get('off')!.length) {
+    const c = (mode: Mode) => median(perCpu.get(mode)!);
+    const gc = perCpu.get('gateway')!;
+    console.log(`\nrequests per server CPU-second (steadier on a busy machine): ${MODES.map((mode) => `${mode} ${c(mode).toFixed(0)}`).join(', ')}`);
+    console.log(`gateway run-to-run spread: ${(((Math.max(...gc) - Math.min(...gc)) / c('gateway')) * 100).toFixed(1)}% of its median`);
+    console.log(`off / gateway:    ${pct(c('off'), c('gateway'))}`);
+    console.log(`on 0.0 / off:     ${pct(c('on-0.0'), c('off'))}`);
+    console.log(`on 1.0 / off:     ${pct(c('on-1.0'), c('off'))} (target >= 85%)`);
+  }
   console.log(`OTLP received by the sink: ${stats.requests} exports, ${(stats.bytes / 1e6).toFixed(1)} MB`);
   if (stats.requests === 0) throw new Error('the sink received nothing: tracing at 1.0 did not export');
 }

@@ -4,7 +4,6 @@ import {
   SpanKind,
   SpanStatusCode,
   trace,
-  type Attributes,
   type Span,
   type Tracer as OtelApiTracer,
 } from '@opentelemetry/api';
@@ -48,17 +47,12 @@ const SHUTDOWN_TIMEOUT_MS = EXPORT_TIMEOUT_MS + 2_000;
 /** OpenTelemetry's context, propagation and tracer registries are process-wide: one started tracer at a time. */
 let running: OtelTracer | undefined;
 
-function definedAttributes(attributes: SpanAttributes): Attributes {
-  const out: Attributes = {};
-  for (const [key, value] of Object.entries(attributes)) if (value !== undefined) out[key] = value;
-  return out;
-}
-
 class OtelActiveSpan implements ActiveSpan {
   recorded: unknown;
   constructor(private readonly span: Span) {}
   setAttributes(attributes: SpanAttributes): void {
-    this.span.setAttributes(definedAttributes(attributes));
+    // the SDK drops undefined values itself
+    this.span.setAttributes(attributes);
   }
   recordError(error: unknown): void {
     if (this.recorded === error) return;
@@ -128,7 +122,7 @@ export class OtelTracer implements Tracer {
   }
 
   inSpan<T>(name: string, attributes: SpanAttributes, fn: (span: ActiveSpan) => Promise<T>, kind: SpanKindName = 'internal'): Promise<T> {
-    return this.tracer.startActiveSpan(name, { kind: KINDS[kind], attributes: definedAttributes(attributes) }, async (span) => {
+    return this.tracer.startActiveSpan(name, { kind: KINDS[kind], attributes }, async (span) => {
       const active = new OtelActiveSpan(span);
       try {
         return await fn(active);

@@ -1,7 +1,3 @@
-import { JaegerExporter } from '@opentelemetry/exporter-jaeger';
-import { OTLPTraceExporter as OtlpJsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { OTLPTraceExporter as OtlpProtoExporter } from '@opentelemetry/exporter-trace-otlp-proto';
-import { ZipkinExporter } from '@opentelemetry/exporter-zipkin';
 import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
 import type { TracingConfig } from '../config/tracing-config.js';
 import { ConsoleJsonSpanExporter, type LineSink } from './console-json-span-exporter.js';
@@ -22,18 +18,31 @@ function jaegerOptions(endpoint: string) {
   return { endpoint: url.toString(), ...(username && password ? { username, password } : {}), flushTimeout: EXPORT_TIMEOUT_MS };
 }
 
-/** The exporter OTEL_EXPORTER_TYPE names, configured from the validated config only. */
+/**
+ * The exporter OTEL_EXPORTER_TYPE names, configured from the validated config
+ * only. Each exporter package is loaded only when chosen (the Jaeger one parses
+ * its thrift IDL on load).
+ */
 export function createSpanExporter(config: TracingConfig, consoleSink?: LineSink): SpanExporter {
   switch (config.exporter) {
     case 'console':
       return new ConsoleJsonSpanExporter(consoleSink);
     case 'otlp': {
       const options = { url: config.endpoint!, timeoutMillis: EXPORT_TIMEOUT_MS };
-      return config.otlpProtocol === 'http/json' ? new OtlpJsonExporter(options) : new OtlpProtoExporter(options);
+      if (config.otlpProtocol === 'http/json') {
+        const { OTLPTraceExporter } = require('@opentelemetry/exporter-trace-otlp-http') as typeof import('@opentelemetry/exporter-trace-otlp-http');
+        return new OTLPTraceExporter(options);
+      }
+      const { OTLPTraceExporter } = require('@opentelemetry/exporter-trace-otlp-proto') as typeof import('@opentelemetry/exporter-trace-otlp-proto');
+      return new OTLPTraceExporter(options);
     }
-    case 'zipkin':
+    case 'zipkin': {
+      const { ZipkinExporter } = require('@opentelemetry/exporter-zipkin') as typeof import('@opentelemetry/exporter-zipkin');
       return new ZipkinExporter({ url: config.endpoint!, serviceName: config.serviceName });
-    case 'jaeger':
+    }
+    case 'jaeger': {
+      const { JaegerExporter } = require('@opentelemetry/exporter-jaeger') as typeof import('@opentelemetry/exporter-jaeger');
       return new JaegerExporter(jaegerOptions(config.endpoint!));
+    }
   }
 }
