@@ -1,11 +1,12 @@
 import 'reflect-metadata';
 import { container as rootContainer, type DependencyContainer } from 'tsyringe';
+import { CheckReadiness } from '../application/check-readiness.js';
 import { ExecuteTool } from '../application/execute-tool.js';
 import { GetSystemStatus, type RuntimeInfo } from '../application/get-system-status.js';
 import { ListTools } from '../application/list-tools.js';
 import type { ToolHandler } from '../application/tool-handler.js';
 import type { ClusterClient } from '../domain/ports/cluster-client.js';
-import type { Clock } from '../domain/ports/clock.js';
+import type { Clock, Timers } from '../domain/ports/clock.js';
 import type { Embedder } from '../domain/ports/embedder.js';
 import type { LlmProvider } from '../domain/ports/llm-provider.js';
 import type { Logger } from '../domain/ports/logger.js';
@@ -15,19 +16,19 @@ import { TOOL_DEFINITIONS } from '../domain/tools/tool-definitions.js';
 import type { ToolDefinition } from '../domain/tools/tool-definition.js';
 import { ToolRegistry } from '../domain/tools/tool-registry.js';
 import type { Config } from './config/config.js';
+import { SystemClock } from './clock/system-clock.js';
 import { PinoLogger } from './logging/pino-logger.js';
 import { NoopTracer } from './not-configured/noop-tracer.js';
 import { UnconfiguredClusterClient } from './not-configured/unconfigured-cluster-client.js';
-import { UnconfiguredEmbedder } from './not-configured/unconfigured-embedder.js';
 import { UnconfiguredLlmProvider } from './not-configured/unconfigured-llm-provider.js';
-import { UnconfiguredVectorStore } from './not-configured/unconfigured-vector-store.js';
 import { TOKENS } from './tokens.js';
 import { SERVICE_VERSION } from './service-version.js';
+import { createEmbedder, createVectorStore } from './vector/vector-adapters.js';
 
 /** Adapters a caller (a test, a bench) may put in place of the configured ones. */
 export interface Overrides {
   logger?: Logger;
-  clock?: Clock;
+  clock?: Clock & Timers;
   tracer?: Tracer;
   vectorStore?: VectorStore;
   embedder?: Embedder;
@@ -37,8 +38,6 @@ export interface Overrides {
   /** Extra or replacement tool use cases, by tool name. */
   toolHandlers?: Record<string, ToolHandler>;
 }
-
-const systemClock: Clock = { now: () => Date.now() };
 
 /**
  * The composition root: one child container per app, built from a validated
@@ -50,12 +49,16 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
 
   value(TOKENS.Config, config);
   value(TOKENS.Logger, overrides.logger ?? PinoLogger.create(config.server.logLevel));
-  value(TOKENS.Clock, overrides.clock ?? systemClock);
+  value(TOKENS.Clock, overrides.clock ?? new SystemClock());
   value(TOKENS.Tracer, overrides.tracer ?? new NoopTracer());
-  value(TOKENS.VectorStore, overrides.vectorStore ?? new UnconfiguredVectorStore());
-  value(TOKENS.Embedder, overrides.embedder ?? new UnconfiguredEmbedder());
+  value(TOKENS.VectorStore, overrides.vectorStore ?? createVectorStore(config.vector, c.resolve(TOKENS.Logger)));
+  value(TOKENS.Embedder, overrides.embedder ?? createEmbedder(config.vector));
   value(TOKENS.LlmProvider, overrides.llm ?? new UnconfiguredLlmProvider());
   value(TOKENS.ClusterClient, overrides.cluster ?? new UnconfiguredClusterClient());
+  value(
+    TOKENS.CheckReadiness,
+    new CheckReadiness(c.resolve(TOKENS.VectorStore), c.resolve(TOKENS.Embedder), c.resolve(TOKENS.Clock), c.resolve(TOKENS.Logger)),
+  );
   value<RuntimeInfo>(TOKENS.RuntimeInfo, {
     version: SERVICE_VERSION,
     nodeVersion: process.version,
@@ -75,6 +78,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
         c.resolve(TOKENS.LlmProvider),
         c.resolve(TOKENS.ClusterClient),
         c.resolve(TOKENS.Tracer),
+        c.resolve(TOKENS.CheckReadiness),
       ),
     ],
     ...Object.entries(overrides.toolHandlers ?? {}),
