@@ -108,8 +108,20 @@ export class EmbeddedCollection {
     const topScores: number[] = [];
     const v = this.vectors;
     for (let row = 0, base = 0; row < this.ids.length; row++, base += dim) {
-      let dot = 0;
-      for (let i = 0; i < dim; i++) dot += q[i] * v[base + i];
+      // four independent sums let the CPU overlap the multiply-adds
+      let s0 = 0;
+      let s1 = 0;
+      let s2 = 0;
+      let s3 = 0;
+      let i = 0;
+      for (; i + 3 < dim; i += 4) {
+        s0 += q[i] * v[base + i];
+        s1 += q[i + 1] * v[base + i + 1];
+        s2 += q[i + 2] * v[base + i + 2];
+        s3 += q[i + 3] * v[base + i + 3];
+      }
+      for (; i < dim; i++) s0 += q[i] * v[base + i];
+      const dot = s0 + s1 + s2 + s3;
       if (dot < threshold) continue;
       if (topRows.length === limit && dot <= topScores[limit - 1]) continue;
       if (query.filter && !matchesFilter(this.payloads[row], query.filter)) continue;
