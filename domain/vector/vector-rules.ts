@@ -120,6 +120,8 @@ function assertCondition(c: FieldCondition): void {
   if (typeof key !== 'string' || key.length === 0 || key.length > MAX_KEY_LENGTH || key.split('.').some((s) => s === '')) {
     throw new ValidationError('Invalid filter: each condition needs a dot-separated payload key');
   }
+  // the Qdrant adapter keeps the original id there; filtering on it would behave differently per adapter
+  if (key.split('.')[0] === RESERVED_PAYLOAD_KEY) throw new ValidationError(`Invalid filter: the key '${RESERVED_PAYLOAD_KEY}' is reserved`);
   if ('equals' in c) {
     if (!isScalar(c.equals)) throw new ValidationError(`Invalid filter on '${key}': equals takes a string, an integer or a boolean`);
     return;

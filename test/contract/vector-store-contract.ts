@@ -151,6 +151,7 @@ export function vectorStoreContract(name: string, factory: StoreFactory): void {
         store.search(C, { vector: [1, 0, 0, 0], limit: 1001 }),
         store.search(C, { vector: [1, 0, 0, 0], limit: 1, filter: { must: [{ key: 'meta.tier', equals: 1.5 }] } }),
         store.search(C, { vector: [1, 0, 0, 0], limit: 1, filter: { must: [{ key: 'kind', anyOf: [] }] } }),
+        store.count(C, { must: [{ key: '_svc_id', equals: 'a' }] }),
         store.list(C, { limit: 1, cursor: '' }),
       ];
       for (const p of bad) expect(await rejection(p)).to.be.instanceOf(ValidationError);
