@@ -1,5 +1,5 @@
-import { ValidationError } from '../errors';
-import type { EventQuery, KubeObject, ListQuery, LogQuery, ResourceRef, WaitCondition, WaitOptions } from './kube-types';
+import { ValidationError } from '../errors.js';
+import type { EventQuery, KubeObject, ListQuery, LogQuery, ResourceRef, WaitCondition, WaitOptions } from './kube-types.js';
 
 /**
  * Checks run before any request reaches the API server. Names end up in URL

@@ -1,4 +1,4 @@
-import type { KubeObject, WaitCondition } from './kube-types';
+import type { KubeObject, WaitCondition } from './kube-types.js';
 
 /** Whether `object` (null: absent) satisfies `condition`. */
 export function conditionMet(object: KubeObject | null, condition: WaitCondition): boolean {

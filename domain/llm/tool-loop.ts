@@ -1,4 +1,4 @@
-import { ValidationError } from '../errors';
+import { ValidationError } from '../errors.js';
 import type {
   ChatMessage,
   ChatOptions,
@@ -8,7 +8,7 @@ import type {
   ToolLoopRequest,
   ToolLoopResult,
   ToolSpec,
-} from './llm-types';
+} from './llm-types.js';
 
 export const DEFAULT_MAX_ITERATIONS = 10;
 export const MAX_ITERATIONS_LIMIT = 50;

@@ -15,7 +15,7 @@ import type {
   WaitCondition,
   WaitOptions,
   WaitResult,
-} from '../cluster/kube-types';
+} from '../cluster/kube-types.js';
 
 /** What the `version` tool reports about the cluster. */
 export interface ClusterStatus {

@@ -1,4 +1,4 @@
-import type { ChatMessage, ChatOptions, ChatResult, ToolLoopRequest, ToolLoopResult } from '../llm/llm-types';
+import type { ChatMessage, ChatOptions, ChatResult, ToolLoopRequest, ToolLoopResult } from '../llm/llm-types.js';
 
 /** What the `version` tool reports about the AI provider. */
 export interface LlmStatus {
