@@ -19,7 +19,10 @@ export interface KubeObjectMeta {
   [field: string]: unknown;
 }
 
-/** Names one object. `namespace` is ignored for cluster-scoped kinds and required for namespaced ones. */
+/**
+ * Names one object. `namespace` is ignored for cluster-scoped kinds; for a
+ * namespaced kind it defaults to the context's namespace, else `default` (as kubectl does).
+ */
 export interface ResourceRef {
   /** `v1` or `<group>/<version>`, e.g. `apps/v1`. */
   apiVersion: string;

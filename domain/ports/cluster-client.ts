@@ -36,11 +36,15 @@ export interface ClusterStatus {
  *   name, namespace or manifest throws ValidationError.
  * - With no cluster configured, NotConfiguredError (its message says to set
  *   KUBECONFIG or run in a cluster).
- * - The API server unreachable, not answering in time, answering 5xx, or
- *   refusing the credentials (401/403): DependencyError('kubernetes', ...).
- * - The server rejecting a write (400, 409, 422): ExecutionError with the
- *   server's message and `details: { reason, code, causes }`.
+ * - The API server unreachable, not answering in time, answering 5xx or 429,
+ *   or refusing the credentials (401/403): DependencyError('kubernetes', ...).
+ * - A kind the cluster does not serve under that apiVersion: ExecutionError.
+ * - The server rejecting the request with another 4xx (400, 409 conflict,
+ *   422 invalid; 404 where absence is not documented as null/false):
+ *   ExecutionError with the server's message and `details: { reason, code, causes }`.
  * - No message ever carries a credential (token, client key, password).
+ * - Objects returned carry no `metadata.managedFields`; a Secret's `data` and
+ *   `stringData` values (and its last-applied annotation) read `***`.
  */
 export interface ClusterClient {
   /** Never throws: an unreachable or absent cluster is `connected: false` with an `error`. */
@@ -62,7 +66,7 @@ export interface ClusterClient {
   /** OpenAPI v3 schema of a kind; null when the server publishes none for that group/version/kind. */
   getResourceSchema(apiVersion: string, kind: string): Promise<ResourceSchema | null>;
 
-  /** One page of objects. An unknown kind throws ExecutionError. */
+  /** One page of objects; items carry apiVersion and kind. */
   list(query: ListQuery): Promise<ListResult>;
 
   /** The object, or null when it does not exist. */

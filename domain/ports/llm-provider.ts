@@ -16,8 +16,9 @@ export interface LlmStatus {
  * Failures: NotConfiguredError when no provider is configured (message says
  * to set OPENAI_API_KEY); ValidationError for bad arguments, before any I/O;
  * DependencyError('llm', ...) when the provider refuses the key (401/403),
- * rate-limits (429), fails (5xx), does not answer in time, or cannot be
- * reached. No message ever carries the API key.
+ * does not know the model (404), rate-limits (429), rejects the request
+ * (other 4xx), fails (5xx), does not answer in time, cannot be reached, or
+ * answers with no choice. No message ever carries the API key.
  */
 export interface LlmProvider {
   /** Configuration only, no I/O; never throws. */

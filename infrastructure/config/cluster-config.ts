@@ -5,8 +5,11 @@ import { ConfigError, int, str, type Env } from './env-parsers.js';
 /** Where the cluster credentials come from; `none` selects the not-configured client. */
 export type ClusterSource =
   | { mode: 'kubeconfig'; files: string[]; origin: 'KUBECONFIG' | 'default' }
-  | { mode: 'in-cluster' }
+  /** The pod's service account: token, CA and namespace files under `serviceAccountDir`. */
+  | { mode: 'in-cluster'; host: string; port: number; serviceAccountDir: string }
   | { mode: 'none' };
+
+export const SERVICE_ACCOUNT_DIR = '/var/run/secrets/kubernetes.io/serviceaccount';
 
 export interface ClusterConfig {
   source: ClusterSource;
@@ -36,11 +39,12 @@ function parseSource(env: Env, fileExists: (file: string) => boolean): ClusterSo
     }
     return { mode: 'kubeconfig', files, origin: 'KUBECONFIG' };
   }
-  if (str(env, 'KUBERNETES_SERVICE_HOST') !== undefined) {
+  const host = str(env, 'KUBERNETES_SERVICE_HOST');
+  if (host !== undefined) {
     if (str(env, 'KUBERNETES_SERVICE_PORT') === undefined) {
       throw new ConfigError('KUBERNETES_SERVICE_PORT', 'must be set when KUBERNETES_SERVICE_HOST is (in-cluster configuration)');
     }
-    return { mode: 'in-cluster' };
+    return { mode: 'in-cluster', host, port: int(env, 'KUBERNETES_SERVICE_PORT', 443, 1, 65535), serviceAccountDir: SERVICE_ACCOUNT_DIR };
   }
   const home = str(env, 'HOME') ?? str(env, 'USERPROFILE');
   const fallback = home ? path.join(home, '.kube', 'config') : undefined;

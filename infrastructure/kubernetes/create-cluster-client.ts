@@ -1,3 +1,6 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { isIPv6 } from 'node:net';
+import path from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import type { ClusterClient } from '../../domain/ports/cluster-client.js';
 import type { ClusterConfig } from '../config/cluster-config.js';
@@ -15,7 +18,7 @@ export function createClusterClient(config: ClusterConfig): ClusterClient {
   if (source.mode === 'none') return new UnconfiguredClusterClient();
   const kc = new KubeConfig();
   if (source.mode === 'in-cluster') {
-    kc.loadFromCluster();
+    loadInCluster(kc, source);
     return new KubernetesClusterClient(kc, { requestTimeoutMs: config.requestTimeoutMs, contextName: 'in-cluster' });
   }
   source.files.forEach((file, i) => {
@@ -36,4 +39,22 @@ export function createClusterClient(config: ClusterConfig): ClusterClient {
     }
   });
   return new KubernetesClusterClient(kc, { requestTimeoutMs: config.requestTimeoutMs });
+}
+
+/**
+ * What KubeConfig.loadFromCluster does, with the host and port from our
+ * config instead of the library reading the environment itself. The token
+ * goes through the `tokenFile` provider, which re-reads the file: projected
+ * service-account tokens rotate.
+ */
+function loadInCluster(kc: KubeConfig, source: { host: string; port: number; serviceAccountDir: string }): void {
+  const file = (name: string) => path.join(source.serviceAccountDir, name);
+  const host = isIPv6(source.host) ? `[${source.host}]` : source.host;
+  const namespace = existsSync(file('namespace')) ? readFileSync(file('namespace'), 'utf8').trim() : undefined;
+  kc.loadFromOptions({
+    clusters: [{ name: 'in-cluster', server: `https://${host}:${source.port}`, caFile: file('ca.crt'), skipTLSVerify: false }],
+    users: [{ name: 'in-cluster', authProvider: { name: 'tokenFile', config: { tokenFile: file('token') } } }],
+    contexts: [{ name: 'in-cluster', cluster: 'in-cluster', user: 'in-cluster', ...(namespace ? { namespace } : {}) }],
+    currentContext: 'in-cluster',
+  });
 }

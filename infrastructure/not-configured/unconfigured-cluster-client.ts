@@ -16,16 +16,40 @@ export class UnconfiguredClusterClient implements ClusterClient {
   context(): string {
     return '';
   }
-  version = async () => notConfigured();
-  listApiResources = async () => notConfigured();
-  getResourceSchema = async () => notConfigured();
-  list = async () => notConfigured();
-  get = async () => notConfigured();
-  describe = async () => notConfigured();
-  events = async () => notConfigured();
-  logs = async () => notConfigured();
-  dryRunApply = async () => notConfigured();
-  apply = async () => notConfigured();
-  delete = async () => notConfigured();
-  waitFor = async () => notConfigured();
+  async version(..._args: unknown[]): Promise<never> {
+    return notConfigured();
+  }
+  async listApiResources(..._args: unknown[]): Promise<never> {
+    return notConfigured();
+  }
+  async getResourceSchema(..._args: unknown[]): Promise<never> {
+    return notConfigured();
+  }
+  async list(..._args: unknown[]): Promise<never> {
+    return notConfigured();
+  }
+  async get(..._args: unknown[]): Promise<never> {
+    return notConfigured();
+  }
+  async describe(..._args: unknown[]): Promise<never> {
+    return notConfigured();
+  }
+  async events(..._args: unknown[]): Promise<never> {
+    return notConfigured();
+  }
+  async logs(..._args: unknown[]): Promise<never> {
+    return notConfigured();
+  }
+  async dryRunApply(..._args: unknown[]): Promise<never> {
+    return notConfigured();
+  }
+  async apply(..._args: unknown[]): Promise<never> {
+    return notConfigured();
+  }
+  async delete(..._args: unknown[]): Promise<never> {
+    return notConfigured();
+  }
+  async waitFor(..._args: unknown[]): Promise<never> {
+    return notConfigured();
+  }
 }

@@ -1,9 +1,13 @@
 import { expect } from 'chai';
 import { KubeConfig } from '@kubernetes/client-node';
+import { copyFileSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { DependencyError, ExecutionError, NotConfiguredError, ValidationError } from '../../domain/errors.js';
+import { createClusterClient } from '../../infrastructure/kubernetes/create-cluster-client.js';
 import { KubernetesClusterClient } from '../../infrastructure/kubernetes/kubernetes-cluster-client.js';
 import { KubeApiServer } from '../support/kube-api-server.js';
-import { otherCaFile } from '../support/kube-test-ca.js';
+import { otherCaFile, testTls } from '../support/kube-test-ca.js';
 
 function clientFor(file: string, extra: Partial<ConstructorParameters<typeof KubernetesClusterClient>[1]> = {}) {
   const kc = new KubeConfig();
@@ -69,6 +73,23 @@ describe('KubernetesClusterClient against a Kubernetes API server over HTTPS', (
       const e = await failure(c.get({ apiVersion: 'v1', kind: 'Pod', name: 'a', namespace: 'x' }));
       expect(e).to.be.instanceOf(NotConfiguredError);
       expect(e.message).to.contain('set KUBECONFIG');
+    });
+
+    it('connects in-cluster with the service-account token, CA and namespace files', async () => {
+      const dir = mkdtempSync(path.join(tmpdir(), 'svc-sa-'));
+      writeFileSync(path.join(dir, 'token'), server.token);
+      copyFileSync(testTls().caFile, path.join(dir, 'ca.crt'));
+      writeFileSync(path.join(dir, 'namespace'), 'x\n');
+      const port = Number(new URL(server.url).port);
+      const c = createClusterClient({ source: { mode: 'in-cluster', host: '127.0.0.1', port, serviceAccountDir: dir }, requestTimeoutMs: 5000 });
+      expect(await c.status()).to.deep.equal({ connected: true, context: 'in-cluster', serverVersion: 'v1.31.2' });
+      server.put(pod('web-1', 'x'));
+      expect((await c.get({ apiVersion: 'v1', kind: 'Pod', name: 'web-1' }))!.metadata.namespace).to.equal('x');
+      writeFileSync(path.join(dir, 'token'), 'a-wrong-service-account-token-123456');
+      const refused = createClusterClient({ source: { mode: 'in-cluster', host: '127.0.0.1', port, serviceAccountDir: dir }, requestTimeoutMs: 5000 });
+      const e = await failure(refused.version());
+      expect(e).to.be.instanceOf(DependencyError);
+      expect(e.message).to.contain('context "in-cluster" (401 Unauthorized)').and.not.to.contain('a-wrong-service-account-token-123456');
     });
 
     it('reports an unreachable server with its address', async () => {
