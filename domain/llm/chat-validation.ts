@@ -3,8 +3,8 @@ import type { ChatMessage, ChatOptions } from './llm-types.js';
 import { validateTools } from './tool-loop.js';
 
 const MODEL = /^[\x21-\x7e]{1,200}$/;
-/** Messages per call; a loop that needs more has lost its way. */
-export const MAX_MESSAGES = 1000;
+/** Messages per call: room for a full tool loop (50 answers of 32 calls each) plus the prompt; more means it has lost its way. */
+export const MAX_MESSAGES = 2000;
 
 /** Checks a chat call before it leaves the process. */
 export function validateChat(messages: ChatMessage[], options: ChatOptions = {}): void {

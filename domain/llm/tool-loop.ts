@@ -14,6 +14,8 @@ export const DEFAULT_MAX_ITERATIONS = 10;
 export const MAX_ITERATIONS_LIMIT = 50;
 /** A tool result longer than this is cut, so one chatty tool cannot blow the context window. */
 export const MAX_TOOL_RESULT_CHARS = 50000;
+/** Tool calls run per model answer; the rest are answered with an error so the model asks again. */
+export const MAX_TOOL_CALLS_PER_ANSWER = 32;
 
 const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
@@ -85,9 +87,10 @@ export async function runToolLoop(chat: ChatFn, request: ToolLoopRequest): Promi
       return { text: answer.text, stoppedBy: 'final-answer', iterations: iteration, toolCalls: records, usage, model };
     }
     messages.push({ role: 'assistant', content: answer.text, toolCalls: answer.toolCalls });
-    for (const call of answer.toolCalls) {
+    for (const [index, call] of answer.toolCalls.entries()) {
       let content: string;
       try {
+        if (index >= MAX_TOOL_CALLS_PER_ANSWER) throw new Error(`too many tool calls in one answer (at most ${MAX_TOOL_CALLS_PER_ANSWER}); repeat the rest`);
         if (!known.has(call.name)) throw new Error(`unknown tool ${call.name}; available: ${[...known].join(', ')}`);
         let args: Record<string, unknown>;
         try {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { KubeConfig } from '@kubernetes/client-node';
-import { copyFileSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DependencyError, ExecutionError, NotConfiguredError, ValidationError } from '../../domain/errors.js';
@@ -90,12 +90,13 @@ describe('KubernetesClusterClient against a Kubernetes API server over HTTPS', (
       const e = await failure(refused.version());
       expect(e).to.be.instanceOf(DependencyError);
       expect(e.message).to.contain('context "in-cluster" (401 Unauthorized)').and.not.to.contain('a-wrong-service-account-token-123456');
+      rmSync(dir, { recursive: true, force: true });
     });
 
     it('reports an unreachable server with its address', async () => {
-      const file = server.writeKubeconfig();
+      const c = clientFor(server.writeKubeconfig());
       await server.close();
-      const s = await clientFor(file).status();
+      const s = await c.status();
       expect(s.connected).to.equal(false);
       expect(s.error).to.match(/Kubernetes API at https:\/\/127\.0\.0\.1:\d+ is unreachable: ECONNREFUSED/);
       server = await KubeApiServer.start(); // for afterEach

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { NotConfiguredError } from '../../domain/errors.js';
@@ -16,6 +16,12 @@ import { UnconfiguredLlmProvider } from '../../infrastructure/not-configured/unc
 const exists = (...files: string[]) => (f: string) => files.includes(f);
 
 describe('cluster and AI provider configuration', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'svc-kc-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
   it('takes KUBECONFIG first, keeping only the listed files that exist', () => {
     const c = parseClusterConfig({ KUBECONFIG: `/a${path.delimiter}/b`, KUBERNETES_SERVICE_HOST: '10.0.0.1', KUBERNETES_SERVICE_PORT: '443' }, exists('/b'));
     expect(c).to.deep.equal({ source: { mode: 'kubeconfig', files: ['/b'], origin: 'KUBECONFIG' }, requestTimeoutMs: 30000 });
@@ -38,7 +44,6 @@ describe('cluster and AI provider configuration', () => {
 
   it('picks the Kubernetes client by configuration', () => {
     expect(createClusterClient({ source: { mode: 'none' }, requestTimeoutMs: 1000 })).to.be.instanceOf(UnconfiguredClusterClient);
-    const dir = mkdtempSync(path.join(tmpdir(), 'svc-kc-'));
     const good = path.join(dir, 'good.yaml');
     writeFileSync(good, 'apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: "https://127.0.0.1:1"}}]\nusers: [{name: u, user: {token: t}}]\ncontexts: [{name: ctx, context: {cluster: c, user: u}}]\ncurrent-context: ctx\n');
     const client = createClusterClient({ source: { mode: 'kubeconfig', files: [good], origin: 'KUBECONFIG' }, requestTimeoutMs: 1000 });
@@ -47,7 +52,6 @@ describe('cluster and AI provider configuration', () => {
   });
 
   it('stops start-up on a kubeconfig that does not parse, naming KUBECONFIG without quoting the file', () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'svc-kc-'));
     const bad = path.join(dir, 'bad.yaml');
     writeFileSync(bad, 'users:\n- name: u\n  user:\n    token: "kube-secret-token-123456"\n   oops: [\n');
     const e = (() => {

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { ValidationError } from '../../domain/errors.js';
 import type { ChatMessage, ChatOptions, ChatResult, ToolCall } from '../../domain/llm/llm-types.js';
-import { MAX_TOOL_RESULT_CHARS, runToolLoop } from '../../domain/llm/tool-loop.js';
+import { MAX_TOOL_CALLS_PER_ANSWER, MAX_TOOL_RESULT_CHARS, runToolLoop } from '../../domain/llm/tool-loop.js';
 
 const usage = { inputTokens: 10, outputTokens: 2, cacheReadTokens: 1, cacheCreationTokens: 0 };
 const answer = (text: string, toolCalls: ToolCall[] = []): ChatResult => ({ text, toolCalls, usage, model: 'm', finishReason: toolCalls.length ? 'tool_calls' : 'stop' });
@@ -83,6 +83,18 @@ describe('runToolLoop', () => {
     const result = model.seen[1].at(-1)!;
     expect(result).to.include({ role: 'tool', toolCallId: 'id-1' });
     expect(result.content).to.have.length(MAX_TOOL_RESULT_CHARS + '\n[truncated]'.length);
+  });
+
+  it('runs at most MAX_TOOL_CALLS_PER_ANSWER calls of one answer, answering the rest with an error', async () => {
+    const calls = Array.from({ length: MAX_TOOL_CALLS_PER_ANSWER + 2 }, (_, i) => call(`c${i}`, 'probe'));
+    const model = scripted(answer('', calls), answer('ok'));
+    let runs = 0;
+    const r = await runToolLoop(model.chat, { messages: [{ role: 'user', content: 'go' }], tools, executeTool: async () => ++runs });
+    expect(runs).to.equal(MAX_TOOL_CALLS_PER_ANSWER);
+    const results = model.seen[1].filter((m) => m.role === 'tool');
+    expect(results).to.have.length(MAX_TOOL_CALLS_PER_ANSWER + 2);
+    expect(JSON.parse(results.at(-1)!.content).error).to.match(/too many tool calls/);
+    expect(r.toolCalls.filter((c) => !c.ok)).to.have.length(2);
   });
 
   it('passes the tools to every model call', async () => {
