@@ -17,10 +17,10 @@ import type { ToolDefinition } from '../domain/tools/tool-definition.js';
 import { ToolRegistry } from '../domain/tools/tool-registry.js';
 import type { Config } from './config/config.js';
 import { SystemClock } from './clock/system-clock.js';
+import { createClusterClient } from './kubernetes/create-cluster-client.js';
+import { createLlmProvider } from './llm/create-llm-provider.js';
 import { PinoLogger } from './logging/pino-logger.js';
 import { NoopTracer } from './not-configured/noop-tracer.js';
-import { UnconfiguredClusterClient } from './not-configured/unconfigured-cluster-client.js';
-import { UnconfiguredLlmProvider } from './not-configured/unconfigured-llm-provider.js';
 import { TOKENS } from './tokens.js';
 import { SERVICE_VERSION } from './service-version.js';
 import { createEmbedder, createVectorStore } from './vector/vector-adapters.js';
@@ -53,8 +53,8 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
   value(TOKENS.Tracer, overrides.tracer ?? new NoopTracer());
   value(TOKENS.VectorStore, overrides.vectorStore ?? createVectorStore(config.vector, c.resolve(TOKENS.Logger)));
   value(TOKENS.Embedder, overrides.embedder ?? createEmbedder(config.vector));
-  value(TOKENS.LlmProvider, overrides.llm ?? new UnconfiguredLlmProvider());
-  value(TOKENS.ClusterClient, overrides.cluster ?? new UnconfiguredClusterClient());
+  value(TOKENS.LlmProvider, overrides.llm ?? createLlmProvider(config.llm));
+  value(TOKENS.ClusterClient, overrides.cluster ?? createClusterClient(config.cluster));
   value(
     TOKENS.CheckReadiness,
     new CheckReadiness(c.resolve(TOKENS.VectorStore), c.resolve(TOKENS.Embedder), c.resolve(TOKENS.Clock), c.resolve(TOKENS.Logger)),

@@ -1,4 +1,6 @@
+import { parseClusterConfig, type ClusterConfig } from './cluster-config.js';
 import type { Env } from './env-parsers.js';
+import { parseLlmConfig, type LlmConfig } from './llm-config.js';
 import { parseServerConfig, type ServerConfig } from './server-config.js';
 import { parseVectorConfig, type VectorConfig } from './vector-config.js';
 
@@ -11,11 +13,15 @@ export { ConfigError } from './env-parsers.js';
 export interface Config {
   server: ServerConfig;
   vector: VectorConfig;
+  cluster: ClusterConfig;
+  llm: LlmConfig;
 }
 
 export function loadConfig(env: Env = process.env, cwd: string = process.cwd()): Config {
   return {
     server: parseServerConfig(env, cwd),
     vector: parseVectorConfig(env, parseServerConfig(env, cwd).dataDir),
+    cluster: parseClusterConfig(env),
+    llm: parseLlmConfig(env),
   };
 }
