@@ -1,11 +1,12 @@
 import 'reflect-metadata';
 import { container as rootContainer, type DependencyContainer } from 'tsyringe';
+import { CheckReadiness } from '../application/check-readiness.js';
 import { ExecuteTool } from '../application/execute-tool.js';
 import { GetSystemStatus, type RuntimeInfo } from '../application/get-system-status.js';
 import { ListTools } from '../application/list-tools.js';
 import type { ToolHandler } from '../application/tool-handler.js';
 import type { ClusterClient } from '../domain/ports/cluster-client.js';
-import type { Clock } from '../domain/ports/clock.js';
+import type { Clock, Timers } from '../domain/ports/clock.js';
 import type { Embedder } from '../domain/ports/embedder.js';
 import type { LlmProvider } from '../domain/ports/llm-provider.js';
 import type { Logger } from '../domain/ports/logger.js';
@@ -15,21 +16,21 @@ import { TOOL_DEFINITIONS } from '../domain/tools/tool-definitions.js';
 import type { ToolDefinition } from '../domain/tools/tool-definition.js';
 import { ToolRegistry } from '../domain/tools/tool-registry.js';
 import type { Config } from './config/config.js';
+import { SystemClock } from './clock/system-clock.js';
 import { configSecrets } from './config/config-secrets.js';
+import { createClusterClient } from './kubernetes/create-cluster-client.js';
+import { createLlmProvider } from './llm/create-llm-provider.js';
 import { PinoLogger } from './logging/pino-logger.js';
-import { UnconfiguredClusterClient } from './not-configured/unconfigured-cluster-client.js';
-import { UnconfiguredEmbedder } from './not-configured/unconfigured-embedder.js';
-import { UnconfiguredLlmProvider } from './not-configured/unconfigured-llm-provider.js';
-import { UnconfiguredVectorStore } from './not-configured/unconfigured-vector-store.js';
 import { TOKENS } from './tokens.js';
 import { createTracer } from './tracing/create-tracer.js';
 import { tracePorts } from './tracing/trace-ports.js';
 import { SERVICE_VERSION } from './service-version.js';
+import { createEmbedder, createVectorStore } from './vector/vector-adapters.js';
 
 /** Adapters a caller (a test, a bench) may put in place of the configured ones. */
 export interface Overrides {
   logger?: Logger;
-  clock?: Clock;
+  clock?: Clock & Timers;
   tracer?: Tracer;
   vectorStore?: VectorStore;
   embedder?: Embedder;
@@ -39,8 +40,6 @@ export interface Overrides {
   /** Extra or replacement tool use cases, by tool name. */
   toolHandlers?: Record<string, ToolHandler>;
 }
-
-const systemClock: Clock = { now: () => Date.now() };
 
 /**
  * The composition root: one child container per app, built from a validated
@@ -53,24 +52,25 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
   value(TOKENS.Config, config);
   const logger = overrides.logger ?? PinoLogger.create(config.server.logLevel);
   value(TOKENS.Logger, logger);
-  value(TOKENS.Clock, overrides.clock ?? systemClock);
+  value(TOKENS.Clock, overrides.clock ?? new SystemClock());
   // Started before any adapter or the app: the http/undici instrumentations must be in place first.
   const tracer =
     overrides.tracer ?? createTracer(config.tracing, { logger, serviceVersion: SERVICE_VERSION, secrets: configSecrets(config) });
   value(TOKENS.Tracer, tracer);
-  const ports = tracePorts(
-    {
-      vectorStore: overrides.vectorStore ?? new UnconfiguredVectorStore(),
-      embedder: overrides.embedder ?? new UnconfiguredEmbedder(),
-      llm: overrides.llm ?? new UnconfiguredLlmProvider(),
-      cluster: overrides.cluster ?? new UnconfiguredClusterClient(),
-    },
-    tracer,
-  );
+  const adapters = {
+    vectorStore: overrides.vectorStore ?? createVectorStore(config.vector, logger),
+    embedder: overrides.embedder ?? createEmbedder(config.vector),
+    llm: overrides.llm ?? createLlmProvider(config.llm),
+    cluster: overrides.cluster ?? createClusterClient(config.cluster),
+  };
+  // Tools see the ports through their span decorators (when tracing is on)...
+  const ports = tracePorts(adapters, tracer, overrides.vectorStore ? undefined : config.vector.store.kind);
   value(TOKENS.VectorStore, ports.vectorStore);
   value(TOKENS.Embedder, ports.embedder);
   value(TOKENS.LlmProvider, ports.llm);
   value(TOKENS.ClusterClient, ports.cluster);
+  // ...readiness checks do not: a probe every few seconds would be a trace of its own each time.
+  value(TOKENS.CheckReadiness, new CheckReadiness(adapters.vectorStore, adapters.embedder, c.resolve(TOKENS.Clock), logger));
   value<RuntimeInfo>(TOKENS.RuntimeInfo, {
     version: SERVICE_VERSION,
     nodeVersion: process.version,
@@ -90,6 +90,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
         c.resolve(TOKENS.LlmProvider),
         c.resolve(TOKENS.ClusterClient),
         c.resolve(TOKENS.Tracer),
+        c.resolve(TOKENS.CheckReadiness),
       ),
     ],
     ...Object.entries(overrides.toolHandlers ?? {}),

@@ -13,4 +13,5 @@ export const TOKENS = {
   RuntimeInfo: Symbol('RuntimeInfo'),
   ExecuteTool: Symbol('ExecuteTool'),
   ListTools: Symbol('ListTools'),
+  CheckReadiness: Symbol('CheckReadiness'),
 } as const;

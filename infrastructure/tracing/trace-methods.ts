@@ -7,6 +7,12 @@ export interface CallSpan {
   kind?: SpanKindName;
   /** Attributes read from what the call returned (result counts, token usage). */
   fromResult?(result: unknown): SpanAttributes;
+  /**
+   * Run the method with the decorated object as `this`, so the calls it makes
+   * on itself are traced too (the tool loop's `this.chat`, one span per model
+   * call). Off by default: it would break an adapter using `#private` fields.
+   */
+  tracesSelfCalls?: boolean;
 }
 
 /** How to describe each traced method of a port; a method without an entry is called straight through. */
@@ -22,11 +28,12 @@ export type SpanPlan = Readonly<Record<string, (args: unknown[]) => CallSpan>>;
  * are built, and a method added to a port must keep working through the
  * decorator (untraced until it is planned) instead of breaking the build.
  * The returned object has the port's type, results and errors are the inner
- * adapter's own, and calls the adapter makes on itself are not traced twice.
+ * adapter's own, and calls the adapter makes on itself are not traced again
+ * (unless the plan asks for it, see `tracesSelfCalls`).
  */
 export function traceMethods<T extends object>(inner: T, tracer: Tracer, plan: SpanPlan): T {
   const wrappers = new Map<string, (...args: unknown[]) => unknown>();
-  return new Proxy(inner, {
+  const proxy: T = new Proxy(inner, {
     get(target, property) {
       const value: unknown = Reflect.get(target, property, target);
       if (typeof property !== 'string' || typeof value !== 'function' || !Object.hasOwn(plan, property)) {
@@ -42,7 +49,7 @@ export function traceMethods<T extends object>(inner: T, tracer: Tracer, plan: S
             call.name,
             call.attributes,
             async (span) => {
-              const result = await method.apply(target, args);
+              const result = await method.apply(call.tracesSelfCalls ? proxy : target, args);
               if (call.fromResult) span.setAttributes(call.fromResult(result));
               return result;
             },
@@ -54,6 +61,7 @@ export function traceMethods<T extends object>(inner: T, tracer: Tracer, plan: S
       return wrapper;
     },
   });
+  return proxy;
 }
 
 /** A property of an unknown value, for reading attributes off arguments and results whose exact type belongs to another port. */

@@ -4,9 +4,7 @@ import type { LlmProvider } from '../../domain/ports/llm-provider.js';
 import type { Tracer } from '../../domain/ports/tracer.js';
 import type { VectorStore } from '../../domain/ports/vector-store.js';
 import { UnconfiguredClusterClient } from '../not-configured/unconfigured-cluster-client.js';
-import { UnconfiguredEmbedder } from '../not-configured/unconfigured-embedder.js';
 import { UnconfiguredLlmProvider } from '../not-configured/unconfigured-llm-provider.js';
-import { UnconfiguredVectorStore } from '../not-configured/unconfigured-vector-store.js';
 import { NoopTracer } from './noop-tracer.js';
 import { tracedClusterClient } from './traced-cluster-client.js';
 import { tracedEmbedder } from './traced-embedder.js';
@@ -23,15 +21,15 @@ export interface TraceablePorts {
 /**
  * The composition root's one call: the outbound ports wrapped in their span
  * decorators, or returned as they are when tracing is off (nothing to pay).
- * A port that is not configured makes no call worth a span (it answers
- * "not configured" at once), so it is left unwrapped too.
+ * An AI provider or cluster that is not configured makes no call worth a
+ * span (it answers "not configured" at once), so it is left unwrapped too.
  */
 export function tracePorts(ports: TraceablePorts, tracer: Tracer, vectorSystem?: string): TraceablePorts {
   if (tracer instanceof NoopTracer) return ports;
   const { vectorStore, embedder, llm, cluster } = ports;
   return {
-    vectorStore: vectorStore instanceof UnconfiguredVectorStore ? vectorStore : tracedVectorStore(vectorStore, tracer, vectorSystem),
-    embedder: embedder instanceof UnconfiguredEmbedder ? embedder : tracedEmbedder(embedder, tracer),
+    vectorStore: tracedVectorStore(vectorStore, tracer, vectorSystem),
+    embedder: tracedEmbedder(embedder, tracer),
     llm: llm instanceof UnconfiguredLlmProvider ? llm : tracedLlmProvider(llm, tracer),
     cluster: cluster instanceof UnconfiguredClusterClient ? cluster : tracedClusterClient(cluster, tracer),
   };

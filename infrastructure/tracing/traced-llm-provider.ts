@@ -34,12 +34,13 @@ function aiCall(inner: LlmProvider, operation: 'chat' | 'tool_loop', requestedMo
 
 /**
  * LlmProvider with `chat <model>` and `tool_loop <model>` spans carrying the
- * gen_ai.* request and usage attributes. Tool calls the loop runs happen
- * inside the `tool_loop` span, so their cluster spans nest under it.
+ * gen_ai.* request and usage attributes. The loop's model calls (`chat`
+ * spans) and the tools it runs (cluster spans) nest under `tool_loop`.
  */
 export function tracedLlmProvider(inner: LlmProvider, tracer: Tracer): LlmProvider {
   return traceMethods(inner, tracer, {
     chat: (args) => aiCall(inner, 'chat', field(args[1], 'model')),
-    toolLoop: (args) => aiCall(inner, 'tool_loop', field(field(args[0], 'options'), 'model')),
+    // the loop calls this.chat per iteration: through the decorator, each is a `chat` span under `tool_loop`
+    toolLoop: (args) => ({ ...aiCall(inner, 'tool_loop', field(field(args[0], 'options'), 'model')), tracesSelfCalls: true }),
   });
 }

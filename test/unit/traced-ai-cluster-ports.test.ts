@@ -34,8 +34,11 @@ describe('span decorators of the AI and cluster ports', () => {
       async chat(_messages: unknown[], options: { model?: string } = {}) {
         return { text: 'hi', toolCalls: [], usage, model: `${options.model ?? 'gpt-default'}-2025` };
       },
+      /** Like the OpenAI adapter: the loop runs over this object's own `chat`. */
       async toolLoop(request: { executeTool(i: unknown): Promise<unknown>; options?: { model?: string } }) {
+        await this.chat([], request.options);
         await request.executeTool({ name: 'list' });
+        await this.chat([], request.options);
         return { text: 'done', stoppedBy: 'final-answer', iterations: 2, toolCalls: [], usage, model: 'gpt-default' };
       },
     };
@@ -58,15 +61,15 @@ describe('span decorators of the AI and cluster ports', () => {
       });
     });
 
-    it('tool_loop: the configured model, and the tools it runs nest under it', async () => {
+    it('tool_loop: the configured model; its model calls and the tools it runs nest under it', async () => {
       const llm = tracedLlmProvider(fake as unknown as LlmProvider, tracer) as unknown as typeof fake;
       const k8s = tracedClusterClient(cluster as unknown as ClusterClient, tracer) as unknown as typeof cluster;
       await llm.toolLoop({ executeTool: () => k8s.list({ apiVersion: 'v1', kind: 'Pod', namespace: 'default' }) });
-      const [loop, list] = tracer.spans;
+      const [loop, ...inside] = tracer.spans;
       expect(loop!.name).to.equal('tool_loop gpt-default');
       expect(loop!.attributes).to.deep.include({ 'gen_ai.operation.name': 'tool_loop', 'svc.tool_loop.iterations': 2, 'gen_ai.usage.input_tokens': 11 });
-      expect(list!.name).to.equal('list');
-      expect(list!.parent).to.equal(loop);
+      expect(inside.map((s) => s.name)).to.deep.equal(['chat gpt-default', 'list', 'chat gpt-default']);
+      for (const span of inside) expect(span.parent).to.equal(loop);
     });
   });
 
