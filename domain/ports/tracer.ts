@@ -35,6 +35,13 @@ export interface Tracer {
   /** Runs `fn` inside a child of the current span (or a new root); ends the span when `fn` settles, recording a thrown error. */
   inSpan<T>(name: string, attributes: SpanAttributes, fn: (span: ActiveSpan) => Promise<T>, kind?: SpanKindName): Promise<T>;
   /**
+   * Like `inSpan`, but only as a child of a span being recorded: without one
+   * (tracing off, the run not sampled, a call outside any tool run) `fn` runs
+   * with no span at all. Port decorators use it, so every AI, vector and
+   * cluster span belongs to a tool run's trace and an unsampled run costs nothing.
+   */
+  inChildSpan<T>(name: string, attributes: SpanAttributes, fn: (span: ActiveSpan) => Promise<T>, kind?: SpanKindName): Promise<T>;
+  /**
    * Runs `fn` with the caller's trace as the current parent, so the spans `fn`
    * opens join that trace (and its sampling decision). A missing or malformed
    * `traceparent` runs `fn` unchanged; never throws on its own.

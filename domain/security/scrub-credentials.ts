@@ -86,7 +86,7 @@ export function scrubText(text: string, secrets: readonly (string | undefined)[]
   let out = replaceUrls(text, scrubUrl);
   for (const secret of secrets) {
     // short values would redact ordinary words; real tokens are longer
-    if (secret && secret.length >= 4) out = out.split(secret).join(REDACTED);
+    if (secret && secret.length >= 4 && out.includes(secret)) out = out.split(secret).join(REDACTED);
   }
   return out;
 }

@@ -13,6 +13,9 @@ export class NoopTracer implements Tracer {
   inSpan<T>(_name: string, _attributes: SpanAttributes, fn: (span: ActiveSpan) => Promise<T>): Promise<T> {
     return fn(NOOP_SPAN);
   }
+  inChildSpan<T>(_name: string, _attributes: SpanAttributes, fn: (span: ActiveSpan) => Promise<T>): Promise<T> {
+    return fn(NOOP_SPAN);
+  }
   withRemoteParent<T>(_carrier: TraceCarrier, fn: () => Promise<T>): Promise<T> {
     return fn();
   }

@@ -4,6 +4,7 @@ import {
   SpanKind,
   SpanStatusCode,
   trace,
+  type Context,
   type Span,
   type Tracer as OtelApiTracer,
 } from '@opentelemetry/api';
@@ -46,6 +47,8 @@ const SHUTDOWN_TIMEOUT_MS = EXPORT_TIMEOUT_MS + 2_000;
 
 /** OpenTelemetry's context, propagation and tracer registries are process-wide: one started tracer at a time. */
 let running: OtelTracer | undefined;
+
+const NOOP_SPAN: ActiveSpan = { setAttributes() {}, recordError() {} };
 
 class OtelActiveSpan implements ActiveSpan {
   recorded: unknown;
@@ -122,7 +125,29 @@ export class OtelTracer implements Tracer {
   }
 
   inSpan<T>(name: string, attributes: SpanAttributes, fn: (span: ActiveSpan) => Promise<T>, kind: SpanKindName = 'internal'): Promise<T> {
-    return this.tracer.startActiveSpan(name, { kind: KINDS[kind], attributes }, async (span) => {
+    return this.run(context.active(), name, attributes, fn, kind);
+  }
+
+  inChildSpan<T>(name: string, attributes: SpanAttributes, fn: (span: ActiveSpan) => Promise<T>, kind: SpanKindName = 'internal'): Promise<T> {
+    const parent = context.active();
+    if (!trace.getSpan(parent)?.isRecording()) return fn(NOOP_SPAN);
+    return this.run(parent, name, attributes, fn, kind);
+  }
+
+  /**
+   * A span that is not recorded (the sampler said no) is not made current:
+   * `fn` runs in the caller's context, where the port decorators and the HTTP
+   * instrumentations find no recording parent and add nothing. Making it
+   * current would switch on AsyncLocalStorage, whose promise hooks cost every
+   * request on Node 20 (see bench/tracing), for a trace nobody will see.
+   */
+  private run<T>(parent: Context, name: string, attributes: SpanAttributes, fn: (span: ActiveSpan) => Promise<T>, kind: SpanKindName) {
+    const span = this.tracer.startSpan(name, { kind: KINDS[kind], attributes }, parent);
+    if (!span.isRecording()) {
+      span.end();
+      return fn(NOOP_SPAN);
+    }
+    return context.with(trace.setSpan(parent, span), async () => {
       const active = new OtelActiveSpan(span);
       try {
         return await fn(active);

@@ -19,8 +19,9 @@ export interface CallSpan {
 export type SpanPlan = Readonly<Record<string, (args: unknown[]) => CallSpan>>;
 
 /**
- * Wraps a port adapter so every planned method runs inside a span, with the
- * adapter's own calls (and their HTTP client spans) nested in it. Unplanned
+ * Wraps a port adapter so every planned method runs inside a child span of
+ * the current tool run, with the adapter's own calls (and their HTTP client
+ * spans) nested in it; outside a recorded run the call goes straight through. Unplanned
  * methods (synchronous ones such as `status()` or `info()`) pass through
  * untouched, so wrapping never changes a method from sync to async.
  *
@@ -33,11 +34,16 @@ export type SpanPlan = Readonly<Record<string, (args: unknown[]) => CallSpan>>;
  */
 export function traceMethods<T extends object>(inner: T, tracer: Tracer, plan: SpanPlan): T {
   const wrappers = new Map<string, (...args: unknown[]) => unknown>();
+  const bound = new Map<PropertyKey, { method: (...a: unknown[]) => unknown; bound: (...a: unknown[]) => unknown }>();
   const proxy: T = new Proxy(inner, {
     get(target, property) {
       const value: unknown = Reflect.get(target, property, target);
       if (typeof property !== 'string' || typeof value !== 'function' || !Object.hasOwn(plan, property)) {
-        return typeof value === 'function' ? value.bind(target) : value;
+        if (typeof value !== 'function') return value;
+        // bound once per method, not on every access (status() and info() are read per span)
+        let entry = bound.get(property);
+        if (entry?.method !== value) bound.set(property, (entry = { method: value as never, bound: value.bind(target) }));
+        return entry!.bound;
       }
       let wrapper = wrappers.get(property);
       if (!wrapper) {
@@ -45,7 +51,7 @@ export function traceMethods<T extends object>(inner: T, tracer: Tracer, plan: S
         wrapper = (...args: unknown[]) => {
           const method = Reflect.get(target, property, target) as (...a: unknown[]) => Promise<unknown>;
           const call = describe(args);
-          return tracer.inSpan(
+          return tracer.inChildSpan(
             call.name,
             call.attributes,
             async (span) => {

@@ -30,6 +30,11 @@ export class RecordingTracer implements Tracer {
       span.ended = true;
     }
   }
+  /** A child of the current recorded span, or no span at all outside one. */
+  async inChildSpan<T>(name: string, attributes: SpanAttributes, fn: (span: ActiveSpan) => Promise<T>): Promise<T> {
+    if (!this.current.getStore()) return fn({ setAttributes() {}, recordError() {} });
+    return this.inSpan(name, attributes, fn);
+  }
   withRemoteParent<T>(_carrier: TraceCarrier, fn: () => Promise<T>): Promise<T> {
     return fn();
   }

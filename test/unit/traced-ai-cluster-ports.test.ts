@@ -13,14 +13,20 @@ import { RecordingTracer, type RecordedSpan } from '../support/recording-tracer.
 
 const usage = { inputTokens: 11, outputTokens: 22, cacheReadTokens: 3, cacheCreationTokens: 4 };
 
+/** The spans under the tool span every decorated call here runs in (decorators only trace inside a recorded run). */
+function under(tracer: RecordingTracer): RecordedSpan[] {
+  return tracer.spans.filter((s) => s.name !== 'execute_tool test');
+}
+
 function only(tracer: RecordingTracer): RecordedSpan {
-  expect(tracer.spans).to.have.length(1);
-  return tracer.spans[0]!;
+  expect(under(tracer)).to.have.length(1);
+  return under(tracer)[0]!;
 }
 
 describe('span decorators of the AI and cluster ports', () => {
   let tracer: RecordingTracer;
   beforeEach(() => (tracer = new RecordingTracer()));
+  const inTool = <T>(fn: () => Promise<T>) => tracer.inSpan('execute_tool test', {}, fn);
 
   describe('LlmProvider', () => {
     const cluster = {
@@ -46,7 +52,7 @@ describe('span decorators of the AI and cluster ports', () => {
     it('chat: `chat <model>` with the requested model and gen_ai.usage.*', async () => {
       const llm = tracedLlmProvider(fake as unknown as LlmProvider, tracer) as unknown as typeof fake;
       expect(llm.status().model).to.equal('gpt-default');
-      await llm.chat([], { model: 'gpt-big' });
+      await inTool(() => llm.chat([], { model: 'gpt-big' }));
       const span = only(tracer);
       expect(span.name).to.equal('chat gpt-big');
       expect(span.attributes).to.deep.include({
@@ -64,8 +70,8 @@ describe('span decorators of the AI and cluster ports', () => {
     it('tool_loop: the configured model; its model calls and the tools it runs nest under it', async () => {
       const llm = tracedLlmProvider(fake as unknown as LlmProvider, tracer) as unknown as typeof fake;
       const k8s = tracedClusterClient(cluster as unknown as ClusterClient, tracer) as unknown as typeof cluster;
-      await llm.toolLoop({ executeTool: () => k8s.list({ apiVersion: 'v1', kind: 'Pod', namespace: 'default' }) });
-      const [loop, ...inside] = tracer.spans;
+      await inTool(() => llm.toolLoop({ executeTool: () => k8s.list({ apiVersion: 'v1', kind: 'Pod', namespace: 'default' }) }));
+      const [loop, ...inside] = under(tracer);
       expect(loop!.name).to.equal('tool_loop gpt-default');
       expect(loop!.attributes).to.deep.include({ 'gen_ai.operation.name': 'tool_loop', 'svc.tool_loop.iterations': 2, 'gen_ai.usage.input_tokens': 11 });
       expect(inside.map((s) => s.name)).to.deep.equal(['chat gpt-default', 'list', 'chat gpt-default']);
@@ -99,11 +105,13 @@ describe('span decorators of the AI and cluster ports', () => {
     it('names spans by API method with k8s.api, k8s.method, k8s.operation, k8s.resource', async () => {
       const c = k8s();
       expect(c.context()).to.equal('kind-test');
-      await c.apply(deployment);
-      await c.logs({ namespace: 'shop', pod: 'web-1' });
-      await c.events({ namespace: 'shop' });
-      await c.status();
-      const [apply, logs, events, status] = tracer.spans;
+      await inTool(async () => {
+        await c.apply(deployment);
+        await c.logs({ namespace: 'shop', pod: 'web-1' });
+        await c.events({ namespace: 'shop' });
+        await c.status();
+      });
+      const [apply, logs, events, status] = under(tracer);
       expect(apply!.name).to.equal('apply');
       expect(apply!.attributes).to.deep.include({
         'k8s.api': 'apps/v1',
@@ -120,9 +128,7 @@ describe('span decorators of the AI and cluster ports', () => {
 
     it('rethrows the adapter error unchanged and records it on the span', async () => {
       let caught: unknown;
-      await k8s()
-        .get()
-        .catch((e) => (caught = e));
+      await inTool(() => k8s().get()).catch((e) => (caught = e));
       expect(caught).to.equal(failure);
       expect(only(tracer).error).to.equal(failure);
     });

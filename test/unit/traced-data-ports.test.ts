@@ -18,14 +18,20 @@ import { RecordingTracer, type RecordedSpan } from '../support/recording-tracer.
  */
 
 
+/** The spans under the tool span every decorated call here runs in (decorators only trace inside a recorded run). */
+function under(tracer: RecordingTracer): RecordedSpan[] {
+  return tracer.spans.filter((s) => s.name !== 'execute_tool test');
+}
+
 function only(tracer: RecordingTracer): RecordedSpan {
-  expect(tracer.spans).to.have.length(1);
-  return tracer.spans[0]!;
+  expect(under(tracer)).to.have.length(1);
+  return under(tracer)[0]!;
 }
 
 describe('span decorators of the vector and embedding ports, and when not to wrap', () => {
   let tracer: RecordingTracer;
   beforeEach(() => (tracer = new RecordingTracer()));
+  const inTool = <T>(fn: () => Promise<T>) => tracer.inSpan('execute_tool test', {}, fn);
 
   describe('VectorStore', () => {
     const fake = {
@@ -63,7 +69,7 @@ describe('span decorators of the vector and embedding ports, and when not to wra
     const store = () => tracedVectorStore(fake as unknown as VectorStore, tracer, 'qdrant') as unknown as typeof fake;
 
     it('search: db.* attributes with result count and top score', async () => {
-      const hits = await store().search();
+      const hits = await inTool(() => store().search());
       expect(hits).to.have.length(2);
       const span = only(tracer);
       expect(span.name).to.equal('search');
@@ -77,13 +83,15 @@ describe('span decorators of the vector and embedding ports, and when not to wra
 
     it('names every operation and reads the collection from the first argument', async () => {
       const s = store() as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>;
-      await s.upsert!('patterns', [{}, {}, {}]);
-      await s.delete!('policies', ['x']);
-      await s.list!('capabilities', { limit: 5 });
-      await s.count!('patterns');
-      await s.listCollections!();
-      await s.collectionExists!('patterns');
-      const byName = Object.fromEntries(tracer.spans.map((x) => [x.name, x.attributes]));
+      await inTool(async () => {
+        await s.upsert!('patterns', [{}, {}, {}]);
+        await s.delete!('policies', ['x']);
+        await s.list!('capabilities', { limit: 5 });
+        await s.count!('patterns');
+        await s.listCollections!();
+        await s.collectionExists!('patterns');
+      });
+      const byName = Object.fromEntries(under(tracer).map((x) => [x.name, x.attributes]));
       expect(Object.keys(byName)).to.deep.equal(['upsert', 'delete', 'list', 'count', 'list_collections', 'collection_exists']);
       expect(byName.upsert).to.deep.include({ 'db.collection.name': 'patterns', 'db.operation.batch.size': 3 });
       expect(byName.delete).to.deep.include({ 'db.collection.name': 'policies', 'db.operation.batch.size': 1 });
@@ -92,9 +100,14 @@ describe('span decorators of the vector and embedding ports, and when not to wra
       expect(byName.list_collections).to.deep.include({ 'db.query.result_count': 2 });
     });
 
-    it('passes a method it has no plan for straight through, untraced', async () => {
-      expect(await store().rebuild()).to.equal('untraced');
+    it('traces nothing outside a recorded tool run: the call goes straight through', async () => {
+      expect(await store().search()).to.have.length(2);
       expect(tracer.spans).to.deep.equal([]);
+    });
+
+    it('passes a method it has no plan for straight through, untraced', async () => {
+      expect(await inTool(() => store().rebuild())).to.equal('untraced');
+      expect(under(tracer)).to.deep.equal([]);
     });
   });
 
@@ -105,7 +118,7 @@ describe('span decorators of the vector and embedding ports, and when not to wra
     };
     const embedder = tracedEmbedder(fake as unknown as Embedder, tracer);
     expect(embedder.info().model).to.equal('text-embedding-3-small');
-    expect(await embedder.embed(['a', 'b'])).to.deep.equal([
+    expect(await inTool(() => embedder.embed(['a', 'b']))).to.deep.equal([
       [1, 0],
       [1, 0],
     ]);
