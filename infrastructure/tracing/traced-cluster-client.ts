@@ -43,9 +43,8 @@ const about =
   (args) =>
     clusterCall(method, operation, targetOf(args[0]));
 
-/** Spans named by the API method, with the Kubernetes verb as `k8s.operation`. */
+/** Spans named by the API method, with the Kubernetes verb as `k8s.operation`. `status()` is a probe and is not traced (as the vector store's). */
 const CLUSTER_PLAN: SpanPlan = {
-  status: fixed('status', 'get', { api: 'version' }),
   version: fixed('version', 'get', { api: 'version' }),
   listApiResources: fixed('listApiResources', 'discovery'),
   getResourceSchema: (args) => clusterCall('getResourceSchema', 'get', { api: asString(args[0]), resource: asString(args[1]) }),

@@ -26,14 +26,16 @@ function resultCount(result: unknown) {
   return { 'db.query.result_count': Array.isArray(rows) ? rows.length : undefined };
 }
 
+/**
+ * Operations on the data, not probes: `health`, `collectionExists`,
+ * `describeCollection` and `listCollections` are status checks (the version
+ * tool makes four per run) and pass through untraced, so a trace shows what a
+ * tool did with the vectors, and a status call stays cheap with tracing on.
+ */
 function vectorPlan(system: string | undefined): SpanPlan {
   const call = (operation: string, extra?: (args: unknown[]) => Partial<CallSpan>): SpanPlan[string] =>
     (args) => vectorCall(system, operation, args, extra?.(args));
   return {
-    health: call('health', () => ({ fromResult: (r) => ({ 'db.response.connected': field(r, 'connected') === true }) })),
-    listCollections: call('list_collections', () => ({ fromResult: resultCount })),
-    collectionExists: call('collection_exists'),
-    describeCollection: call('describe_collection'),
     ensureCollection: call('ensure_collection'),
     deleteCollection: call('delete_collection'),
     upsert: call('upsert', (args) => ({ attributes: batchSize(args[1]) })),

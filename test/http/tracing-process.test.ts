@@ -56,15 +56,8 @@ describe('tracing in the server process', () => {
       expect(await p.exited).to.equal(0);
       const root = one(receiver.spans, 'execute_tool version');
       expect(root.serviceName).to.equal('svc-process-test');
-      // the default embedded store answers in-process; no AI provider or cluster is configured, so no spans for them
-      const children = receiver.spans.filter((s) => s.parentSpanId === root.spanId);
-      expect(children.map((s) => `${s.name} ${s.attributes['db.collection.name'] ?? ''}`.trim()).sort()).to.deep.equal([
-        'collection_exists capabilities',
-        'collection_exists patterns',
-        'collection_exists policies',
-        'health',
-      ]);
-      for (const child of children) expect(child.attributes['db.system.name']).to.equal('embedded');
+      // the version tool only probes the (embedded) store: probes are not traced
+      expect(receiver.spans.map((s) => s.name)).to.deep.equal(['execute_tool version']);
     } finally {
       await receiver.close();
     }
