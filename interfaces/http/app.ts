@@ -4,6 +4,7 @@ import { DomainError, NotFoundError } from '../../domain/errors.js';
 import type { Logger } from '../../domain/ports/logger.js';
 import type { Config } from '../../infrastructure/config/config.js';
 import { TOKENS } from '../../infrastructure/tokens.js';
+import { mountMcp } from '../mcp/mount-mcp.js';
 import { RegisterRoutes } from './generated/routes.js';
 import { bearerAuth } from './middleware/auth.js';
 import { errorHandler } from './middleware/error-handler.js';
@@ -32,6 +33,7 @@ export function createApp(container: DependencyContainer): Express {
   app.use(express.json({ limit: JSON_BODY_LIMIT, strict: true }));
 
   RegisterRoutes(app);
+  mountMcp(app, container);
 
   app.all('/api/v1/tools/:toolName', methodNotAllowed);
   app.use((req: Request, _res: Response, next: NextFunction) => {

@@ -1,0 +1,38 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { buildContainer, type Overrides } from '../../infrastructure/composition-root.js';
+import { loadConfig } from '../../infrastructure/config/config.js';
+import { startServer, type RunningServer } from '../../interfaces/http/server.js';
+
+export const TEST_TOKEN = 'access-test-token-0123456789';
+
+export interface AccessServer extends RunningServer {
+  dataDir: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * The real app (REST, OpenAPI and MCP) listening on 127.0.0.1, port 0,
+ * bearer-gated with TEST_TOKEN unless `env` says otherwise. The caller stops it.
+ */
+export async function startAccessServer(options: { env?: Record<string, string | undefined>; overrides?: Overrides } = {}): Promise<AccessServer> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'svc-access-'));
+  const config = loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'silent',
+    SVC_DATA_DIR: dataDir,
+    SVC_AUTH_TOKEN: TEST_TOKEN,
+    ...options.env,
+  });
+  const running = await startServer(buildContainer(config, options.overrides));
+  return {
+    ...running,
+    dataDir,
+    async stop() {
+      await running.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
