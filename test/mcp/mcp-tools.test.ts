@@ -7,7 +7,7 @@ import { TOOL_DEFINITIONS } from '../../domain/tools/tool-definitions.js';
 import { RecordingTracer } from '../support/recording-tracer.js';
 import { startAccessServer, TEST_TOKEN, type AccessServer } from '../support/access-server.js';
 
-async function connect(server: AccessServer, token: string | undefined = TEST_TOKEN): Promise<Client> {
+async function connect(server: AccessServer, token: string | null = TEST_TOKEN): Promise<Client> {
   const client = new Client({ name: 'svc-test', version: '1.0.0' });
   const headers: Record<string, string> = token ? { Authorization: `Bearer ${token}` } : {};
   await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers } }));
@@ -132,7 +132,7 @@ describe('MCP over Streamable HTTP: the HTTP surface', () => {
   it('the SDK client cannot connect without the token', async () => {
     let caught: unknown;
     try {
-      await connect(server, undefined);
+      await connect(server, null);
     } catch (err) {
       caught = err;
     }
@@ -189,7 +189,7 @@ describe('MCP over Streamable HTTP: open loopback mode', () => {
   });
 
   it('serves without a token on loopback, but refuses a foreign Host header (DNS rebinding)', async () => {
-    const client = await connect(server, undefined);
+    const client = await connect(server, null);
     expect((await client.listTools()).tools).to.have.length(9);
     await client.close();
 

@@ -5,7 +5,8 @@ import { buildContainer, type Overrides } from '../../infrastructure/composition
 import { loadConfig } from '../../infrastructure/config/config.js';
 import { startServer, type RunningServer } from '../../interfaces/http/server.js';
 
-export const TEST_TOKEN = 'access-test-token-0123456789';
+export { TEST_TOKEN } from './test-app.js';
+import { TEST_TOKEN } from './test-app.js';
 
 export interface AccessServer extends RunningServer {
   dataDir: string;
