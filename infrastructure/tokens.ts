@@ -13,4 +13,6 @@ export const TOKENS = {
   RuntimeInfo: Symbol('RuntimeInfo'),
   ExecuteTool: Symbol('ExecuteTool'),
   ListTools: Symbol('ListTools'),
+  IngestedSourceStore: Symbol('IngestedSourceStore'),
+  IngestSource: Symbol('IngestSource'),
 } as const;
