@@ -1,0 +1,77 @@
+import { DomainError, ExecutionError } from '../domain/errors.js';
+import type { Clock } from '../domain/ports/clock.js';
+import type { Logger } from '../domain/ports/logger.js';
+import type { Tracer } from '../domain/ports/tracer.js';
+import type { ToolRegistry } from '../domain/tools/tool-registry.js';
+import type { ToolHandlers } from './tool-handler.js';
+
+export interface ExecuteToolInput {
+  toolName: string;
+  params: unknown;
+  requestId: string;
+}
+
+export interface ExecuteToolOutput {
+  result: unknown;
+  tool: string;
+  /** Milliseconds from validation to result. */
+  executionTime: number;
+}
+
+/**
+ * Runs one tool: look it up, validate its input before anything runs, run its
+ * use case inside the `execute_tool <name>` span. Shared by REST, MCP and CLI.
+ */
+export class ExecuteTool {
+  constructor(
+    private readonly registry: ToolRegistry,
+    private readonly handlers: ToolHandlers,
+    private readonly tracer: Tracer,
+    private readonly clock: Clock,
+    private readonly logger: Logger,
+  ) {}
+
+  async execute(input: ExecuteToolInput): Promise<ExecuteToolOutput> {
+    const params = this.registry.validate(input.toolName, input.params);
+    const started = this.clock.now();
+    const sessionId = typeof params.sessionId === 'string' ? params.sessionId : undefined;
+    const inputJson = JSON.stringify(params);
+    const result = await this.tracer.inSpan(
+      `execute_tool ${input.toolName}`,
+      {
+        'gen_ai.operation.name': 'execute_tool',
+        'gen_ai.tool.name': input.toolName,
+        'gen_ai.tool.input': inputJson,
+        'svc.tool.parameters': Object.keys(params),
+        'svc.session.id': sessionId,
+        'svc.request.id': input.requestId,
+      },
+      async (span) => {
+        try {
+          const value = await this.run(input.toolName, params, { requestId: input.requestId, sessionId });
+          span.setAttributes({ 'svc.tool.success': true, 'svc.tool.duration_ms': this.clock.now() - started });
+          return value;
+        } catch (err) {
+          span.setAttributes({ 'svc.tool.success': false, 'svc.tool.duration_ms': this.clock.now() - started });
+          throw err;
+        }
+      },
+    );
+    return { result, tool: input.toolName, executionTime: this.clock.now() - started };
+  }
+
+  private async run(name: string, params: Record<string, unknown>, context: { requestId: string; sessionId?: string }) {
+    const handler = this.handlers.get(name);
+    if (!handler) {
+      throw new ExecutionError(`Tool ${name} is defined but not available in this version of svc: its use case has not been built yet`);
+    }
+    try {
+      return await handler.execute(params, context);
+    } catch (err) {
+      if (err instanceof DomainError) throw err;
+      // An unexpected failure: log it whole, show the caller a safe message.
+      this.logger.error('tool failed', { tool: name, requestId: context.requestId, err: err instanceof Error ? err.stack : String(err) });
+      throw new ExecutionError(`Tool ${name} failed unexpectedly; see the server log for request ${context.requestId}`);
+    }
+  }
+}

@@ -1,0 +1,71 @@
+import type { ClusterClient } from '../domain/ports/cluster-client.js';
+import type { Embedder } from '../domain/ports/embedder.js';
+import type { LlmProvider } from '../domain/ports/llm-provider.js';
+import type { Tracer } from '../domain/ports/tracer.js';
+import type { VectorStore } from '../domain/ports/vector-store.js';
+import type { ToolHandler } from './tool-handler.js';
+
+export const ORG_DATA_COLLECTIONS = ['patterns', 'policies', 'capabilities'] as const;
+
+export interface RuntimeInfo {
+  version: string;
+  nodeVersion: string;
+  platform: string;
+  arch: string;
+}
+
+interface CollectionStatus {
+  exists: boolean;
+  documentsCount: number;
+  error?: string;
+}
+
+/** The `version` tool: the service version and every dependency's health, each read from its port. */
+export class GetSystemStatus implements ToolHandler {
+  constructor(
+    private readonly runtime: RuntimeInfo,
+    private readonly vectorStore: VectorStore,
+    private readonly embedder: Embedder,
+    private readonly llm: LlmProvider,
+    private readonly cluster: ClusterClient,
+    private readonly tracer: Tracer,
+  ) {}
+
+  async execute() {
+    const [vector, kubernetes] = await Promise.all([this.vectorStatus(), this.cluster.status()]);
+    const embedding = this.embedder.info();
+    const aiProvider = this.llm.status();
+    const healthy = vector.connected && kubernetes.connected && aiProvider.configured;
+    return {
+      status: healthy ? 'healthy' : 'degraded',
+      system: {
+        version: { ...this.runtime },
+        vectorDB: vector,
+        embedding: { ...embedding, available: embedding.provider !== 'none' },
+        aiProvider,
+        kubernetes,
+        tracing: this.tracer.status(),
+      },
+    };
+  }
+
+  private async vectorStatus() {
+    const health = await this.vectorStore.health();
+    const collections: Record<string, CollectionStatus> = {};
+    await Promise.all(
+      ORG_DATA_COLLECTIONS.map(async (name) => {
+        collections[name] = health.connected ? await this.collectionStatus(name) : { exists: false, documentsCount: 0 };
+      }),
+    );
+    return { ...health, collections };
+  }
+
+  private async collectionStatus(name: string): Promise<CollectionStatus> {
+    try {
+      const exists = await this.vectorStore.collectionExists(name);
+      return { exists, documentsCount: exists ? await this.vectorStore.count(name) : 0 };
+    } catch (err) {
+      return { exists: false, documentsCount: 0, error: err instanceof Error ? err.message : String(err) };
+    }
+  }
+}

@@ -1,0 +1,18 @@
+import type { Env } from './env-parsers.js';
+import { parseServerConfig, type ServerConfig } from './server-config.js';
+
+export { ConfigError } from './env-parsers.js';
+
+/**
+ * The whole validated configuration. Parsed once at start-up; the only place
+ * that reads the environment. Each area parses its own section in its own file.
+ */
+export interface Config {
+  server: ServerConfig;
+}
+
+export function loadConfig(env: Env = process.env, cwd: string = process.cwd()): Config {
+  return {
+    server: parseServerConfig(env, cwd),
+  };
+}

@@ -1,0 +1,49 @@
+import { isIP } from 'node:net';
+import path from 'node:path';
+import { bool, ConfigError, int, oneOf, str, type Env } from './env-parsers.js';
+
+export interface ServerConfig {
+  port: number;
+  host: string;
+  /** Bearer token every gated route requires; undefined runs open (loopback only). */
+  authToken?: string;
+  allowUnauthenticated: boolean;
+  /** Where clones, the embedded vector store and sessions live. */
+  dataDir: string;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** Bounded wait for in-flight requests on SIGTERM/SIGINT, milliseconds. */
+  shutdownGraceMs: number;
+}
+
+/** true when the bind address only accepts connections from this machine. */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
+  if (h === 'localhost') return true;
+  if (isIP(h) === 4) return h.startsWith('127.');
+  if (isIP(h) === 6) return h === '::1' || /^::ffff:127\./.test(h);
+  return false;
+}
+
+export function parseServerConfig(env: Env, cwd: string): ServerConfig {
+  const host = str(env, 'HOST') ?? '127.0.0.1';
+  const authToken = str(env, 'SVC_AUTH_TOKEN');
+  const allowUnauthenticated = bool(env, 'SVC_ALLOW_UNAUTHENTICATED', false);
+  if (authToken !== undefined && authToken.length < 16) {
+    throw new ConfigError('SVC_AUTH_TOKEN', 'must be at least 16 characters long');
+  }
+  if (authToken === undefined && !isLoopbackHost(host) && !allowUnauthenticated) {
+    throw new ConfigError(
+      'SVC_AUTH_TOKEN',
+      `is not set and HOST=${host} is not a loopback address: set SVC_AUTH_TOKEN, bind HOST=127.0.0.1, or set SVC_ALLOW_UNAUTHENTICATED=true to run open on purpose`,
+    );
+  }
+  return {
+    port: int(env, 'PORT', 3456, 0, 65535),
+    host,
+    authToken,
+    allowUnauthenticated,
+    dataDir: path.resolve(cwd, str(env, 'SVC_DATA_DIR') ?? '.svc-data'),
+    logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
+    shutdownGraceMs: int(env, 'SVC_SHUTDOWN_GRACE_MS', 10000, 0, 600000),
+  };
+}

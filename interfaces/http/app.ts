@@ -1,0 +1,42 @@
+import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import type { DependencyContainer } from 'tsyringe';
+import { DomainError, NotFoundError } from '../../domain/errors.js';
+import type { Logger } from '../../domain/ports/logger.js';
+import type { Config } from '../../infrastructure/config/config.js';
+import { TOKENS } from '../../infrastructure/tokens.js';
+import { RegisterRoutes } from './generated/routes.js';
+import { bearerAuth } from './middleware/auth.js';
+import { errorHandler } from './middleware/error-handler.js';
+import { requestContext } from './middleware/request-context.js';
+
+/** JSON bodies above this are refused (413) before parsing; evidence (20000 chars) fits easily. */
+const JSON_BODY_LIMIT = '1mb';
+
+function methodNotAllowed(req: Request, res: Response, next: NextFunction) {
+  res.setHeader('Allow', 'POST');
+  next(new DomainError('METHOD_NOT_ALLOWED', `Method ${req.method} is not allowed on tool endpoints; use POST`));
+}
+
+/** The express app of one container: middleware, tsoa routes, fallbacks, the error handler. */
+export function createApp(container: DependencyContainer): Express {
+  const config = container.resolve<Config>(TOKENS.Config);
+  const logger = container.resolve<Logger>(TOKENS.Logger);
+  const app = express();
+  app.locals.container = container;
+  app.disable('x-powered-by');
+  app.set('case sensitive routing', true);
+  app.set('query parser', 'simple');
+
+  app.use(requestContext(logger));
+  app.use(bearerAuth(config.server.authToken));
+  app.use(express.json({ limit: JSON_BODY_LIMIT, strict: true }));
+
+  RegisterRoutes(app);
+
+  app.all('/api/v1/tools/:toolName', methodNotAllowed);
+  app.use((req: Request, _res: Response, next: NextFunction) => {
+    next(new NotFoundError('NOT_FOUND', `No route for ${req.method} ${req.path}`));
+  });
+  app.use(errorHandler(logger));
+  return app;
+}

@@ -1,0 +1,70 @@
+import { Body, Controller, Get, Hidden, Path, Post, Query, Request, Route, Tags } from '@tsoa/runtime';
+import type { Request as ExpressRequest } from 'express';
+import { inject, injectable } from 'tsyringe';
+import type { ExecuteTool } from '../../../application/execute-tool.js';
+import type { ListTools } from '../../../application/list-tools.js';
+import { TOKENS } from '../../../infrastructure/tokens.js';
+import { ok, requestIdOf, type SuccessEnvelope } from '../envelope.js';
+import { toCatalogEntry, type ToolCatalogEntry } from '../tool-catalog-entry.js';
+
+export interface ToolListData {
+  tools: ToolCatalogEntry[];
+}
+
+export interface ToolExecutionData {
+  /** The tool's own result; its shape is published per tool in this document. */
+  result: unknown;
+  tool: string;
+  /** Milliseconds */
+  executionTime: number;
+}
+
+@injectable()
+@Route('api/v1/tools')
+@Tags('Tools')
+export class ToolsController extends Controller {
+  constructor(
+    @inject(TOKENS.ListTools) private readonly listTools: ListTools,
+    @inject(TOKENS.ExecuteTool) private readonly executeTool: ExecuteTool,
+  ) {
+    super();
+  }
+
+  /**
+   * The tool catalog. Filters combine: a tool is listed when it matches all of them.
+   * @param category Exact category name (AI Tools, Deployment, Management, System, Troubleshooting, Documentation)
+   * @param tag A tag; comma-separated tags match any of them
+   * @param tags Same as tag (accepted spelling)
+   * @param search Case-insensitive text matched against tool names and descriptions
+   */
+  @Get()
+  public async list(
+    @Request() req: ExpressRequest,
+    @Query() category?: string,
+    @Query() tag?: string,
+    @Query() tags?: string,
+    @Query() search?: string,
+  ): Promise<SuccessEnvelope<ToolListData>> {
+    const wanted = [tag, tags]
+      .filter((t): t is string => typeof t === 'string')
+      .flatMap((t) => t.split(','))
+      .map((t) => t.trim())
+      .filter(Boolean);
+    const tools = await this.listTools.execute({ category, tags: wanted.length ? wanted : undefined, search });
+    return ok(req, { tools: tools.map(toCatalogEntry) });
+  }
+
+  /**
+   * Runs a tool. The body is the tool's own parameters (see the per-tool paths).
+   */
+  @Hidden()
+  @Post('{toolName}')
+  public async execute(
+    @Request() req: ExpressRequest,
+    @Path() toolName: string,
+    @Body() body?: any, // eslint-disable-line @typescript-eslint/no-explicit-any -- each tool validates its own schema
+  ): Promise<SuccessEnvelope<ToolExecutionData>> {
+    const out = await this.executeTool.execute({ toolName, params: body ?? {}, requestId: requestIdOf(req.res!) });
+    return ok(req, out);
+  }
+}

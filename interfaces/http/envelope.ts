@@ -1,0 +1,47 @@
+import type { Request, Response } from 'express';
+
+export const API_VERSION = 'v1';
+
+/** Present on every /api/v1 response, errors included. */
+export interface Meta {
+  /** ISO 8601 */
+  timestamp: string;
+  /** Unique per request; also sent as the X-Request-Id header. */
+  requestId: string;
+  version: string;
+}
+
+export interface SuccessEnvelope<T> {
+  success: true;
+  data: T;
+  meta: Meta;
+}
+
+export interface ErrorBody {
+  code: string;
+  message: string;
+  details?: unknown;
+}
+
+export interface ErrorEnvelope {
+  success: false;
+  error: ErrorBody;
+  meta: Meta;
+}
+
+/** The request id set by the request-context middleware. */
+export function requestIdOf(res: Response): string {
+  return (res.locals.requestId as string | undefined) ?? 'unknown';
+}
+
+export function meta(res: Response): Meta {
+  return { timestamp: new Date().toISOString(), requestId: requestIdOf(res), version: API_VERSION };
+}
+
+export function ok<T>(req: Request, data: T): SuccessEnvelope<T> {
+  return { success: true, data, meta: meta(req.res as Response) };
+}
+
+export function failure(res: Response, error: ErrorBody): ErrorEnvelope {
+  return { success: false, error, meta: meta(res) };
+}

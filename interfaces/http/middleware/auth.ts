@@ -1,0 +1,28 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { NextFunction, Request, Response } from 'express';
+import { UnauthorizedError } from '../../../domain/errors.js';
+
+/** Routes reachable without a bearer token (SPEC.md, Authentication 1 and 2). */
+const PUBLIC_PATHS = new Set(['/healthz', '/api/v1/openapi']);
+
+function digest(value: string): Buffer {
+  return createHash('sha256').update(value).digest();
+}
+
+/**
+ * Bearer gate. Compares SHA-256 digests in constant time, so neither the
+ * token's content nor its length leaks through timing.
+ */
+export function bearerAuth(token: string | undefined) {
+  const expected = token === undefined ? undefined : digest(token);
+  return (req: Request, res: Response, next: NextFunction) => {
+    if (expected === undefined) return next();
+    const path = req.path.length > 1 ? req.path.replace(/\/+$/, '') : req.path;
+    if (PUBLIC_PATHS.has(path)) return next();
+    const header = req.headers.authorization ?? '';
+    const match = /^Bearer[ ]+(\S+)\s*$/i.exec(header);
+    if (match && timingSafeEqual(digest(match[1]), expected)) return next();
+    res.setHeader('WWW-Authenticate', 'Bearer realm="svc"');
+    next(new UnauthorizedError(match ? 'Invalid bearer token' : 'Missing bearer token: send Authorization: Bearer <token>'));
+  };
+}

@@ -1,0 +1,112 @@
+import type { ToolDefinition } from '../../domain/tools/tool-definition.js';
+import type { ToolRegistry } from '../../domain/tools/tool-registry.js';
+import { SERVICE_VERSION } from '../../infrastructure/service-version.js';
+import generated from './generated/swagger.json';
+import { inputJsonSchema } from './tool-catalog-entry.js';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const jsonContent = (schema: Json) => ({ 'application/json': { schema } });
+
+const ERROR_RESPONSES: Json = {
+  '400': { description: 'VALIDATION_ERROR: invalid or missing parameters, or a body that is not a JSON object', content: jsonContent(ref('ErrorEnvelope')) },
+  '401': { description: 'UNAUTHORIZED: missing or invalid bearer token', content: jsonContent(ref('ErrorEnvelope')) },
+  '404': { description: 'TOOL_NOT_FOUND: no tool of that name', content: jsonContent(ref('ErrorEnvelope')) },
+  '405': { description: 'METHOD_NOT_ALLOWED: tool endpoints accept only POST', content: jsonContent(ref('ErrorEnvelope')) },
+  '500': { description: 'EXECUTION_ERROR: the tool failed; INTERNAL_ERROR: server error', content: jsonContent(ref('ErrorEnvelope')) },
+};
+
+const SHARED_SCHEMAS: Json = {
+  Meta: {
+    type: 'object',
+    properties: {
+      timestamp: { type: 'string', format: 'date-time' },
+      requestId: { type: 'string', description: 'Unique per request; also the X-Request-Id header' },
+      version: { type: 'string', example: 'v1' },
+    },
+    required: ['timestamp', 'requestId', 'version'],
+  },
+  ErrorEnvelope: {
+    type: 'object',
+    properties: {
+      success: { type: 'boolean', enum: [false] },
+      error: {
+        type: 'object',
+        properties: { code: { type: 'string' }, message: { type: 'string' }, details: {} },
+        required: ['code', 'message'],
+      },
+      meta: ref('Meta'),
+    },
+    required: ['success', 'error', 'meta'],
+  },
+};
+
+function toolSchemaName(def: ToolDefinition): string {
+  return `Tool_${def.name.replace(/[^A-Za-z0-9_.-]/g, '_')}_Input`;
+}
+
+function toolPath(def: ToolDefinition): Json {
+  return {
+    post: {
+      operationId: `executeTool_${def.name.replace(/[^A-Za-z0-9_]/g, '_')}`,
+      summary: `Run the ${def.name} tool`,
+      description: `${def.description}\n\nCategory: ${def.category}. Tags: ${def.tags.join(', ')}.`,
+      tags: ['Tools', def.category],
+      security: [{ bearer: [] }],
+      requestBody: { required: true, content: jsonContent(ref(toolSchemaName(def))) },
+      responses: {
+        '200': {
+          description: 'The tool ran; data.result is its result',
+          content: jsonContent({
+            type: 'object',
+            properties: {
+              success: { type: 'boolean', enum: [true] },
+              data: {
+                type: 'object',
+                properties: {
+                  result: { description: `Result of ${def.name}` },
+                  tool: { type: 'string', enum: [def.name] },
+                  executionTime: { type: 'number', description: 'milliseconds' },
+                },
+                required: ['result', 'tool', 'executionTime'],
+              },
+              meta: ref('Meta'),
+            },
+            required: ['success', 'data', 'meta'],
+          }),
+        },
+        ...ERROR_RESPONSES,
+      },
+    },
+  };
+}
+
+/**
+ * tsoa's generated spec (every controller route) plus one path per tool in the
+ * registry, so a new tool definition appears here with no other change.
+ */
+export function buildOpenApiDocument(registry: ToolRegistry): Json {
+  const doc: Json = structuredClone(generated as Json);
+  doc.info = {
+    title: 'svc API',
+    description:
+      'REST gateway to AI-assisted Kubernetes tools and a shared prompt library. Every /api/v1 response except this document uses the envelope {success, data | error, meta}.',
+    version: SERVICE_VERSION,
+    contact: { name: 'svc maintainers', url: 'https://example.invalid/svc' },
+  };
+  doc.components = doc.components ?? {};
+  doc.components.schemas = { ...(doc.components.schemas ?? {}), ...SHARED_SCHEMAS };
+  doc.paths = doc.paths ?? {};
+  // Bearer auth is enforced by middleware for every route; the two public ones opt out.
+  doc.components.securitySchemes = { bearer: { type: 'http', scheme: 'bearer' } };
+  doc.security = [{ bearer: [] }];
+  for (const open of ['/healthz', '/api/v1/openapi']) {
+    for (const op of Object.values((doc.paths[open] ?? {}) as Json)) op.security = [];
+  }
+  for (const def of registry.list()) {
+    doc.components.schemas[toolSchemaName(def)] = inputJsonSchema(def);
+    doc.paths[`/api/v1/tools/${def.name}`] = toolPath(def);
+  }
+  return doc;
+}

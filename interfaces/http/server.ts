@@ -1,0 +1,45 @@
+import type { AddressInfo } from 'node:net';
+import http from 'node:http';
+import type { DependencyContainer } from 'tsyringe';
+import type { Logger } from '../../domain/ports/logger.js';
+import type { Tracer } from '../../domain/ports/tracer.js';
+import type { Config } from '../../infrastructure/config/config.js';
+import { TOKENS } from '../../infrastructure/tokens.js';
+import { createApp } from './app.js';
+
+export interface RunningServer {
+  server: http.Server;
+  url: string;
+  /** Stops accepting, lets in-flight requests finish (bounded), flushes telemetry. */
+  close(): Promise<void>;
+}
+
+/** Starts the HTTP server of one container on the configured host and port. */
+export async function startServer(container: DependencyContainer): Promise<RunningServer> {
+  const config = container.resolve<Config>(TOKENS.Config);
+  const logger = container.resolve<Logger>(TOKENS.Logger);
+  const server = http.createServer(createApp(container));
+  server.headersTimeout = 30_000;
+  server.requestTimeout = 300_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.server.port, config.server.host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const host = config.server.host.includes(':') ? `[${config.server.host}]` : config.server.host;
+  const url = `http://${host}:${port}`;
+  logger.info('svc listening', { url, auth: config.server.authToken ? 'bearer' : 'open' });
+
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= (async () => {
+      const drained = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const timer = setTimeout(() => server.closeAllConnections(), config.server.shutdownGraceMs);
+      await drained;
+      clearTimeout(timer);
+      await container.resolve<Tracer>(TOKENS.Tracer).shutdown();
+      logger.info('svc stopped');
+    })());
+  return { server, url, close };
+}
