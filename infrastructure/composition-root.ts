@@ -3,6 +3,7 @@ import { container as rootContainer, type DependencyContainer } from 'tsyringe';
 import { ExecuteTool } from '../application/execute-tool.js';
 import { GetSystemStatus, type RuntimeInfo } from '../application/get-system-status.js';
 import { IngestSource } from '../application/ingest-source.js';
+import { IngestedPromptSource } from '../application/ingested-prompt-source.js';
 import { ListTools } from '../application/list-tools.js';
 import type { ToolHandler } from '../application/tool-handler.js';
 import type { ClusterClient } from '../domain/ports/cluster-client.js';
@@ -92,5 +93,6 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
   const sources = overrides.ingestedSources ?? new InMemoryIngestedSourceStore(config.uploads);
   value<IngestedSourceStore>(TOKENS.IngestedSourceStore, sources);
   value(TOKENS.IngestSource, new IngestSource(sources));
+  value(TOKENS.IngestedPromptSource, new IngestedPromptSource(sources, c.resolve(TOKENS.Logger)));
   return c;
 }

@@ -15,4 +15,5 @@ export const TOKENS = {
   ListTools: Symbol('ListTools'),
   IngestedSourceStore: Symbol('IngestedSourceStore'),
   IngestSource: Symbol('IngestSource'),
+  IngestedPromptSource: Symbol('IngestedPromptSource'),
 } as const;

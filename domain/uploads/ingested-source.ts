@@ -4,7 +4,7 @@ export interface IngestedFile {
   readonly path: string;
   /** Permission bits only (0..0o777). */
   readonly mode: number;
-  readonly content: Uint8Array;
+  readonly content: Buffer;
 }
 
 /** A skill source a client uploaded, as cached: immutable once built, never cloned. */

@@ -4,7 +4,7 @@ import type { IngestedSource } from '../../domain/uploads/ingested-source.js';
 import { InMemoryIngestedSourceStore } from '../../infrastructure/uploads/in-memory-ingested-source-store.js';
 
 function source(key: string, totalBytes: number, contentHash?: string): IngestedSource {
-  return { key, source: `local:${key}`, contentHash, files: [{ path: 'f', mode: 0o644, content: new Uint8Array(totalBytes) }], totalBytes };
+  return { key, source: `local:${key}`, contentHash, files: [{ path: 'f', mode: 0o644, content: Buffer.alloc(totalBytes) }], totalBytes };
 }
 
 async function rejection(p: Promise<unknown>): Promise<Error> {
