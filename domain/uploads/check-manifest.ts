@@ -4,16 +4,18 @@ import { parseContentHash } from './content-hash.js';
 import { sanitiseMode } from './file-mode.js';
 import { normaliseUploadPath } from './file-path.js';
 import { checkSourceIdentifier } from './source-identifier.js';
-import { checkStrictBase64 } from './strict-base64.js';
+import { base64DecodedSize } from './strict-base64.js';
 import { MAX_UPLOAD_DECODED_BYTES, MAX_UPLOAD_FILES } from './upload-limits.js';
 
 /** A manifest file that passed every check but is not decoded yet. */
 export interface CheckedFile {
   /** Normalised path. */
   path: string;
+  /** The path as sent, for messages. */
+  sentPath: string;
   /** Sanitised mode. */
   mode: number;
-  /** Canonical base64, as sent. */
+  /** Base64 as sent: its length and padding are checked, its characters only when decoded. */
   content: string;
   /** Decoded size, bytes. */
   size: number;
@@ -27,7 +29,7 @@ export interface CheckedManifest {
   sentContentHash?: string;
   /** Lower-cased, to compare and cache. */
   contentHash?: string;
-  /** In ascending byte order of their UTF-8 paths (the content-hash order). */
+  /** In the order sent. */
   files: CheckedFile[];
   totalBytes: number;
 }
@@ -48,9 +50,6 @@ function rejectUnknownFields(obj: Record<string, unknown>, allowed: Set<string>,
   }
 }
 
-function byUtf8Path(a: CheckedFile, b: CheckedFile): number {
-  return Buffer.compare(Buffer.from(a.path, 'utf8'), Buffer.from(b.path, 'utf8'));
-}
 
 function checkFiles(files: unknown): CheckedFile[] {
   if (files === undefined || files === null) throw new ValidationError(`Missing required field files: ${FILES_SHAPE}`);
@@ -75,23 +74,25 @@ function checkFiles(files: unknown): CheckedFile[] {
     if (typeof file.content !== 'string') {
       throw new ValidationError(`Invalid content of file ${echo(file.path)}: must be a base64 string`);
     }
-    const size = checkStrictBase64(file.content, file.path);
+    const size = base64DecodedSize(file.content, file.path);
     total += size;
     if (total > MAX_UPLOAD_DECODED_BYTES) {
       throw new ValidationError(
         `Decoded upload payload exceeds ${MAX_UPLOAD_DECODED_BYTES} bytes (256 KiB): reached ${total} bytes at file ${echo(file.path)}`,
       );
     }
-    checked.push({ path, mode: sanitiseMode(file.mode), content: file.content, size });
+    checked.push({ path, sentPath: file.path, mode: sanitiseMode(file.mode), content: file.content, size });
   });
-  return checked.sort(byUtf8Path);
+  return checked;
 }
 
 /**
- * Every upload check of SPEC.md "Limits", in one pass and with no I/O: the
- * shape, the identifier, the hash form, the file count, each path (then
- * duplicates after normalisation), strict base64 and the decoded total
- * (computed from the text, before anything is decoded), and mode sanitising.
+ * The upload checks of SPEC.md "Limits" that do not read file contents, in
+ * one pass and with no I/O: the shape, the identifier, the hash form, the file
+ * count, each path (then duplicates after normalisation), the base64 length
+ * and padding, the decoded total (from the lengths, before anything is
+ * decoded), and mode sanitising. The base64 characters themselves are checked
+ * by decodeManifest, which every stored upload goes through.
  * Throws ValidationError naming the offending field or file.
  */
 export function checkManifest(body: unknown): CheckedManifest {

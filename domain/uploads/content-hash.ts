@@ -5,7 +5,6 @@ import { formatMode } from './file-mode.js';
 import type { IngestedFile } from './ingested-source.js';
 
 const FORM = /^sha256:[0-9a-fA-F]{64}$/;
-const NUL = Buffer.from([0]);
 
 /** Validates the `sha256:<64 hex>` form and returns it lower-cased (the form compared and cached). */
 export function parseContentHash(value: unknown): string {
@@ -27,12 +26,7 @@ export function parseContentHash(value: unknown): string {
 export function computeContentHash(files: readonly IngestedFile[]): string {
   const hash = createHash('sha256');
   for (const f of files) {
-    hash.update(f.path, 'utf8');
-    hash.update(NUL);
-    hash.update(formatMode(f.mode), 'latin1');
-    hash.update(NUL);
-    hash.update(String(f.content.byteLength), 'latin1');
-    hash.update(NUL);
+    hash.update(`${f.path}\0${formatMode(f.mode)}\0${f.content.byteLength}\0`, 'utf8');
     hash.update(f.content);
   }
   return `sha256:${hash.digest('hex')}`;

@@ -143,13 +143,13 @@ describe('POST /api/v1/prompts/sources', () => {
           expect(at.status).to.equal(200);
           expect(JSON.parse(at.body).data.status).to.equal('ingested');
           const over = await send(CAP + 1);
-          expect(over.status).to.equal(413);
+          expect(over.status, JSON.stringify(over)).to.equal(413);
           expect(JSON.parse(over.body).error).to.deep.equal({
             code: 'PAYLOAD_TOO_LARGE',
             message: 'Upload body exceeds the limit of 524288 bytes (512 KiB)',
           });
           expect(over.headers.connection).to.equal('close');
-          expect(over.closed).to.equal(true);
+          expect(over.closed, JSON.stringify(over)).to.equal(true);
           expect(store.stats().count).to.equal(1);
         } finally {
           server.closeAllConnections();
@@ -171,12 +171,13 @@ describe('POST /api/v1/prompts/sources', () => {
           chunked: true,
           waitForClose: true,
         });
-        expect(answer.status).to.equal(413);
-        expect(answer.closed).to.equal(true);
-        expect(sockets).to.have.length(1);
-        expect(sockets[0].destroyed).to.equal(true);
+        const seen = JSON.stringify({ ...answer, body: answer.body.slice(0, 200), bytesRead: sockets[0]?.bytesRead });
+        expect(answer.status, seen).to.equal(413);
+        expect(answer.closed, seen).to.equal(true);
+        expect(sockets, seen).to.have.length(1);
+        expect(sockets[0].destroyed, seen).to.equal(true);
         // the server stopped reading shortly after the cap; the rest of the 64 MiB never arrived
-        expect(sockets[0].bytesRead).to.be.lessThan(2 * 1024 * 1024);
+        expect(sockets[0].bytesRead, seen).to.be.lessThan(2 * 1024 * 1024);
         expect(store.stats().count).to.equal(0);
       } finally {
         server.closeAllConnections();
@@ -196,10 +197,11 @@ describe('POST /api/v1/prompts/sources', () => {
           body: { chunk: Buffer.alloc(64 * 1024, 0x20), total },
           waitForClose: true,
         });
-        expect(answer.status).to.equal(413);
-        expect(JSON.parse(answer.body).error.message).to.equal('Upload body exceeds the limit of 524288 bytes (512 KiB)');
-        expect(answer.closed).to.equal(true);
-        expect(sockets[0].bytesRead).to.be.lessThan(2 * 1024 * 1024);
+        const seen = JSON.stringify({ ...answer, bytesRead: sockets[0]?.bytesRead });
+        expect(answer.status, seen).to.equal(413);
+        expect(JSON.parse(answer.body).error.message, seen).to.equal('Upload body exceeds the limit of 524288 bytes (512 KiB)');
+        expect(answer.closed, seen).to.equal(true);
+        expect(sockets[0].bytesRead, seen).to.be.lessThan(2 * 1024 * 1024);
       } finally {
         server.closeAllConnections();
         server.close();

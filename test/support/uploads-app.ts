@@ -49,7 +49,7 @@ export interface RawAnswer {
   /** Lower-cased names. */
   headers: Record<string, string>;
   body: string;
-  /** The server closed the connection after answering (waited for up to 5 s when asked to). */
+  /** The server closed the connection after answering (waited for up to 10 s when asked to). */
   closed: boolean;
   /** Body bytes the client handed to its socket. */
   written: number;
@@ -85,7 +85,7 @@ export function rawPost(
       if (!answer.closed) socket.destroy();
       resolve(answer);
     };
-    const timer = setTimeout(finish, 5000);
+    const timer = setTimeout(finish, 10_000);
     socket.on('error', (e: NodeJS.ErrnoException) => (answer.clientError = e.code));
     socket.on('close', () => {
       answer.closed = true;

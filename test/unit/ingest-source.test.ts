@@ -65,7 +65,11 @@ describe('IngestSource', () => {
     const before = store.entries.get(sourceKey('local:a'));
     const other = manifestOf('local:a', [{ path: 'x.md', bytes: Buffer.from('other') }]);
     expect((await ingest.execute({ ...other, contentHash: m.contentHash })).status).to.equal('unchanged');
+    const unread = { source: 'local:a', contentHash: m.contentHash, files: [{ path: 'x.md', content: 'QU-D' }] };
+    expect((await ingest.execute(unread)).status).to.equal('unchanged');
     expect(store.entries.get(sourceKey('local:a'))).to.equal(before);
+    // the same manifest under an identifier that is not cached is decoded, and refused
+    expect(await rejection(ingest.execute({ ...unread, source: 'local:b' }))).to.be.instanceOf(ValidationError);
   });
 
   it('cached with a different hash, or none sent -> replaced (ingested)', async () => {

@@ -68,7 +68,6 @@ export function uploadBody(limit: number) {
       req.off('data', onData);
       req.off('end', onEnd);
       req.off('error', onError);
-      // Keep the stream flowing with nothing kept, so node can finish the answer and close.
       req.on('error', () => undefined);
     };
     const onData = (chunk: Buffer) => {
@@ -76,6 +75,8 @@ export function uploadBody(limit: number) {
       if (received > limit) {
         chunks.length = 0;
         stop();
+        // Read no further: TCP backpressure holds the client until node closes the socket after the 413.
+        req.pause();
         refuse(tooLarge());
         return;
       }

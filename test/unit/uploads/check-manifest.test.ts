@@ -16,7 +16,7 @@ function refusal(body: unknown): string {
 const file = (path: string, content = 'aGk=') => ({ path, content });
 
 describe('upload manifest checks', () => {
-  it('passes a valid manifest, normalising paths, sanitising modes and sorting by path', () => {
+  it('passes a valid manifest, normalising paths and sanitising modes, in the order sent', () => {
     const m = checkManifest({
       source: 'local:demo',
       files: [
@@ -28,9 +28,9 @@ describe('upload manifest checks', () => {
     expect(m.identifier).to.equal('local:demo');
     expect(m.contentHash).to.equal(undefined);
     expect(m.files.map((f) => [f.path, f.mode, f.size])).to.deep.equal([
-      ['B.md', 0o644, 5],
-      ['a.md', 0o644, 0],
       ['b/x.md', 0o755, 2],
+      ['a.md', 0o644, 0],
+      ['B.md', 0o644, 5],
     ]);
     expect(m.totalBytes).to.equal(7);
   });

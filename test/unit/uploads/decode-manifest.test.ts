@@ -47,6 +47,18 @@ describe('decoding a checked manifest', () => {
     expect(decodeManifest(checkManifest({ ...m, files: [...m.files].reverse() })).contentHash).to.equal(m.contentHash);
   });
 
+  it('orders files by UTF-8 bytes, not JS string order, for the hash', () => {
+    const files = [
+      { path: '\u{1F600}.md', bytes: Buffer.from('smile') },
+      { path: '\uFB01.md', bytes: Buffer.from('ligature') },
+      { path: 'z.md', bytes: Buffer.from('z') },
+    ];
+    const m = manifestOf('local:a', files, true);
+    const src = decodeManifest(checkManifest(m));
+    expect(src.files.map((f) => f.path)).to.deep.equal(['z.md', '\uFB01.md', '\u{1F600}.md']);
+    expect(src.contentHash).to.equal(m.contentHash);
+  });
+
   it('refuses a contentHash that does not match, naming both hashes', () => {
     const m = manifestOf('local:a', skillFiles(), true);
     const other = manifestOf('local:a', [...skillFiles(), { path: 'extra', bytes: Buffer.from('x') }], true);

@@ -1,23 +1,38 @@
 import { expect } from 'chai';
 import { ValidationError } from '../../../domain/errors.js';
-import { checkStrictBase64 } from '../../../domain/uploads/strict-base64.js';
+import { base64DecodedSize, base64Problem, decodeStrictBase64 } from '../../../domain/uploads/strict-base64.js';
 import { bytesOf } from '../../support/upload-manifests.js';
 
+const PATH = 'dir/file.md';
+
+/** The message for `text`; the decoder refuses it with the same message whenever the length check lets it through. */
 function refusal(text: string): string {
+  const problem = base64Problem(text, PATH);
+  expect(problem, JSON.stringify(text)).to.be.instanceOf(ValidationError);
+  let size = -1;
   try {
-    checkStrictBase64(text, 'dir/file.md');
+    size = base64DecodedSize(text, PATH);
   } catch (err) {
-    expect(err).to.be.instanceOf(ValidationError);
-    return (err as ValidationError).message;
+    expect((err as Error).message).to.equal(problem!.message);
   }
-  throw new Error(`expected ${JSON.stringify(text)} to be refused`);
+  if (size >= 0) expect(() => decodeStrictBase64(text, size, Buffer.alloc(size + 8), 4, PATH)).to.throw(ValidationError, problem!.message);
+  return problem!.message;
+}
+
+function accepted(text: string): Buffer {
+  expect(base64Problem(text, PATH)).to.equal(undefined);
+  const size = base64DecodedSize(text, PATH);
+  const target = Buffer.alloc(size + 8);
+  decodeStrictBase64(text, size, target, 4, PATH);
+  return target.subarray(4, 4 + size);
 }
 
 describe('strict base64', () => {
   it('accepts canonical base64 of every length remainder and gives the decoded size', () => {
     for (let n = 0; n < 40; n++) {
-      const b64 = bytesOf(n, n + 7).toString('base64');
-      expect(checkStrictBase64(b64, 'f')).to.equal(n);
+      const bytes = bytesOf(n, n + 7);
+      expect(base64DecodedSize(bytes.toString('base64'), PATH)).to.equal(n);
+      expect(accepted(bytes.toString('base64')).equals(bytes)).to.equal(true);
     }
   });
 
@@ -44,10 +59,17 @@ describe('strict base64', () => {
     });
   }
 
+  it('never decodes loosely: every text node would accept but that is not canonical is refused', () => {
+    for (const text of ['QUJD QUJD', 'QUJD\nQUJ=', 'QU-D', 'QU_D', 'QUJDQ===', 'QUJD=QUJ', 'Q\u00e9JD', 'QUJ\u0000']) {
+      if (text.length % 4 !== 0) continue;
+      refusal(text);
+    }
+  });
+
   it('refuses non-ASCII look-alikes and accepts the canonical twins', () => {
     expect(refusal('aGVsbG８=')).to.match(/character "８"/);
-    expect(checkStrictBase64('QQ==', 'f')).to.equal(1);
-    expect(checkStrictBase64('QUI=', 'f')).to.equal(2);
-    expect(checkStrictBase64('', 'f')).to.equal(0);
+    expect(accepted('QQ==').toString()).to.equal('A');
+    expect(accepted('QUI=').toString()).to.equal('AB');
+    expect(accepted('')).to.have.length(0);
   });
 });
