@@ -2,11 +2,14 @@ import 'reflect-metadata';
 import { container as rootContainer, type DependencyContainer } from 'tsyringe';
 import { ExecuteTool } from '../application/execute-tool.js';
 import { GetSystemStatus, type RuntimeInfo } from '../application/get-system-status.js';
+import { IngestSource } from '../application/ingest-source.js';
+import { IngestedPromptSource } from '../application/ingested-prompt-source.js';
 import { ListTools } from '../application/list-tools.js';
 import type { ToolHandler } from '../application/tool-handler.js';
 import type { ClusterClient } from '../domain/ports/cluster-client.js';
 import type { Clock } from '../domain/ports/clock.js';
 import type { Embedder } from '../domain/ports/embedder.js';
+import type { IngestedSourceStore } from '../domain/ports/ingested-source-store.js';
 import type { LlmProvider } from '../domain/ports/llm-provider.js';
 import type { Logger } from '../domain/ports/logger.js';
 import type { Tracer } from '../domain/ports/tracer.js';
@@ -21,6 +24,7 @@ import { UnconfiguredClusterClient } from './not-configured/unconfigured-cluster
 import { UnconfiguredEmbedder } from './not-configured/unconfigured-embedder.js';
 import { UnconfiguredLlmProvider } from './not-configured/unconfigured-llm-provider.js';
 import { UnconfiguredVectorStore } from './not-configured/unconfigured-vector-store.js';
+import { InMemoryIngestedSourceStore } from './uploads/in-memory-ingested-source-store.js';
 import { TOKENS } from './tokens.js';
 import { SERVICE_VERSION } from './service-version.js';
 
@@ -36,6 +40,7 @@ export interface Overrides {
   toolDefinitions?: readonly ToolDefinition[];
   /** Extra or replacement tool use cases, by tool name. */
   toolHandlers?: Record<string, ToolHandler>;
+  ingestedSources?: IngestedSourceStore;
 }
 
 const systemClock: Clock = { now: () => Date.now() };
@@ -85,5 +90,9 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
     TOKENS.ExecuteTool,
     new ExecuteTool(registry, handlers, c.resolve(TOKENS.Tracer), c.resolve(TOKENS.Clock), c.resolve(TOKENS.Logger)),
   );
+  const sources = overrides.ingestedSources ?? new InMemoryIngestedSourceStore(config.uploads);
+  value<IngestedSourceStore>(TOKENS.IngestedSourceStore, sources);
+  value(TOKENS.IngestSource, new IngestSource(sources));
+  value(TOKENS.IngestedPromptSource, new IngestedPromptSource(sources, c.resolve(TOKENS.Logger)));
   return c;
 }

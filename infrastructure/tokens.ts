@@ -13,4 +13,7 @@ export const TOKENS = {
   RuntimeInfo: Symbol('RuntimeInfo'),
   ExecuteTool: Symbol('ExecuteTool'),
   ListTools: Symbol('ListTools'),
+  IngestedSourceStore: Symbol('IngestedSourceStore'),
+  IngestSource: Symbol('IngestSource'),
+  IngestedPromptSource: Symbol('IngestedPromptSource'),
 } as const;

@@ -1,5 +1,6 @@
 import type { Env } from './env-parsers.js';
 import { parseServerConfig, type ServerConfig } from './server-config.js';
+import { parseUploadsConfig, type UploadsConfig } from './uploads-config.js';
 
 export { ConfigError } from './env-parsers.js';
 
@@ -9,10 +10,12 @@ export { ConfigError } from './env-parsers.js';
  */
 export interface Config {
   server: ServerConfig;
+  uploads: UploadsConfig;
 }
 
 export function loadConfig(env: Env = process.env, cwd: string = process.cwd()): Config {
   return {
     server: parseServerConfig(env, cwd),
+    uploads: parseUploadsConfig(env),
   };
 }
