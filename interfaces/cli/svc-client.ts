@@ -22,10 +22,15 @@ export class SvcClient {
   }
 
   post<T>(path: string, body: unknown, query: Query = {}): Promise<T> {
-    return this.send<T>('POST', path, query, body);
+    return this.send<T>('POST', path, query, JSON.stringify(body));
   }
 
-  private async send<T>(method: string, path: string, query: Query, body?: unknown): Promise<T> {
+  /** POST of a body already serialised (its size was checked against a limit). */
+  postJsonText<T>(path: string, json: string): Promise<T> {
+    return this.send<T>('POST', path, {}, json);
+  }
+
+  private async send<T>(method: string, path: string, query: Query, body?: string): Promise<T> {
     const url = new URL(this.target.url + path);
     for (const [k, v] of Object.entries(query)) if (v !== undefined) url.searchParams.set(k, v);
     const headers: Record<string, string> = { accept: 'application/json' };
@@ -33,7 +38,7 @@ export class SvcClient {
     if (this.target.token) headers.authorization = `Bearer ${this.target.token}`;
     let res: Response;
     try {
-      res = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+      res = await fetch(url, { method, headers, body });
     } catch (err) {
       const cause = (err as { cause?: { code?: string; message?: string } }).cause;
       const why = cause?.code ?? cause?.message ?? (err instanceof Error ? err.message : String(err));

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { DependencyContainer } from 'tsyringe';
 import { buildContainer, type Overrides } from '../../infrastructure/composition-root.js';
 import { loadConfig } from '../../infrastructure/config/config.js';
 import { startServer, type RunningServer } from '../../interfaces/http/server.js';
@@ -10,6 +11,7 @@ import { TEST_TOKEN } from './test-app.js';
 
 export interface AccessServer extends RunningServer {
   dataDir: string;
+  container: DependencyContainer;
   stop(): Promise<void>;
 }
 
@@ -27,10 +29,12 @@ export async function startAccessServer(options: { env?: Record<string, string |
     SVC_AUTH_TOKEN: TEST_TOKEN,
     ...options.env,
   });
-  const running = await startServer(buildContainer(config, options.overrides));
+  const container = buildContainer(config, options.overrides);
+  const running = await startServer(container);
   return {
     ...running,
     dataDir,
+    container,
     async stop() {
       await running.close();
       rmSync(dataDir, { recursive: true, force: true });

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { UsageError } from '../cli-errors.js';
 import type { CommandContext } from '../command-context.js';
 import { printJson, table, writeOut } from '../output.js';
-// import { registerUploadCommand } from './upload-command.js';
+import { registerUploadCommand } from './upload-command.js';
 
 interface PromptEntry {
   name: string;
@@ -24,13 +24,12 @@ interface SourceFlags {
   source?: string;
 }
 
-function withSourceFlags(cmd: Command, withIngested: boolean): Command {
-  cmd
+function withSourceFlags(cmd: Command): Command {
+  return cmd
     .option('--repo <url>', 'prompts repository to read instead of the configured one')
     .option('--path <dir>', 'subdirectory of --repo (default: its root)')
-    .option('--branch <name>', 'branch of --repo (default: main)');
-  if (withIngested) cmd.option('--source <id>', 'render from an uploaded skill source (see `svc prompts upload`)');
-  return cmd;
+    .option('--branch <name>', 'branch of --repo (default: main)')
+    .option('--source <id>', 'an uploaded skill source (see `svc prompts upload`); wins over --repo');
 }
 
 /** `--arg k=v` pairs; a value may contain '='. */
@@ -54,9 +53,9 @@ function formatPrompt(p: RenderedPrompt): string {
 export function registerPromptsCommand(program: Command, context: CommandContext): void {
   const prompts = program.command('prompts').description('The shared prompt library: list, render, upload a local skill folder');
 
-  withSourceFlags(prompts.command('list').description('List the prompts of the library'), false).action(async (opts: SourceFlags, cmd: Command) => {
+  withSourceFlags(prompts.command('list').description('List the prompts of the library')).action(async (opts: SourceFlags, cmd: Command) => {
     const { client, output } = context(cmd);
-    const data = await client.get<{ prompts: PromptEntry[]; source: string }>('/api/v1/prompts', { repo: opts.repo, path: opts.path, branch: opts.branch });
+    const data = await client.get<{ prompts: PromptEntry[]; source: string }>('/api/v1/prompts', { ...opts });
     if (output === 'json') return printJson(data);
     const rows = [['NAME', 'ARGUMENTS', 'DESCRIPTION']];
     for (const p of data.prompts) {
@@ -65,7 +64,7 @@ export function registerPromptsCommand(program: Command, context: CommandContext
     writeOut(`${data.prompts.length} prompt(s) from ${data.source}\n${data.prompts.length ? table(rows) : ''}`.trimEnd());
   });
 
-  withSourceFlags(prompts.command('get').description('Render a prompt with its arguments').argument('<name>', 'prompt name'), true)
+  withSourceFlags(prompts.command('get').description('Render a prompt with its arguments').argument('<name>', 'prompt name'))
     .option('--arg <name=value>', 'an argument value; repeat for each argument', collectArg, {} as Record<string, string>)
     .action(async (name: string, opts: SourceFlags & { arg: Record<string, string> }, cmd: Command) => {
       const { client, output } = context(cmd);
@@ -78,5 +77,5 @@ export function registerPromptsCommand(program: Command, context: CommandContext
       writeOut(formatPrompt(data));
     });
 
-  // registerUploadCommand(prompts, context);
+  registerUploadCommand(prompts, context);
 }

@@ -1,5 +1,4 @@
 import { readFile } from 'node:fs/promises';
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { Command } from 'commander';
 import { ValidationError } from '../../../domain/errors.js';
 import { TOOL_DEFINITIONS } from '../../../domain/tools/tool-definitions.js';
@@ -49,7 +48,7 @@ async function readStdin(): Promise<string> {
 }
 
 /** Validates before sending: the tool's own zod schema when this build defines it, else the server's published JSON Schema. */
-function validateLocally(tool: string, source: ToolSchemaSource, params: Record<string, unknown>): void {
+async function validateLocally(tool: string, source: ToolSchemaSource, params: Record<string, unknown>): Promise<void> {
   if (source.local) {
     try {
       registry.validate(tool, params);
@@ -59,6 +58,8 @@ function validateLocally(tool: string, source: ToolSchemaSource, params: Record<
     }
     return;
   }
+  // Loaded only for a tool this build does not define: Ajv costs start-up time every other command would pay.
+  const { AjvJsonSchemaValidator } = await import('@modelcontextprotocol/sdk/validation/ajv');
   const check = new AjvJsonSchemaValidator().getValidator<Record<string, unknown>>(source.schema)(params);
   if (!check.valid) throw new UsageError(`Invalid parameters for tool ${tool}: ${check.errorMessage}`);
 }
@@ -85,7 +86,7 @@ export function registerRunCommand(program: Command, context: CommandContext): v
       const base = opts.json ? await readJsonFile(opts.json) : {};
       const source = await schemaFor(client, tool);
       const params = parseToolParams(tool, source.schema, rawParams, base);
-      validateLocally(tool, source, params);
+      await validateLocally(tool, source, params);
       const data = await client.post<{ result: unknown; tool: string; executionTime: number }>(`/api/v1/tools/${encodeURIComponent(tool)}`, params);
       if (output === 'json') return printJson(data);
       printPretty(data.result);
