@@ -15,11 +15,11 @@ import { TOOL_DEFINITIONS } from '../domain/tools/tool-definitions.js';
 import type { ToolDefinition } from '../domain/tools/tool-definition.js';
 import { ToolRegistry } from '../domain/tools/tool-registry.js';
 import type { Config } from './config/config.js';
+import { createClusterClient } from './kubernetes/create-cluster-client.js';
+import { createLlmProvider } from './llm/create-llm-provider.js';
 import { PinoLogger } from './logging/pino-logger.js';
 import { NoopTracer } from './not-configured/noop-tracer.js';
-import { UnconfiguredClusterClient } from './not-configured/unconfigured-cluster-client.js';
 import { UnconfiguredEmbedder } from './not-configured/unconfigured-embedder.js';
-import { UnconfiguredLlmProvider } from './not-configured/unconfigured-llm-provider.js';
 import { UnconfiguredVectorStore } from './not-configured/unconfigured-vector-store.js';
 import { TOKENS } from './tokens.js';
 import { SERVICE_VERSION } from './service-version.js';
@@ -54,8 +54,8 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
   value(TOKENS.Tracer, overrides.tracer ?? new NoopTracer());
   value(TOKENS.VectorStore, overrides.vectorStore ?? new UnconfiguredVectorStore());
   value(TOKENS.Embedder, overrides.embedder ?? new UnconfiguredEmbedder());
-  value(TOKENS.LlmProvider, overrides.llm ?? new UnconfiguredLlmProvider());
-  value(TOKENS.ClusterClient, overrides.cluster ?? new UnconfiguredClusterClient());
+  value(TOKENS.LlmProvider, overrides.llm ?? createLlmProvider(config.llm));
+  value(TOKENS.ClusterClient, overrides.cluster ?? createClusterClient(config.cluster));
   value<RuntimeInfo>(TOKENS.RuntimeInfo, {
     version: SERVICE_VERSION,
     nodeVersion: process.version,

@@ -1,4 +1,6 @@
+import { parseClusterConfig, type ClusterConfig } from './cluster-config.js';
 import type { Env } from './env-parsers.js';
+import { parseLlmConfig, type LlmConfig } from './llm-config.js';
 import { parseServerConfig, type ServerConfig } from './server-config.js';
 
 export { ConfigError } from './env-parsers.js';
@@ -9,10 +11,14 @@ export { ConfigError } from './env-parsers.js';
  */
 export interface Config {
   server: ServerConfig;
+  cluster: ClusterConfig;
+  llm: LlmConfig;
 }
 
 export function loadConfig(env: Env = process.env, cwd: string = process.cwd()): Config {
   return {
     server: parseServerConfig(env, cwd),
+    cluster: parseClusterConfig(env),
+    llm: parseLlmConfig(env),
   };
 }

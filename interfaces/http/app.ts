@@ -24,6 +24,7 @@ export function createApp(container: DependencyContainer): Express {
   const app = express();
   app.locals.container = container;
   app.disable('x-powered-by');
+  app.set('etag', false);
   app.set('case sensitive routing', true);
   app.set('query parser', 'simple');
 

@@ -1,0 +1,39 @@
+/** Layer rules: arrows point inward only (DESIGN.md, "The hexagon"). */
+const VENDOR = '^(express|@tsoa|tsoa|tsyringe|openai|@qdrant|@kubernetes|isomorphic-git|@opentelemetry|pino|@modelcontextprotocol|commander)($|/)';
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'core-imports-no-framework-or-vendor-sdk',
+      comment: 'domain/ and application/ import no framework or vendor SDK',
+      severity: 'error',
+      from: { path: '^(domain|application)/' },
+      to: { path: `node_modules/${VENDOR.slice(1)}` },
+    },
+    {
+      name: 'core-imports-no-vendor-by-name',
+      severity: 'error',
+      from: { path: '^(domain|application)/' },
+      to: { dependencyTypes: ['npm', 'npm-dev', 'npm-optional', 'npm-peer', 'npm-no-pkg', 'npm-unknown', 'unknown'], path: VENDOR },
+    },
+    {
+      name: 'core-imports-no-outer-layer',
+      comment: 'domain/ and application/ never import infrastructure/ or interfaces/',
+      severity: 'error',
+      from: { path: '^(domain|application)/' },
+      to: { path: '^(infrastructure|interfaces)/' },
+    },
+    {
+      name: 'domain-imports-no-application',
+      severity: 'error',
+      from: { path: '^domain/' },
+      to: { path: '^application/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsConfig: { fileName: 'tsconfig.json' },
+    tsPreCompilationDeps: true,
+    exclude: { path: '^dist/' },
+  },
+};

@@ -1,0 +1,29 @@
+import 'reflect-metadata';
+import type { Express } from 'express';
+import type { DependencyContainer } from 'tsyringe';
+import { buildContainer, type Overrides } from '../../infrastructure/composition-root.js';
+import { loadConfig, type Config } from '../../infrastructure/config/config.js';
+import { createApp } from '../../interfaces/http/app.js';
+import { CapturingLogger } from './capturing-logger.js';
+
+export const TEST_TOKEN = 'test-bearer-token-0123456789abcdef';
+
+export interface TestApp {
+  app: Express;
+  container: DependencyContainer;
+  config: Config;
+  logger: CapturingLogger;
+}
+
+/**
+ * The real app, configured from an environment map (defaults: loopback, a
+ * bearer token, quiet), with fakes in place of any adapter the test names.
+ */
+export function buildTestApp(env: Record<string, string | undefined> = {}, overrides: Overrides = {}): TestApp {
+  const config = loadConfig({ HOST: '127.0.0.1', PORT: '0', SVC_AUTH_TOKEN: TEST_TOKEN, LOG_LEVEL: 'silent', ...env });
+  const logger = (overrides.logger as CapturingLogger | undefined) ?? new CapturingLogger();
+  const container = buildContainer(config, { ...overrides, logger });
+  return { app: createApp(container), container, config, logger };
+}
+
+export const auth = { Authorization: `Bearer ${TEST_TOKEN}` };
