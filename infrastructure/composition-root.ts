@@ -7,6 +7,7 @@ import type { ToolHandler } from '../application/tool-handler.js';
 import type { ClusterClient } from '../domain/ports/cluster-client.js';
 import type { Clock } from '../domain/ports/clock.js';
 import type { Embedder } from '../domain/ports/embedder.js';
+import type { GitFetcher } from '../domain/ports/git-fetcher.js';
 import type { LlmProvider } from '../domain/ports/llm-provider.js';
 import type { Logger } from '../domain/ports/logger.js';
 import type { Tracer } from '../domain/ports/tracer.js';
@@ -18,6 +19,7 @@ import type { Config } from './config/config.js';
 import { createClusterClient } from './kubernetes/create-cluster-client.js';
 import { createLlmProvider } from './llm/create-llm-provider.js';
 import { PinoLogger } from './logging/pino-logger.js';
+import { registerPrompts } from './prompts/register-prompts.js';
 import { NoopTracer } from './not-configured/noop-tracer.js';
 import { UnconfiguredEmbedder } from './not-configured/unconfigured-embedder.js';
 import { UnconfiguredVectorStore } from './not-configured/unconfigured-vector-store.js';
@@ -36,6 +38,8 @@ export interface Overrides {
   toolDefinitions?: readonly ToolDefinition[];
   /** Extra or replacement tool use cases, by tool name. */
   toolHandlers?: Record<string, ToolHandler>;
+  /** The git transport of the prompt library. */
+  gitFetcher?: GitFetcher;
 }
 
 const systemClock: Clock = { now: () => Date.now() };
@@ -81,6 +85,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
   ]);
   value(TOKENS.ToolHandlers, handlers);
   value(TOKENS.ListTools, new ListTools(registry));
+  registerPrompts(c, config, overrides);
   value(
     TOKENS.ExecuteTool,
     new ExecuteTool(registry, handlers, c.resolve(TOKENS.Tracer), c.resolve(TOKENS.Clock), c.resolve(TOKENS.Logger)),

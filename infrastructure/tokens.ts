@@ -13,4 +13,8 @@ export const TOKENS = {
   RuntimeInfo: Symbol('RuntimeInfo'),
   ExecuteTool: Symbol('ExecuteTool'),
   ListTools: Symbol('ListTools'),
+  PromptSourceResolver: Symbol('PromptSourceResolver'),
+  ListPrompts: Symbol('ListPrompts'),
+  RenderPrompt: Symbol('RenderPrompt'),
+  RefreshPrompts: Symbol('RefreshPrompts'),
 } as const;

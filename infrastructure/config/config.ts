@@ -1,6 +1,7 @@
 import { parseClusterConfig, type ClusterConfig } from './cluster-config.js';
 import type { Env } from './env-parsers.js';
 import { parseLlmConfig, type LlmConfig } from './llm-config.js';
+import { parsePromptsConfig, type PromptsConfig } from './prompts-config.js';
 import { parseServerConfig, type ServerConfig } from './server-config.js';
 
 export { ConfigError } from './env-parsers.js';
@@ -13,6 +14,7 @@ export interface Config {
   server: ServerConfig;
   cluster: ClusterConfig;
   llm: LlmConfig;
+  prompts: PromptsConfig;
 }
 
 export function loadConfig(env: Env = process.env, cwd: string = process.cwd()): Config {
@@ -20,5 +22,6 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     server: parseServerConfig(env, cwd),
     cluster: parseClusterConfig(env),
     llm: parseLlmConfig(env),
+    prompts: parsePromptsConfig(env),
   };
 }
