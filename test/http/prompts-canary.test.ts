@@ -78,6 +78,10 @@ describe('canary token: never in responses, errors, logs, spans or cache keys', 
         `http://user:${CANARY}@127.0.0.1/x.git`,
         `ftp://user:${CANARY}@localhost/x.git`,
         `${CANARY}@localhost:x.git`,
+        `http:user:${CANARY}@localhost:${git.port}/echo-auth/x.git`,
+        `http:/user:${CANARY}@127.0.0.1/x.git`,
+        ` \t${withUserinfo('/not-a-repo/x')}`,
+        `ht\ntp://user:${CANARY}@localhost:${git.port}/not-a-repo/x`,
         `https://localhost/x.git?private_token=${CANARY}&x-amz-security-token=${CANARY}`,
       ]) {
         keep(await request(app).get('/api/v1/prompts').query({ repo }).set(auth));
