@@ -16,4 +16,5 @@ export const TOKENS = {
   IngestedSourceStore: Symbol('IngestedSourceStore'),
   IngestSource: Symbol('IngestSource'),
   IngestedPromptSource: Symbol('IngestedPromptSource'),
+  CheckReadiness: Symbol('CheckReadiness'),
 } as const;

@@ -1,6 +1,9 @@
+import { parseClusterConfig, type ClusterConfig } from './cluster-config.js';
 import type { Env } from './env-parsers.js';
+import { parseLlmConfig, type LlmConfig } from './llm-config.js';
 import { parseServerConfig, type ServerConfig } from './server-config.js';
 import { parseUploadsConfig, type UploadsConfig } from './uploads-config.js';
+import { parseVectorConfig, type VectorConfig } from './vector-config.js';
 
 export { ConfigError } from './env-parsers.js';
 
@@ -11,11 +14,17 @@ export { ConfigError } from './env-parsers.js';
 export interface Config {
   server: ServerConfig;
   uploads: UploadsConfig;
+  vector: VectorConfig;
+  cluster: ClusterConfig;
+  llm: LlmConfig;
 }
 
 export function loadConfig(env: Env = process.env, cwd: string = process.cwd()): Config {
   return {
     server: parseServerConfig(env, cwd),
     uploads: parseUploadsConfig(env),
+    vector: parseVectorConfig(env, parseServerConfig(env, cwd).dataDir),
+    cluster: parseClusterConfig(env),
+    llm: parseLlmConfig(env),
   };
 }

@@ -1,8 +1,55 @@
+import { NotConfiguredError } from '../../domain/errors.js';
 import type { ClusterClient, ClusterStatus } from '../../domain/ports/cluster-client.js';
+
+const WHAT = 'The Kubernetes cluster';
+const HOW = 'set KUBECONFIG or run svc inside a cluster';
+
+function notConfigured(): never {
+  throw new NotConfiguredError(WHAT, HOW);
+}
 
 /** The cluster client when no kubeconfig and no in-cluster service account are found. */
 export class UnconfiguredClusterClient implements ClusterClient {
   async status(): Promise<ClusterStatus> {
-    return { connected: false, context: '', error: 'no cluster configured: set KUBECONFIG or run svc inside a cluster' };
+    return { connected: false, context: '', error: `no cluster configured: ${HOW}` };
+  }
+  context(): string {
+    return '';
+  }
+  async version(..._args: unknown[]): Promise<never> {
+    return notConfigured();
+  }
+  async listApiResources(..._args: unknown[]): Promise<never> {
+    return notConfigured();
+  }
+  async getResourceSchema(..._args: unknown[]): Promise<never> {
+    return notConfigured();
+  }
+  async list(..._args: unknown[]): Promise<never> {
+    return notConfigured();
+  }
+  async get(..._args: unknown[]): Promise<never> {
+    return notConfigured();
+  }
+  async describe(..._args: unknown[]): Promise<never> {
+    return notConfigured();
+  }
+  async events(..._args: unknown[]): Promise<never> {
+    return notConfigured();
+  }
+  async logs(..._args: unknown[]): Promise<never> {
+    return notConfigured();
+  }
+  async dryRunApply(..._args: unknown[]): Promise<never> {
+    return notConfigured();
+  }
+  async apply(..._args: unknown[]): Promise<never> {
+    return notConfigured();
+  }
+  async delete(..._args: unknown[]): Promise<never> {
+    return notConfigured();
+  }
+  async waitFor(..._args: unknown[]): Promise<never> {
+    return notConfigured();
   }
 }

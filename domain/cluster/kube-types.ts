@@ -1,0 +1,165 @@
+/**
+ * Kubernetes data as the domain sees it: plain JSON objects, never SDK model
+ * classes, so use cases and fakes need nothing from @kubernetes/client-node.
+ */
+
+/** Any Kubernetes object as JSON (a manifest, or what the API server returned). */
+export interface KubeObject {
+  apiVersion: string;
+  kind: string;
+  metadata: KubeObjectMeta;
+  [field: string]: unknown;
+}
+
+export interface KubeObjectMeta {
+  name: string;
+  namespace?: string;
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+  [field: string]: unknown;
+}
+
+/**
+ * Names one object. `namespace` is ignored for cluster-scoped kinds; for a
+ * namespaced kind it defaults to the context's namespace, else `default` (as kubectl does).
+ */
+export interface ResourceRef {
+  /** `v1` or `<group>/<version>`, e.g. `apps/v1`. */
+  apiVersion: string;
+  kind: string;
+  name: string;
+  namespace?: string;
+}
+
+/** One kind the API server serves (from API discovery). */
+export interface ApiResourceInfo {
+  /** '' for the core group. */
+  group: string;
+  version: string;
+  /** `v1` or `<group>/<version>`. */
+  apiVersion: string;
+  kind: string;
+  /** Plural resource name used in URLs, e.g. `deployments`. */
+  resource: string;
+  namespaced: boolean;
+  verbs: string[];
+  shortNames: string[];
+}
+
+/** The API server's build (from `/version`). */
+export interface ClusterVersion {
+  /** e.g. `v1.31.2`. */
+  gitVersion: string;
+  major: string;
+  minor: string;
+  platform: string;
+}
+
+/** A core/v1 Event, flattened. Times are ISO 8601 strings, absent when the server sent none. */
+export interface ClusterEvent {
+  /** `Normal` or `Warning`. */
+  type: string;
+  reason: string;
+  message: string;
+  count: number;
+  firstTimestamp?: string;
+  lastTimestamp?: string;
+  involvedObject: { kind: string; name: string; namespace?: string };
+}
+
+export interface ListQuery {
+  apiVersion: string;
+  kind: string;
+  /** Omitted for a cluster-scoped kind, or to list a namespaced kind across all namespaces. */
+  namespace?: string;
+  labelSelector?: string;
+  fieldSelector?: string;
+  /** Page size, 1..500; default 100. Use `continueToken` for the next page. */
+  limit?: number;
+  continueToken?: string;
+}
+
+export interface ListResult {
+  items: KubeObject[];
+  /** Present when more items exist; pass back as `continueToken`. */
+  continueToken?: string;
+}
+
+export interface EventQuery {
+  /** Omitted: events of all namespaces. */
+  namespace?: string;
+  /** Only events about this object. */
+  involvedObject?: { kind: string; name: string };
+  /** 1..500; default 100. */
+  limit?: number;
+}
+
+export interface LogQuery {
+  namespace: string;
+  pod: string;
+  /** Needed when the pod has more than one container. */
+  container?: string;
+  /** Last N lines, 1..10000. */
+  tailLines?: number;
+  sinceSeconds?: number;
+  /** Logs of the previous (crashed) container instance. */
+  previous?: boolean;
+  /** Server-side cap; default and maximum 262144 (256 KiB). */
+  limitBytes?: number;
+}
+
+/** The OpenAPI v3 schema of one kind, with `$ref`s inlined to a bounded depth. */
+export interface ResourceSchema {
+  apiVersion: string;
+  kind: string;
+  /** JSON Schema (OpenAPI 3 dialect). A `$ref` left in place was deeper than the inlining bound. */
+  schema: Record<string, unknown>;
+}
+
+/** Outcome of a server-side dry-run apply: the server's verdict, not an exception. */
+export type DryRunResult =
+  | { accepted: true; object: KubeObject }
+  | {
+      accepted: false;
+      /** Kubernetes Status reason, e.g. `Invalid`, `BadRequest`, `Conflict`, `Forbidden`, `NotFound`. */
+      reason: string;
+      /** The server's message, scrubbed of credentials. */
+      message: string;
+      /** Field-level causes when the server gave them. */
+      causes: { field?: string; message: string; reason?: string }[];
+    };
+
+export interface ApplyOptions {
+  /** Field manager recorded by server-side apply; default `svc`. */
+  fieldManager?: string;
+  /** Take ownership of fields another manager owns. */
+  force?: boolean;
+}
+
+/** What `waitFor` waits for. */
+export type WaitCondition =
+  | { type: 'exists' }
+  | { type: 'deleted' }
+  /** `status.conditions[]` has an entry `name` with `status` (default `True`). */
+  | { type: 'condition'; name: string; status?: 'True' | 'False' | 'Unknown' };
+
+export interface WaitOptions {
+  /** Give up after this many milliseconds, 1..3600000. */
+  timeoutMs: number;
+  /** Poll interval in milliseconds; default 2000, at least 10. */
+  intervalMs?: number;
+}
+
+export interface WaitResult {
+  met: boolean;
+  /** Milliseconds spent waiting. */
+  elapsedMs: number;
+  /** Last object seen; absent when it did not exist at the last poll. */
+  object?: KubeObject;
+}
+
+export interface DescribeResult {
+  object: KubeObject;
+  /** Events about the object, oldest first. */
+  events: ClusterEvent[];
+}

@@ -1,0 +1,60 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { isIPv6 } from 'node:net';
+import path from 'node:path';
+import { KubeConfig } from '@kubernetes/client-node';
+import type { ClusterClient } from '../../domain/ports/cluster-client.js';
+import type { ClusterConfig } from '../config/cluster-config.js';
+import { ConfigError } from '../config/env-parsers.js';
+import { UnconfiguredClusterClient } from '../not-configured/unconfigured-cluster-client.js';
+import { KubernetesClusterClient } from './kubernetes-cluster-client.js';
+
+/**
+ * Builds the cluster client the configuration asks for. A kubeconfig that
+ * does not parse stops start-up (ConfigError naming KUBECONFIG); one that
+ * parses but has no usable context yields a client whose status says so.
+ */
+export function createClusterClient(config: ClusterConfig): ClusterClient {
+  const { source } = config;
+  if (source.mode === 'none') return new UnconfiguredClusterClient();
+  const kc = new KubeConfig();
+  if (source.mode === 'in-cluster') {
+    loadInCluster(kc, source);
+    return new KubernetesClusterClient(kc, { requestTimeoutMs: config.requestTimeoutMs, contextName: 'in-cluster' });
+  }
+  source.files.forEach((file, i) => {
+    try {
+      if (i === 0) {
+        kc.loadFromFile(file);
+      } else {
+        const more = new KubeConfig();
+        more.loadFromFile(file);
+        // like kubectl: the first file's current-context wins
+        kc.mergeConfig(more, true);
+      }
+    } catch (e) {
+      // parser messages quote the offending lines (which may hold a token): keep the first line only
+      const first = (e instanceof Error ? e.message : String(e)).split('\n')[0].slice(0, 200);
+      const variable = source.origin === 'KUBECONFIG' ? 'KUBECONFIG' : 'KUBECONFIG (default ~/.kube/config)';
+      throw new ConfigError(variable, `file ${file} is not a usable kubeconfig: ${first}`);
+    }
+  });
+  return new KubernetesClusterClient(kc, { requestTimeoutMs: config.requestTimeoutMs });
+}
+
+/**
+ * What KubeConfig.loadFromCluster does, with the host and port from our
+ * config instead of the library reading the environment itself. The token
+ * goes through the `tokenFile` provider, which re-reads the file: projected
+ * service-account tokens rotate.
+ */
+function loadInCluster(kc: KubeConfig, source: { host: string; port: number; serviceAccountDir: string }): void {
+  const file = (name: string) => path.join(source.serviceAccountDir, name);
+  const host = isIPv6(source.host) ? `[${source.host}]` : source.host;
+  const namespace = existsSync(file('namespace')) ? readFileSync(file('namespace'), 'utf8').trim() : undefined;
+  kc.loadFromOptions({
+    clusters: [{ name: 'in-cluster', server: `https://${host}:${source.port}`, caFile: file('ca.crt'), skipTLSVerify: false }],
+    users: [{ name: 'in-cluster', authProvider: { name: 'tokenFile', config: { tokenFile: file('token') } } }],
+    contexts: [{ name: 'in-cluster', cluster: 'in-cluster', user: 'in-cluster', ...(namespace ? { namespace } : {}) }],
+    currentContext: 'in-cluster',
+  });
+}

@@ -1,0 +1,66 @@
+import type { ClusterEvent, KubeObject } from '../../domain/cluster/kube-types.js';
+import { REDACTED } from '../../domain/security/scrub-credentials.js';
+
+const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
+
+/**
+ * What callers see of an object read from the cluster. managedFields is
+ * bookkeeping nobody reasons about (kubectl hides it too); Secret values are
+ * credentials, and the last-applied annotation repeats them, so both are
+ * redacted before an object can reach a model, a response or a log.
+ */
+export function viewObject(raw: unknown): KubeObject {
+  const obj = { ...(raw as KubeObject) };
+  if (obj.metadata && typeof obj.metadata === 'object') {
+    const { managedFields: _dropped, ...metadata } = obj.metadata;
+    obj.metadata = metadata as KubeObject['metadata'];
+  }
+  if (obj.kind === 'Secret') {
+    for (const field of ['data', 'stringData'] as const) {
+      const values = obj[field];
+      if (values && typeof values === 'object') {
+        obj[field] = Object.fromEntries(Object.keys(values).map((k) => [k, REDACTED]));
+      }
+    }
+    if (obj.metadata?.annotations?.[LAST_APPLIED] !== undefined) {
+      obj.metadata = { ...obj.metadata, annotations: { ...obj.metadata.annotations, [LAST_APPLIED]: REDACTED } };
+    }
+  }
+  return obj;
+}
+
+interface RawEvent {
+  type?: string;
+  reason?: string;
+  message?: string;
+  count?: number;
+  firstTimestamp?: string | null;
+  lastTimestamp?: string | null;
+  eventTime?: string | null;
+  metadata?: { creationTimestamp?: string };
+  series?: { count?: number; lastObservedTime?: string };
+  involvedObject?: { kind?: string; name?: string; namespace?: string };
+}
+
+/** core/v1 Event -> ClusterEvent; newer events carry eventTime/series instead of the timestamps. */
+export function viewEvent(e: RawEvent): ClusterEvent {
+  const first = e.firstTimestamp ?? e.eventTime ?? e.metadata?.creationTimestamp ?? undefined;
+  const last = e.lastTimestamp ?? e.series?.lastObservedTime ?? e.eventTime ?? first ?? undefined;
+  return {
+    type: e.type ?? '',
+    reason: e.reason ?? '',
+    message: e.message ?? '',
+    count: e.count ?? e.series?.count ?? 1,
+    ...(first ? { firstTimestamp: first } : {}),
+    ...(last ? { lastTimestamp: last } : {}),
+    involvedObject: {
+      kind: e.involvedObject?.kind ?? '',
+      name: e.involvedObject?.name ?? '',
+      ...(e.involvedObject?.namespace ? { namespace: e.involvedObject.namespace } : {}),
+    },
+  };
+}
+
+export function byTime(a: ClusterEvent, b: ClusterEvent): number {
+  return (a.lastTimestamp ?? '').localeCompare(b.lastTimestamp ?? '');
+}

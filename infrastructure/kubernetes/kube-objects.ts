@@ -1,0 +1,113 @@
+import type { ApplyOptions, ClusterEvent, EventQuery, KubeObject, ListQuery, ListResult, LogQuery, ResourceRef } from '../../domain/cluster/kube-types.js';
+import { KubeStatusError } from './kube-errors.js';
+import { apiPathPrefix, type KubeDiscovery } from './kube-discovery.js';
+import { byTime, viewEvent, viewObject } from './kube-object-view.js';
+import type { KubeTransport } from './kube-transport.js';
+
+const DEFAULT_FIELD_MANAGER = 'svc';
+const APPLY_PATCH = 'application/apply-patch+yaml';
+
+function enc(segment: string): string {
+  return encodeURIComponent(segment);
+}
+
+/**
+ * The API calls on objects, already validated by the caller: paths from
+ * discovery, plain JSON in and out, 404 turned into absence where the port
+ * says so. Errors leave as KubeStatusError for the client to map.
+ */
+export class KubeObjects {
+  constructor(
+    private readonly transport: KubeTransport,
+    private readonly discovery: KubeDiscovery,
+    private readonly defaultNamespace: () => string,
+  ) {}
+
+  async read(ref: ResourceRef): Promise<KubeObject | null> {
+    try {
+      return viewObject(await this.transport.json({ method: 'GET', path: await this.path(ref) }));
+    } catch (e) {
+      if (e instanceof KubeStatusError && e.code === 404) return null;
+      throw e;
+    }
+  }
+
+  async list(query: ListQuery): Promise<ListResult> {
+    const info = await this.discovery.resolve(query.apiVersion, query.kind);
+    const ns = info.namespaced && query.namespace ? `/namespaces/${enc(query.namespace)}` : '';
+    const res = await this.transport.json<{ items?: unknown[]; metadata?: { continue?: string } }>({
+      method: 'GET',
+      path: `${apiPathPrefix(info.apiVersion)}${ns}/${info.resource}`,
+      query: { labelSelector: query.labelSelector, fieldSelector: query.fieldSelector, limit: query.limit ?? 100, continue: query.continueToken },
+    });
+    // list items carry no apiVersion/kind of their own
+    const items = (res.items ?? []).map((i) => viewObject({ apiVersion: info.apiVersion, kind: info.kind, ...(i as object) }));
+    return { items, ...(res.metadata?.continue ? { continueToken: res.metadata.continue } : {}) };
+  }
+
+  async events(query: EventQuery): Promise<ClusterEvent[]> {
+    const selector = query.involvedObject
+      ? `involvedObject.kind=${query.involvedObject.kind},involvedObject.name=${query.involvedObject.name}`
+      : undefined;
+    const res = await this.transport.json<{ items?: unknown[] }>({
+      method: 'GET',
+      path: query.namespace ? `/api/v1/namespaces/${enc(query.namespace)}/events` : '/api/v1/events',
+      query: { fieldSelector: selector, limit: query.limit ?? 100 },
+    });
+    return (res.items ?? []).map((e) => viewEvent(e as Parameters<typeof viewEvent>[0])).sort(byTime);
+  }
+
+  async logs(query: LogQuery, limitBytes: number): Promise<string> {
+    try {
+      return await this.transport.text(
+        {
+          method: 'GET',
+          path: `/api/v1/namespaces/${enc(query.namespace)}/pods/${enc(query.pod)}/log`,
+          query: { container: query.container, tailLines: query.tailLines, sinceSeconds: query.sinceSeconds, previous: query.previous || undefined, limitBytes },
+          // the server honours limitBytes; the margin only guards against one that does not
+          maxBytes: limitBytes + 65536,
+        },
+        'text/plain',
+      );
+    } catch (e) {
+      if (e instanceof KubeStatusError && e.code === 404) {
+        throw new KubeStatusError(404, { ...e.status, message: `pod ${query.namespace}/${query.pod} not found (${e.status.message})` });
+      }
+      throw e;
+    }
+  }
+
+  /** Server-side apply; with `dryRun` nothing is persisted. */
+  async apply(manifest: KubeObject, options: ApplyOptions, dryRun: boolean): Promise<KubeObject> {
+    const result = await this.transport.json({
+      method: 'PATCH',
+      path: await this.path(refOf(manifest)),
+      query: { fieldManager: options.fieldManager ?? DEFAULT_FIELD_MANAGER, force: options.force || undefined, dryRun: dryRun ? 'All' : undefined },
+      // JSON is YAML, so the apply-patch content type takes the manifest as is
+      body: manifest,
+      contentType: APPLY_PATCH,
+    });
+    return viewObject(result);
+  }
+
+  /** false when the object did not exist. */
+  async delete(ref: ResourceRef): Promise<boolean> {
+    try {
+      await this.transport.json({ method: 'DELETE', path: await this.path(ref), query: { propagationPolicy: 'Background' } });
+      return true;
+    } catch (e) {
+      if (e instanceof KubeStatusError && e.code === 404) return false;
+      throw e;
+    }
+  }
+
+  private async path(ref: ResourceRef): Promise<string> {
+    const info = await this.discovery.resolve(ref.apiVersion, ref.kind);
+    const ns = info.namespaced ? `/namespaces/${enc(ref.namespace ?? this.defaultNamespace())}` : '';
+    return `${apiPathPrefix(info.apiVersion)}${ns}/${info.resource}/${enc(ref.name)}`;
+  }
+}
+
+export function refOf(m: KubeObject): ResourceRef {
+  return { apiVersion: m.apiVersion, kind: m.kind, name: m.metadata.name, namespace: m.metadata.namespace };
+}

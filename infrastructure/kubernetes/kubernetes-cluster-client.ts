@@ -1,0 +1,185 @@
+import type { KubeConfig } from '@kubernetes/client-node';
+import type {
+  ApiResourceInfo, ApplyOptions, ClusterEvent, ClusterVersion, DescribeResult, DryRunResult, EventQuery, KubeObject,
+  ListQuery, ListResult, LogQuery, ResourceRef, ResourceSchema, WaitCondition, WaitOptions, WaitResult,
+} from '../../domain/cluster/kube-types.js';
+import * as v from '../../domain/cluster/kube-validation.js';
+import { conditionMet } from '../../domain/cluster/wait-condition.js';
+import { NotConfiguredError } from '../../domain/errors.js';
+import type { ClusterClient, ClusterStatus } from '../../domain/ports/cluster-client.js';
+import { KubeStatusError, toDomainError } from './kube-errors.js';
+import { KubeDiscovery } from './kube-discovery.js';
+import { KubeObjects, refOf } from './kube-objects.js';
+import { KubeOpenApi } from './kube-openapi.js';
+import { KubeTransport } from './kube-transport.js';
+
+export interface KubernetesClusterClientOptions {
+  /** Per-request timeout, milliseconds. */
+  requestTimeoutMs: number;
+  /** Timeout of the `status()` probe; default 5000 ms. */
+  statusTimeoutMs?: number;
+  /** Bound on an ordinary response body; default 16 MiB. */
+  maxResponseBytes?: number;
+  /** Context name to report instead of the kubeconfig's (in-cluster: 'in-cluster'). */
+  contextName?: string;
+  sleep?: (ms: number) => Promise<void>;
+  now?: () => number;
+}
+
+const NOT_CONFIGURED_HOW = 'set KUBECONFIG to a kubeconfig with a current-context, or run svc inside a cluster';
+
+/** ClusterClient over the Kubernetes API, with credentials from a loaded KubeConfig. */
+export class KubernetesClusterClient implements ClusterClient {
+  private readonly transport: KubeTransport;
+  private readonly discovery: KubeDiscovery;
+  private readonly openapi: KubeOpenApi;
+  private readonly objects: KubeObjects;
+  private readonly sleep: (ms: number) => Promise<void>;
+  private readonly now: () => number;
+
+  constructor(
+    private readonly kc: KubeConfig,
+    private readonly options: KubernetesClusterClientOptions,
+  ) {
+    this.transport = new KubeTransport(kc, { timeoutMs: options.requestTimeoutMs, maxBytes: options.maxResponseBytes ?? 16 * 1024 * 1024 });
+    this.now = options.now ?? Date.now;
+    this.sleep = options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
+    this.discovery = new KubeDiscovery(this.transport, 300000, this.now);
+    this.openapi = new KubeOpenApi(this.transport);
+    this.objects = new KubeObjects(this.transport, this.discovery, () => this.defaultNamespace());
+  }
+
+  context(): string {
+    return this.options.contextName ?? this.kc.getCurrentContext() ?? '';
+  }
+
+  async status(): Promise<ClusterStatus> {
+    const context = this.context();
+    const problem = this.configProblem();
+    if (problem) return { connected: false, context, error: `${problem}: ${NOT_CONFIGURED_HOW}` };
+    try {
+      const info = await this.call('GET /version', () =>
+        this.transport.json<{ gitVersion?: string }>({ method: 'GET', path: '/version', timeoutMs: this.options.statusTimeoutMs ?? 5000 }),
+      );
+      return { connected: true, context, ...(info.gitVersion ? { serverVersion: info.gitVersion } : {}) };
+    } catch (e) {
+      return { connected: false, context, error: (e as Error).message };
+    }
+  }
+
+  async version(): Promise<ClusterVersion> {
+    const info = await this.call('GET /version', () => this.transport.json<Partial<ClusterVersion>>({ method: 'GET', path: '/version' }));
+    return { gitVersion: info.gitVersion ?? '', major: info.major ?? '', minor: info.minor ?? '', platform: info.platform ?? '' };
+  }
+
+  async listApiResources(): Promise<ApiResourceInfo[]> {
+    return this.call('API discovery', () => this.discovery.all());
+  }
+
+  async getResourceSchema(apiVersion: string, kind: string): Promise<ResourceSchema | null> {
+    v.validateApiVersion(apiVersion);
+    v.validateKind(kind);
+    return this.call(`get OpenAPI schema of ${kind} ${apiVersion}`, () => this.openapi.schema(apiVersion, kind));
+  }
+
+  async list(query: ListQuery): Promise<ListResult> {
+    v.validateListQuery(query);
+    return this.call(`list ${query.kind}${query.namespace ? ` in ${query.namespace}` : ''}`, () => this.objects.list(query));
+  }
+
+  async get(ref: ResourceRef): Promise<KubeObject | null> {
+    v.validateRef(ref);
+    return this.call(`get ${describeRef(ref)}`, () => this.objects.read(ref));
+  }
+
+  async describe(ref: ResourceRef): Promise<DescribeResult | null> {
+    v.validateRef(ref);
+    return this.call(`describe ${describeRef(ref)}`, async () => {
+      const object = await this.objects.read(ref);
+      if (!object) return null;
+      const events = await this.objects.events({ namespace: object.metadata.namespace, involvedObject: { kind: ref.kind, name: ref.name } });
+      return { object, events };
+    });
+  }
+
+  async events(query: EventQuery): Promise<ClusterEvent[]> {
+    v.validateEventQuery(query);
+    return this.call(`list events${query.namespace ? ` in ${query.namespace}` : ''}`, () => this.objects.events(query));
+  }
+
+  async logs(query: LogQuery): Promise<string> {
+    v.validateLogQuery(query);
+    const limitBytes = query.limitBytes ?? v.MAX_LOG_BYTES;
+    return this.call(`read logs of pod ${query.namespace}/${query.pod}`, () => this.objects.logs(query, limitBytes));
+  }
+
+  async dryRunApply(manifest: KubeObject, options: ApplyOptions = {}): Promise<DryRunResult> {
+    v.validateManifest(manifest);
+    v.validateFieldManager(options.fieldManager);
+    return this.call(`dry-run apply ${describeRef(refOf(manifest))}`, async () => {
+      try {
+        return { accepted: true, object: await this.objects.apply(manifest, options, true) };
+      } catch (e) {
+        // a verdict on the manifest, for the caller to act on; 401, 429 and 5xx stay failures
+        if (e instanceof KubeStatusError && [400, 403, 404, 409, 422].includes(e.code)) {
+          return { accepted: false, reason: e.status.reason, message: e.status.message, causes: e.status.causes };
+        }
+        throw e;
+      }
+    });
+  }
+
+  async apply(manifest: KubeObject, options: ApplyOptions = {}): Promise<KubeObject> {
+    v.validateManifest(manifest);
+    v.validateFieldManager(options.fieldManager);
+    return this.call(`apply ${describeRef(refOf(manifest))}`, () => this.objects.apply(manifest, options, false));
+  }
+
+  async delete(ref: ResourceRef): Promise<boolean> {
+    v.validateRef(ref);
+    return this.call(`delete ${describeRef(ref)}`, () => this.objects.delete(ref));
+  }
+
+  async waitFor(ref: ResourceRef, condition: WaitCondition, options: WaitOptions): Promise<WaitResult> {
+    v.validateRef(ref);
+    v.validateWaitCondition(condition);
+    v.validateWaitOptions(options);
+    const interval = options.intervalMs ?? 2000;
+    const start = this.now();
+    return this.call(`wait for ${describeRef(ref)}`, async () => {
+      for (;;) {
+        const object = await this.objects.read(ref);
+        const elapsedMs = this.now() - start;
+        const seen = object ? { object } : {};
+        if (conditionMet(object, condition)) return { met: true, elapsedMs, ...seen };
+        if (elapsedMs >= options.timeoutMs) return { met: false, elapsedMs, ...seen };
+        await this.sleep(Math.min(interval, options.timeoutMs - elapsedMs));
+      }
+    });
+  }
+
+  private defaultNamespace(): string {
+    return this.kc.getContextObject(this.kc.getCurrentContext())?.namespace || 'default';
+  }
+
+  /** Why the loaded kubeconfig cannot reach a cluster, or undefined when it can. */
+  private configProblem(): string | undefined {
+    if (!this.kc.getCurrentContext()) return 'the kubeconfig has no current-context';
+    if (!this.kc.getCurrentCluster()?.server) return `context "${this.context()}" names no cluster with a server`;
+    return undefined;
+  }
+
+  private async call<T>(op: string, fn: () => Promise<T>): Promise<T> {
+    const problem = this.configProblem();
+    if (problem) throw new NotConfiguredError('The Kubernetes cluster', `${problem}; ${NOT_CONFIGURED_HOW}`);
+    try {
+      return await fn();
+    } catch (e) {
+      throw toDomainError(e, op, this.context());
+    }
+  }
+}
+
+function describeRef(ref: ResourceRef): string {
+  return `${ref.kind} ${ref.namespace ? `${ref.namespace}/` : ''}${ref.name}`;
+}

@@ -1,0 +1,75 @@
+import OpenAI from 'openai';
+import { validateChat } from '../../domain/llm/chat-validation.js';
+import type { ChatMessage, ChatOptions, ChatResult, ToolLoopRequest, ToolLoopResult } from '../../domain/llm/llm-types.js';
+import { runToolLoop } from '../../domain/llm/tool-loop.js';
+import { DependencyError } from '../../domain/errors.js';
+import type { LlmProvider, LlmStatus } from '../../domain/ports/llm-provider.js';
+import { toChatResult, toOpenAiMessages, toOpenAiTools } from './openai-chat-mapping.js';
+import { toLlmError, type ErrorContext } from './openai-errors.js';
+
+export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
+
+export interface OpenAiLlmOptions {
+  apiKey: string;
+  /** undefined: api.openai.com. */
+  baseUrl?: string;
+  model: string;
+  timeoutMs: number;
+  maxRetries: number;
+}
+
+/** LlmProvider over any OpenAI-compatible chat completions endpoint (non-streaming). */
+export class OpenAiLlmProvider implements LlmProvider {
+  private readonly client: OpenAI;
+  private readonly baseUrl: string;
+  private readonly hosted: boolean;
+
+  constructor(private readonly options: OpenAiLlmOptions) {
+    this.baseUrl = (options.baseUrl ?? OPENAI_DEFAULT_BASE_URL).replace(/\/+$/, '');
+    this.hosted = new URL(this.baseUrl).hostname === 'api.openai.com';
+    // Every setting is passed explicitly so the SDK reads nothing from the environment itself.
+    this.client = new OpenAI({
+      apiKey: options.apiKey,
+      baseURL: this.baseUrl,
+      organization: null,
+      project: null,
+      webhookSecret: null,
+      timeout: options.timeoutMs,
+      maxRetries: options.maxRetries,
+      logLevel: 'off',
+    });
+  }
+
+  status(): LlmStatus {
+    return { configured: true, provider: this.hosted ? 'openai' : 'openai-compatible', model: this.options.model };
+  }
+
+  async chat(messages: ChatMessage[], options: ChatOptions = {}): Promise<ChatResult> {
+    validateChat(messages, options);
+    const model = options.model ?? this.options.model;
+    const ctx: ErrorContext = { apiKey: this.options.apiKey, baseUrl: this.baseUrl, model, timeoutMs: this.options.timeoutMs };
+    let completion: OpenAI.Chat.Completions.ChatCompletion;
+    try {
+      completion = await this.client.chat.completions.create({
+        model,
+        messages: toOpenAiMessages(messages),
+        ...(options.tools?.length ? { tools: toOpenAiTools(options.tools) } : {}),
+        ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
+        // api.openai.com wants max_completion_tokens (reasoning models refuse max_tokens); most compatible servers know only max_tokens
+        ...(options.maxOutputTokens !== undefined
+          ? this.hosted ? { max_completion_tokens: options.maxOutputTokens } : { max_tokens: options.maxOutputTokens }
+          : {}),
+        ...(options.responseFormat === 'json' ? { response_format: { type: 'json_object' as const } } : {}),
+      });
+    } catch (e) {
+      throw toLlmError(e, ctx);
+    }
+    const result = toChatResult(completion, model);
+    if (!result) throw new DependencyError('llm', `AI provider returned no choices for model "${model}"`);
+    return result;
+  }
+
+  toolLoop(request: ToolLoopRequest): Promise<ToolLoopResult> {
+    return runToolLoop((messages, options) => this.chat(messages, options), request);
+  }
+}

@@ -1,0 +1,93 @@
+import { randomBytes } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/** One scripted answer: a message (text and/or tool calls) or an HTTP error. */
+export interface ChatReply {
+  content?: string | null;
+  toolCalls?: { name: string; arguments: string; id?: string }[];
+  usage?: { prompt: number; completion: number; cached?: number; cacheWrite?: number };
+  status?: number;
+  error?: { message: string; type?: string; code?: string };
+  finishReason?: string;
+}
+
+export type Script = ChatReply | ((request: Json) => ChatReply);
+
+/**
+ * An OpenAI-compatible `/v1/chat/completions` endpoint (non-streaming JSON):
+ * bearer-key auth with OpenAI's 401 body, model lookup with its 404 body,
+ * tool_calls, and usage with prompt_tokens_details. Answers come from a
+ * queue of scripts; an empty queue answers "ok".
+ */
+export class OpenAiChatServer {
+  readonly apiKey = `sk-test-${randomBytes(16).toString('hex')}`;
+  readonly models = new Set(['gpt-test', 'other-model']);
+  /** Parsed request bodies, in order. */
+  readonly requests: Json[] = [];
+  private readonly queue: Script[] = [];
+  private readonly server = http.createServer((req, res) => this.handle(req, res));
+  baseUrl = '';
+
+  static async start(): Promise<OpenAiChatServer> {
+    const s = new OpenAiChatServer();
+    await new Promise<void>((resolve) => s.server.listen(0, '127.0.0.1', resolve));
+    s.baseUrl = `http://127.0.0.1:${(s.server.address() as AddressInfo).port}/v1`;
+    return s;
+  }
+
+  script(...replies: Script[]): this {
+    this.queue.push(...replies);
+    return this;
+  }
+
+  async close(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  private handle(req: http.IncomingMessage, res: http.ServerResponse): void {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const send = (status: number, body: unknown) => {
+        res.writeHead(status, { 'Content-Type': 'application/json' });
+        res.end(JSON.stringify(body));
+      };
+      const error = (status: number, message: string, type: string, code: string | null) => send(status, { error: { message, type, param: null, code } });
+      if (req.method !== 'POST' || req.url !== '/v1/chat/completions') return error(404, `Unknown request URL: ${req.method} ${req.url}`, 'invalid_request_error', 'unknown_url');
+      const auth = req.headers.authorization ?? '';
+      // OpenAI's 401 quotes the key it got (partly masked); this one quotes it whole, to prove the adapter never echoes it
+      if (auth !== `Bearer ${this.apiKey}`) return error(401, `Incorrect API key provided: ${auth.replace(/^Bearer /, '')}.`, 'invalid_request_error', 'invalid_api_key');
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Json;
+      this.requests.push(body);
+      if (!this.models.has(body.model)) return error(404, `The model \`${body.model}\` does not exist or you do not have access to it.`, 'invalid_request_error', 'model_not_found');
+      const next = this.queue.shift() ?? { content: 'ok' };
+      const reply = typeof next === 'function' ? next(body) : next;
+      if (reply.status) return send(reply.status, { error: { type: 'server_error', code: null, param: null, ...reply.error } });
+      const toolCalls = (reply.toolCalls ?? []).map((c, i) => ({ id: c.id ?? `call_${this.requests.length}_${i}`, type: 'function', function: { name: c.name, arguments: c.arguments } }));
+      const usage = reply.usage ?? { prompt: 10, completion: 5 };
+      send(200, {
+        id: `chatcmpl-${this.requests.length}`,
+        object: 'chat.completion',
+        created: Math.floor(Date.now() / 1000),
+        model: `${body.model}-2026-01-01`,
+        choices: [{
+          index: 0,
+          message: { role: 'assistant', content: reply.content ?? null, refusal: null, ...(toolCalls.length ? { tool_calls: toolCalls } : {}) },
+          logprobs: null,
+          finish_reason: reply.finishReason ?? (toolCalls.length ? 'tool_calls' : 'stop'),
+        }],
+        usage: {
+          prompt_tokens: usage.prompt,
+          completion_tokens: usage.completion,
+          total_tokens: usage.prompt + usage.completion,
+          prompt_tokens_details: { cached_tokens: usage.cached ?? 0, audio_tokens: 0, ...(usage.cacheWrite !== undefined ? { cache_write_tokens: usage.cacheWrite } : {}) },
+          completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
+        },
+      });
+    });
+  }
+}
