@@ -11,6 +11,7 @@ import type { ClusterClient } from '../domain/ports/cluster-client.js';
 import type { Clock, Timers } from '../domain/ports/clock.js';
 import type { Embedder } from '../domain/ports/embedder.js';
 import type { IngestedSourceStore } from '../domain/ports/ingested-source-store.js';
+import type { GitFetcher } from '../domain/ports/git-fetcher.js';
 import type { LlmProvider } from '../domain/ports/llm-provider.js';
 import type { Logger } from '../domain/ports/logger.js';
 import type { Tracer } from '../domain/ports/tracer.js';
@@ -23,6 +24,7 @@ import { SystemClock } from './clock/system-clock.js';
 import { createClusterClient } from './kubernetes/create-cluster-client.js';
 import { createLlmProvider } from './llm/create-llm-provider.js';
 import { PinoLogger } from './logging/pino-logger.js';
+import { registerPrompts } from './prompts/register-prompts.js';
 import { NoopTracer } from './not-configured/noop-tracer.js';
 import { InMemoryIngestedSourceStore } from './uploads/in-memory-ingested-source-store.js';
 import { TOKENS } from './tokens.js';
@@ -42,6 +44,8 @@ export interface Overrides {
   /** Extra or replacement tool use cases, by tool name. */
   toolHandlers?: Record<string, ToolHandler>;
   ingestedSources?: IngestedSourceStore;
+  /** The git transport of the prompt library. */
+  gitFetcher?: GitFetcher;
 }
 
 /**
@@ -90,6 +94,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
   ]);
   value(TOKENS.ToolHandlers, handlers);
   value(TOKENS.ListTools, new ListTools(registry));
+  registerPrompts(c, config, overrides);
   value(
     TOKENS.ExecuteTool,
     new ExecuteTool(registry, handlers, c.resolve(TOKENS.Tracer), c.resolve(TOKENS.Clock), c.resolve(TOKENS.Logger)),

@@ -17,4 +17,8 @@ export const TOKENS = {
   IngestSource: Symbol('IngestSource'),
   IngestedPromptSource: Symbol('IngestedPromptSource'),
   CheckReadiness: Symbol('CheckReadiness'),
+  PromptSourceResolver: Symbol('PromptSourceResolver'),
+  ListPrompts: Symbol('ListPrompts'),
+  RenderPrompt: Symbol('RenderPrompt'),
+  RefreshPrompts: Symbol('RefreshPrompts'),
 } as const;

@@ -1,6 +1,7 @@
 import { parseClusterConfig, type ClusterConfig } from './cluster-config.js';
 import type { Env } from './env-parsers.js';
 import { parseLlmConfig, type LlmConfig } from './llm-config.js';
+import { parsePromptsConfig, type PromptsConfig } from './prompts-config.js';
 import { parseServerConfig, type ServerConfig } from './server-config.js';
 import { parseUploadsConfig, type UploadsConfig } from './uploads-config.js';
 import { parseVectorConfig, type VectorConfig } from './vector-config.js';
@@ -17,6 +18,7 @@ export interface Config {
   vector: VectorConfig;
   cluster: ClusterConfig;
   llm: LlmConfig;
+  prompts: PromptsConfig;
 }
 
 export function loadConfig(env: Env = process.env, cwd: string = process.cwd()): Config {
@@ -26,5 +28,6 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     vector: parseVectorConfig(env, parseServerConfig(env, cwd).dataDir),
     cluster: parseClusterConfig(env),
     llm: parseLlmConfig(env),
+    prompts: parsePromptsConfig(env),
   };
 }
