@@ -105,10 +105,11 @@ export class PromptRepoCache {
     return createHmac('sha256', this.keySecret).update(material).digest('hex');
   }
 
-  private install(slot: Slot, entry: Entry): Entry {
+  private async install(slot: Slot, entry: Entry): Promise<Entry> {
     const previous = slot.entry;
     slot.entry = entry;
-    if (previous?.dir && previous.dir !== entry.dir) void this.deps.workspace.release(previous.dir);
+    // the replaced copy is already out of the slot; its folder goes before the answer does
+    if (previous?.dir && previous.dir !== entry.dir) await this.deps.workspace.release(previous.dir);
     return entry;
   }
 

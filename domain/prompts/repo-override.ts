@@ -1,5 +1,5 @@
 import { ValidationError } from '../errors.js';
-import { scrubText, scrubUrl } from '../security/scrub-credentials.js';
+import { scrubUrl } from '../security/scrub-credentials.js';
 import { nonPublicKindOf } from './ip-literal.js';
 
 /** What a request may say about where prompts come from (query for GET/render, body for refresh). */
@@ -87,7 +87,8 @@ function validateRepo(repo: string): Omit<RepoLocation, 'subPath' | 'branch'> {
   try {
     url = new URL(repo);
   } catch {
-    throw new ValidationError(`Invalid override repoUrl: not an absolute http(s) URL: ${scrubText(repo)}`);
+    // not echoed: an scp-like `user:token@host:path` has no URL shape for scrubbing to find
+    throw new ValidationError('Invalid override repoUrl: not an absolute http(s) URL (expected http(s)://host/path)');
   }
   const scheme = url.protocol.slice(0, -1);
   if (scheme !== 'http' && scheme !== 'https') {

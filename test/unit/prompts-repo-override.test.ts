@@ -150,9 +150,9 @@ describe('repo override validation', () => {
       });
     }
 
-    it('refuses something that is not a URL, without echoing credentials', () => {
-      expect(rejection({ repo: 'git@github.com:org/repo.git' })).to.equal(
-        'Invalid override repoUrl: not an absolute http(s) URL: git@github.com:org/repo.git',
+    it('refuses something that is not a URL, without echoing it (it may hold a credential)', () => {
+      expect(rejection({ repo: 'ghp_secret1234@github.com:org/repo.git' })).to.equal(
+        'Invalid override repoUrl: not an absolute http(s) URL (expected http(s)://host/path)',
       );
       expect(rejection({ repo: 'github.com/org/repo' })).to.match(/^Invalid override repoUrl: not an absolute/);
     });
