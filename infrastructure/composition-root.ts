@@ -94,14 +94,15 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
   ]);
   value(TOKENS.ToolHandlers, handlers);
   value(TOKENS.ListTools, new ListTools(registry));
+  // Uploaded skill sources first: the prompt source resolver serves `?source=` from them.
+  const sources = overrides.ingestedSources ?? new InMemoryIngestedSourceStore(config.uploads);
+  value<IngestedSourceStore>(TOKENS.IngestedSourceStore, sources);
+  value(TOKENS.IngestSource, new IngestSource(sources));
+  value(TOKENS.IngestedPromptSource, new IngestedPromptSource(sources, c.resolve(TOKENS.Logger)));
   registerPrompts(c, config, overrides);
   value(
     TOKENS.ExecuteTool,
     new ExecuteTool(registry, handlers, c.resolve(TOKENS.Tracer), c.resolve(TOKENS.Clock), c.resolve(TOKENS.Logger)),
   );
-  const sources = overrides.ingestedSources ?? new InMemoryIngestedSourceStore(config.uploads);
-  value<IngestedSourceStore>(TOKENS.IngestedSourceStore, sources);
-  value(TOKENS.IngestSource, new IngestSource(sources));
-  value(TOKENS.IngestedPromptSource, new IngestedPromptSource(sources, c.resolve(TOKENS.Logger)));
   return c;
 }

@@ -1,3 +1,4 @@
+import SwaggerParser from '@apidevtools/swagger-parser';
 import { expect } from 'chai';
 import type { Socket } from 'node:net';
 import request from 'supertest';
@@ -312,5 +313,16 @@ describe('POST /api/v1/prompts/sources', () => {
     await request(app).post(SOURCES).set(uploadAuth).send(manifestOf('local:modes', files)).expect(200);
     const cached = (await store.get(sourceKey('local:modes')))!;
     expect(cached.files.map((f) => f.mode)).to.deep.equal(modes.map(([, m]) => m));
+  });
+});
+
+describe('POST /api/v1/prompts/sources in the OpenAPI document', () => {
+  it('is described, with its limits, and the document stays valid', async () => {
+    const { app } = buildUploadsApp();
+    const doc = (await request(app).get('/api/v1/openapi').expect(200)).body;
+    await SwaggerParser.validate(structuredClone(doc));
+    const op = doc.paths[SOURCES].post;
+    expect(op.responses).to.include.keys('200', '400', '401', '413');
+    expect(doc.components.schemas.UploadManifest.properties.files.maxItems).to.equal(100);
   });
 });
