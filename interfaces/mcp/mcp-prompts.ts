@@ -8,19 +8,14 @@ import {
   type Prompt as McpPrompt,
   type PromptMessage as McpPromptMessage,
 } from '@modelcontextprotocol/sdk/types.js';
+import type { ListPrompts } from '../../application/prompts/list-prompts.js';
+import type { RenderPrompt } from '../../application/prompts/render-prompt.js';
 import { DomainError } from '../../domain/errors.js';
 
-/** The prompt library as MCP reads it; bound at the composition of the /mcp route to the prompts use cases. */
+/** The prompts use cases REST serves: MCP reads the built-in or configured library through them. */
 export interface McpPromptUseCases {
-  list(): Promise<{ name: string; description: string; arguments?: { name: string; description: string; required: boolean }[] }[]>;
-  render(
-    name: string,
-    args: Record<string, string>,
-  ): Promise<{
-    description: string;
-    messages: { role: 'user' | 'assistant'; content: { type: 'text'; text: string } }[];
-    files?: { path: string; content: string; mode: string }[];
-  }>;
+  listPrompts: ListPrompts;
+  renderPrompt: RenderPrompt;
 }
 
 /** A skill file as an embedded resource: text when it is UTF-8 without NUL bytes, base64 blob otherwise. */
@@ -43,11 +38,18 @@ function toMcpError(err: unknown, requestId: string): McpError {
   return new McpError(ErrorCode.InternalError, `Internal error; see the server log for request ${requestId}`);
 }
 
-/** prompts/list and prompts/get on the same use cases as the REST prompts endpoints. */
+/**
+ * prompts/list and prompts/get on the same use cases as the REST prompts
+ * endpoints, over the library REST serves without overrides (the configured
+ * repository, else the built-in prompts): MCP has no place for `repo` or a
+ * credential header. An unknown prompt or a missing required argument is an
+ * InvalidParams error naming it; a library that cannot be fetched is an
+ * InternalError carrying the same safe message REST shows.
+ */
 export function registerMcpPrompts(server: Server, prompts: McpPromptUseCases, requestId: string, onUnexpected: (err: unknown) => void): void {
   server.setRequestHandler(ListPromptsRequestSchema, async () => {
     try {
-      const list = await prompts.list();
+      const { prompts: list } = await prompts.listPrompts.execute({});
       return {
         prompts: list.map((p): McpPrompt => ({ name: p.name, description: p.description, ...(p.arguments?.length ? { arguments: p.arguments } : {}) })),
       };
@@ -59,7 +61,7 @@ export function registerMcpPrompts(server: Server, prompts: McpPromptUseCases, r
   server.setRequestHandler(GetPromptRequestSchema, async (request): Promise<GetPromptResult> => {
     const { name, arguments: args } = request.params;
     try {
-      const rendered = await prompts.render(name, args ?? {});
+      const rendered = await prompts.renderPrompt.execute({ name, arguments: args ?? {} });
       const messages: McpPromptMessage[] = rendered.messages.map((m) => ({ role: m.role, content: { type: 'text', text: m.content.text } }));
       for (const file of rendered.files ?? []) messages.push(fileMessage(name, file));
       return { description: rendered.description, messages };

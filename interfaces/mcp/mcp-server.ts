@@ -12,8 +12,7 @@ export interface McpDependencies {
   serviceVersion: string;
   listTools: ListTools;
   executeTool: ExecuteTool;
-  /** Absent until the prompt library is wired; then prompts/list and prompts/get are served. */
-  prompts?: McpPromptUseCases;
+  prompts: McpPromptUseCases;
   logger: Logger;
   /**
    * Shared across the per-request servers. The SDK builds an Ajv instance per
@@ -28,8 +27,7 @@ export interface McpDependencies {
  * nothing beyond the request, so it is garbage as soon as the response ends.
  */
 export function createMcpServer(deps: McpDependencies, requestId: string): Server {
-  const capabilities: ServerCapabilities = { tools: { listChanged: false } };
-  if (deps.prompts) capabilities.prompts = { listChanged: false };
+  const capabilities: ServerCapabilities = { tools: { listChanged: false }, prompts: { listChanged: false } };
   const server = new Server(
     { name: 'svc', version: deps.serviceVersion },
     {
@@ -43,10 +41,8 @@ export function createMcpServer(deps: McpDependencies, requestId: string): Serve
   server.setRequestHandler(CallToolRequestSchema, (request) =>
     callMcpTool(deps.executeTool, request.params.name, request.params.arguments, requestId, deps.logger),
   );
-  if (deps.prompts) {
-    registerMcpPrompts(server, deps.prompts, requestId, (err) =>
-      deps.logger.error('mcp prompts request failed', { requestId, err: err instanceof Error ? err.stack : String(err) }),
-    );
-  }
+  registerMcpPrompts(server, deps.prompts, requestId, (err) =>
+    deps.logger.error('mcp prompts request failed', { requestId, err: err instanceof Error ? err.stack : String(err) }),
+  );
   return server;
 }

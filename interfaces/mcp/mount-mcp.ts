@@ -3,6 +3,8 @@ import type { Express } from 'express';
 import type { DependencyContainer } from 'tsyringe';
 import type { ExecuteTool } from '../../application/execute-tool.js';
 import type { ListTools } from '../../application/list-tools.js';
+import type { ListPrompts } from '../../application/prompts/list-prompts.js';
+import type { RenderPrompt } from '../../application/prompts/render-prompt.js';
 import type { Logger } from '../../domain/ports/logger.js';
 import type { Config } from '../../infrastructure/config/config.js';
 import { isLoopbackHost } from '../../infrastructure/config/server-config.js';
@@ -17,6 +19,10 @@ export function mountMcp(app: Express, container: DependencyContainer): void {
     serviceVersion: SERVICE_VERSION,
     listTools: container.resolve<ListTools>(TOKENS.ListTools),
     executeTool: container.resolve<ExecuteTool>(TOKENS.ExecuteTool),
+    prompts: {
+      listPrompts: container.resolve<ListPrompts>(TOKENS.ListPrompts),
+      renderPrompt: container.resolve<RenderPrompt>(TOKENS.RenderPrompt),
+    },
     logger: container.resolve<Logger>(TOKENS.Logger),
     schemaValidator: new AjvJsonSchemaValidator(),
   };

@@ -1,5 +1,6 @@
 // Run as a child process with --expose-gc (test/mcp/mcp-memory.test.ts): many
-// stateless MCP sessions against the real app. Reports two things:
+// stateless MCP sessions (initialize, tools/list, tools/call,
+// prompts/list, prompts/get) against the real app. Reports two things:
 // - how many of the per-request MCP servers and transports are still reachable
 //   after a full GC (WeakRefs; must be none: the deterministic check);
 // - heap growth between a warm baseline and the end, code space excluded
@@ -44,11 +45,13 @@ const SESSION = [
   rpc(1, 'initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'probe', version: '1' } }),
   rpc(2, 'tools/list'),
   rpc(3, 'tools/call', { name: 'version', arguments: {} }),
+  rpc(4, 'prompts/list'),
+  rpc(5, 'prompts/get', { name: 'debug-crashloop', arguments: { pod: 'p', namespace: 'n' } }),
 ];
 
 async function main() {
-  const cycles = Number(process.argv[2] ?? '500');
-  const warmup = Number(process.argv[3] ?? '300');
+  const cycles = Number(process.argv[2] ?? '300');
+  const warmup = Number(process.argv[3] ?? '200');
   const server = await startAccessServer();
   const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${TEST_TOKEN}` };
 
