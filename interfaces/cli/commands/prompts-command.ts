@@ -42,7 +42,7 @@ function collectArg(pair: string, previous: Record<string, string>): Record<stri
 }
 
 function formatPrompt(p: RenderedPrompt): string {
-  const parts = p.messages.map((m) => (p.messages.length > 1 ? `[${m.role}]\n${m.content.text}` : m.content.text));
+  const parts = p.messages.map((m) => (p.messages.length > 1 ? `[${m.role}]\n${m.content.text.trimEnd()}` : m.content.text.trimEnd()));
   if (p.files?.length) {
     const rows = p.files.map((f) => [f.mode, `${Buffer.from(f.content, 'base64').length} B`, f.path]);
     parts.push(`--- ${p.files.length} file(s) in this skill:\n${table(rows)}`);
