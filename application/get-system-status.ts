@@ -1,3 +1,4 @@
+import type { CheckReadiness } from './check-readiness.js';
 import type { ClusterClient } from '../domain/ports/cluster-client.js';
 import type { Embedder } from '../domain/ports/embedder.js';
 import type { LlmProvider } from '../domain/ports/llm-provider.js';
@@ -29,19 +30,22 @@ export class GetSystemStatus implements ToolHandler {
     private readonly llm: LlmProvider,
     private readonly cluster: ClusterClient,
     private readonly tracer: Tracer,
+    private readonly readiness: CheckReadiness,
   ) {}
 
   async execute() {
-    const [vector, kubernetes] = await Promise.all([this.vectorStatus(), this.cluster.status()]);
-    const embedding = this.embedder.info();
+    // readiness makes a real (cached, time-bounded) embedding call: "healthy" means it served
+    const [vector, kubernetes, readiness] = await Promise.all([this.vectorStatus(), this.cluster.status(), this.readiness.execute()]);
+    const info = this.embedder.info();
+    const embedding = { ...info, dimension: info.dimension ?? null, healthy: readiness.embeddingHealthy };
     const aiProvider = this.llm.status();
-    const healthy = vector.connected && kubernetes.connected && aiProvider.configured;
+    const healthy = vector.connected && embedding.healthy && kubernetes.connected && aiProvider.configured;
     return {
       status: healthy ? 'healthy' : 'degraded',
       system: {
         version: { ...this.runtime },
         vectorDB: vector,
-        embedding: { ...embedding, available: embedding.provider !== 'none' },
+        embedding,
         aiProvider,
         kubernetes,
         tracing: this.tracer.status(),

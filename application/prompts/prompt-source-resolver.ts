@@ -1,6 +1,7 @@
 import { selectCloneCredential } from '../../domain/prompts/clone-credential.js';
 import type { PromptLibrary } from '../../domain/prompts/prompt-library.js';
 import { validateRepoOverride, type RepoOverrideInput } from '../../domain/prompts/repo-override.js';
+import type { IngestedPromptSource } from '../ingested-prompt-source.js';
 import type { BuiltinPrompts } from './builtin-prompts.js';
 import { explainCloneFailure } from './explain-clone-failure.js';
 import type { PromptRepoCache } from './prompt-repo-cache.js';
@@ -12,6 +13,8 @@ export const BUILT_IN_SOURCE = 'built-in';
 export interface PromptSourceRequest extends RepoOverrideInput {
   /** `X-Svc-Git-Token`; used only with `repo`. */
   gitToken?: string;
+  /** `?source=`: identifier of an uploaded skill source; takes precedence over `repo` and never reaches git. */
+  source?: string;
 }
 
 export interface ResolvedPromptSource {
@@ -30,9 +33,14 @@ export class PromptSourceResolver {
     private readonly settings: PromptSourceSettings,
     private readonly cache: PromptRepoCache,
     private readonly builtins: BuiltinPrompts,
+    private readonly ingested?: IngestedPromptSource,
   ) {}
 
   async resolve(request: PromptSourceRequest, force = false): Promise<ResolvedPromptSource> {
+    if (request.source !== undefined) {
+      if (!this.ingested) throw new Error('uploaded skill sources are not wired into the prompt source resolver');
+      return this.ingested.resolve(request.source);
+    }
     const override = validateRepoOverride(request);
     const location = override ?? this.settings.configuredRepo;
     if (!location) return { library: await this.builtins.get(force), source: BUILT_IN_SOURCE };

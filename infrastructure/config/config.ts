@@ -3,6 +3,8 @@ import type { Env } from './env-parsers.js';
 import { parseLlmConfig, type LlmConfig } from './llm-config.js';
 import { parsePromptsConfig, type PromptsConfig } from './prompts-config.js';
 import { parseServerConfig, type ServerConfig } from './server-config.js';
+import { parseUploadsConfig, type UploadsConfig } from './uploads-config.js';
+import { parseVectorConfig, type VectorConfig } from './vector-config.js';
 
 export { ConfigError } from './env-parsers.js';
 
@@ -12,6 +14,8 @@ export { ConfigError } from './env-parsers.js';
  */
 export interface Config {
   server: ServerConfig;
+  uploads: UploadsConfig;
+  vector: VectorConfig;
   cluster: ClusterConfig;
   llm: LlmConfig;
   prompts: PromptsConfig;
@@ -20,6 +24,8 @@ export interface Config {
 export function loadConfig(env: Env = process.env, cwd: string = process.cwd()): Config {
   return {
     server: parseServerConfig(env, cwd),
+    uploads: parseUploadsConfig(env),
+    vector: parseVectorConfig(env, parseServerConfig(env, cwd).dataDir),
     cluster: parseClusterConfig(env),
     llm: parseLlmConfig(env),
     prompts: parsePromptsConfig(env),

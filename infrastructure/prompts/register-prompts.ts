@@ -5,6 +5,7 @@ import { PromptRepoCache } from '../../application/prompts/prompt-repo-cache.js'
 import { PromptSourceResolver } from '../../application/prompts/prompt-source-resolver.js';
 import { RefreshPrompts } from '../../application/prompts/refresh-prompts.js';
 import { RenderPrompt } from '../../application/prompts/render-prompt.js';
+import type { IngestedPromptSource } from '../../application/ingested-prompt-source.js';
 import type { Clock } from '../../domain/ports/clock.js';
 import type { GitFetcher } from '../../domain/ports/git-fetcher.js';
 import type { Logger } from '../../domain/ports/logger.js';
@@ -43,7 +44,12 @@ export function registerPrompts(c: DependencyContainer, config: Config, override
     },
     { ttlMs: settings.cacheTtlMs, cloneTimeoutMs: settings.cloneTimeoutMs, maxConcurrentClones: settings.maxConcurrentClones },
   );
-  const resolver = new PromptSourceResolver(settings, cache, new BuiltinPrompts(settings.builtinDir, reader, logger));
+  const resolver = new PromptSourceResolver(
+    settings,
+    cache,
+    new BuiltinPrompts(settings.builtinDir, reader, logger),
+    c.resolve<IngestedPromptSource>(TOKENS.IngestedPromptSource),
+  );
   c.register(TOKENS.PromptSourceResolver, { useValue: resolver });
   c.register(TOKENS.ListPrompts, { useValue: new ListPrompts(resolver) });
   c.register(TOKENS.RenderPrompt, { useValue: new RenderPrompt(resolver) });

@@ -4,10 +4,13 @@ import { DomainError, NotFoundError } from '../../domain/errors.js';
 import type { Logger } from '../../domain/ports/logger.js';
 import type { Config } from '../../infrastructure/config/config.js';
 import { TOKENS } from '../../infrastructure/tokens.js';
+import { MAX_UPLOAD_RAW_BYTES } from '../../domain/uploads/upload-limits.js';
+import { ingestSourceHandler, SOURCES_PATH } from './controllers/sources-controller.js';
 import { RegisterRoutes } from './generated/routes.js';
 import { bearerAuth } from './middleware/auth.js';
 import { errorHandler } from './middleware/error-handler.js';
 import { requestContext } from './middleware/request-context.js';
+import { uploadBody } from './middleware/upload-body.js';
 
 /** JSON bodies above this are refused (413) before parsing; evidence (20000 chars) fits easily. */
 const JSON_BODY_LIMIT = '1mb';
@@ -30,6 +33,8 @@ export function createApp(container: DependencyContainer): Express {
 
   app.use(requestContext(logger));
   app.use(bearerAuth(config.server.authToken));
+  // Uploads read their own body (raw cap while streaming), so this route comes before the JSON parser and tsoa's {promptName}.
+  app.post(SOURCES_PATH, uploadBody(MAX_UPLOAD_RAW_BYTES), ingestSourceHandler);
   app.use(express.json({ limit: JSON_BODY_LIMIT, strict: true }));
 
   RegisterRoutes(app);

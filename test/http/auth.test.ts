@@ -32,6 +32,11 @@ describe('HTTP bearer authentication', () => {
     });
   }
 
+  it('closes the connection instead of draining an unauthenticated body', async () => {
+    const res = await request(app).post('/api/v1/prompts/sources').send({ source: 'local:x', files: [] }).expect(401);
+    expect(res.headers.connection).to.equal('close');
+  });
+
   it('accepts the right token, case-insensitive scheme', async () => {
     await request(app).get('/api/v1/tools').set('Authorization', `bearer ${TEST_TOKEN}`).expect(200);
     await request(app).get('/api/v1/tools').set(auth).expect(200);

@@ -1,10 +1,17 @@
 import 'reflect-metadata';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { Express } from 'express';
 import type { DependencyContainer } from 'tsyringe';
 import { buildContainer, type Overrides } from '../../infrastructure/composition-root.js';
 import { loadConfig, type Config } from '../../infrastructure/config/config.js';
 import { createApp } from '../../interfaces/http/app.js';
 import { CapturingLogger } from './capturing-logger.js';
+
+// Adapters that persist (the embedded vector store) write here, never into the working tree.
+export const TEST_DATA_DIR = mkdtempSync(path.join(tmpdir(), 'svc-test-data-'));
+process.once('exit', () => rmSync(TEST_DATA_DIR, { recursive: true, force: true }));
 
 export const TEST_TOKEN = 'test-bearer-token-0123456789abcdef';
 
@@ -20,7 +27,7 @@ export interface TestApp {
  * bearer token, quiet), with fakes in place of any adapter the test names.
  */
 export function buildTestApp(env: Record<string, string | undefined> = {}, overrides: Overrides = {}): TestApp {
-  const config = loadConfig({ HOST: '127.0.0.1', PORT: '0', SVC_AUTH_TOKEN: TEST_TOKEN, LOG_LEVEL: 'silent', ...env });
+  const config = loadConfig({ HOST: '127.0.0.1', PORT: '0', SVC_AUTH_TOKEN: TEST_TOKEN, LOG_LEVEL: 'silent', SVC_DATA_DIR: TEST_DATA_DIR, ...env });
   const logger = (overrides.logger as CapturingLogger | undefined) ?? new CapturingLogger();
   const container = buildContainer(config, { ...overrides, logger });
   return { app: createApp(container), container, config, logger };

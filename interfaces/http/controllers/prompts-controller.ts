@@ -95,6 +95,7 @@ export class PromptsController extends Controller {
    * @param path Folder inside `repo` (default: its root); applies only with `repo`
    * @param branch Branch of `repo` (default: main); applies only with `repo`
    * @param gitToken Credential for cloning `repo`, sent only to its host
+   * @param source Identifier of a skill source uploaded with POST /api/v1/prompts/sources (URL-encoded); takes precedence over `repo`, never fetched
    */
   @Get()
   public async list(
@@ -103,8 +104,9 @@ export class PromptsController extends Controller {
     @Query() path?: string,
     @Query() branch?: string,
     @Header('X-Svc-Git-Token') gitToken?: string,
+    @Query() source?: string,
   ): Promise<SuccessEnvelope<PromptListData>> {
-    return ok(req, await this.listPrompts.execute({ repo, path, branch, gitToken }));
+    return ok(req, await this.listPrompts.execute({ repo, path, branch, gitToken, source }));
   }
 
   /**
@@ -129,6 +131,7 @@ export class PromptsController extends Controller {
    * @param path Folder inside `repo` (default: its root); applies only with `repo`
    * @param branch Branch of `repo` (default: main); applies only with `repo`
    * @param gitToken Credential for cloning `repo`, sent only to its host
+   * @param source Identifier of a skill source uploaded with POST /api/v1/prompts/sources (URL-encoded); takes precedence over `repo`, never fetched
    */
   @Post('{promptName}')
   public async render(
@@ -139,8 +142,9 @@ export class PromptsController extends Controller {
     @Query() path?: string,
     @Query() branch?: string,
     @Header('X-Svc-Git-Token') gitToken?: string,
+    @Query() source?: string,
   ): Promise<SuccessEnvelope<RenderedPromptData>> {
-    const out = await this.renderPrompt.execute({ name: promptName, arguments: body?.arguments, repo, path, branch, gitToken });
+    const out = await this.renderPrompt.execute({ name: promptName, arguments: body?.arguments, repo, path, branch, gitToken, source });
     return ok(req, out);
   }
 }

@@ -9,6 +9,11 @@ function digest(value: string): Buffer {
   return createHash('sha256').update(value).digest();
 }
 
+function hasBody(req: Request): boolean {
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+
 /**
  * Bearer gate. Compares SHA-256 digests in constant time, so neither the
  * token's content nor its length leaks through timing.
@@ -23,6 +28,8 @@ export function bearerAuth(token: string | undefined) {
     const match = /^Bearer[ ]+(\S+)\s*$/i.exec(header);
     if (match && timingSafeEqual(digest(match[1]), expected)) return next();
     res.setHeader('WWW-Authenticate', 'Bearer realm="svc"');
+    // An unauthenticated body is never read: close instead of draining it for keep-alive.
+    if (hasBody(req)) res.setHeader('Connection', 'close');
     next(new UnauthorizedError(match ? 'Invalid bearer token' : 'Missing bearer token: send Authorization: Bearer <token>'));
   };
 }

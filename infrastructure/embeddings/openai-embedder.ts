@@ -1,0 +1,146 @@
+import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
+import { DependencyError, DomainError } from '../../domain/errors.js';
+import type { Embedder, EmbedderInfo } from '../../domain/ports/embedder.js';
+import { scrubText, scrubUrl } from '../../domain/security/scrub-credentials.js';
+import { assertTexts, isUsableVector } from '../../domain/vector/embedding-rules.js';
+
+export interface OpenAiEmbedderOptions {
+  /** OPENAI_API_KEY */
+  apiKey: string;
+  /** OPENAI_BASE_URL: any OpenAI-compatible server, ending in its API root (for example .../v1). */
+  baseURL: string;
+  /** SVC_EMBEDDINGS_MODEL */
+  model: string;
+  /** SVC_EMBEDDINGS_DIMENSIONS: the length the model returns; else from the known-model table, else probed. */
+  dimension?: number;
+  /** Per attempt; default 30 s. */
+  timeoutMs?: number;
+  /** Retries on 408/409/429/5xx and connection errors, honouring Retry-After; default 2. */
+  maxRetries?: number;
+  /** Texts per request; default 256. */
+  batchSize?: number;
+}
+
+/** Output lengths of OpenAI's own embedding models at their default size. */
+const KNOWN_DIMENSIONS: Record<string, number> = {
+  'text-embedding-3-small': 1536,
+  'text-embedding-3-large': 3072,
+  'text-embedding-ada-002': 1536,
+};
+
+/** The base64 form is little-endian float32, whatever the CPU. */
+function decodeBase64(encoded: string): number[] | undefined {
+  const bytes = Buffer.from(encoded, 'base64');
+  if (bytes.length === 0 || bytes.length % 4 !== 0) return undefined;
+  const out = new Array<number>(bytes.length / 4);
+  for (let i = 0; i < out.length; i++) out[i] = bytes.readFloatLE(i * 4);
+  return out;
+}
+
+/**
+ * Embedder on any OpenAI-compatible `/embeddings` endpoint (openai SDK). Asks
+ * for base64 (smaller and exact) and also accepts servers that answer with
+ * plain float arrays anyway. Every vector is checked for length and finiteness.
+ */
+export class OpenAiEmbedder implements Embedder {
+  private readonly client: OpenAI;
+  private dim?: number;
+  private probing?: Promise<number>;
+  private readonly batchSize: number;
+  private readonly timeoutMs: number;
+
+  constructor(private readonly options: OpenAiEmbedderOptions) {
+    this.dim = options.dimension ?? KNOWN_DIMENSIONS[options.model];
+    this.batchSize = options.batchSize ?? 256;
+    this.timeoutMs = options.timeoutMs ?? 30_000;
+    this.client = new OpenAI({
+      apiKey: options.apiKey,
+      baseURL: options.baseURL,
+      // explicit nulls: otherwise the SDK reads OPENAI_ORG_ID / OPENAI_PROJECT_ID itself
+      organization: null,
+      project: null,
+      timeout: this.timeoutMs,
+      maxRetries: options.maxRetries ?? 2,
+      logLevel: 'off',
+    });
+  }
+
+  info(): EmbedderInfo {
+    return { provider: 'openai', model: this.options.model, ...(this.dim !== undefined ? { dimension: this.dim } : {}), kind: 'semantic' };
+  }
+
+  async dimension(): Promise<number> {
+    if (this.dim !== undefined) return this.dim;
+    this.probing ??= this.embed(['dimension probe']).then(
+      (v) => v[0].length,
+      (e: unknown) => {
+        this.probing = undefined;
+        throw e;
+      },
+    );
+    return this.probing;
+  }
+
+  async embed(texts: readonly string[]): Promise<number[][]> {
+    assertTexts(texts);
+    const out: number[][] = [];
+    for (let i = 0; i < texts.length; i += this.batchSize) out.push(...(await this.embedBatch(texts.slice(i, i + this.batchSize))));
+    return out;
+  }
+
+  private async embedBatch(batch: readonly string[]): Promise<number[][]> {
+    let response: OpenAI.Embeddings.CreateEmbeddingResponse;
+    try {
+      response = await this.client.embeddings.create({ model: this.options.model, input: [...batch], encoding_format: 'base64' });
+    } catch (e) {
+      throw this.toDomainError(e);
+    }
+    const data = Array.isArray(response?.data) ? [...response.data].sort((a, b) => a.index - b.index) : [];
+    if (data.length !== batch.length) {
+      throw this.invalid(`answered with ${data.length} embeddings for ${batch.length} texts`);
+    }
+    return data.map((d) => {
+      const raw = d.embedding as unknown;
+      const vector = typeof raw === 'string' ? decodeBase64(raw) : raw;
+      if (!isUsableVector(vector, undefined)) throw this.invalid('answered with an embedding that is not a list of finite numbers');
+      this.dim ??= vector.length;
+      if (vector.length !== this.dim) {
+        throw this.invalid(`answered with ${vector.length}-dimensional embeddings, expected ${this.dim}; check SVC_EMBEDDINGS_MODEL and SVC_EMBEDDINGS_DIMENSIONS`);
+      }
+      return vector;
+    });
+  }
+
+  private invalid(what: string): DependencyError {
+    return new DependencyError('embeddings', `Embedding service (model ${this.options.model}) ${what}`);
+  }
+
+  private toDomainError(e: unknown): DomainError {
+    if (e instanceof DomainError) return e;
+    const where = scrubUrl(this.options.baseURL);
+    const scrub = (s: string) => scrubText(s, [this.options.apiKey]).slice(0, 500);
+    if (e instanceof APIConnectionTimeoutError) {
+      return new DependencyError('embeddings', `Embedding service at ${where} did not answer within ${this.timeoutMs} ms`);
+    }
+    if (e instanceof APIConnectionError) {
+      const cause = (e.cause as { cause?: { code?: string }; code?: string } | undefined);
+      const code = cause?.code ?? cause?.cause?.code ?? scrub(e.message);
+      return new DependencyError('embeddings', `Embedding service at ${where} is unreachable: ${code}`);
+    }
+    if (e instanceof APIError && e.status !== undefined) {
+      const detail = scrub(e.message);
+      switch (e.status) {
+        case 401:
+        case 403:
+          return new DependencyError('embeddings', `Embedding service at ${where} rejected the credentials (${e.status}): check OPENAI_API_KEY`);
+        case 404:
+          return new DependencyError('embeddings', `Embedding service at ${where} does not know model '${this.options.model}' (404): check SVC_EMBEDDINGS_MODEL and OPENAI_BASE_URL`);
+        case 429:
+          return new DependencyError('embeddings', `Embedding service at ${where} is rate limiting (429) after retries: ${detail}`);
+        default:
+          return new DependencyError('embeddings', `Embedding service at ${where} failed (${e.status}): ${detail}`);
+      }
+    }
+    return new DependencyError('embeddings', `Embedding service at ${where} failed: ${scrub((e as Error)?.message ?? String(e))}`);
+  }
+}
