@@ -5,6 +5,7 @@ import type { Logger } from '../../domain/ports/logger.js';
 import type { Config } from '../../infrastructure/config/config.js';
 import { TOKENS } from '../../infrastructure/tokens.js';
 import { MAX_UPLOAD_RAW_BYTES } from '../../domain/uploads/upload-limits.js';
+import { mountMcp } from '../mcp/mount-mcp.js';
 import { ingestSourceHandler, SOURCES_PATH } from './controllers/sources-controller.js';
 import { RegisterRoutes } from './generated/routes.js';
 import { bearerAuth } from './middleware/auth.js';
@@ -38,6 +39,7 @@ export function createApp(container: DependencyContainer): Express {
   app.use(express.json({ limit: JSON_BODY_LIMIT, strict: true }));
 
   RegisterRoutes(app);
+  mountMcp(app, container);
 
   app.all('/api/v1/tools/:toolName', methodNotAllowed);
   app.use((req: Request, _res: Response, next: NextFunction) => {
