@@ -31,7 +31,8 @@ function configuredRepo(env: Env): RepoLocation | undefined {
   try {
     url = new URL(raw);
   } catch {
-    throw new ConfigError('SVC_USER_PROMPTS_REPO', `must be an http(s) URL of a git repository, got "${scrubUrl(raw)}"`);
+    // not echoed: a malformed value may still hold a credential
+    throw new ConfigError('SVC_USER_PROMPTS_REPO', 'must be an http(s) URL of a git repository (https://host/path)');
   }
   const scheme = url.protocol.slice(0, -1);
   if (scheme !== 'http' && scheme !== 'https') {
