@@ -9,6 +9,7 @@ import { mountMcp } from '../mcp/mount-mcp.js';
 import { ingestSourceHandler, SOURCES_PATH } from './controllers/sources-controller.js';
 import { RegisterRoutes } from './generated/routes.js';
 import { bearerAuth } from './middleware/auth.js';
+import { localHostGuard, runsOpenOnLoopback } from './middleware/local-host-guard.js';
 import { errorHandler } from './middleware/error-handler.js';
 import { requestContext } from './middleware/request-context.js';
 import { uploadBody } from './middleware/upload-body.js';
@@ -33,6 +34,7 @@ export function createApp(container: DependencyContainer): Express {
   app.set('query parser', 'simple');
 
   app.use(requestContext(logger));
+  if (runsOpenOnLoopback(config)) app.use(localHostGuard());
   app.use(bearerAuth(config.server.authToken));
   // Uploads read their own body (raw cap while streaming), so this route comes before the JSON parser and tsoa's {promptName}.
   app.post(SOURCES_PATH, uploadBody(MAX_UPLOAD_RAW_BYTES), ingestSourceHandler);

@@ -8,6 +8,7 @@ import { TOKENS } from '../../infrastructure/tokens.js';
 import { catalogFilters, CATALOG_QUERY_KEYS } from './catalog-query.js';
 import { API_VERSION } from './envelope.js';
 import { bearerChecker } from './middleware/auth.js';
+import { isLocalHostHeader, runsOpenOnLoopback } from './middleware/local-host-guard.js';
 import { beginRequest } from './middleware/request-context.js';
 import { toCatalogEntry } from './tool-catalog-entry.js';
 
@@ -28,6 +29,7 @@ export function catalogFastLane(container: DependencyContainer): (req: IncomingM
   const logger = container.resolve<Logger>(TOKENS.Logger);
   const listTools = container.resolve<ListTools>(TOKENS.ListTools);
   const check = bearerChecker(config.server.authToken);
+  const open = runsOpenOnLoopback(config);
   const answers = new Map<string, Promise<Buffer>>();
 
   const dataJson = (query: Record<string, string>) => {
@@ -57,6 +59,7 @@ export function catalogFastLane(container: DependencyContainer): (req: IncomingM
       }
     }
     if (check(req.headers.authorization) !== 'ok') return false;
+    if (open && !isLocalHostHeader(req.headers.host)) return false;
 
     const { requestId } = beginRequest(logger, 'GET', '/api/v1/tools', res);
     dataJson(query).then(

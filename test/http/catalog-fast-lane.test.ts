@@ -46,6 +46,14 @@ describe('catalog fast lane', () => {
     expect(handled('GET', '/api/v1/tools?unknown=1', good)).to.equal(false);
   });
 
+  it('leaves a foreign Host to the express guard when running open on loopback', async () => {
+    const open = buildTestApp({ SVC_AUTH_TOKEN: undefined });
+    const lane = catalogFastLane(open.container);
+    const res = { setHeader() {}, on() {}, writeHead() {}, write() {}, end() {} } as any;
+    expect(lane({ method: 'GET', url: '/api/v1/tools', headers: { host: 'evil.example' } } as any, res)).to.equal(false);
+    expect(lane({ method: 'GET', url: '/api/v1/tools', headers: { host: 'localhost:3456' } } as any, res)).to.equal(true);
+  });
+
   it('leaves a missing token to the express gate (401 with the envelope)', async () => {
     const res = await fetch(`${running.url}/api/v1/tools`);
     expect(res.status).to.equal(401);
