@@ -6,6 +6,7 @@ import { PromptsSourceError } from '../../domain/errors.js';
 import { DataDirCloneWorkspace } from '../../infrastructure/git/data-dir-clone-workspace.js';
 import { DEFAULT_TREE_LIMITS, FsPromptTreeReader } from '../../infrastructure/prompts/fs-prompt-tree-reader.js';
 import { CapturingLogger } from '../support/capturing-logger.js';
+import { rejection as rejected } from '../support/rejection.js';
 
 function write(root: string, files: Record<string, string>) {
   for (const [rel, text] of Object.entries(files)) {
@@ -15,14 +16,6 @@ function write(root: string, files: Record<string, string>) {
   }
 }
 
-async function rejected(p: Promise<unknown>): Promise<Error> {
-  try {
-    await p;
-  } catch (e) {
-    return e as Error;
-  }
-  throw new Error('expected a rejection');
-}
 
 describe('clone files on disk', () => {
   let tmp: string;

@@ -2,19 +2,12 @@ import { expect } from 'chai';
 import { ValidationError } from '../../domain/errors.js';
 import type { IngestedSource } from '../../domain/uploads/ingested-source.js';
 import { InMemoryIngestedSourceStore } from '../../infrastructure/uploads/in-memory-ingested-source-store.js';
+import { rejection } from '../support/rejection.js';
 
 function source(key: string, totalBytes: number, contentHash?: string): IngestedSource {
   return { key, source: `local:${key}`, contentHash, files: [{ path: 'f', mode: 0o644, content: Buffer.alloc(totalBytes) }], totalBytes };
 }
 
-async function rejection(p: Promise<unknown>): Promise<Error> {
-  try {
-    await p;
-  } catch (err) {
-    return err as Error;
-  }
-  throw new Error('expected a rejection');
-}
 
 describe('InMemoryIngestedSourceStore', () => {
   it('evicts the least recently used source when the count bound is reached', async () => {

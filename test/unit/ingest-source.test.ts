@@ -4,15 +4,8 @@ import { ValidationError } from '../../domain/errors.js';
 import { sourceKey } from '../../domain/uploads/source-identifier.js';
 import { FakeIngestedSourceStore } from '../fakes/fake-ingested-source-store.js';
 import { manifestOf, skillFiles } from '../support/upload-manifests.js';
+import { rejection } from '../support/rejection.js';
 
-async function rejection(p: Promise<unknown>): Promise<Error> {
-  try {
-    await p;
-  } catch (err) {
-    return err as Error;
-  }
-  throw new Error('expected a rejection');
-}
 
 describe('IngestSource', () => {
   let store: FakeIngestedSourceStore;

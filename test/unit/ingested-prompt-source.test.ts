@@ -6,6 +6,7 @@ import { renderPrompt } from '../../domain/prompts/prompt-renderer.js';
 import { FakeIngestedSourceStore } from '../fakes/fake-ingested-source-store.js';
 import { CapturingLogger } from '../support/capturing-logger.js';
 import { manifestOf, type ClientFile } from '../support/upload-manifests.js';
+import { rejection } from '../support/rejection.js';
 
 const md = (text: string) => Buffer.from(text, 'utf8');
 const TREE: ClientFile[] = [
@@ -19,14 +20,6 @@ const TREE: ClientFile[] = [
   { path: 'broken.md', bytes: md('---\nname: [unclosed\n---\nbody') },
 ];
 
-async function rejection(p: Promise<unknown>): Promise<Error> {
-  try {
-    await p;
-  } catch (err) {
-    return err as Error;
-  }
-  throw new Error('expected a rejection');
-}
 
 describe('IngestedPromptSource', () => {
   let store: FakeIngestedSourceStore;

@@ -2,19 +2,12 @@ import { expect } from 'chai';
 import { PromptsSourceError, ValidationError } from '../../domain/errors.js';
 import { GitFetchError } from '../../domain/ports/git-fetcher.js';
 import { filesWith, promptsHarness, TTL_MS } from '../support/prompts-harness.js';
+import { rejection as rejected } from '../support/rejection.js';
 
 const CONFIGURED = 'https://github.com/acme/prompts';
 const OTHER_A = 'https://github.com/acme/a';
 const OTHER_B = 'https://github.com/acme/b';
 
-async function rejected(p: Promise<unknown>): Promise<Error> {
-  try {
-    await p;
-  } catch (e) {
-    return e as Error;
-  }
-  throw new Error('expected a rejection');
-}
 
 describe('prompt repo cache', () => {
   function setup() {

@@ -2,15 +2,8 @@ import { expect } from 'chai';
 import { NotFoundError, PromptsSourceError, ValidationError } from '../../domain/errors.js';
 import { promptFiles, promptMarkdown } from '../support/prompt-files.js';
 import { filesWith, promptsHarness } from '../support/prompts-harness.js';
+import { rejection as rejected } from '../support/rejection.js';
 
-async function rejected(p: Promise<unknown>): Promise<Error> {
-  try {
-    await p;
-  } catch (e) {
-    return e as Error;
-  }
-  throw new Error('expected a rejection');
-}
 
 describe('prompt sources (SPEC.md source and credential tables)', () => {
   describe('source selection', () => {
