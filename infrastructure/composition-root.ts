@@ -3,11 +3,15 @@ import { container as rootContainer, type DependencyContainer } from 'tsyringe';
 import { CheckReadiness } from '../application/check-readiness.js';
 import { ExecuteTool } from '../application/execute-tool.js';
 import { GetSystemStatus, type RuntimeInfo } from '../application/get-system-status.js';
+import { IngestSource } from '../application/ingest-source.js';
+import { IngestedPromptSource } from '../application/ingested-prompt-source.js';
 import { ListTools } from '../application/list-tools.js';
 import type { ToolHandler } from '../application/tool-handler.js';
 import type { ClusterClient } from '../domain/ports/cluster-client.js';
 import type { Clock, Timers } from '../domain/ports/clock.js';
 import type { Embedder } from '../domain/ports/embedder.js';
+import type { IngestedSourceStore } from '../domain/ports/ingested-source-store.js';
+import type { GitFetcher } from '../domain/ports/git-fetcher.js';
 import type { LlmProvider } from '../domain/ports/llm-provider.js';
 import type { Logger } from '../domain/ports/logger.js';
 import type { Tracer } from '../domain/ports/tracer.js';
@@ -21,6 +25,8 @@ import { configSecrets } from './config/config-secrets.js';
 import { createClusterClient } from './kubernetes/create-cluster-client.js';
 import { createLlmProvider } from './llm/create-llm-provider.js';
 import { PinoLogger } from './logging/pino-logger.js';
+import { registerPrompts } from './prompts/register-prompts.js';
+import { InMemoryIngestedSourceStore } from './uploads/in-memory-ingested-source-store.js';
 import { TOKENS } from './tokens.js';
 import { createTracer } from './tracing/create-tracer.js';
 import { tracePorts } from './tracing/trace-ports.js';
@@ -39,6 +45,9 @@ export interface Overrides {
   toolDefinitions?: readonly ToolDefinition[];
   /** Extra or replacement tool use cases, by tool name. */
   toolHandlers?: Record<string, ToolHandler>;
+  ingestedSources?: IngestedSourceStore;
+  /** The git transport of the prompt library. */
+  gitFetcher?: GitFetcher;
 }
 
 /**
@@ -97,6 +106,12 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
   ]);
   value(TOKENS.ToolHandlers, handlers);
   value(TOKENS.ListTools, new ListTools(registry));
+  // Uploaded skill sources first: the prompt source resolver serves `?source=` from them.
+  const sources = overrides.ingestedSources ?? new InMemoryIngestedSourceStore(config.uploads);
+  value<IngestedSourceStore>(TOKENS.IngestedSourceStore, sources);
+  value(TOKENS.IngestSource, new IngestSource(sources));
+  value(TOKENS.IngestedPromptSource, new IngestedPromptSource(sources, c.resolve(TOKENS.Logger)));
+  registerPrompts(c, config, overrides);
   value(
     TOKENS.ExecuteTool,
     new ExecuteTool(registry, handlers, c.resolve(TOKENS.Tracer), c.resolve(TOKENS.Clock), c.resolve(TOKENS.Logger)),

@@ -13,5 +13,12 @@ export const TOKENS = {
   RuntimeInfo: Symbol('RuntimeInfo'),
   ExecuteTool: Symbol('ExecuteTool'),
   ListTools: Symbol('ListTools'),
+  IngestedSourceStore: Symbol('IngestedSourceStore'),
+  IngestSource: Symbol('IngestSource'),
+  IngestedPromptSource: Symbol('IngestedPromptSource'),
   CheckReadiness: Symbol('CheckReadiness'),
+  PromptSourceResolver: Symbol('PromptSourceResolver'),
+  ListPrompts: Symbol('ListPrompts'),
+  RenderPrompt: Symbol('RenderPrompt'),
+  RefreshPrompts: Symbol('RefreshPrompts'),
 } as const;

@@ -37,3 +37,8 @@ export function printTable(rows: LoadResult[]): void {
 export function ratio(a: LoadResult, b: LoadResult): string {
   return `${((a.rps / b.rps) * 100).toFixed(1)}%`;
 }
+
+/** The run with the median throughput. */
+export function median(runs: LoadResult[]): LoadResult {
+  return [...runs].sort((a, b) => a.rps - b.rps)[Math.floor(runs.length / 2)];
+}

@@ -10,7 +10,11 @@ export const REDACTED = '***';
 const CREDENTIAL_PARAM = /^(x(amz|goog)?)?(access)?(token|accesstoken|authtoken|idtoken|refreshtoken|privatetoken|jobtoken|gittoken|apikey|key|secret|clientsecret|password|passwd|pwd|pass|auth|authorization|credential|credentials|signature|sig|session|sessiontoken|securitytoken|code|bearer)$/;
 
 // scheme://userinfo@ ; userinfo runs to the last '@' before the path, query or fragment.
-const USERINFO = /^([a-zA-Z][a-zA-Z0-9+.-]*:[\\/]{2})([^/\\?#]*)@/;
+// Any number of slashes: WHATWG parsing reads `http:u:p@h`, `http:/u:p@h` and
+// `https:///u:p@h` as URLs with userinfo too.
+const USERINFO = /^([a-zA-Z][a-zA-Z0-9+.-]*:[\\/]*)([^/\\?#]*)@/;
+// What WHATWG parsing ignores: C0 controls and spaces around the URL, tabs and newlines inside it.
+const IGNORED_BY_URL_PARSER = /^[\u0000-\u0020]+|[\u0000-\u0020]+$|[\t\n\r]/g;
 
 function isCredentialParam(name: string): boolean {
   let decoded = name;
@@ -33,9 +37,14 @@ function scrubQuery(query: string): string {
     .join('&');
 }
 
-/** Scrubs one URL: userinfo becomes `***:***`, credential-looking query values become `***`. */
+/**
+ * Scrubs one URL: userinfo becomes `***:***`, credential-looking query values
+ * become `***`. Characters a URL parser ignores (surrounding spaces and
+ * controls, embedded tabs and newlines) are dropped first, so they cannot hide
+ * a credential from the patterns.
+ */
 export function scrubUrl(url: string): string {
-  let out = url.replace(USERINFO, (_m, scheme: string) => `${scheme}${REDACTED}:${REDACTED}@`);
+  let out = url.replace(IGNORED_BY_URL_PARSER, '').replace(USERINFO, (_m, scheme: string) => `${scheme}${REDACTED}:${REDACTED}@`);
   const hash = out.indexOf('#');
   const fragment = hash === -1 ? '' : out.slice(hash);
   const beforeFragment = hash === -1 ? out : out.slice(0, hash);

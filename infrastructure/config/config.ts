@@ -1,8 +1,10 @@
 import { parseClusterConfig, type ClusterConfig } from './cluster-config.js';
 import type { Env } from './env-parsers.js';
 import { parseLlmConfig, type LlmConfig } from './llm-config.js';
+import { parsePromptsConfig, type PromptsConfig } from './prompts-config.js';
 import { parseServerConfig, type ServerConfig } from './server-config.js';
 import { parseTracingConfig, type TracingConfig } from './tracing-config.js';
+import { parseUploadsConfig, type UploadsConfig } from './uploads-config.js';
 import { parseVectorConfig, type VectorConfig } from './vector-config.js';
 
 export { ConfigError } from './env-parsers.js';
@@ -13,18 +15,22 @@ export { ConfigError } from './env-parsers.js';
  */
 export interface Config {
   server: ServerConfig;
+  uploads: UploadsConfig;
   vector: VectorConfig;
   cluster: ClusterConfig;
   llm: LlmConfig;
   tracing: TracingConfig;
+  prompts: PromptsConfig;
 }
 
 export function loadConfig(env: Env = process.env, cwd: string = process.cwd()): Config {
   return {
     server: parseServerConfig(env, cwd),
+    uploads: parseUploadsConfig(env),
     vector: parseVectorConfig(env, parseServerConfig(env, cwd).dataDir),
     cluster: parseClusterConfig(env),
     llm: parseLlmConfig(env),
     tracing: parseTracingConfig(env),
+    prompts: parsePromptsConfig(env),
   };
 }

@@ -29,16 +29,16 @@ export class PinoLogger implements Logger {
   }
 
   debug(msg: string, fields?: Record<string, unknown>): void {
-    this.log.debug(fields ?? {}, scrubText(msg));
+    if (this.log.isLevelEnabled('debug')) this.log.debug(fields ?? {}, scrubText(msg));
   }
   info(msg: string, fields?: Record<string, unknown>): void {
-    this.log.info(fields ?? {}, scrubText(msg));
+    if (this.log.isLevelEnabled('info')) this.log.info(fields ?? {}, scrubText(msg));
   }
   warn(msg: string, fields?: Record<string, unknown>): void {
-    this.log.warn(fields ?? {}, scrubText(msg));
+    if (this.log.isLevelEnabled('warn')) this.log.warn(fields ?? {}, scrubText(msg));
   }
   error(msg: string, fields?: Record<string, unknown>): void {
-    this.log.error(fields ?? {}, scrubText(msg));
+    if (this.log.isLevelEnabled('error')) this.log.error(fields ?? {}, scrubText(msg));
   }
   child(fields: Record<string, unknown>): Logger {
     return new PinoLogger(this.log.child(fields));

@@ -5,11 +5,16 @@ import type { Logger } from '../../domain/ports/logger.js';
 import type { Tracer } from '../../domain/ports/tracer.js';
 import type { Config } from '../../infrastructure/config/config.js';
 import { TOKENS } from '../../infrastructure/tokens.js';
+import { MAX_UPLOAD_RAW_BYTES } from '../../domain/uploads/upload-limits.js';
+import { mountMcp } from '../mcp/mount-mcp.js';
+import { ingestSourceHandler, SOURCES_PATH } from './controllers/sources-controller.js';
 import { RegisterRoutes } from './generated/routes.js';
 import { bearerAuth } from './middleware/auth.js';
+import { localHostGuard, runsOpenOnLoopback } from './middleware/local-host-guard.js';
 import { errorHandler } from './middleware/error-handler.js';
 import { requestContext } from './middleware/request-context.js';
 import { traceContext } from './middleware/trace-context.js';
+import { uploadBody } from './middleware/upload-body.js';
 
 /** JSON bodies above this are refused (413) before parsing; evidence (20000 chars) fits easily. */
 const JSON_BODY_LIMIT = '1mb';
@@ -31,11 +36,15 @@ export function createApp(container: DependencyContainer): Express {
   app.set('query parser', 'simple');
 
   app.use(requestContext(logger));
+  if (runsOpenOnLoopback(config)) app.use(localHostGuard());
   app.use(bearerAuth(config.server.authToken));
+  // Uploads read their own body (raw cap while streaming), so this route comes before the JSON parser and tsoa's {promptName}.
+  app.post(SOURCES_PATH, uploadBody(MAX_UPLOAD_RAW_BYTES), ingestSourceHandler);
   app.use(express.json({ limit: JSON_BODY_LIMIT, strict: true }));
   app.use(traceContext(container.resolve<Tracer>(TOKENS.Tracer)));
 
   RegisterRoutes(app);
+  mountMcp(app, container);
 
   app.all('/api/v1/tools/:toolName', methodNotAllowed);
   app.use((req: Request, _res: Response, next: NextFunction) => {

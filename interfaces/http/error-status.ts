@@ -2,6 +2,7 @@
 export const ERROR_STATUS: Readonly<Record<string, number>> = {
   VALIDATION_ERROR: 400,
   UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
   NOT_FOUND: 404,
   TOOL_NOT_FOUND: 404,
   PROMPT_NOT_FOUND: 404,

@@ -2,6 +2,7 @@ import type { ToolDefinition } from '../../domain/tools/tool-definition.js';
 import type { ToolRegistry } from '../../domain/tools/tool-registry.js';
 import { SERVICE_VERSION } from '../../infrastructure/service-version.js';
 import generated from './generated/swagger.json';
+import { SOURCES_PATH_ITEM, SOURCES_SCHEMAS } from './sources-openapi.js';
 import { inputJsonSchema } from './tool-catalog-entry.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -96,8 +97,8 @@ export function buildOpenApiDocument(registry: ToolRegistry): Json {
     contact: { name: 'svc maintainers', url: 'https://example.invalid/svc' },
   };
   doc.components = doc.components ?? {};
-  doc.components.schemas = { ...(doc.components.schemas ?? {}), ...SHARED_SCHEMAS };
-  doc.paths = doc.paths ?? {};
+  doc.components.schemas = { ...(doc.components.schemas ?? {}), ...SHARED_SCHEMAS, ...SOURCES_SCHEMAS };
+  doc.paths = { ...(doc.paths ?? {}), ...SOURCES_PATH_ITEM };
   // Bearer auth is enforced by middleware for every route; the two public ones opt out.
   doc.components.securitySchemes = { bearer: { type: 'http', scheme: 'bearer' } };
   doc.security = [{ bearer: [] }];

@@ -6,6 +6,7 @@ import type { Tracer } from '../../domain/ports/tracer.js';
 import type { Config } from '../../infrastructure/config/config.js';
 import { TOKENS } from '../../infrastructure/tokens.js';
 import { createApp } from './app.js';
+import { catalogFastLane } from './catalog-fast-lane.js';
 
 export interface RunningServer {
   server: http.Server;
@@ -18,7 +19,11 @@ export interface RunningServer {
 export async function startServer(container: DependencyContainer): Promise<RunningServer> {
   const config = container.resolve<Config>(TOKENS.Config);
   const logger = container.resolve<Logger>(TOKENS.Logger);
-  const server = http.createServer(createApp(container));
+  const app = createApp(container);
+  const fastLane = catalogFastLane(container);
+  const server = http.createServer((req, res) => {
+    if (!fastLane(req, res)) app(req, res);
+  });
   server.headersTimeout = 30_000;
   server.requestTimeout = 300_000;
   await new Promise<void>((resolve, reject) => {

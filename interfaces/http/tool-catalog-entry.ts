@@ -1,5 +1,8 @@
-import { z } from 'zod';
 import type { ToolCategory, ToolDefinition } from '../../domain/tools/tool-definition.js';
+import { inputJsonSchema } from '../shared/tool-json-schema.js';
+
+// Re-exported so existing importers keep working; the conversion lives in interfaces/shared.
+export { inputJsonSchema };
 
 export interface ToolCatalogEntry {
   name: string;
@@ -8,19 +11,6 @@ export interface ToolCatalogEntry {
   tags: string[];
   /** JSON Schema (OpenAPI 3.0 dialect) of the tool's request body. */
   inputSchema: { [key: string]: unknown };
-}
-
-const schemaCache = new WeakMap<ToolDefinition, Record<string, unknown>>();
-
-/** The JSON Schema of a tool's input, converted once per definition. */
-export function inputJsonSchema(def: ToolDefinition): Record<string, unknown> {
-  let schema = schemaCache.get(def);
-  if (!schema) {
-    schema = z.toJSONSchema(def.inputSchema, { target: 'openapi-3.0', io: 'input' }) as Record<string, unknown>;
-    delete schema.$schema;
-    schemaCache.set(def, schema);
-  }
-  return schema;
 }
 
 export function toCatalogEntry(def: ToolDefinition): ToolCatalogEntry {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { DependencyError } from '../../domain/errors.js';
 import { EmbeddedVectorStore } from '../../infrastructure/vector/embedded-vector-store.js';
-import { rejection } from '../contract/vector-store-contract.js';
+import { rejection } from '../support/rejection.js';
 import { CapturingLogger } from '../support/capturing-logger.js';
 
 describe('EmbeddedVectorStore persistence', () => {

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import nock from 'nock';
 import { DependencyError, ValidationError } from '../../domain/errors.js';
 import { OpenAiEmbedder } from '../../infrastructure/embeddings/openai-embedder.js';
-import { rejection } from '../contract/vector-store-contract.js';
+import { rejection } from '../support/rejection.js';
 import { OpenAiCompatibleServer, vectorFor } from '../support/openai-compatible-server.js';
 
 const KEY = 'sk-test-0123456789abcdef';

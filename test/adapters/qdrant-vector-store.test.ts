@@ -5,7 +5,7 @@ import { DependencyError } from '../../domain/errors.js';
 import { CollectionNotFoundError, VectorDimensionError } from '../../domain/vector/vector-errors.js';
 import { toPointId } from '../../infrastructure/vector/qdrant-mapping.js';
 import { QdrantVectorStore } from '../../infrastructure/vector/qdrant-vector-store.js';
-import { rejection } from '../contract/vector-store-contract.js';
+import { rejection } from '../support/rejection.js';
 import { QdrantServer } from '../support/qdrant-server.js';
 
 const KEY = 'qdrant-key-0123456789';

@@ -2,18 +2,11 @@ import { expect } from 'chai';
 import { ValidationError } from '../../domain/errors.js';
 import type { VectorPoint, VectorStore } from '../../domain/ports/vector-store.js';
 import { CollectionNotFoundError, VectorDimensionError } from '../../domain/vector/vector-errors.js';
+import { rejection } from '../support/rejection.js';
 
 /** Builds a fresh, empty store for one test; `cleanup` releases it. */
 export type StoreFactory = () => Promise<{ store: VectorStore; cleanup: () => Promise<void> }>;
 
-export async function rejection(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (e) {
-    return e as Error;
-  }
-  throw new Error('expected the promise to reject, it resolved');
-}
 
 function cosine(a: number[], b: number[]): number {
   const dot = a.reduce((s, x, i) => s + x * b[i], 0);

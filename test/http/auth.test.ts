@@ -32,6 +32,11 @@ describe('HTTP bearer authentication', () => {
     });
   }
 
+  it('closes the connection instead of draining an unauthenticated body', async () => {
+    const res = await request(app).post('/api/v1/prompts/sources').send({ source: 'local:x', files: [] }).expect(401);
+    expect(res.headers.connection).to.equal('close');
+  });
+
   it('accepts the right token, case-insensitive scheme', async () => {
     await request(app).get('/api/v1/tools').set('Authorization', `bearer ${TEST_TOKEN}`).expect(200);
     await request(app).get('/api/v1/tools').set(auth).expect(200);
@@ -63,6 +68,23 @@ describe('HTTP bearer authentication', () => {
     await request(app).get('/api/v1/tools').set('Authorization', `Bearer ${TEST_TOKEN}zz`).expect(401);
     expect(logger.text()).to.not.include(TEST_TOKEN);
     expect(logger.lines.filter((l) => l.msg === 'request').length).to.be.greaterThan(1);
+  });
+
+  it('without a token, answers only requests addressed to a loopback name (DNS rebinding)', async () => {
+    const open = buildTestApp({ SVC_AUTH_TOKEN: undefined });
+    for (const host of ['evil.example', 'evil.example:3456', '127.0.0.1.nip.io', '10.0.0.1', 'localhost.evil.example']) {
+      const res = await request(open.app).get('/api/v1/tools').set('Host', host).expect(403);
+      expect(res.body.error.code, host).to.equal('FORBIDDEN');
+      expect(res.body.error.message).to.include('SVC_AUTH_TOKEN');
+    }
+    for (const host of ['localhost:3456', '127.0.0.1', '[::1]:3456', 'LOCALHOST']) {
+      await request(open.app).get('/api/v1/tools').set('Host', host).expect(200);
+    }
+    await request(open.app).get('/healthz').set('Host', 'evil.example').expect(200);
+    // a token, or an open non-loopback bind chosen on purpose, does not restrict Host
+    await request(app).get('/api/v1/tools').set(auth).set('Host', 'svc.example.com').expect(200);
+    const proxied = buildTestApp({ SVC_AUTH_TOKEN: undefined, HOST: '0.0.0.0', SVC_ALLOW_UNAUTHENTICATED: 'true' });
+    await request(proxied.app).get('/api/v1/tools').set('Host', 'svc.example.com').expect(200);
   });
 
   it('runs open when no token is configured (loopback bind)', async () => {

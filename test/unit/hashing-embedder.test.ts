@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { ValidationError } from '../../domain/errors.js';
 import { HashingEmbedder } from '../../infrastructure/embeddings/hashing-embedder.js';
-import { rejection } from '../contract/vector-store-contract.js';
+import { rejection } from '../support/rejection.js';
 
 const dot = (a: number[], b: number[]) => a.reduce((s, x, i) => s + x * b[i], 0);
 

@@ -12,6 +12,13 @@ describe('credential scrubbing', () => {
     ['https://h/r?api_key=k#frag?token=x', 'https://h/r?api_key=***#frag?token=x'],
     ['HTTPS://U:P@H/r', 'HTTPS://***:***@H/r'],
     ['https:\\\\u:p@h/r', 'https:\\\\***:***@h/r'],
+    // spellings WHATWG parsing accepts as userinfo
+    ['http:u:p@h/r', 'http:***:***@h/r'],
+    ['http:/u:p@h/r', 'http:/***:***@h/r'],
+    ['https:///u:p@h/r', 'https:///***:***@h/r'],
+    [' \thttps://u:p@h/r\n', 'https://***:***@h/r'],
+    ['ht\ntps://u:p@h/r', 'https://***:***@h/r'],
+    ['https://u:p\t@h/r', 'https://***:***@h/r'],
   ];
   for (const [input, expected] of cases) {
     it(`scrubs ${input}`, () => {

@@ -4,6 +4,7 @@ import { inject, injectable } from 'tsyringe';
 import type { ExecuteTool } from '../../../application/execute-tool.js';
 import type { ListTools } from '../../../application/list-tools.js';
 import { TOKENS } from '../../../infrastructure/tokens.js';
+import { catalogFilters } from '../catalog-query.js';
 import { ok, requestIdOf, type SuccessEnvelope } from '../envelope.js';
 import { toCatalogEntry, type ToolCatalogEntry } from '../tool-catalog-entry.js';
 
@@ -45,12 +46,7 @@ export class ToolsController extends Controller {
     @Query() tags?: string,
     @Query() search?: string,
   ): Promise<SuccessEnvelope<ToolListData>> {
-    const wanted = [tag, tags]
-      .filter((t): t is string => typeof t === 'string')
-      .flatMap((t) => t.split(','))
-      .map((t) => t.trim())
-      .filter(Boolean);
-    const tools = await this.listTools.execute({ category, tags: wanted.length ? wanted : undefined, search });
+    const tools = await this.listTools.execute(catalogFilters(category, tag, tags, search));
     return ok(req, { tools: tools.map(toCatalogEntry) });
   }
 

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from '../../../domain/ports/logger.js';
 
@@ -33,26 +34,28 @@ class RequestLogger implements Logger {
 }
 
 /**
- * Gives every request a fresh id (X-Request-Id), a logger carrying it, and one
- * access line when the response finishes. The query string is left out of the
- * access line: it may carry a repository URL with credentials.
+ * Starts one request: a fresh id (also the X-Request-Id header), a logger
+ * carrying it, and one access line when the response finishes. The query
+ * string is left out of the access line: it may carry a repository URL with
+ * credentials.
  */
+export function beginRequest(logger: Logger, method: string, path: string, res: ServerResponse): { requestId: string; log: Logger } {
+  const requestId = randomUUID();
+  const started = process.hrtime.bigint();
+  const log = new RequestLogger(logger, requestId);
+  res.setHeader('X-Request-Id', requestId);
+  res.on('finish', () => {
+    log.info('request', { method, path, status: res.statusCode, durationMs: Number(process.hrtime.bigint() - started) / 1e6 });
+  });
+  return { requestId, log };
+}
+
+/** Express middleware around `beginRequest`; the id and logger go to `res.locals`. */
 export function requestContext(logger: Logger) {
   return (req: Request, res: Response, next: NextFunction) => {
-    const requestId = randomUUID();
-    const started = process.hrtime.bigint();
-    const log = new RequestLogger(logger, requestId);
+    const { requestId, log } = beginRequest(logger, req.method, req.path, res);
     res.locals.requestId = requestId;
     res.locals.log = log;
-    res.setHeader('X-Request-Id', requestId);
-    res.on('finish', () => {
-      log.info('request', {
-        method: req.method,
-        path: req.path,
-        status: res.statusCode,
-        durationMs: Number(process.hrtime.bigint() - started) / 1e6,
-      });
-    });
     next();
   };
 }

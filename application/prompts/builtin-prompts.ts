@@ -1,0 +1,37 @@
+import { PromptLibrary } from '../../domain/prompts/prompt-library.js';
+import type { Logger } from '../../domain/ports/logger.js';
+import type { PromptTreeReader } from '../../domain/ports/prompt-tree-reader.js';
+
+/** The prompts shipped with the service, read once from their folder and kept. */
+export class BuiltinPrompts {
+  private loaded?: Promise<PromptLibrary>;
+
+  constructor(
+    private readonly dir: string,
+    private readonly reader: PromptTreeReader,
+    private readonly logger: Logger,
+  ) {}
+
+  /** `reload` reads the folder again (refresh). */
+  get(reload = false): Promise<PromptLibrary> {
+    if (!this.loaded || reload) {
+      const loading = this.read();
+      // a failed read is retried next time rather than cached
+      loading.catch(() => {
+        if (this.loaded === loading) this.loaded = undefined;
+      });
+      this.loaded = loading;
+    }
+    return this.loaded;
+  }
+
+  private async read(): Promise<PromptLibrary> {
+    const tree = await this.reader.read(this.dir, '');
+    if (tree.missing) this.logger.error('built-in prompts folder is missing', { dir: this.dir });
+    const library = PromptLibrary.fromFiles(tree.files);
+    for (const w of [...tree.warnings, ...library.warnings]) {
+      this.logger.warn('skipping prompt file', { source: 'built-in', file: w.path, reason: w.reason });
+    }
+    return library;
+  }
+}

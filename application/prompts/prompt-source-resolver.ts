@@ -1,0 +1,68 @@
+import { selectCloneCredential } from '../../domain/prompts/clone-credential.js';
+import type { PromptLibrary } from '../../domain/prompts/prompt-library.js';
+import { validateRepoOverride, type RepoOverrideInput } from '../../domain/prompts/repo-override.js';
+import type { IngestedPromptSource } from '../ingested-prompt-source.js';
+import type { BuiltinPrompts } from './builtin-prompts.js';
+import { explainCloneFailure } from './explain-clone-failure.js';
+import type { PromptRepoCache } from './prompt-repo-cache.js';
+import type { PromptSourceSettings } from './prompt-source-settings.js';
+
+export const BUILT_IN_SOURCE = 'built-in';
+
+/** Where a prompts request wants its prompts from, plus the per-request credential header. */
+export interface PromptSourceRequest extends RepoOverrideInput {
+  /** `X-Svc-Git-Token`; used only with `repo`. */
+  gitToken?: string;
+  /** `?source=`: identifier of an uploaded skill source; takes precedence over `repo` and never reaches git. */
+  source?: string;
+}
+
+export interface ResolvedPromptSource {
+  library: PromptLibrary;
+  /** SPEC.md's `source` field: scrubbed URL or `built-in`. */
+  source: string;
+}
+
+/**
+ * SPEC.md's source rules: `repo` overrides the configured repo, which
+ * overrides the built-ins. Validation runs first, so a rejected override
+ * never reaches a clone or the cache.
+ */
+export class PromptSourceResolver {
+  constructor(
+    private readonly settings: PromptSourceSettings,
+    private readonly cache: PromptRepoCache,
+    private readonly builtins: BuiltinPrompts,
+    private readonly ingested?: IngestedPromptSource,
+  ) {}
+
+  async resolve(request: PromptSourceRequest, force = false): Promise<ResolvedPromptSource> {
+    if (request.source !== undefined) {
+      if (!this.ingested) throw new Error('uploaded skill sources are not wired into the prompt source resolver');
+      return this.ingested.resolve(request.source);
+    }
+    const override = validateRepoOverride(request);
+    const location = override ?? this.settings.configuredRepo;
+    if (!location) return { library: await this.builtins.get(force), source: BUILT_IN_SOURCE };
+
+    const headerToken = request.gitToken?.trim() || undefined;
+    const credential = selectCloneCredential({
+      override,
+      headerToken,
+      serverToken: this.settings.serverToken,
+      allowedHosts: this.settings.allowedHosts,
+    });
+    const slot = credential.kind === 'header' ? 'credentialed' : 'shared';
+    try {
+      const library = await this.cache.load(slot, { location, credential, refuseNonPublicRedirects: !!override }, force);
+      return { library, source: location.source };
+    } catch (e) {
+      throw explainCloneFailure(e, location, credential, !!override);
+    }
+  }
+
+  /** Prompt count of a cached copy of that source, or 0. */
+  cachedCount(sourceIdentity: string): number {
+    return this.cache.cachedCount(sourceIdentity) ?? 0;
+  }
+}

@@ -1,0 +1,124 @@
+import fs from 'node:fs';
+import git from 'isomorphic-git';
+import { GitFetchError, type CloneOutcome, type CloneRequest, type GitFetcher } from '../../domain/ports/git-fetcher.js';
+import { scrubText } from '../../domain/security/scrub-credentials.js';
+import { basicAuthFor, GitTransportError, ScopedGitHttpClient, sizeLimitMessage } from './scoped-git-http-client.js';
+
+export interface IsomorphicGitFetcherOptions {
+  /** Bytes a clone may download in total; default 64 MiB. */
+  maxBytes?: number;
+}
+
+/** How much of a text/plain error body goes into the message, verbatim. */
+const ECHO_CAP = 4096;
+
+/** Every spelling of a credential that could come back in an error: raw, decoded, inside Basic auth. */
+function secretsOf(request: CloneRequest): string[] {
+  const secrets: string[] = [];
+  if (request.token) secrets.push(request.token, basicAuthFor(request.token).slice(6));
+  try {
+    const u = new URL(request.url);
+    for (const part of [u.username, u.password]) {
+      if (!part) continue;
+      secrets.push(part);
+      try {
+        secrets.push(decodeURIComponent(part));
+      } catch {
+        // a malformed escape stays as written
+      }
+    }
+    if (u.username || u.password) {
+      secrets.push(Buffer.from(`${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`).toString('base64'));
+    }
+  } catch {
+    // the URL was validated upstream; nothing more to collect
+  }
+  return secrets;
+}
+
+function isAnonymous(request: CloneRequest): boolean {
+  if (request.token) return false;
+  const u = new URL(request.url);
+  return !u.username && !u.password;
+}
+
+interface IsoGitError {
+  code?: string;
+  message?: string;
+  data?: { statusCode?: number; statusMessage?: string };
+}
+
+/** GitFetcher over isomorphic-git: depth 1, one branch, no tags, http and https. */
+export class IsomorphicGitFetcher implements GitFetcher {
+  private readonly maxBytes: number;
+
+  constructor(options: IsomorphicGitFetcherOptions = {}) {
+    this.maxBytes = options.maxBytes ?? 64 * 1024 * 1024;
+  }
+
+  async clone(request: CloneRequest): Promise<CloneOutcome> {
+    const controller = new AbortController();
+    const client = new ScopedGitHttpClient({
+      repoUrl: request.url,
+      token: request.token,
+      signal: controller.signal,
+      maxBytes: this.maxBytes,
+      refuseNonPublicRedirects: request.refuseNonPublicRedirects,
+    });
+    const aborted = new Promise<never>((_, reject) => {
+      controller.signal.addEventListener('abort', () => reject(new GitTransportError('aborted')), { once: true });
+    });
+    aborted.catch(() => undefined);
+    const timer = setTimeout(() => controller.abort(), request.timeoutMs);
+    try {
+      const cloning = git.clone({
+        fs,
+        http: client,
+        dir: request.dir,
+        url: request.url,
+        ref: request.branch,
+        singleBranch: true,
+        depth: 1,
+        noTags: true,
+      });
+      // after a timeout the clone may still be settling: never leave its rejection unhandled
+      cloning.catch(() => undefined);
+      await Promise.race([cloning, aborted]);
+      if (client.sizeExceeded) throw new GitTransportError('size limit');
+      return 'cloned';
+    } catch (e) {
+      const cut = client.sizeExceeded || controller.signal.aborted;
+      if ((e as IsoGitError).code === 'SmartHttpError' && !cut) return 'not-a-repository';
+      throw this.toFetchError(e as IsoGitError, request, client, controller.signal.aborted);
+    } finally {
+      clearTimeout(timer);
+      controller.abort();
+    }
+  }
+
+  private toFetchError(e: IsoGitError, request: CloneRequest, client: ScopedGitHttpClient, timedOut: boolean): GitFetchError {
+    const prefix = `Failed to clone ${request.displayUrl} (branch ${request.branch})`;
+    const secrets = secretsOf(request);
+    const safe = (text: string) => scrubText(text, secrets);
+    if (timedOut) {
+      return new GitFetchError(`${prefix}: timed out after ${request.timeoutMs / 1000} s`);
+    }
+    // isomorphic-git reports a stream cut short as an empty response; say why it was cut
+    if (client.sizeExceeded) return new GitFetchError(`${prefix}: ${sizeLimitMessage(this.maxBytes)}`);
+    const status = e.code === 'HttpError' ? e.data?.statusCode : undefined;
+    let detail = e.message ?? String(e);
+    if (status !== undefined) {
+      const failure = client.lastFailure;
+      const plain = failure && /^text\/plain\b/i.test(failure.contentType) ? failure.body.replace(/\s+$/, '') : '';
+      if (plain) detail += `: ${plain.length > ECHO_CAP ? `${plain.slice(0, ECHO_CAP)}…` : plain}`;
+      if (client.droppedCredentialTo) {
+        detail += ` (the credential was not forwarded to ${client.droppedCredentialTo} after a cross-host redirect)`;
+      }
+    } else if (e.code === 'NotFoundError') {
+      detail = `branch ${request.branch} not found (${detail})`;
+    }
+    const anonymous = isAnonymous(request) || !!client.droppedCredentialTo;
+    const authRequired = (status === 401 || status === 403) && anonymous;
+    return new GitFetchError(safe(`${prefix}: ${detail}`), status, authRequired);
+  }
+}

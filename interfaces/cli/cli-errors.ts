@@ -1,0 +1,26 @@
+/** Exit codes of `svc` (README "CLI"). */
+export const EXIT = { ok: 0, refused: 1, usage: 2 } as const;
+
+/** The command line itself is wrong: bad flag, bad parameter, unreadable input file (exit 2). */
+export class UsageError extends Error {
+  constructor(
+    message: string,
+    readonly details?: unknown,
+  ) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+/** The server answered with an error envelope, or could not be reached (exit 1). */
+export class RequestFailed extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly status?: number,
+    readonly details?: unknown,
+  ) {
+    super(message);
+    this.name = 'RequestFailed';
+  }
+}

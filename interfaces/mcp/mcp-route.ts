@@ -1,0 +1,58 @@
+import { localhostHostValidation } from '@modelcontextprotocol/sdk/server/middleware/hostHeaderValidation.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import express, { type Request, type Response, type Router } from 'express';
+import { requestIdOf } from '../http/envelope.js';
+import { createMcpServer, type McpDependencies } from './mcp-server.js';
+
+export const MCP_PATH = '/mcp';
+
+export interface McpRouteOptions {
+  /**
+   * Refuse Host headers other than localhost, 127.0.0.1 and [::1]. Set when
+   * the server runs open (no bearer token) on a loopback bind: without it a
+   * web page could reach the tools through DNS rebinding. A bearer token
+   * already stops that, and a proxy in front may send its own Host.
+   */
+  localhostOnly: boolean;
+}
+
+function jsonRpcError(res: Response, status: number, code: number, message: string) {
+  res.status(status).json({ jsonrpc: '2.0', error: { code, message }, id: null });
+}
+
+/**
+ * MCP over Streamable HTTP, stateless: every POST gets a fresh server and
+ * transport that are closed when the response ends, so nothing outlives the
+ * request. Mounted after the bearer gate and the bounded JSON body parser.
+ */
+export function mcpRouter(deps: McpDependencies, options: McpRouteOptions): Router {
+  const router = express.Router({ caseSensitive: true, strict: false });
+  if (options.localhostOnly) router.use(localhostHostValidation());
+
+  router.post('/', async (req: Request, res: Response) => {
+    // express.json parsed (and bounded) any application/json body; anything it
+    // left alone would otherwise be read unbounded by the transport.
+    if (req.body === undefined) return jsonRpcError(res, 415, -32000, 'Unsupported Media Type: Content-Type must be application/json');
+    const requestId = requestIdOf(res);
+    const server = createMcpServer(deps, requestId);
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    res.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    try {
+      await server.connect(transport);
+      await transport.handleRequest(req, res, req.body);
+    } catch (err) {
+      deps.logger.error('mcp request failed', { requestId, err: err instanceof Error ? err.stack : String(err) });
+      if (!res.headersSent) jsonRpcError(res, 500, -32603, 'Internal server error');
+    }
+  });
+
+  // Stateless: no server-initiated stream to GET and no session to DELETE.
+  router.all('/', (_req: Request, res: Response) => {
+    res.setHeader('Allow', 'POST');
+    jsonRpcError(res, 405, -32000, 'Method not allowed: this MCP endpoint is stateless; send JSON-RPC messages with POST');
+  });
+  return router;
+}

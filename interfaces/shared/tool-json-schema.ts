@@ -1,0 +1,19 @@
+import { z } from 'zod';
+import type { ToolDefinition } from '../../domain/tools/tool-definition.js';
+
+const schemaCache = new WeakMap<ToolDefinition, Record<string, unknown>>();
+
+/**
+ * The JSON Schema (OpenAPI 3.0 dialect) of a tool's input, converted once per
+ * definition. The one conversion the REST catalog, the OpenAPI document, MCP
+ * `tools/list` and the CLI's flag parsing all read, so they cannot drift.
+ */
+export function inputJsonSchema(def: ToolDefinition): Record<string, unknown> {
+  let schema = schemaCache.get(def);
+  if (!schema) {
+    schema = z.toJSONSchema(def.inputSchema, { target: 'openapi-3.0', io: 'input' }) as Record<string, unknown>;
+    delete schema.$schema;
+    schemaCache.set(def, schema);
+  }
+  return schema;
+}
