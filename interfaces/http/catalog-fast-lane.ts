@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { parse as parseQuery } from 'node:querystring';
 import type { DependencyContainer } from 'tsyringe';
 import type { ListTools } from '../../application/list-tools.js';
@@ -30,20 +31,47 @@ export function catalogFastLane(container: DependencyContainer): (req: IncomingM
   const listTools = container.resolve<ListTools>(TOKENS.ListTools);
   const check = bearerChecker(config.server.authToken);
   const open = runsOpenOnLoopback(config);
-  const answers = new Map<string, Promise<Buffer>>();
+  const pending = new Map<string, Promise<Buffer>>();
+  // Answers already computed, served without a promise hop.
+  const ready = new Map<string, Buffer>();
+  // The Authorization header a keep-alive connection last passed with: the same
+  // client repeating the same header is not hashed again. Only headers that
+  // passed are kept, so the comparison can tell nothing about the token.
+  const passed = new WeakMap<Socket, string>();
 
-  const dataJson = (query: Record<string, string>) => {
-    const key = JSON.stringify([query.category, query.tag, query.tags, query.search]);
-    let answer = answers.get(key);
+  const answerFor = (key: string, query: Record<string, string>) => {
+    let answer = pending.get(key);
     if (!answer) {
-      if (answers.size >= MAX_CACHED_ANSWERS) answers.delete(answers.keys().next().value as string);
       answer = listTools
         .execute(catalogFilters(query.category, query.tag, query.tags, query.search))
-        .then((tools) => Buffer.from(`{"success":true,"data":${JSON.stringify({ tools: tools.map(toCatalogEntry) })},"meta":`));
-      answers.set(key, answer);
-      answer.catch(() => answers.delete(key));
+        .then((tools) => {
+          const head = Buffer.from(`{"success":true,"data":${JSON.stringify({ tools: tools.map(toCatalogEntry) })},"meta":`);
+          if (ready.size >= MAX_CACHED_ANSWERS) ready.delete(ready.keys().next().value as string);
+          ready.set(key, head);
+          return head;
+        })
+        .finally(() => pending.delete(key));
+      pending.set(key, answer);
     }
     return answer;
+  };
+
+  const send = (res: ServerResponse, requestId: string, head: Buffer) => {
+    // The cached head (envelope up to "meta":) is copied as is; only meta is new. One buffer, one write.
+    const tail = `{"timestamp":"${new Date().toISOString()}","requestId":"${requestId}","version":"${API_VERSION}"}}`;
+    const body = Buffer.allocUnsafe(head.length + tail.length);
+    head.copy(body, 0);
+    body.write(tail, head.length, 'latin1');
+    res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': body.length });
+    res.end(body);
+  };
+
+  const authorised = (req: IncomingMessage) => {
+    const header = req.headers.authorization;
+    if (header !== undefined && passed.get(req.socket) === header) return true;
+    if (check(header) !== 'ok') return false;
+    if (header !== undefined) passed.set(req.socket, header);
+    return true;
   };
 
   return (req, res) => {
@@ -58,18 +86,18 @@ export function catalogFastLane(container: DependencyContainer): (req: IncomingM
         query[k] = v;
       }
     }
-    if (check(req.headers.authorization) !== 'ok') return false;
+    if (!authorised(req)) return false;
     if (open && !isLocalHostHeader(req.headers.host)) return false;
 
     const { requestId } = beginRequest(logger, 'GET', '/api/v1/tools', res);
-    dataJson(query).then(
-      (head) => {
-        // The cached head (envelope up to "meta":) is written as is; only meta is new.
-        const tail = `{"timestamp":"${new Date().toISOString()}","requestId":"${requestId}","version":"${API_VERSION}"}}`;
-        res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': head.length + tail.length });
-        res.write(head);
-        res.end(tail);
-      },
+    const key = JSON.stringify([query.category, query.tag, query.tags, query.search]);
+    const head = ready.get(key);
+    if (head) {
+      send(res, requestId, head);
+      return true;
+    }
+    answerFor(key, query).then(
+      (computed) => send(res, requestId, computed),
       () => {
         res.writeHead(500, { 'Content-Type': 'application/json; charset=utf-8' });
         const meta = { timestamp: new Date().toISOString(), requestId, version: API_VERSION };

@@ -33,7 +33,8 @@ describe('catalog fast lane', () => {
   it('handles only authorised, well-formed catalog reads; everything else goes to express', () => {
     const lane = catalogFastLane(t.container);
     const fakeRes = () => ({ setHeader() {}, on() {}, writeHead() {}, write() {}, end() {} }) as any;
-    const handled = (method: string, url: string, authorization?: string) => lane({ method, url, headers: { authorization } } as any, fakeRes());
+    const socket = {};
+    const handled = (method: string, url: string, authorization?: string) => lane({ method, url, headers: { authorization }, socket } as any, fakeRes());
     const good = auth.Authorization;
     expect(handled('GET', '/api/v1/tools', good)).to.equal(true);
     expect(handled('GET', '/api/v1/tools?tag=ai&search=x', good)).to.equal(true);
@@ -44,17 +45,27 @@ describe('catalog fast lane', () => {
     expect(handled('GET', '/api/v1/tools/', good)).to.equal(false);
     expect(handled('GET', '/api/v1/tools?tag=a&tag=b', good)).to.equal(false);
     expect(handled('GET', '/api/v1/tools?unknown=1', good)).to.equal(false);
+    // a connection that passed once is still judged again when its header changes
+    expect(handled('GET', '/api/v1/tools', `${good}x`)).to.equal(false);
+    expect(handled('GET', '/api/v1/tools', 'Bearer ' + 'a'.repeat(40))).to.equal(false);
   });
 
   it('leaves a foreign Host to the express guard when running open on loopback', async () => {
     const open = buildTestApp({ SVC_AUTH_TOKEN: undefined });
     const lane = catalogFastLane(open.container);
     const res = { setHeader() {}, on() {}, writeHead() {}, write() {}, end() {} } as any;
-    expect(lane({ method: 'GET', url: '/api/v1/tools', headers: { host: 'evil.example' } } as any, res)).to.equal(false);
-    expect(lane({ method: 'GET', url: '/api/v1/tools', headers: { host: 'localhost:3456' } } as any, res)).to.equal(true);
+    expect(lane({ method: 'GET', url: '/api/v1/tools', headers: { host: 'evil.example' }, socket: {} } as any, res)).to.equal(false);
+    expect(lane({ method: 'GET', url: '/api/v1/tools', headers: { host: 'localhost:3456' }, socket: {} } as any, res)).to.equal(true);
   });
 
   it('leaves a missing token to the express gate (401 with the envelope)', async () => {
+    const ok = await fetch(`${running.url}/api/v1/tools`, { headers: auth });
+    expect(ok.status).to.equal(200);
+    await ok.arrayBuffer();
+    // same keep-alive connection, now with a wrong token
+    const wrong = await fetch(`${running.url}/api/v1/tools`, { headers: { Authorization: `${auth.Authorization}x` } });
+    expect(wrong.status).to.equal(401);
+    await wrong.arrayBuffer();
     const res = await fetch(`${running.url}/api/v1/tools`);
     expect(res.status).to.equal(401);
     expect(res.headers.get('www-authenticate')).to.match(/^Bearer/);
