@@ -1,24 +1,6 @@
-import { spawn } from 'node:child_process';
 import http from 'node:http';
-import path from 'node:path';
 import { expect } from 'chai';
-import { projectRoot } from '../../infrastructure/project-root.js';
-
-const MAIN = path.join(projectRoot(), 'dist', 'interfaces', 'main.js');
-
-function run(env: Record<string, string>) {
-  const child = spawn(process.execPath, [MAIN], { env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  child.stdout.on('data', (d) => (out += d));
-  child.stderr.on('data', (d) => (out += d));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { child, exited, output: () => out };
-}
-
-async function waitFor(predicate: () => boolean, what: string) {
-  for (let i = 0; i < 200 && !predicate(); i++) await new Promise((r) => setTimeout(r, 25));
-  if (!predicate()) throw new Error(`timed out waiting for ${what}`);
-}
+import { runSvc as run, waitFor } from '../support/svc-process.js';
 
 describe('the server process', () => {
   it('refuses to start open on a non-loopback bind and says what to set', async () => {

@@ -1,0 +1,21 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { projectRoot } from '../../infrastructure/project-root.js';
+
+const MAIN = path.join(projectRoot(), 'dist', 'interfaces', 'main.js');
+
+/** Starts the built server as a real process with only PATH and `env`; stdout and stderr are collected together. */
+export function runSvc(env: Record<string, string>) {
+  const child = spawn(process.execPath, [MAIN], { env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout.on('data', (d) => (out += d));
+  child.stderr.on('data', (d) => (out += d));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, exited, output: () => out };
+}
+
+/** Polls `predicate` every 25 ms for up to 5 s. */
+export async function waitFor(predicate: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 200 && !predicate(); i++) await new Promise((r) => setTimeout(r, 25));
+  if (!predicate()) throw new Error(`timed out waiting for ${what}`);
+}
