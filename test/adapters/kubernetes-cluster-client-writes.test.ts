@@ -4,15 +4,9 @@ import type { KubeObject } from '../../domain/cluster/kube-types.js';
 import { DependencyError, ExecutionError, ValidationError } from '../../domain/errors.js';
 import { KubernetesClusterClient } from '../../infrastructure/kubernetes/kubernetes-cluster-client.js';
 import { KubeApiServer } from '../support/kube-api-server.js';
+import { rejection } from '../support/rejection.js';
 
-async function failure(p: Promise<unknown>): Promise<Error & { details?: any }> {
-  try {
-    await p;
-  } catch (e) {
-    return e as Error;
-  }
-  throw new Error('expected a rejection');
-}
+const failure = (p: Promise<unknown>) => rejection<Error & { details?: any }>(p);
 
 const deployment = (replicas: number, namespace = 'x'): KubeObject => ({
   apiVersion: 'apps/v1', kind: 'Deployment',

@@ -8,6 +8,7 @@ import { createClusterClient } from '../../infrastructure/kubernetes/create-clus
 import { KubernetesClusterClient } from '../../infrastructure/kubernetes/kubernetes-cluster-client.js';
 import { KubeApiServer } from '../support/kube-api-server.js';
 import { otherCaFile, testTls } from '../support/kube-test-ca.js';
+import { rejection as failure } from '../support/rejection.js';
 
 function clientFor(file: string, extra: Partial<ConstructorParameters<typeof KubernetesClusterClient>[1]> = {}) {
   const kc = new KubeConfig();
@@ -15,14 +16,6 @@ function clientFor(file: string, extra: Partial<ConstructorParameters<typeof Kub
   return new KubernetesClusterClient(kc, { requestTimeoutMs: 5000, ...extra });
 }
 
-async function failure(p: Promise<unknown>): Promise<Error> {
-  try {
-    await p;
-  } catch (e) {
-    return e as Error;
-  }
-  throw new Error('expected a rejection');
-}
 
 const pod = (name: string, ns: string, labels: Record<string, string> = {}, containers = ['app']) => ({
   apiVersion: 'v1', kind: 'Pod',

@@ -3,15 +3,8 @@ import nock from 'nock';
 import { DependencyError, ValidationError } from '../../domain/errors.js';
 import { OpenAiLlmProvider } from '../../infrastructure/llm/openai-llm-provider.js';
 import { OpenAiChatServer } from '../support/openai-chat-server.js';
+import { rejection as failure } from '../support/rejection.js';
 
-async function failure(p: Promise<unknown>): Promise<Error> {
-  try {
-    await p;
-  } catch (e) {
-    return e as Error;
-  }
-  throw new Error('expected a rejection');
-}
 
 describe('OpenAiLlmProvider against an OpenAI-compatible chat server', () => {
   let server: OpenAiChatServer;
