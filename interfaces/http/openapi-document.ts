@@ -3,7 +3,7 @@ import type { ToolRegistry } from '../../domain/tools/tool-registry.js';
 import { SERVICE_VERSION } from '../../infrastructure/service-version.js';
 import generated from './generated/swagger.json';
 import { SOURCES_PATH_ITEM, SOURCES_SCHEMAS } from './sources-openapi.js';
-import { inputJsonSchema } from './tool-catalog-entry.js';
+import { inputJsonSchema } from '../shared/tool-json-schema.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -87,7 +87,16 @@ function toolPath(def: ToolDefinition): Json {
  * tsoa's generated spec (every controller route) plus one path per tool in the
  * registry, so a new tool definition appears here with no other change.
  */
-export function buildOpenApiDocument(registry: ToolRegistry): Json {
+const documents = new WeakMap<ToolRegistry, Json>();
+
+/** The document of a registry, built once: a registry never changes after start-up. */
+export function openApiDocumentOf(registry: ToolRegistry): Json {
+  let doc = documents.get(registry);
+  if (!doc) documents.set(registry, (doc = buildOpenApiDocument(registry)));
+  return doc;
+}
+
+function buildOpenApiDocument(registry: ToolRegistry): Json {
   const doc: Json = structuredClone(generated as Json);
   doc.info = {
     title: 'svc API',

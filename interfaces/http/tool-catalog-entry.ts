@@ -1,9 +1,6 @@
 import type { ToolCategory, ToolDefinition } from '../../domain/tools/tool-definition.js';
 import { inputJsonSchema } from '../shared/tool-json-schema.js';
 
-// Re-exported so existing importers keep working; the conversion lives in interfaces/shared.
-export { inputJsonSchema };
-
 export interface ToolCatalogEntry {
   name: string;
   description: string;

@@ -2,7 +2,7 @@ import { Controller, Get, Route, Tags } from '@tsoa/runtime';
 import { inject, injectable } from 'tsyringe';
 import type { ToolRegistry } from '../../../domain/tools/tool-registry.js';
 import { TOKENS } from '../../../infrastructure/tokens.js';
-import { buildOpenApiDocument } from '../openapi-document.js';
+import { openApiDocumentOf } from '../openapi-document.js';
 
 @injectable()
 @Route('api/v1/openapi')
@@ -15,6 +15,6 @@ export class OpenApiController extends Controller {
   /** The OpenAPI 3.0 document of this server, generated from its current tool set. Unauthenticated; no envelope. */
   @Get()
   public async document(): Promise<{ [key: string]: unknown }> {
-    return buildOpenApiDocument(this.registry);
+    return openApiDocumentOf(this.registry);
   }
 }
