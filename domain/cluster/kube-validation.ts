@@ -84,6 +84,20 @@ export function validateManifest(manifest: KubeObject): KubeObject {
   return manifest;
 }
 
+/** A JSON merge patch: a non-empty object that does not try to rename or move the object it patches. */
+export function validateMergePatch(patch: Record<string, unknown>): void {
+  if (!patch || typeof patch !== 'object' || Array.isArray(patch) || Object.keys(patch).length === 0) {
+    throw new ValidationError('Invalid patch: expected a non-empty JSON object (a JSON merge patch)');
+  }
+  for (const key of ['apiVersion', 'kind'] as const) {
+    if (key in patch) throw new ValidationError(`Invalid patch: ${key} cannot be patched`);
+  }
+  const metadata = patch.metadata as Record<string, unknown> | undefined;
+  if (metadata && typeof metadata === 'object' && ('name' in metadata || 'namespace' in metadata)) {
+    throw new ValidationError('Invalid patch: metadata.name and metadata.namespace cannot be patched');
+  }
+}
+
 export function validateFieldManager(fieldManager: string | undefined): void {
   if (fieldManager !== undefined && !FIELD_MANAGER.test(fieldManager)) {
     throw new ValidationError('Invalid fieldManager: 1 to 128 printable characters without spaces');

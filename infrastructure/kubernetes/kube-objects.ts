@@ -6,6 +6,7 @@ import type { KubeTransport } from './kube-transport.js';
 
 const DEFAULT_FIELD_MANAGER = 'svc';
 const APPLY_PATCH = 'application/apply-patch+yaml';
+const MERGE_PATCH = 'application/merge-patch+json';
 
 function enc(segment: string): string {
   return encodeURIComponent(segment);
@@ -90,6 +91,18 @@ export class KubeObjects {
     return viewObject(result);
   }
 
+  /** JSON merge patch; with `dryRun` nothing is persisted. */
+  async patch(ref: ResourceRef, patch: Record<string, unknown>, dryRun: boolean): Promise<KubeObject> {
+    const result = await this.transport.json({
+      method: 'PATCH',
+      path: await this.path(ref),
+      query: { fieldManager: DEFAULT_FIELD_MANAGER, dryRun: dryRun ? 'All' : undefined },
+      body: patch,
+      contentType: MERGE_PATCH,
+    });
+    return viewObject(result);
+  }
+
   /** false when the object did not exist. */
   async delete(ref: ResourceRef): Promise<boolean> {
     try {
@@ -99,6 +112,12 @@ export class KubeObjects {
       if (e instanceof KubeStatusError && e.code === 404) return false;
       throw e;
     }
+  }
+
+  /** A server-side dry-run delete: the server answers with the object it would delete (404 when absent, left to the caller). */
+  async dryRunDelete(ref: ResourceRef): Promise<KubeObject> {
+    const result = await this.transport.json({ method: 'DELETE', path: await this.path(ref), query: { propagationPolicy: 'Background', dryRun: 'All' } });
+    return viewObject(result);
   }
 
   private async path(ref: ResourceRef): Promise<string> {

@@ -116,17 +116,24 @@ export class KubernetesClusterClient implements ClusterClient {
   async dryRunApply(manifest: KubeObject, options: ApplyOptions = {}): Promise<DryRunResult> {
     v.validateManifest(manifest);
     v.validateFieldManager(options.fieldManager);
-    return this.call(`dry-run apply ${describeRef(refOf(manifest))}`, async () => {
-      try {
-        return { accepted: true, object: await this.objects.apply(manifest, options, true) };
-      } catch (e) {
-        // a verdict on the manifest, for the caller to act on; 401, 429 and 5xx stay failures
-        if (e instanceof KubeStatusError && [400, 403, 404, 409, 422].includes(e.code)) {
-          return { accepted: false, reason: e.status.reason, message: e.status.message, causes: e.status.causes };
-        }
-        throw e;
-      }
-    });
+    return this.call(`dry-run apply ${describeRef(refOf(manifest))}`, () => verdict(() => this.objects.apply(manifest, options, true)));
+  }
+
+  async dryRunPatch(ref: ResourceRef, patch: Record<string, unknown>): Promise<DryRunResult> {
+    v.validateRef(ref);
+    v.validateMergePatch(patch);
+    return this.call(`dry-run patch ${describeRef(ref)}`, () => verdict(() => this.objects.patch(ref, patch, true)));
+  }
+
+  async patch(ref: ResourceRef, patch: Record<string, unknown>): Promise<KubeObject> {
+    v.validateRef(ref);
+    v.validateMergePatch(patch);
+    return this.call(`patch ${describeRef(ref)}`, () => this.objects.patch(ref, patch, false));
+  }
+
+  async dryRunDelete(ref: ResourceRef): Promise<DryRunResult> {
+    v.validateRef(ref);
+    return this.call(`dry-run delete ${describeRef(ref)}`, () => verdict(() => this.objects.dryRunDelete(ref)));
   }
 
   async apply(manifest: KubeObject, options: ApplyOptions = {}): Promise<KubeObject> {
@@ -177,6 +184,18 @@ export class KubernetesClusterClient implements ClusterClient {
     } catch (e) {
       throw toDomainError(e, op, this.context());
     }
+  }
+}
+
+/** The server's verdict on a dry run: a rejection is data for the caller; 401, 429 and 5xx stay failures. */
+async function verdict(run: () => Promise<KubeObject>): Promise<DryRunResult> {
+  try {
+    return { accepted: true, object: await run() };
+  } catch (e) {
+    if (e instanceof KubeStatusError && [400, 403, 404, 409, 422].includes(e.code)) {
+      return { accepted: false, reason: e.status.reason, message: e.status.message, causes: e.status.causes };
+    }
+    throw e;
   }
 }
 

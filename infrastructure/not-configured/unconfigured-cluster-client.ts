@@ -46,6 +46,15 @@ export class UnconfiguredClusterClient implements ClusterClient {
   async apply(..._args: unknown[]): Promise<never> {
     return notConfigured();
   }
+  async dryRunPatch(..._args: unknown[]): Promise<never> {
+    return notConfigured();
+  }
+  async patch(..._args: unknown[]): Promise<never> {
+    return notConfigured();
+  }
+  async dryRunDelete(..._args: unknown[]): Promise<never> {
+    return notConfigured();
+  }
   async delete(..._args: unknown[]): Promise<never> {
     return notConfigured();
   }

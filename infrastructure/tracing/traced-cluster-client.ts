@@ -61,6 +61,9 @@ const CLUSTER_PLAN: SpanPlan = {
     }),
   dryRunApply: about('dryRunApply', 'patch'),
   apply: about('apply', 'patch'),
+  dryRunPatch: about('dryRunPatch', 'patch'),
+  patch: about('patch', 'patch'),
+  dryRunDelete: about('dryRunDelete', 'delete'),
   delete: about('delete', 'delete'),
   waitFor: about('waitFor', 'watch'),
 };

@@ -1,0 +1,45 @@
+import type {
+  ApplyOptions,
+  DryRunResult,
+  KubeObject,
+  ResourceRef,
+  WaitCondition,
+  WaitOptions,
+  WaitResult,
+} from '../cluster/kube-types.js';
+
+/**
+ * Kubernetes API writes. Use cases call these only after a server-side dry
+ * run of every change and the user's approval (or the automatic-mode rules):
+ * never from a function a model calls.
+ *
+ * Same failure contract as ClusterReader. The `dryRun*` methods return the
+ * server's verdict: a rejection (400/403/404/409/422) is `accepted: false`
+ * with the server's reason, message and causes, so a caller can show it or
+ * fix the change; transport failures, 401, 429 and 5xx still throw.
+ */
+export interface ClusterWriter {
+  /** Server-side apply with `dryRun=All`: nothing is persisted. */
+  dryRunApply(manifest: KubeObject, options?: ApplyOptions): Promise<DryRunResult>;
+
+  /** Server-side apply (create or update); returns the object as stored. */
+  apply(manifest: KubeObject, options?: ApplyOptions): Promise<KubeObject>;
+
+  /** JSON merge patch (RFC 7386) with `dryRun=All`. A missing object is `accepted: false`, reason `NotFound`. */
+  dryRunPatch(ref: ResourceRef, patch: Record<string, unknown>): Promise<DryRunResult>;
+
+  /** JSON merge patch (RFC 7386); returns the object as stored. A missing object throws ExecutionError. */
+  patch(ref: ResourceRef, patch: Record<string, unknown>): Promise<KubeObject>;
+
+  /** Delete with `dryRun=All`; `object` is the object that would be deleted. A missing object is `accepted: false`, reason `NotFound`. */
+  dryRunDelete(ref: ResourceRef): Promise<DryRunResult>;
+
+  /** Deletes with background propagation; false when it did not exist. */
+  delete(ref: ResourceRef): Promise<boolean>;
+
+  /**
+   * Polls the object until `condition` holds or `options.timeoutMs` passes.
+   * A timeout is `met: false`, not an error.
+   */
+  waitFor(ref: ResourceRef, condition: WaitCondition, options: WaitOptions): Promise<WaitResult>;
+}
