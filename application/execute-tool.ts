@@ -66,7 +66,8 @@ export class ExecuteTool {
       throw new ExecutionError(`Tool ${name} is defined but not available in this version of svc: its use case has not been built yet`);
     }
     try {
-      return await handler.execute(params, context);
+      // validated against the schema of the same name just above
+      return await handler.execute(params as never, context);
     } catch (err) {
       if (err instanceof DomainError) throw err;
       // An unexpected failure: log it whole, show the caller a safe message.

@@ -1,5 +1,5 @@
 import type { CheckReadiness } from './check-readiness.js';
-import type { ClusterClient } from '../domain/ports/cluster-client.js';
+import type { ClusterReader } from '../domain/ports/cluster-reader.js';
 import type { Embedder } from '../domain/ports/embedder.js';
 import type { LlmProvider } from '../domain/ports/llm-provider.js';
 import type { Tracer } from '../domain/ports/tracer.js';
@@ -28,14 +28,21 @@ export class GetSystemStatus implements ToolHandler {
     private readonly vectorStore: VectorStore,
     private readonly embedder: Embedder,
     private readonly llm: LlmProvider,
-    private readonly cluster: ClusterClient,
+    private readonly cluster: ClusterReader,
     private readonly tracer: Tracer,
     private readonly readiness: CheckReadiness,
   ) {}
 
   async execute() {
-    // readiness makes a real (cached, time-bounded) embedding call: "healthy" means it served
-    const [vector, kubernetes, readiness] = await Promise.all([this.vectorStatus(), this.cluster.status(), this.readiness.execute()]);
+    // readiness makes a real (cached, time-bounded) embedding call: "healthy" means it served.
+    // Each probe is a child of the tool's span (the adapters' own probes are not traced by their decorators).
+    const probe = <T>(dependency: string, fn: () => Promise<T>) =>
+      this.tracer.inChildSpan(`probe ${dependency}`, { 'svc.probe.dependency': dependency }, () => fn(), 'internal');
+    const [vector, kubernetes, readiness] = await Promise.all([
+      probe('vectordb', () => this.vectorStatus()),
+      probe('kubernetes', () => this.cluster.status()),
+      probe('embeddings', () => this.readiness.execute()),
+    ]);
     const info = this.embedder.info();
     const embedding = { ...info, dimension: info.dimension ?? null, healthy: readiness.embeddingHealthy };
     const aiProvider = this.llm.status();

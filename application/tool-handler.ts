@@ -1,3 +1,5 @@
+import type { ToolInput, ToolName } from '../domain/tools/tool-definitions.js';
+
 /** What every tool run knows about its caller. */
 export interface ToolContext {
   requestId: string;
@@ -6,9 +8,17 @@ export interface ToolContext {
 }
 
 /** The use case behind one tool: takes input already validated against the tool's schema. */
-export interface ToolHandler {
-  execute(input: Record<string, unknown>, context: ToolContext): Promise<unknown>;
+export interface ToolHandler<I = Record<string, unknown>> {
+  execute(input: I, context: ToolContext): Promise<unknown>;
 }
 
-/** Tool name -> its use case. A tool without an entry is defined but not yet available. */
-export type ToolHandlers = ReadonlyMap<string, ToolHandler>;
+/** The nine tools' handlers, each typed from its tool's zod schema. A tool without one is defined but not available. */
+export type TypedToolHandlers = { [N in ToolName]?: ToolHandler<ToolInput<N>> };
+
+/** Tool name -> its use case, as ExecuteTool looks them up (the input was validated against the same name's schema). */
+export type ToolHandlers = ReadonlyMap<string, ToolHandler<never>>;
+
+/** The lookup table from the typed record. */
+export function handlerTable(handlers: TypedToolHandlers, extra: Record<string, ToolHandler> = {}): ToolHandlers {
+  return new Map<string, ToolHandler<never>>([...Object.entries(handlers), ...Object.entries(extra)].filter((e): e is [string, ToolHandler<never>] => e[1] !== undefined));
+}

@@ -1,13 +1,15 @@
 import 'reflect-metadata';
-import { container as rootContainer, type DependencyContainer } from 'tsyringe';
+import { container as rootContainer, type DependencyContainer, type InjectionToken } from 'tsyringe';
 import { CheckReadiness } from '../application/check-readiness.js';
 import { ExecuteTool } from '../application/execute-tool.js';
 import { GetSystemStatus, type RuntimeInfo } from '../application/get-system-status.js';
 import { IngestSource } from '../application/ingest-source.js';
 import { IngestedPromptSource } from '../application/ingested-prompt-source.js';
 import { ListTools } from '../application/list-tools.js';
-import type { ToolHandler } from '../application/tool-handler.js';
+import { handlerTable, type ToolHandler } from '../application/tool-handler.js';
 import type { ClusterClient } from '../domain/ports/cluster-client.js';
+import { readOnlyView } from '../domain/ports/cluster-reader.js';
+import type { SessionStore } from '../domain/ports/session-store.js';
 import type { Clock, Timers } from '../domain/ports/clock.js';
 import type { Embedder } from '../domain/ports/embedder.js';
 import type { IngestedSourceStore } from '../domain/ports/ingested-source-store.js';
@@ -42,6 +44,7 @@ export interface Overrides {
   embedder?: Embedder;
   llm?: LlmProvider;
   cluster?: ClusterClient;
+  sessions?: SessionStore;
   toolDefinitions?: readonly ToolDefinition[];
   /** Extra or replacement tool use cases, by tool name. */
   toolHandlers?: Record<string, ToolHandler>;
@@ -56,7 +59,7 @@ export interface Overrides {
  */
 export function buildContainer(config: Config, overrides: Overrides = {}): DependencyContainer {
   const c = rootContainer.createChildContainer();
-  const value = <T>(token: symbol, v: T) => c.register<T>(token, { useValue: v });
+  const value = <T>(token: InjectionToken<T>, v: T) => c.register<T>(token, { useValue: v });
 
   value(TOKENS.Config, config);
   const logger = overrides.logger ?? PinoLogger.create(config.server.logLevel);
@@ -77,7 +80,9 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
   value(TOKENS.VectorStore, ports.vectorStore);
   value(TOKENS.Embedder, ports.embedder);
   value(TOKENS.LlmProvider, ports.llm);
-  value(TOKENS.ClusterClient, ports.cluster);
+  // One adapter, two ports: the reader view cannot reach a write method, even through a cast.
+  value(TOKENS.ClusterReader, readOnlyView(ports.cluster));
+  value(TOKENS.ClusterWriter, ports.cluster);
   // ...readiness checks do not: a probe every few seconds would be a trace of its own each time.
   value(TOKENS.CheckReadiness, new CheckReadiness(adapters.vectorStore, adapters.embedder, c.resolve(TOKENS.Clock), logger));
   value<RuntimeInfo>(TOKENS.RuntimeInfo, {
@@ -89,21 +94,20 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
   const registry = new ToolRegistry(overrides.toolDefinitions ?? TOOL_DEFINITIONS);
   value(TOKENS.ToolRegistry, registry);
 
-  const handlers = new Map<string, ToolHandler>([
-    [
-      'version',
-      new GetSystemStatus(
+  const handlers = handlerTable(
+    {
+      version: new GetSystemStatus(
         c.resolve(TOKENS.RuntimeInfo),
         c.resolve(TOKENS.VectorStore),
         c.resolve(TOKENS.Embedder),
         c.resolve(TOKENS.LlmProvider),
-        c.resolve(TOKENS.ClusterClient),
+        c.resolve(TOKENS.ClusterReader),
         c.resolve(TOKENS.Tracer),
         c.resolve(TOKENS.CheckReadiness),
       ),
-    ],
-    ...Object.entries(overrides.toolHandlers ?? {}),
-  ]);
+    },
+    overrides.toolHandlers,
+  );
   value(TOKENS.ToolHandlers, handlers);
   value(TOKENS.ListTools, new ListTools(registry));
   // Uploaded skill sources first: the prompt source resolver serves `?source=` from them.

@@ -1,24 +1,60 @@
-/** DI tokens: one symbol per port or use case registered at the composition root. */
+import type { InjectionToken } from 'tsyringe';
+import type { CheckReadiness } from '../application/check-readiness.js';
+import type { ExecuteTool } from '../application/execute-tool.js';
+import type { RuntimeInfo } from '../application/get-system-status.js';
+import type { IngestSource } from '../application/ingest-source.js';
+import type { IngestedPromptSource } from '../application/ingested-prompt-source.js';
+import type { ListTools } from '../application/list-tools.js';
+import type { ListPrompts } from '../application/prompts/list-prompts.js';
+import type { PromptSourceResolver } from '../application/prompts/prompt-source-resolver.js';
+import type { RefreshPrompts } from '../application/prompts/refresh-prompts.js';
+import type { RenderPrompt } from '../application/prompts/render-prompt.js';
+import type { ToolHandlers } from '../application/tool-handler.js';
+import type { Clock, Timers } from '../domain/ports/clock.js';
+import type { ClusterReader } from '../domain/ports/cluster-reader.js';
+import type { ClusterWriter } from '../domain/ports/cluster-writer.js';
+import type { Embedder } from '../domain/ports/embedder.js';
+import type { IngestedSourceStore } from '../domain/ports/ingested-source-store.js';
+import type { LlmProvider } from '../domain/ports/llm-provider.js';
+import type { Logger } from '../domain/ports/logger.js';
+import type { SessionStore } from '../domain/ports/session-store.js';
+import type { Tracer } from '../domain/ports/tracer.js';
+import type { VectorStore } from '../domain/ports/vector-store.js';
+import type { ToolRegistry } from '../domain/tools/tool-registry.js';
+import type { Config } from './config/config.js';
+
+/**
+ * A symbol that carries the type registered under it: `c.resolve(TOKENS.X)`
+ * infers X's type, and `c.register(TOKENS.X, { useValue })` refuses a value
+ * of another type, so a wrong port does not compile.
+ */
+function token<T>(name: string): InjectionToken<T> {
+  return Symbol(name);
+}
+
+/** DI tokens: one per port or use case registered at the composition root. */
 export const TOKENS = {
-  Config: Symbol('Config'),
-  Logger: Symbol('Logger'),
-  Clock: Symbol('Clock'),
-  Tracer: Symbol('Tracer'),
-  VectorStore: Symbol('VectorStore'),
-  Embedder: Symbol('Embedder'),
-  LlmProvider: Symbol('LlmProvider'),
-  ClusterClient: Symbol('ClusterClient'),
-  ToolRegistry: Symbol('ToolRegistry'),
-  ToolHandlers: Symbol('ToolHandlers'),
-  RuntimeInfo: Symbol('RuntimeInfo'),
-  ExecuteTool: Symbol('ExecuteTool'),
-  ListTools: Symbol('ListTools'),
-  IngestedSourceStore: Symbol('IngestedSourceStore'),
-  IngestSource: Symbol('IngestSource'),
-  IngestedPromptSource: Symbol('IngestedPromptSource'),
-  CheckReadiness: Symbol('CheckReadiness'),
-  PromptSourceResolver: Symbol('PromptSourceResolver'),
-  ListPrompts: Symbol('ListPrompts'),
-  RenderPrompt: Symbol('RenderPrompt'),
-  RefreshPrompts: Symbol('RefreshPrompts'),
+  Config: token<Config>('Config'),
+  Logger: token<Logger>('Logger'),
+  Clock: token<Clock & Timers>('Clock'),
+  Tracer: token<Tracer>('Tracer'),
+  VectorStore: token<VectorStore>('VectorStore'),
+  Embedder: token<Embedder>('Embedder'),
+  LlmProvider: token<LlmProvider>('LlmProvider'),
+  ClusterReader: token<ClusterReader>('ClusterReader'),
+  ClusterWriter: token<ClusterWriter>('ClusterWriter'),
+  SessionStore: token<SessionStore>('SessionStore'),
+  ToolRegistry: token<ToolRegistry>('ToolRegistry'),
+  ToolHandlers: token<ToolHandlers>('ToolHandlers'),
+  RuntimeInfo: token<RuntimeInfo>('RuntimeInfo'),
+  ExecuteTool: token<ExecuteTool>('ExecuteTool'),
+  ListTools: token<ListTools>('ListTools'),
+  IngestedSourceStore: token<IngestedSourceStore>('IngestedSourceStore'),
+  IngestSource: token<IngestSource>('IngestSource'),
+  IngestedPromptSource: token<IngestedPromptSource>('IngestedPromptSource'),
+  CheckReadiness: token<CheckReadiness>('CheckReadiness'),
+  PromptSourceResolver: token<PromptSourceResolver>('PromptSourceResolver'),
+  ListPrompts: token<ListPrompts>('ListPrompts'),
+  RenderPrompt: token<RenderPrompt>('RenderPrompt'),
+  RefreshPrompts: token<RefreshPrompts>('RefreshPrompts'),
 } as const;

@@ -1,8 +1,26 @@
 import { ValidationError } from '../errors.js';
 import type { ChatMessage, ChatOptions } from './llm-types.js';
-import { validateTools } from './tool-loop.js';
+import type { ToolSpec } from './llm-types.js';
 
 const MODEL = /^[\x21-\x7e]{1,200}$/;
+const FUNCTION_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+const SCHEMA_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** The functions offered to a model: names the providers accept, no duplicates, an object schema each. */
+export function validateTools(tools: ToolSpec[]): void {
+  if (!Array.isArray(tools)) throw new ValidationError('Invalid tools: expected an array');
+  const seen = new Set<string>();
+  for (const tool of tools) {
+    if (!tool || typeof tool.name !== 'string' || !FUNCTION_NAME.test(tool.name)) {
+      throw new ValidationError(`Invalid tool name: ${JSON.stringify(tool?.name)} (1 to 64 of A-Z a-z 0-9 _ -)`);
+    }
+    if (seen.has(tool.name)) throw new ValidationError(`Duplicate tool name: ${tool.name}`);
+    seen.add(tool.name);
+    if (!tool.parameters || typeof tool.parameters !== 'object' || Array.isArray(tool.parameters)) {
+      throw new ValidationError(`Invalid parameters schema for tool ${tool.name}: expected a JSON Schema object`);
+    }
+  }
+}
 /** Messages per call: room for a full tool loop (50 answers of 32 calls each) plus the prompt; more means it has lost its way. */
 export const MAX_MESSAGES = 2000;
 
@@ -29,8 +47,12 @@ export function validateChat(messages: ChatMessage[], options: ChatOptions = {})
   if (max !== undefined && (!Number.isInteger(max) || max < 1 || max > 200000)) {
     throw new ValidationError('Invalid maxOutputTokens: an integer from 1 to 200000');
   }
-  if (options.responseFormat !== undefined && options.responseFormat !== 'text' && options.responseFormat !== 'json') {
-    throw new ValidationError('Invalid responseFormat: text or json');
+  const format = options.responseFormat;
+  if (format !== undefined && format !== 'text' && format !== 'json') {
+    const js = typeof format === 'object' && format !== null ? format.jsonSchema : undefined;
+    if (!js || typeof js.name !== 'string' || !SCHEMA_NAME.test(js.name) || !js.schema || typeof js.schema !== 'object') {
+      throw new ValidationError('Invalid responseFormat: text, json, or { jsonSchema: { name, schema } }');
+    }
   }
   if (options.tools !== undefined) validateTools(options.tools);
 }

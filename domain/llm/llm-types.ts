@@ -30,9 +30,15 @@ export interface ChatOptions {
   temperature?: number;
   /** Upper bound on output tokens, 1..200000. */
   maxOutputTokens?: number;
-  /** Ask for a JSON object answer. */
-  responseFormat?: 'text' | 'json';
+  /**
+   * Ask for a JSON object answer; with `jsonSchema`, one that fits that schema.
+   * How much of this the backend is asked for is the adapter's setting
+   * (SVC_LLM_STRUCTURED_OUTPUT): the caller still checks the answer itself.
+   */
+  responseFormat?: 'text' | 'json' | { jsonSchema: { name: string; schema: Record<string, unknown> } };
   tools?: ToolSpec[];
+  /** Aborts the request (a run's deadline); the call then fails with DependencyError. */
+  signal?: AbortSignal;
 }
 
 /** Token counts as the provider reports them. */
@@ -55,43 +61,4 @@ export interface ChatResult {
   model: string;
   /** e.g. 'stop', 'tool_calls', 'length'. */
   finishReason: string;
-}
-
-/** What the tool loop hands to the caller's executor. */
-export interface ToolInvocation {
-  id: string;
-  name: string;
-  /** Parsed JSON arguments (an object). */
-  arguments: Record<string, unknown>;
-}
-
-export interface ToolLoopRequest {
-  messages: ChatMessage[];
-  tools: ToolSpec[];
-  /** Runs one tool call; a string is passed to the model as is, anything else as JSON. */
-  executeTool(invocation: ToolInvocation): Promise<unknown>;
-  /** Bound on model calls, 1..50; default 10. */
-  maxIterations?: number;
-  options?: Omit<ChatOptions, 'tools'>;
-}
-
-/** One executed (or refused) tool call, in order. */
-export interface ToolCallRecord {
-  name: string;
-  arguments: string;
-  ok: boolean;
-  /** Error text when `ok` is false. */
-  error?: string;
-}
-
-export interface ToolLoopResult {
-  /** The final answer; with `max-iterations`, the last text the model gave ('' if none). */
-  text: string;
-  stoppedBy: 'final-answer' | 'max-iterations';
-  /** Model calls made. */
-  iterations: number;
-  toolCalls: ToolCallRecord[];
-  /** Summed over every model call. */
-  usage: TokenUsage;
-  model: string;
 }

@@ -1,4 +1,4 @@
-import type { ChatMessage, ChatOptions, ChatResult, ToolLoopRequest, ToolLoopResult } from '../llm/llm-types.js';
+import type { ChatMessage, ChatOptions, ChatResult } from '../llm/llm-types.js';
 
 /** What the `version` tool reports about the AI provider. */
 export interface LlmStatus {
@@ -11,7 +11,8 @@ export interface LlmStatus {
 }
 
 /**
- * Chat, tool loop and usage accounting.
+ * One chat completion with usage accounting. The function-calling loop is
+ * an algorithm over `chat` (application/ai/tool-loop.ts), not a port method.
  *
  * Failures: NotConfiguredError when no provider is configured (message says
  * to set OPENAI_API_KEY); ValidationError for bad arguments, before any I/O;
@@ -29,14 +30,4 @@ export interface LlmProvider {
    * `toolCalls` instead of (or besides) text; nothing is executed here.
    */
   chat(messages: ChatMessage[], options?: ChatOptions): Promise<ChatResult>;
-
-  /**
-   * Function calling: calls the model with `request.tools`, runs each tool
-   * call through `request.executeTool`, feeds the results back, and stops on
-   * an answer without tool calls (`stoppedBy: 'final-answer'`) or after
-   * `request.maxIterations` model calls (`stoppedBy: 'max-iterations'`).
-   * A tool that throws is reported to the model as an error result, not
-   * rethrown; a provider failure is thrown. Usage is summed over all calls.
-   */
-  toolLoop(request: ToolLoopRequest): Promise<ToolLoopResult>;
 }

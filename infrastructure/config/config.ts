@@ -1,3 +1,4 @@
+import { parseAiConfig, type AiConfig } from './ai-config.js';
 import { parseClusterConfig, type ClusterConfig } from './cluster-config.js';
 import type { Env } from './env-parsers.js';
 import { parseLlmConfig, type LlmConfig } from './llm-config.js';
@@ -19,6 +20,7 @@ export interface Config {
   vector: VectorConfig;
   cluster: ClusterConfig;
   llm: LlmConfig;
+  ai: AiConfig;
   tracing: TracingConfig;
   prompts: PromptsConfig;
 }
@@ -30,6 +32,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     vector: parseVectorConfig(env, parseServerConfig(env, cwd).dataDir),
     cluster: parseClusterConfig(env),
     llm: parseLlmConfig(env),
+    ai: parseAiConfig(env),
     tracing: parseTracingConfig(env),
     prompts: parsePromptsConfig(env),
   };

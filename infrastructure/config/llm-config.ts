@@ -1,4 +1,5 @@
-import { ConfigError, httpUrl, int, str, type Env } from './env-parsers.js';
+import type { StructuredOutputMode } from '../llm/openai-llm-provider.js';
+import { ConfigError, httpUrl, int, oneOf, str, type Env } from './env-parsers.js';
 
 export const DEFAULT_LLM_MODEL = 'gpt-4o';
 
@@ -12,6 +13,8 @@ export interface LlmConfig {
   timeoutMs: number;
   /** Retries of 408/409/429/5xx and connection errors, with the SDK's backoff. */
   maxRetries: number;
+  /** SVC_LLM_STRUCTURED_OUTPUT: how structured answers are requested from the backend. */
+  structuredOutput: StructuredOutputMode;
 }
 
 const MODEL = /^[\x21-\x7e]{1,200}$/;
@@ -27,5 +30,6 @@ export function parseLlmConfig(env: Env): LlmConfig {
     model,
     timeoutMs: int(env, 'SVC_LLM_TIMEOUT_MS', 120000, 1000, 600000),
     maxRetries: int(env, 'SVC_LLM_MAX_RETRIES', 2, 0, 10),
+    structuredOutput: oneOf(env, 'SVC_LLM_STRUCTURED_OUTPUT', ['json_schema', 'json_object', 'none'] as const, 'json_schema'),
   };
 }

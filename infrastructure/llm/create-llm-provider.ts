@@ -12,5 +12,6 @@ export function createLlmProvider(config: LlmConfig): LlmProvider {
     model: config.model,
     timeoutMs: config.timeoutMs,
     maxRetries: config.maxRetries,
+    structuredOutput: config.structuredOutput,
   });
 }

@@ -1,7 +1,6 @@
 import OpenAI from 'openai';
 import { validateChat } from '../../domain/llm/chat-validation.js';
-import type { ChatMessage, ChatOptions, ChatResult, ToolLoopRequest, ToolLoopResult } from '../../domain/llm/llm-types.js';
-import { runToolLoop } from '../../domain/llm/tool-loop.js';
+import type { ChatMessage, ChatOptions, ChatResult } from '../../domain/llm/llm-types.js';
 import { DependencyError } from '../../domain/errors.js';
 import type { LlmProvider, LlmStatus } from '../../domain/ports/llm-provider.js';
 import { toChatResult, toOpenAiMessages, toOpenAiTools } from './openai-chat-mapping.js';
@@ -16,7 +15,15 @@ export interface OpenAiLlmOptions {
   model: string;
   timeoutMs: number;
   maxRetries: number;
+  /**
+   * What a structured-answer request asks the backend for: `json_schema`
+   * (OpenAI, vLLM, recent Ollama), `json_object` (JSON mode only), or `none`
+   * (the instructions alone ask for JSON). The answer is checked either way.
+   */
+  structuredOutput?: StructuredOutputMode;
 }
+
+export type StructuredOutputMode = 'json_schema' | 'json_object' | 'none';
 
 /** LlmProvider over any OpenAI-compatible chat completions endpoint (non-streaming). */
 export class OpenAiLlmProvider implements LlmProvider {
@@ -59,8 +66,8 @@ export class OpenAiLlmProvider implements LlmProvider {
         ...(options.maxOutputTokens !== undefined
           ? this.hosted ? { max_completion_tokens: options.maxOutputTokens } : { max_tokens: options.maxOutputTokens }
           : {}),
-        ...(options.responseFormat === 'json' ? { response_format: { type: 'json_object' as const } } : {}),
-      });
+        ...this.responseFormat(options.responseFormat),
+      }, options.signal ? { signal: options.signal } : undefined);
     } catch (e) {
       throw toLlmError(e, ctx);
     }
@@ -69,7 +76,12 @@ export class OpenAiLlmProvider implements LlmProvider {
     return result;
   }
 
-  toolLoop(request: ToolLoopRequest): Promise<ToolLoopResult> {
-    return runToolLoop((messages, options) => this.chat(messages, options), request);
+  private responseFormat(format: ChatOptions['responseFormat']): Pick<OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming, 'response_format'> {
+    if (format === undefined || format === 'text') return {};
+    const mode = this.options.structuredOutput ?? 'json_schema';
+    if (mode === 'none') return {};
+    if (mode === 'json_object' || format === 'json') return { response_format: { type: 'json_object' } };
+    const { name, schema } = format.jsonSchema;
+    return { response_format: { type: 'json_schema', json_schema: { name, schema, strict: false } } };
   }
 }

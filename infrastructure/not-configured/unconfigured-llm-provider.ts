@@ -1,5 +1,5 @@
 import { NotConfiguredError } from '../../domain/errors.js';
-import type { ChatResult, ToolLoopResult } from '../../domain/llm/llm-types.js';
+import type { ChatResult } from '../../domain/llm/llm-types.js';
 import type { LlmProvider, LlmStatus } from '../../domain/ports/llm-provider.js';
 
 const HINT = 'set OPENAI_API_KEY (and OPENAI_BASE_URL for a non-OpenAI server)';
@@ -10,9 +10,6 @@ export class UnconfiguredLlmProvider implements LlmProvider {
     return { configured: false, provider: 'none', hint: HINT };
   }
   async chat(): Promise<ChatResult> {
-    throw new NotConfiguredError('The AI provider', HINT);
-  }
-  async toolLoop(): Promise<ToolLoopResult> {
     throw new NotConfiguredError('The AI provider', HINT);
   }
 }

@@ -13,7 +13,7 @@ export function usageAttributes(result: unknown): SpanAttributes {
   };
 }
 
-function aiCall(inner: LlmProvider, operation: 'chat' | 'tool_loop', requestedModel: unknown): CallSpan {
+function aiCall(inner: LlmProvider, operation: 'chat', requestedModel: unknown): CallSpan {
   const status = inner.status();
   const model = asString(requestedModel) ?? status.model ?? 'unknown';
   return {
@@ -26,21 +26,17 @@ function aiCall(inner: LlmProvider, operation: 'chat' | 'tool_loop', requestedMo
     fromResult: (result) => ({
       ...usageAttributes(result),
       'gen_ai.response.model': asString(field(result, 'model')),
-      'svc.tool_loop.iterations': asNumber(field(result, 'iterations')),
-      'svc.tool_loop.stopped_by': asString(field(result, 'stoppedBy')),
     }),
   };
 }
 
 /**
- * LlmProvider with `chat <model>` and `tool_loop <model>` spans carrying the
- * gen_ai.* request and usage attributes. The loop's model calls (`chat`
- * spans) and the tools it runs (cluster spans) nest under `tool_loop`.
+ * LlmProvider with `chat <model>` spans carrying the gen_ai.* request and
+ * usage attributes. The `tool_loop <model>` span is the loop's own
+ * (application/ai/tool-loop.ts); the chat calls it makes nest under it.
  */
 export function tracedLlmProvider(inner: LlmProvider, tracer: Tracer): LlmProvider {
   return traceMethods(inner, tracer, {
     chat: (args) => aiCall(inner, 'chat', field(args[1], 'model')),
-    // the loop calls this.chat per iteration: through the decorator, each is a `chat` span under `tool_loop`
-    toolLoop: (args) => ({ ...aiCall(inner, 'tool_loop', field(field(args[0], 'options'), 'model')), tracesSelfCalls: true }),
   });
 }

@@ -2,6 +2,9 @@ import { expect } from 'chai';
 import nock from 'nock';
 import { DependencyError, ValidationError } from '../../domain/errors.js';
 import { OpenAiLlmProvider } from '../../infrastructure/llm/openai-llm-provider.js';
+import { RunBudget } from '../../application/ai/run-budget.js';
+import { runToolLoop, type ModelFunction } from '../../application/ai/tool-loop.js';
+import { NoopTracer } from '../../infrastructure/tracing/noop-tracer.js';
 import { OpenAiChatServer } from '../support/openai-chat-server.js';
 import { rejection as failure } from '../support/rejection.js';
 
@@ -52,29 +55,50 @@ describe('OpenAiLlmProvider against an OpenAI-compatible chat server', () => {
     expect(server.requests[0].tools).to.deep.equal([{ type: 'function', function: tools[0] }]);
   });
 
-  it('runs a tool loop: executes calls, feeds results back, sums usage, stops on the answer', async () => {
+  it('runs the tool loop over the real SDK: executes calls, feeds results back, sums usage, stops on the answer', async () => {
     server.script(
       { toolCalls: [{ name: 'get_pods', arguments: '{"namespace":"x"}' }, { name: 'nope', arguments: '{}' }], usage: { prompt: 10, completion: 3, cached: 4 } },
       (req) => ({ content: `answer from ${req.messages.at(-2).content}`, usage: { prompt: 30, completion: 6, cached: 8 } }),
     );
     const executed: unknown[] = [];
-    const r = await llm.toolLoop({
-      messages: [{ role: 'user', content: 'what runs in x?' }],
-      tools: [{ name: 'get_pods', description: 'List pods', parameters: { type: 'object' } }],
-      executeTool: async (call) => {
-        executed.push(call.arguments);
-        return { pods: ['web-1'] };
-      },
-    });
+    const getPods: ModelFunction = {
+      spec: { name: 'get_pods', description: 'List pods', parameters: { type: 'object' } },
+      run: async (args) => (executed.push(args), { pods: ['web-1'] }),
+    };
+    const budget = new RunBudget({ maxCalls: 5, maxTokens: 100000, timeoutMs: 5000 });
+    const r = await runToolLoop(llm, new NoopTracer(), { messages: [{ role: 'user', content: 'what runs in x?' }], functions: [getPods], budget });
     expect(executed).to.deep.equal([{ namespace: 'x' }]);
-    expect(r).to.deep.include({ text: 'answer from {"pods":["web-1"]}', stoppedBy: 'final-answer', iterations: 2, model: 'gpt-test-2026-01-01' });
+    expect(r).to.deep.include({ text: 'answer from {"pods":["web-1"]}', stoppedBy: 'final-answer', calls: 2, model: 'gpt-test-2026-01-01' });
     expect(r.usage).to.deep.equal({ inputTokens: 40, outputTokens: 9, cacheReadTokens: 12, cacheCreationTokens: 0 });
-    expect(r.toolCalls.map((c) => [c.name, c.ok])).to.deep.equal([['get_pods', true], ['nope', false]]);
+    expect(r.functionCalls.map((c) => [c.name, c.ok])).to.deep.equal([['get_pods', true], ['nope', false]]);
     const second = server.requests[1].messages;
     expect(second[1].role).to.equal('assistant');
     expect(second[1].tool_calls.map((c: any) => c.function.name)).to.deep.equal(['get_pods', 'nope']);
     expect(second[2]).to.deep.equal({ role: 'tool', tool_call_id: second[1].tool_calls[0].id, content: '{"pods":["web-1"]}' });
-    expect(JSON.parse(second[3].content).error).to.match(/unknown tool nope/);
+    expect(JSON.parse(second[3].content).error).to.match(/unknown function "nope"/);
+  });
+
+  it('asks for structured output as SVC_LLM_STRUCTURED_OUTPUT says: json_schema, json_object or nothing', async () => {
+    const format = { jsonSchema: { name: 'analysis', schema: { type: 'object', properties: { a: { type: 'string' } } } } };
+    for (const [mode, expected] of [
+      ['json_schema', { type: 'json_schema', json_schema: { name: 'analysis', schema: format.jsonSchema.schema, strict: false } }],
+      ['json_object', { type: 'json_object' }],
+      ['none', undefined],
+    ] as const) {
+      const p = new OpenAiLlmProvider({ apiKey: server.apiKey, baseUrl: server.baseUrl, model: 'gpt-test', timeoutMs: 5000, maxRetries: 0, structuredOutput: mode });
+      server.script({ content: '{"a":"b"}' });
+      await p.chat([{ role: 'user', content: 'JSON please' }], { responseFormat: format });
+      expect(server.requests.at(-1)!.response_format, mode).to.deep.equal(expected);
+    }
+  });
+
+  it('aborts a call when the run deadline signal fires', async () => {
+    server.script({ hang: true });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 100);
+    const e = await failure(llm.chat([{ role: 'user', content: 'hi' }], { signal: controller.signal }));
+    expect(e).to.be.instanceOf(DependencyError);
+    expect(e.message).to.equal('AI provider request was aborted');
   });
 
   it('maps a refused key to DependencyError without echoing the key', async () => {

@@ -44,7 +44,7 @@ function investigate(container: () => DependencyContainer): ToolHandler {
       await store.upsert('patterns', [{ id: 'p1', vector: vector!, payload: { text: issue } }]);
       const hits = await store.search('patterns', { vector: vector!, limit: 3 });
       const answer = await c.resolve<LlmProvider>(TOKENS.LlmProvider).chat([{ role: 'user', content: issue }]);
-      const cluster = c.resolve<ClusterClient>(TOKENS.ClusterClient);
+      const cluster = c.resolve(TOKENS.ClusterReader);
       const pods = await cluster.list({ apiVersion: 'v1', kind: 'Pod', namespace: 'default' });
       const missing = await cluster.get({ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', namespace: 'default' });
       return { hits: hits.length, answer: answer.text, pods: pods.items.length, missing };

@@ -12,6 +12,8 @@ export interface ChatReply {
   status?: number;
   error?: { message: string; type?: string; code?: string };
   finishReason?: string;
+  /** Never answer (the client's timeout or abort ends the request). */
+  hang?: boolean;
 }
 
 export type Script = ChatReply | ((request: Json) => ChatReply);
@@ -66,6 +68,7 @@ export class OpenAiChatServer {
       if (!this.models.has(body.model)) return error(404, `The model \`${body.model}\` does not exist or you do not have access to it.`, 'invalid_request_error', 'model_not_found');
       const next = this.queue.shift() ?? { content: 'ok' };
       const reply = typeof next === 'function' ? next(body) : next;
+      if (reply.hang) return;
       if (reply.status) return send(reply.status, { error: { type: 'server_error', code: null, param: null, ...reply.error } });
       const toolCalls = (reply.toolCalls ?? []).map((c, i) => ({ id: c.id ?? `call_${this.requests.length}_${i}`, type: 'function', function: { name: c.name, arguments: c.arguments } }));
       const usage = reply.usage ?? { prompt: 10, completion: 5 };

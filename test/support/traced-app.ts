@@ -47,7 +47,7 @@ function investigate(container: () => DependencyContainer): ToolHandler {
         limit: 3,
       });
       const answer = await (c.resolve<LlmProvider>(TOKENS.LlmProvider) as unknown as HttpBackedLlm).chat([{ role: 'user', content: issue }]);
-      const cluster = c.resolve<ClusterClient>(TOKENS.ClusterClient) as unknown as HttpBackedCluster;
+      const cluster = c.resolve(TOKENS.ClusterReader) as unknown as HttpBackedCluster;
       await cluster.list({ apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'default' });
       const missing = await cluster.get({ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', namespace: 'default' }).catch(() => null);
       return { hits: hits.length, answer: answer.text, missing };

@@ -34,7 +34,7 @@ export interface UploadsApp {
 export function buildUploadsApp(env: Record<string, string> = {}, overrides: Overrides = {}): UploadsApp {
   const config = loadConfig({ HOST: '127.0.0.1', PORT: '0', SVC_AUTH_TOKEN: UPLOAD_TOKEN, LOG_LEVEL: 'silent', ...env });
   const container = buildContainer(config, { logger: quiet, ...overrides });
-  return { app: createApp(container), container, store: container.resolve(TOKENS.IngestedSourceStore) };
+  return { app: createApp(container), container, store: container.resolve(TOKENS.IngestedSourceStore) as InMemoryIngestedSourceStore };
 }
 
 /** Listens on 127.0.0.1:0; the caller closes it. */

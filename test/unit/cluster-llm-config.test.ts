@@ -68,7 +68,7 @@ describe('cluster and AI provider configuration', () => {
   });
 
   it('reads OPENAI_API_KEY, OPENAI_BASE_URL and SVC_LLM_MODEL, naming a bad one', () => {
-    expect(parseLlmConfig({})).to.deep.equal({ apiKey: undefined, baseUrl: undefined, model: DEFAULT_LLM_MODEL, timeoutMs: 120000, maxRetries: 2 });
+    expect(parseLlmConfig({})).to.deep.equal({ apiKey: undefined, baseUrl: undefined, model: DEFAULT_LLM_MODEL, timeoutMs: 120000, maxRetries: 2, structuredOutput: 'json_schema' });
     expect(parseLlmConfig({ OPENAI_API_KEY: 'sk-1', OPENAI_BASE_URL: 'http://127.0.0.1:11434/v1', SVC_LLM_MODEL: 'llama3' })).to.include({ apiKey: 'sk-1', baseUrl: 'http://127.0.0.1:11434/v1', model: 'llama3' });
     expect(() => parseLlmConfig({ OPENAI_BASE_URL: 'ftp://u:pw@host' })).to.throw(ConfigError, /^Invalid configuration: OPENAI_BASE_URL must be an http\(s\) URL$/);
     expect(() => parseLlmConfig({ SVC_LLM_MODEL: 'two words' })).to.throw(/SVC_LLM_MODEL must be a model name/);

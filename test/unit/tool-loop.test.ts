@@ -1,109 +1,112 @@
 import { expect } from 'chai';
-import { ValidationError } from '../../domain/errors.js';
-import type { ChatMessage, ChatOptions, ChatResult, ToolCall } from '../../domain/llm/llm-types.js';
-import { MAX_TOOL_CALLS_PER_ANSWER, MAX_TOOL_RESULT_CHARS, runToolLoop } from '../../domain/llm/tool-loop.js';
+import { DependencyError, NotConfiguredError } from '../../domain/errors.js';
+import { RunBudget } from '../../application/ai/run-budget.js';
+import { LOOP_LIMITS, runToolLoop, type ModelFunction } from '../../application/ai/tool-loop.js';
+import { FakeLlm } from '../fakes/fake-llm.js';
+import { RecordingTracer } from '../support/recording-tracer.js';
+import { rejection } from '../support/rejection.js';
 
-const usage = { inputTokens: 10, outputTokens: 2, cacheReadTokens: 1, cacheCreationTokens: 0 };
-const answer = (text: string, toolCalls: ToolCall[] = []): ChatResult => ({ text, toolCalls, usage, model: 'm', finishReason: toolCalls.length ? 'tool_calls' : 'stop' });
-const call = (id: string, name: string, args = '{}'): ToolCall => ({ id, name, arguments: args });
-const tools = [{ name: 'probe', description: 'probe', parameters: { type: 'object' } }];
+const budget = (over: Partial<ConstructorParameters<typeof RunBudget>[0]> = {}) => new RunBudget({ maxCalls: 25, maxTokens: 1_000_000, timeoutMs: 5000, ...over });
+const user = [{ role: 'user' as const, content: 'why is web down?' }];
 
-/** A scripted model: each call pops the next answer and records the messages it saw. */
-function scripted(...answers: ChatResult[]) {
-  const seen: ChatMessage[][] = [];
-  const chat = async (messages: ChatMessage[], _options: ChatOptions) => {
-    seen.push([...messages]);
-    const next = answers.shift();
-    if (!next) throw new Error('model called more often than scripted');
-    return next;
-  };
-  return { chat, seen };
+function probe(run: (args: Record<string, unknown>) => Promise<unknown> = async () => 'fine'): ModelFunction & { seen: Record<string, unknown>[] } {
+  const seen: Record<string, unknown>[] = [];
+  return { seen, spec: { name: 'probe', description: 'probe', parameters: { type: 'object' } }, run: async (a) => (seen.push(a), run(a)) };
 }
 
-describe('runToolLoop', () => {
-  it('stops at maxIterations when the model keeps calling tools', async () => {
-    const model = scripted(...Array.from({ length: 3 }, (_, i) => answer(i === 1 ? 'thinking' : '', [call(`c${i}`, 'probe')])));
-    let runs = 0;
-    const r = await runToolLoop(model.chat, {
-      messages: [{ role: 'user', content: 'go' }],
-      tools,
-      maxIterations: 3,
-      executeTool: async () => ++runs,
-    });
-    expect(r).to.deep.include({ stoppedBy: 'max-iterations', iterations: 3, text: 'thinking' });
-    expect(runs).to.equal(3);
-    expect(model.seen).to.have.length(3);
-    expect(r.usage).to.deep.equal({ inputTokens: 30, outputTokens: 6, cacheReadTokens: 3, cacheCreationTokens: 0 });
+describe('runToolLoop (application/ai)', () => {
+  const tracer = new RecordingTracer();
+
+  it('runs the calls, pairs each result with its call id, and stops on an answer without calls', async () => {
+    const llm = new FakeLlm([{ toolCalls: [{ name: 'probe', arguments: { ns: 'x' } }] }, 'found it']);
+    const fn = probe();
+    const r = await runToolLoop(llm, tracer, { messages: user, functions: [fn], budget: budget() });
+    expect(r).to.deep.include({ text: 'found it', stoppedBy: 'final-answer', calls: 2 });
+    expect(fn.seen).to.deep.equal([{ ns: 'x' }]);
+    const second = llm.calls[1].messages;
+    expect(second.at(-1)).to.deep.equal({ role: 'tool', toolCallId: (second.at(-2) as { toolCalls: { id: string }[] }).toolCalls[0].id, content: 'fine' });
+    expect(llm.calls[0].options.tools).to.deep.equal([fn.spec]);
+    expect(r.usage.inputTokens).to.equal(200);
   });
 
-  it('stops at the first answer without tool calls', async () => {
-    const model = scripted(answer('', [call('a', 'probe')]), answer('done'), answer('never'));
-    const r = await runToolLoop(model.chat, { messages: [{ role: 'user', content: 'go' }], tools, maxIterations: 5, executeTool: async () => 'x' });
-    expect(r).to.deep.include({ stoppedBy: 'final-answer', iterations: 2, text: 'done' });
-    expect(model.seen).to.have.length(2);
+  it('stops at the model-call cap, leaving the reserved calls unused', async () => {
+    const llm = new FakeLlm([], { toolCalls: [{ name: 'probe', arguments: {} }] });
+    const b = budget({ maxCalls: 5 });
+    const r = await runToolLoop(llm, tracer, { messages: user, functions: [probe()], budget: b, reserveCalls: 1 });
+    expect(r.stoppedBy).to.equal('model-calls');
+    expect(llm.calls).to.have.length(4);
+    expect(b.remainingCalls).to.equal(1);
   });
 
-  it('uses a default bound of 10 and refuses bounds outside 1..50 before calling the model', async () => {
-    const model = scripted(...Array.from({ length: 10 }, (_, i) => answer('', [call(`c${i}`, 'probe')])));
-    const r = await runToolLoop(model.chat, { messages: [{ role: 'user', content: 'go' }], tools, executeTool: async () => 'x' });
-    expect(r.iterations).to.equal(10);
-    for (const bad of [0, 51, 1.5, -1]) {
-      const idle = scripted();
-      const e = await runToolLoop(idle.chat, { messages: [], tools, maxIterations: bad, executeTool: async () => 'x' }).catch((err) => err);
-      expect(e, String(bad)).to.be.instanceOf(ValidationError);
-      expect(idle.seen).to.have.length(0);
-    }
+  it('stops when the token budget is spent', async () => {
+    const llm = new FakeLlm([], { toolCalls: [{ name: 'probe', arguments: {} }], usage: { inputTokens: 400, outputTokens: 100 } });
+    const r = await runToolLoop(llm, tracer, { messages: user, functions: [probe()], budget: budget({ maxTokens: 1200 }) });
+    expect(r.stoppedBy).to.equal('tokens');
+    expect(llm.calls).to.have.length(3);
   });
 
-  it('reports bad arguments, unknown tools and tool failures to the model instead of throwing', async () => {
-    const model = scripted(answer('', [call('a', 'probe', '{not json'), call('b', 'ghost'), call('c', 'probe', '[1]'), call('d', 'probe', '{"fail":true}')]), answer('ok'));
-    const r = await runToolLoop(model.chat, {
-      messages: [{ role: 'user', content: 'go' }],
-      tools,
-      executeTool: async (inv) => {
-        if (inv.arguments.fail) throw new Error('cluster said no');
-        return 'fine';
-      },
-    });
-    const toolMessages = model.seen[1].filter((m) => m.role === 'tool');
-    const errors = toolMessages.map((m) => JSON.parse(m.content).error as string);
-    expect(errors[0]).to.match(/^invalid arguments JSON: /);
-    expect(errors.slice(1)).to.deep.equal([
-      'unknown tool ghost; available: probe',
-      'invalid arguments JSON: arguments must be a JSON object',
-      'cluster said no',
-    ]);
-    expect(r.toolCalls.map((c) => c.ok)).to.deep.equal([false, false, false, false]);
-    expect(r.stoppedBy).to.equal('final-answer');
+  it('ends at the deadline when the provider hangs, or a function hangs, with what was found so far', async () => {
+    const hanging = new FakeLlm([{ toolCalls: [{ name: 'probe', arguments: {} }] }, 'hang']);
+    const started = Date.now();
+    const r = await runToolLoop(hanging, tracer, { messages: user, functions: [probe()], budget: budget({ timeoutMs: 300 }) });
+    expect(r.stoppedBy).to.equal('deadline');
+    expect(r.functionCalls).to.have.length(1);
+    const slowFn = probe(() => new Promise(() => {}));
+    const r2 = await runToolLoop(new FakeLlm([{ toolCalls: [{ name: 'probe', arguments: {} }] }]), tracer, { messages: user, functions: [slowFn], budget: budget({ timeoutMs: 300 }) });
+    expect(r2.stoppedBy).to.equal('deadline');
+    expect(Date.now() - started).to.be.below(2000);
   });
 
-  it('pairs each tool result with its call id and cuts oversized results', async () => {
-    const model = scripted(answer('', [call('id-1', 'probe')]), answer('ok'));
-    await runToolLoop(model.chat, { messages: [{ role: 'user', content: 'go' }], tools, executeTool: async () => 'y'.repeat(MAX_TOOL_RESULT_CHARS + 10) });
-    const result = model.seen[1].at(-1)!;
-    expect(result).to.include({ role: 'tool', toolCallId: 'id-1' });
-    expect(result.content).to.have.length(MAX_TOOL_RESULT_CHARS + '\n[truncated]'.length);
+  it('answers unknown functions, malformed, non-object and oversized arguments and extra calls with errors, never running them', async () => {
+    const calls = [
+      { name: 'apply_manifest', arguments: '{}' },
+      { name: 'probe', arguments: '{not json' },
+      { name: 'probe', arguments: '[1]' },
+      { name: 'probe', arguments: JSON.stringify({ x: 'y'.repeat(LOOP_LIMITS.argumentChars) }) },
+      ...Array.from({ length: LOOP_LIMITS.callsPerAnswer }, () => ({ name: 'probe', arguments: '{}' })),
+    ];
+    const fn = probe();
+    const llm = new FakeLlm([{ toolCalls: calls }, 'done']);
+    const r = await runToolLoop(llm, tracer, { messages: user, functions: [fn], budget: budget() });
+    const errors = llm.calls[1].messages.filter((m) => m.role === 'tool').map((m) => (m.content.startsWith('{') ? (JSON.parse(m.content) as { error: string }).error : m.content));
+    expect(errors[0]).to.match(/^unknown function "apply_manifest"; available: probe$/);
+    expect(errors[1]).to.match(/^invalid arguments JSON/);
+    expect(errors[2]).to.equal('invalid arguments JSON: arguments must be a JSON object');
+    expect(errors[3]).to.match(/^arguments too long/);
+    expect(errors.slice(LOOP_LIMITS.callsPerAnswer)).to.satisfy((e: string[]) => e.every((x) => /too many function calls/.test(x)));
+    expect(fn.seen).to.have.length(LOOP_LIMITS.callsPerAnswer - 4);
+    expect(r.functionCalls.filter((c) => !c.ok)).to.have.length(8);
   });
 
-  it('runs at most MAX_TOOL_CALLS_PER_ANSWER calls of one answer, answering the rest with an error', async () => {
-    const calls = Array.from({ length: MAX_TOOL_CALLS_PER_ANSWER + 2 }, (_, i) => call(`c${i}`, 'probe'));
-    const model = scripted(answer('', calls), answer('ok'));
-    let runs = 0;
-    const r = await runToolLoop(model.chat, { messages: [{ role: 'user', content: 'go' }], tools, executeTool: async () => ++runs });
-    expect(runs).to.equal(MAX_TOOL_CALLS_PER_ANSWER);
-    const results = model.seen[1].filter((m) => m.role === 'tool');
-    expect(results).to.have.length(MAX_TOOL_CALLS_PER_ANSWER + 2);
-    expect(JSON.parse(results.at(-1)!.content).error).to.match(/too many tool calls/);
-    expect(r.toolCalls.filter((c) => !c.ok)).to.have.length(2);
+  it('cuts an oversized result, tells the model, and keeps the whole context bounded over 25 calls', async () => {
+    const llm = new FakeLlm([], { toolCalls: [{ name: 'probe', arguments: {} }, { name: 'probe', arguments: {} }] });
+    const r = await runToolLoop(llm, tracer, { messages: user, functions: [probe(async () => 'z'.repeat(100_000))], budget: budget({ maxCalls: 25 }) });
+    expect(r.stoppedBy).to.equal('model-calls');
+    const first = llm.calls[1].messages.find((m) => m.role === 'tool')!;
+    expect(Buffer.byteLength(first.content)).to.be.at.most(LOOP_LIMITS.resultBytes);
+    expect(first.content).to.match(/\[svc: result cut from 100000 to \d+ bytes/);
+    const sizes = llm.calls.map((c) => JSON.stringify(c.messages).length);
+    expect(Math.max(...sizes)).to.be.below(LOOP_LIMITS.contextBytes + 40_000);
+    expect(sizes[24]).to.be.below(sizes[12] * 1.5);
   });
 
-  it('passes the tools to every model call', async () => {
-    const options: ChatOptions[] = [];
-    const chat = async (_m: ChatMessage[], o: ChatOptions) => {
-      options.push(o);
-      return answer('done');
-    };
-    await runToolLoop(chat, { messages: [{ role: 'user', content: 'go' }], tools, options: { temperature: 0 }, executeTool: async () => '' });
-    expect(options[0]).to.deep.equal({ temperature: 0, tools });
+  it('keeps the findings when the provider fails mid-loop, throws when it fails on the first call or is not configured', async () => {
+    const llm = new FakeLlm([{ toolCalls: [{ name: 'probe', arguments: {} }] }, new DependencyError('llm', 'AI provider failed (500)')]);
+    const r = await runToolLoop(llm, tracer, { messages: user, functions: [probe()], budget: budget() });
+    expect(r).to.deep.include({ stoppedBy: 'provider-error', error: 'AI provider failed (500)' });
+    expect(r.functionCalls).to.have.length(1);
+    const first = await rejection(runToolLoop(new FakeLlm([new DependencyError('llm', 'down')]), tracer, { messages: user, functions: [], budget: budget() }));
+    expect(first).to.be.instanceOf(DependencyError);
+    const none = await rejection(runToolLoop(new FakeLlm([new NotConfiguredError('The AI provider', 'set OPENAI_API_KEY')]), tracer, { messages: user, functions: [], budget: budget() }));
+    expect(none.message).to.contain('OPENAI_API_KEY');
+  });
+
+  it('is one tool_loop span inside the tool run, with the usage summed', async () => {
+    const t = new RecordingTracer();
+    const llm = new FakeLlm(['done']);
+    await t.inSpan('execute_tool remediate', {}, () => runToolLoop(llm, t, { messages: user, functions: [], budget: budget() }));
+    const loop = t.spans.find((s) => s.name === 'tool_loop fake-model')!;
+    expect(loop.parent?.name).to.equal('execute_tool remediate');
+    expect(loop.attributes).to.deep.include({ 'gen_ai.operation.name': 'tool_loop', 'gen_ai.usage.input_tokens': 100, 'svc.tool_loop.stopped_by': 'final-answer' });
   });
 });

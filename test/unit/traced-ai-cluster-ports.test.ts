@@ -1,6 +1,8 @@
 import { expect } from 'chai';
 import type { ClusterClient } from '../../domain/ports/cluster-client.js';
 import type { LlmProvider } from '../../domain/ports/llm-provider.js';
+import { RunBudget } from '../../application/ai/run-budget.js';
+import { runToolLoop, type ModelFunction } from '../../application/ai/tool-loop.js';
 import { tracedClusterClient } from '../../infrastructure/tracing/traced-cluster-client.js';
 import { tracedLlmProvider } from '../../infrastructure/tracing/traced-llm-provider.js';
 import { RecordingTracer, type RecordedSpan } from '../support/recording-tracer.js';
@@ -40,13 +42,6 @@ describe('span decorators of the AI and cluster ports', () => {
       async chat(_messages: unknown[], options: { model?: string } = {}) {
         return { text: 'hi', toolCalls: [], usage, model: `${options.model ?? 'gpt-default'}-2025` };
       },
-      /** Like the OpenAI adapter: the loop runs over this object's own `chat`. */
-      async toolLoop(request: { executeTool(i: unknown): Promise<unknown>; options?: { model?: string } }) {
-        await this.chat([], request.options);
-        await request.executeTool({ name: 'list' });
-        await this.chat([], request.options);
-        return { text: 'done', stoppedBy: 'final-answer', iterations: 2, toolCalls: [], usage, model: 'gpt-default' };
-      },
     };
 
     it('chat: `chat <model>` with the requested model and gen_ai.usage.*', async () => {
@@ -67,16 +62,22 @@ describe('span decorators of the AI and cluster ports', () => {
       });
     });
 
-    it('tool_loop: the configured model; its model calls and the tools it runs nest under it', async () => {
-      const llm = tracedLlmProvider(fake as unknown as LlmProvider, tracer) as unknown as typeof fake;
-      const k8s = tracedClusterClient(cluster as unknown as ClusterClient, tracer) as unknown as typeof cluster;
-      await inTool(() => llm.toolLoop({ executeTool: () => k8s.list({ apiVersion: 'v1', kind: 'Pod', namespace: 'default' }) }));
+    it('tool_loop: the application loop over the decorated chat; its model calls and the functions it runs nest under it', async () => {
+      const k8s = tracedClusterClient(cluster as unknown as ClusterClient, tracer);
+      let calls = 0;
+      const scripted = tracedLlmProvider(
+        { ...fake, chat: async (m: unknown[], o: { model?: string }) => ({ ...(await fake.chat(m, o)), toolCalls: calls++ === 0 ? [{ id: 'c1', name: 'list', arguments: '{}' }] : [] }) } as unknown as LlmProvider,
+        tracer,
+      );
+      const list: ModelFunction = { spec: { name: 'list', description: 'list', parameters: { type: 'object' } }, run: () => k8s.list({ apiVersion: 'v1', kind: 'Pod', namespace: 'default' }) };
+      const budget = new RunBudget({ maxCalls: 5, maxTokens: 100000, timeoutMs: 5000 });
+      await inTool(() => runToolLoop(scripted, tracer, { messages: [{ role: 'user', content: 'go' }], functions: [list], budget }));
       const [loop, ...inside] = under(tracer);
       expect(loop!.name).to.equal('tool_loop gpt-default');
-      expect(loop!.attributes).to.deep.include({ 'gen_ai.operation.name': 'tool_loop', 'svc.tool_loop.iterations': 2, 'gen_ai.usage.input_tokens': 11 });
+      expect(loop!.attributes).to.deep.include({ 'gen_ai.operation.name': 'tool_loop', 'svc.tool_loop.calls': 2, 'gen_ai.usage.input_tokens': 22 });
       expect(inside.map((s) => s.name)).to.deep.equal(['chat gpt-default', 'list', 'chat gpt-default']);
       for (const span of inside) expect(span.parent).to.equal(loop);
-    });
+  });
   });
 
   describe('ClusterClient', () => {
