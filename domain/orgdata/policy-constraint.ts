@@ -1,0 +1,89 @@
+import type { KubeObject } from '../cluster/kube-types.js';
+
+/** A scalar a constraint can allow. */
+export type ConstraintValue = string | number | boolean;
+
+/**
+ * A machine-checkable rule a policy may carry: one field of one kind.
+ * The deployment workflow turns it into validation on the configuration
+ * questions it touches, and checks it again on the final manifests.
+ */
+export interface PolicyConstraint {
+  /** The kind it applies to (`Deployment`), or `*` for every kind. */
+  kind: string;
+  /**
+   * Dotted path into the object; `[]` walks every element of an array:
+   * `spec.replicas`, `spec.template.spec.containers[].image`, `metadata.labels.team`.
+   */
+  field: string;
+  allowedValues?: ConstraintValue[];
+  /** A regular expression the (string) value must match in full. */
+  pattern?: string;
+  minimum?: number;
+  maximum?: number;
+  /** The field must be present. */
+  required?: boolean;
+  /** Shown when the rule is broken. */
+  message?: string;
+}
+
+export interface ConstraintViolation {
+  object: string;
+  field: string;
+  problem: string;
+}
+
+const PATH_PART = /^[A-Za-z0-9_.\-/]+(\[\])?$/;
+
+/** Whether `field` is a path this module can walk (validated before a constraint is stored). */
+export function isConstraintPath(field: string): boolean {
+  return field.length > 0 && field.length <= 300 && field.split('.').every((p) => p !== '' && PATH_PART.test(p));
+}
+
+/** Values at `field` in `object`; `[]` fans out over arrays. Absent paths give no values. */
+export function valuesAt(object: unknown, field: string): unknown[] {
+  let current: unknown[] = [object];
+  for (const raw of field.split('.')) {
+    const fanOut = raw.endsWith('[]');
+    const key = fanOut ? raw.slice(0, -2) : raw;
+    const next: unknown[] = [];
+    for (const c of current) {
+      if (!c || typeof c !== 'object' || Array.isArray(c) || !Object.hasOwn(c, key)) continue;
+      const v = (c as Record<string, unknown>)[key];
+      if (fanOut) {
+        if (Array.isArray(v)) next.push(...v);
+      } else next.push(v);
+    }
+    current = next;
+  }
+  return current;
+}
+
+/** The problem with one value under a constraint, or undefined when it satisfies it. */
+export function checkValue(value: unknown, c: PolicyConstraint): string | undefined {
+  if (c.allowedValues && !c.allowedValues.some((a) => a === value)) return `must be one of ${c.allowedValues.map((a) => JSON.stringify(a)).join(', ')}, got ${JSON.stringify(value)}`;
+  if (c.pattern !== undefined) {
+    if (typeof value !== 'string' || !new RegExp(`^(?:${c.pattern})$`).test(value)) return `must match ${c.pattern}, got ${JSON.stringify(value)}`;
+  }
+  if (c.minimum !== undefined && !(typeof value === 'number' && value >= c.minimum)) return `must be at least ${c.minimum}, got ${JSON.stringify(value)}`;
+  if (c.maximum !== undefined && !(typeof value === 'number' && value <= c.maximum)) return `must be at most ${c.maximum}, got ${JSON.stringify(value)}`;
+  return undefined;
+}
+
+/** Every violation of `constraints` in `objects`. */
+export function checkConstraints(objects: KubeObject[], constraints: PolicyConstraint[]): ConstraintViolation[] {
+  const out: ConstraintViolation[] = [];
+  for (const o of objects) {
+    for (const c of constraints) {
+      if (c.kind !== '*' && c.kind !== o.kind) continue;
+      const name = `${o.kind} ${o.metadata.namespace ? `${o.metadata.namespace}/` : ''}${o.metadata.name}`;
+      const values = valuesAt(o, c.field);
+      if (values.length === 0 && c.required) out.push({ object: name, field: c.field, problem: c.message ?? 'is required' });
+      for (const v of values) {
+        const problem = checkValue(v, c);
+        if (problem) out.push({ object: name, field: c.field, problem: c.message ? `${c.message} (${problem})` : problem });
+      }
+    }
+  }
+  return out;
+}

@@ -1,0 +1,147 @@
+import { randomUUID } from 'node:crypto';
+import type {
+  ApiResourceInfo, ClusterEvent, ClusterVersion, DescribeResult, DryRunResult, EventQuery, KubeObject, ListQuery, ListResult,
+  LogQuery, ResourceRef, ResourceSchema, WaitCondition, WaitOptions, WaitResult,
+} from '../../domain/cluster/kube-types.js';
+import { conditionMet } from '../../domain/cluster/wait-condition.js';
+import { ExecutionError } from '../../domain/errors.js';
+import type { ClusterClient } from '../../domain/ports/cluster-client.js';
+import type { ClusterStatus } from '../../domain/ports/cluster-reader.js';
+
+type Verdict = Extract<DryRunResult, { accepted: false }>;
+
+/** RFC 7386 merge patch. */
+export function mergePatch(target: unknown, patch: unknown): unknown {
+  if (!patch || typeof patch !== 'object' || Array.isArray(patch)) return patch;
+  const out: Record<string, unknown> = target && typeof target === 'object' && !Array.isArray(target) ? { ...(target as Record<string, unknown>) } : {};
+  for (const [k, v] of Object.entries(patch)) {
+    if (v === null) delete out[k];
+    else out[k] = mergePatch(out[k], v);
+  }
+  return out;
+}
+
+const keyOf = (r: { apiVersion: string; kind: string; name: string; namespace?: string }) => `${r.apiVersion}/${r.kind}/${r.namespace ?? 'default'}/${r.name}`;
+const copy = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
+
+/**
+ * An in-memory cluster that `implements ClusterClient` (both ports), for unit
+ * tests of use cases. Objects live in a map; `calls` records every method
+ * called (names only, in order), `writes` the mutating ones that persisted.
+ * `rejectDryRun` decides a dry run's verdict; `onApply` lets a test simulate
+ * a controller (e.g. mark a Deployment available).
+ */
+export class FakeCluster implements ClusterClient {
+  readonly objects = new Map<string, KubeObject>();
+  readonly calls: string[] = [];
+  readonly writes: { method: 'apply' | 'patch' | 'delete'; ref: ResourceRef; body?: unknown }[] = [];
+  readonly logTexts = new Map<string, string>();
+  clusterEvents: ClusterEvent[] = [];
+  resources: ApiResourceInfo[] = [];
+  schemas = new Map<string, ResourceSchema>();
+  rejectDryRun?: (what: { method: 'apply' | 'patch' | 'delete'; ref: ResourceRef; body?: unknown }) => Verdict | undefined;
+  onWrite?: (object: KubeObject) => KubeObject;
+
+  put(...objects: KubeObject[]): this {
+    for (const o of objects) this.objects.set(keyOf({ ...o.metadata, apiVersion: o.apiVersion, kind: o.kind }), copy(o));
+    return this;
+  }
+
+  async status(): Promise<ClusterStatus> {
+    this.calls.push('status');
+    return { connected: true, context: 'fake', serverVersion: 'v1.31.0' };
+  }
+  context(): string {
+    return 'fake';
+  }
+  async version(): Promise<ClusterVersion> {
+    this.calls.push('version');
+    return { gitVersion: 'v1.31.0', major: '1', minor: '31', platform: 'linux/amd64' };
+  }
+  async listApiResources(): Promise<ApiResourceInfo[]> {
+    this.calls.push('listApiResources');
+    return copy(this.resources);
+  }
+  async getResourceSchema(apiVersion: string, kind: string): Promise<ResourceSchema | null> {
+    this.calls.push('getResourceSchema');
+    return copy(this.schemas.get(`${apiVersion}/${kind}`) ?? null);
+  }
+  async list(q: ListQuery): Promise<ListResult> {
+    this.calls.push('list');
+    const wanted = (q.labelSelector ?? '').split(',').filter(Boolean).map((s) => s.split('='));
+    const items = [...this.objects.values()].filter(
+      (o) => o.apiVersion === q.apiVersion && o.kind === q.kind && (!q.namespace || (o.metadata.namespace ?? 'default') === q.namespace) &&
+        wanted.every(([k, v]) => o.metadata.labels?.[k] === v),
+    );
+    return { items: copy(items.slice(0, q.limit ?? 100)) };
+  }
+  async get(ref: ResourceRef): Promise<KubeObject | null> {
+    this.calls.push('get');
+    return copy(this.objects.get(keyOf(ref)) ?? null);
+  }
+  async describe(ref: ResourceRef): Promise<DescribeResult | null> {
+    this.calls.push('describe');
+    const object = this.objects.get(keyOf(ref));
+    if (!object) return null;
+    return { object: copy(object), events: this.clusterEvents.filter((e) => e.involvedObject.kind === ref.kind && e.involvedObject.name === ref.name) };
+  }
+  async events(q: EventQuery): Promise<ClusterEvent[]> {
+    this.calls.push('events');
+    return this.clusterEvents.filter((e) => (!q.namespace || e.involvedObject.namespace === q.namespace) && (!q.involvedObject || e.involvedObject.name === q.involvedObject.name));
+  }
+  async logs(q: LogQuery): Promise<string> {
+    this.calls.push('logs');
+    const text = this.logTexts.get(`${q.namespace}/${q.pod}${q.previous ? '/previous' : ''}`);
+    if (text === undefined) throw new ExecutionError(`pod ${q.namespace}/${q.pod} not found`);
+    return text;
+  }
+  async dryRunApply(manifest: KubeObject): Promise<DryRunResult> {
+    this.calls.push('dryRunApply');
+    const ref = { ...manifest.metadata, apiVersion: manifest.apiVersion, kind: manifest.kind };
+    return this.rejectDryRun?.({ method: 'apply', ref, body: manifest }) ?? { accepted: true, object: copy(manifest) };
+  }
+  async apply(manifest: KubeObject): Promise<KubeObject> {
+    this.calls.push('apply');
+    const ref = { ...manifest.metadata, apiVersion: manifest.apiVersion, kind: manifest.kind };
+    const existing = this.objects.get(keyOf(ref));
+    const stored = this.store({ ...copy(manifest), metadata: { uid: existing?.metadata.uid ?? randomUUID(), ...copy(manifest.metadata) }, ...(existing?.status ? { status: existing.status } : {}) });
+    this.writes.push({ method: 'apply', ref, body: manifest });
+    return stored;
+  }
+  async dryRunPatch(ref: ResourceRef, patch: Record<string, unknown>): Promise<DryRunResult> {
+    this.calls.push('dryRunPatch');
+    const existing = this.objects.get(keyOf(ref));
+    if (!existing) return { accepted: false, reason: 'NotFound', message: `${ref.kind} "${ref.name}" not found`, causes: [] };
+    return this.rejectDryRun?.({ method: 'patch', ref, body: patch }) ?? { accepted: true, object: mergePatch(copy(existing), patch) as KubeObject };
+  }
+  async patch(ref: ResourceRef, patch: Record<string, unknown>): Promise<KubeObject> {
+    this.calls.push('patch');
+    const existing = this.objects.get(keyOf(ref));
+    if (!existing) throw new ExecutionError(`Kubernetes rejected patch ${ref.kind} ${ref.name} (404 NotFound)`);
+    this.writes.push({ method: 'patch', ref, body: patch });
+    return this.store(mergePatch(copy(existing), patch) as KubeObject);
+  }
+  async dryRunDelete(ref: ResourceRef): Promise<DryRunResult> {
+    this.calls.push('dryRunDelete');
+    const existing = this.objects.get(keyOf(ref));
+    if (!existing) return { accepted: false, reason: 'NotFound', message: `${ref.kind} "${ref.name}" not found`, causes: [] };
+    return this.rejectDryRun?.({ method: 'delete', ref }) ?? { accepted: true, object: copy(existing) };
+  }
+  async delete(ref: ResourceRef): Promise<boolean> {
+    this.calls.push('delete');
+    const existed = this.objects.delete(keyOf(ref));
+    if (existed) this.writes.push({ method: 'delete', ref });
+    return existed;
+  }
+  async waitFor(ref: ResourceRef, condition: WaitCondition, _options: WaitOptions): Promise<WaitResult> {
+    this.calls.push('waitFor');
+    const object = this.objects.get(keyOf(ref)) ?? null;
+    return { met: conditionMet(object, condition), elapsedMs: 0, ...(object ? { object: copy(object) } : {}) };
+  }
+
+  private store(object: KubeObject): KubeObject {
+    const final = this.onWrite ? this.onWrite(object) : object;
+    this.objects.set(keyOf({ ...final.metadata, apiVersion: final.apiVersion, kind: final.kind }), final);
+    return copy(final);
+  }
+}
