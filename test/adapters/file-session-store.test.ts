@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { DependencyError, ExecutionError } from '../../domain/errors.js';
 import { FileSessionStore, SWEEP_INTERVAL_MS, type FileSessionStoreOptions } from '../../infrastructure/sessions/file-session-store.js';
+import { SWEEP_BATCH } from '../../infrastructure/sessions/session-sweep.js';
 import { CapturingLogger } from '../support/capturing-logger.js';
 import { FakeClock } from '../support/fake-clock.js';
 import { rejection } from '../support/rejection.js';
@@ -107,6 +108,16 @@ describe('FileSessionStore (file specifics)', () => {
     await store.idle();
     expect(await files()).to.deep.equal([`${d.id}.json`]);
     expect(logger.lines.some((l) => l.msg === 'session sweep failed' && l.fields.kind === 'operation')).to.equal(true);
+  });
+
+  it('bounds the work of one sweep and covers a large directory over several', async () => {
+    const store = open();
+    for (let i = 0; i < 5; i++) await Promise.all(Array.from({ length: 50 }, () => store.create('operation', {})));
+    await store.idle();
+    clock.advance(TTL + 1);
+    expect(await store.sweep()).to.equal(SWEEP_BATCH);
+    expect(await store.sweep()).to.equal(250 - SWEEP_BATCH);
+    expect(await readdir(path.join(dir, 'operation'))).to.deep.equal([]);
   });
 
   it('never lets a malformed id reach the filesystem', async () => {
