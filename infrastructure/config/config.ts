@@ -3,6 +3,7 @@ import { parseClusterConfig, type ClusterConfig } from './cluster-config.js';
 import type { Env } from './env-parsers.js';
 import { parseLlmConfig, type LlmConfig } from './llm-config.js';
 import { parsePromptsConfig, type PromptsConfig } from './prompts-config.js';
+import { parseSessionsConfig, type SessionsConfig } from './sessions-config.js';
 import { parseServerConfig, type ServerConfig } from './server-config.js';
 import { parseTracingConfig, type TracingConfig } from './tracing-config.js';
 import { parseUploadsConfig, type UploadsConfig } from './uploads-config.js';
@@ -21,6 +22,7 @@ export interface Config {
   cluster: ClusterConfig;
   llm: LlmConfig;
   ai: AiConfig;
+  sessions: SessionsConfig;
   tracing: TracingConfig;
   prompts: PromptsConfig;
 }
@@ -33,6 +35,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     cluster: parseClusterConfig(env),
     llm: parseLlmConfig(env),
     ai: parseAiConfig(env),
+    sessions: parseSessionsConfig(env),
     tracing: parseTracingConfig(env),
     prompts: parsePromptsConfig(env),
   };
