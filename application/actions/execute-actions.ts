@@ -1,0 +1,97 @@
+import { kubectlEquivalent, toOperation, type ClusterAction, type ClusterOperation } from '../../domain/actions/cluster-action.js';
+import type { DryRunResult, KubeObject } from '../../domain/cluster/kube-types.js';
+import { DomainError } from '../../domain/errors.js';
+import type { Clock } from '../../domain/ports/clock.js';
+import type { ClusterWriter } from '../../domain/ports/cluster-writer.js';
+
+export interface DryRunRefusal {
+  /** 1-based position of the action in the proposal. */
+  action: number;
+  description: string;
+  reason: string;
+  /** The API server's message. */
+  message: string;
+  causes: { field?: string; message: string }[];
+}
+
+export interface ActionOutcome {
+  action: number;
+  description: string;
+  kubectl: string;
+  status: 'applied' | 'failed' | 'not-run';
+  message?: string;
+}
+
+export interface ExecutionReport {
+  /** false when a dry run refused an action: then nothing was applied. */
+  dryRunPassed: boolean;
+  refused?: DryRunRefusal;
+  outcomes: ActionOutcome[];
+  /** The objects as stored after each applied action (apply and patch), for rollout checks. */
+  stored: KubeObject[];
+}
+
+async function dryRun(writer: ClusterWriter, op: ClusterOperation): Promise<DryRunResult> {
+  switch (op.method) {
+    case 'apply':
+      return writer.dryRunApply(op.manifest);
+    case 'patch':
+      return writer.dryRunPatch(op.ref, op.patch);
+    case 'delete':
+      return writer.dryRunDelete(op.ref);
+  }
+}
+
+async function run(writer: ClusterWriter, op: ClusterOperation): Promise<KubeObject | undefined> {
+  switch (op.method) {
+    case 'apply':
+      return writer.apply(op.manifest);
+    case 'patch':
+      return writer.patch(op.ref, op.patch);
+    case 'delete':
+      await writer.delete(op.ref);
+      return undefined;
+  }
+}
+
+/**
+ * Server-side dry run of every action first; if any is refused, nothing is
+ * applied and the report names the action and the API server's message.
+ * Otherwise the actions are applied in order; a failure stops the rest
+ * (they are reported `not-run`), since later actions may rely on earlier ones.
+ */
+export async function executeActions(writer: ClusterWriter, actions: ClusterAction[], clock: Clock): Promise<ExecutionReport> {
+  const now = new Date(clock.now());
+  const ops = actions.map((a) => toOperation(a, now));
+  for (const [i, op] of ops.entries()) {
+    const verdict = await dryRun(writer, op);
+    if (!verdict.accepted) {
+      return {
+        dryRunPassed: false,
+        refused: { action: i + 1, description: actions[i].description, reason: verdict.reason, message: verdict.message, causes: verdict.causes },
+        outcomes: actions.map((a, j) => ({ action: j + 1, description: a.description, kubectl: kubectlEquivalent(a), status: 'not-run' })),
+        stored: [],
+      };
+    }
+  }
+  const outcomes: ActionOutcome[] = [];
+  const stored: KubeObject[] = [];
+  let failed = false;
+  for (const [i, op] of ops.entries()) {
+    const base = { action: i + 1, description: actions[i].description, kubectl: kubectlEquivalent(actions[i]) };
+    if (failed) {
+      outcomes.push({ ...base, status: 'not-run', message: 'an earlier action failed' });
+      continue;
+    }
+    try {
+      const object = await run(writer, op);
+      if (object) stored.push(object);
+      outcomes.push({ ...base, status: 'applied' });
+    } catch (e) {
+      failed = true;
+      // domain errors carry safe messages; anything else is not echoed
+      outcomes.push({ ...base, status: 'failed', message: e instanceof DomainError ? e.message : 'the cluster call failed unexpectedly' });
+    }
+  }
+  return { dryRunPassed: true, outcomes, stored };
+}

@@ -1,0 +1,102 @@
+import { z } from 'zod';
+import type { KubeObject, ResourceRef } from '../cluster/kube-types.js';
+
+export const RISK_LEVELS = ['low', 'medium', 'high'] as const;
+export type RiskLevel = (typeof RISK_LEVELS)[number];
+
+/** true when `risk` is at or below `max`. */
+export function riskWithin(risk: RiskLevel, max: RiskLevel): boolean {
+  return RISK_LEVELS.indexOf(risk) <= RISK_LEVELS.indexOf(max);
+}
+
+const MAX_MANIFEST_CHARS = 65536;
+const MAX_PATCH_CHARS = 16384;
+
+const ref = z.strictObject({
+  apiVersion: z.string().min(1).max(100),
+  kind: z.string().min(1).max(63),
+  name: z.string().min(1).max(253),
+  namespace: z.string().min(1).max(63).optional(),
+});
+
+const bounded = (max: number) => (v: unknown) => JSON.stringify(v).length <= max;
+const manifest = z
+  .looseObject({ apiVersion: z.string().min(1).max(100), kind: z.string().min(1).max(63), metadata: z.looseObject({ name: z.string().min(1).max(253), namespace: z.string().max(63).optional() }) })
+  .refine(bounded(MAX_MANIFEST_CHARS), `a manifest may be at most ${MAX_MANIFEST_CHARS} characters of JSON`);
+const patch = z.record(z.string(), z.unknown()).refine((p) => Object.keys(p).length > 0, 'a patch must change something').refine(bounded(MAX_PATCH_CHARS), `a patch may be at most ${MAX_PATCH_CHARS} characters of JSON`);
+
+const common = {
+  description: z.string().min(1).max(500).describe('What this action does, for a person'),
+  risk: z.enum(RISK_LEVELS).describe('low: no disruption; medium: brief disruption or a restart; high: data loss or an outage possible'),
+  rationale: z.string().min(1).max(1000).describe('Why this action fixes or serves the request'),
+};
+
+/**
+ * One change to the cluster as a model may propose it: a Kubernetes API
+ * operation, never a command line. The model's answer is parsed with this
+ * schema; nothing else reaches the write port.
+ */
+export const clusterActionSchema = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('apply'), manifest, ...common }),
+  z.strictObject({ type: z.literal('patch'), target: ref, patch, ...common }),
+  z.strictObject({ type: z.literal('delete'), target: ref, ...common }),
+  z.strictObject({ type: z.literal('scale'), target: ref, replicas: z.number().int().min(0).max(1000), ...common }),
+  z.strictObject({ type: z.literal('rolloutRestart'), target: ref, ...common }),
+]);
+export type ClusterAction = z.infer<typeof clusterActionSchema>;
+
+/** What the write port is asked to do for an action. */
+export type ClusterOperation =
+  | { method: 'apply'; manifest: KubeObject }
+  | { method: 'patch'; ref: ResourceRef; patch: Record<string, unknown> }
+  | { method: 'delete'; ref: ResourceRef };
+
+/** The API operation behind an action; scale and rollout restart are merge patches, as kubectl sends them. `now` stamps a restart. */
+export function toOperation(action: ClusterAction, now: Date): ClusterOperation {
+  switch (action.type) {
+    case 'apply':
+      return { method: 'apply', manifest: action.manifest as KubeObject };
+    case 'patch':
+      return { method: 'patch', ref: action.target, patch: action.patch };
+    case 'delete':
+      return { method: 'delete', ref: action.target };
+    case 'scale':
+      return { method: 'patch', ref: action.target, patch: { spec: { replicas: action.replicas } } };
+    case 'rolloutRestart':
+      return {
+        method: 'patch',
+        ref: action.target,
+        patch: { spec: { template: { metadata: { annotations: { 'kubectl.kubernetes.io/restartedAt': now.toISOString() } } } } },
+      };
+  }
+}
+
+/** The object an action is about. */
+export function actionTarget(action: ClusterAction): ResourceRef {
+  if (action.type === 'apply') {
+    const m = action.manifest as KubeObject;
+    return { apiVersion: m.apiVersion, kind: m.kind, name: m.metadata.name, namespace: m.metadata.namespace };
+  }
+  return action.target;
+}
+
+const shellQuote = (s: string) => (/^[A-Za-z0-9_./:=@-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
+
+/** The kubectl command a person would run for the same change: shown for people only, never executed (svc has no kubectl). */
+export function kubectlEquivalent(action: ClusterAction): string {
+  const t = actionTarget(action);
+  const resource = `${t.kind.toLowerCase()}${t.apiVersion.includes('/') ? `.${t.apiVersion.split('/')[1]}.${t.apiVersion.split('/')[0]}` : ''}/${t.name}`;
+  const ns = t.namespace ? ` -n ${shellQuote(t.namespace)}` : '';
+  switch (action.type) {
+    case 'apply':
+      return `kubectl apply --server-side --field-manager=svc -f - <<'EOF'\n${JSON.stringify(action.manifest, null, 2)}\nEOF`;
+    case 'patch':
+      return `kubectl patch ${shellQuote(resource)}${ns} --type=merge -p ${shellQuote(JSON.stringify(action.patch))}`;
+    case 'delete':
+      return `kubectl delete ${shellQuote(resource)}${ns}`;
+    case 'scale':
+      return `kubectl scale ${shellQuote(resource)}${ns} --replicas=${action.replicas}`;
+    case 'rolloutRestart':
+      return `kubectl rollout restart ${shellQuote(resource)}${ns}`;
+  }
+}
