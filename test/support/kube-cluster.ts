@@ -104,7 +104,8 @@ export class KubeCluster {
 
   /** Stores a new simulated object without reconciling (what controllers call). */
   insert(obj: Obj): Obj {
-    const metadata = { namespace: 'default', ...obj.metadata, uid: randomUUID(), resourceVersion: this.nextResourceVersion(), generation: 1, creationTimestamp: this.now() };
+    const generation = obj.spec && obj.kind !== 'Pod' ? { generation: 1 } : {};
+    const metadata = { namespace: 'default', ...obj.metadata, uid: randomUUID(), resourceVersion: this.nextResourceVersion(), ...generation, creationTimestamp: this.now() };
     const stored = { ...obj, metadata };
     if (!RESOURCES[obj.apiVersion]?.find((r) => r.kind === obj.kind)?.namespaced) delete metadata.namespace;
     this.objects.set(this.pathFor(stored), stored);

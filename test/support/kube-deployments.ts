@@ -131,7 +131,7 @@ export function updateDeploymentStatuses(c: KubeCluster): void {
     const deadlineMs = (d.spec.progressDeadlineSeconds ?? 600) * 1000;
     let progressing: Obj;
     if (complete) progressing = cond('Progressing', true, 'NewReplicaSetAvailable', `ReplicaSet "${rsName}" has successfully progressed.`, false);
-    else if (newRS.metadata.creationTimestamp === now) progressing = cond('Progressing', true, 'NewReplicaSetCreated', `Created new replica set "${rsName}"`, true);
+    else if (newRS.metadata.creationTimestamp === now && !moved) progressing = cond('Progressing', true, 'NewReplicaSetCreated', `Created new replica set "${rsName}"`, true);
     else if (moved || !oldProgress || oldProgress.reason === 'NewReplicaSetAvailable') progressing = cond('Progressing', true, 'ReplicaSetUpdated', `ReplicaSet "${rsName}" is progressing.`, true);
     else if (oldProgress.reason !== 'ProgressDeadlineExceeded' && c.nowMs() - Date.parse(oldProgress.lastUpdateTime) > deadlineMs) {
       progressing = cond('Progressing', false, 'ProgressDeadlineExceeded', `ReplicaSet "${rsName}" has timed out progressing.`, true);
