@@ -95,7 +95,7 @@ export class KubeCluster {
     return p;
   }
 
-  /** Stores an object as a client's create would (uid, generation 1), marks it simulated and reconciles. Returns it. */
+  /** Stores an object as a client's create would (uid, resourceVersion, generation 1; no server defaults), marks it simulated and reconciles. Returns it. */
   create(obj: Obj): Obj {
     const stored = this.insert(obj);
     this.reconcile();
