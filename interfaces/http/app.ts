@@ -8,6 +8,7 @@ import { TOKENS } from '../../infrastructure/tokens.js';
 import { MAX_UPLOAD_RAW_BYTES } from '../../domain/uploads/upload-limits.js';
 import { mountMcp } from '../mcp/mount-mcp.js';
 import { ingestSourceHandler, SOURCES_PATH } from './controllers/sources-controller.js';
+import { docsRouter, DOCS_PATH } from './docs-page.js';
 import { RegisterRoutes } from './generated/routes.js';
 import { bearerAuth } from './middleware/auth.js';
 import { localHostGuard, runsOpenOnLoopback } from './middleware/local-host-guard.js';
@@ -45,6 +46,7 @@ export function createApp(container: DependencyContainer): Express {
 
   RegisterRoutes(app);
   mountMcp(app, container);
+  app.use(DOCS_PATH, docsRouter());
 
   app.all('/api/v1/tools/:toolName', methodNotAllowed);
   app.use((req: Request, _res: Response, next: NextFunction) => {

@@ -1,8 +1,9 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import { UnauthorizedError } from '../../../domain/errors.js';
+import { isDocsPath } from '../docs-page.js';
 
-/** Routes reachable without a bearer token (SPEC.md, Authentication 1 and 2). */
+/** Routes reachable without a bearer token (SPEC.md, Authentication 1 and 2); the /docs page and its assets too (isDocsPath). */
 const PUBLIC_PATHS = new Set(['/healthz', '/api/v1/openapi']);
 
 function digest(value: string): Buffer {
@@ -37,7 +38,7 @@ export function bearerAuth(token: string | undefined) {
   return (req: Request, res: Response, next: NextFunction) => {
     if (token === undefined) return next();
     const path = req.path.length > 1 ? req.path.replace(/\/+$/, '') : req.path;
-    if (PUBLIC_PATHS.has(path)) return next();
+    if (PUBLIC_PATHS.has(path) || (req.method === 'GET' && isDocsPath(req.path))) return next();
     const verdict = check(req.headers.authorization);
     if (verdict === 'ok') return next();
     res.setHeader('WWW-Authenticate', 'Bearer realm="svc"');
