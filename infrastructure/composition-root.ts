@@ -53,6 +53,8 @@ export interface Overrides {
   ingestedSources?: IngestedSourceStore;
   /** The git transport of the prompt library. */
   gitFetcher?: GitFetcher;
+  /** Check every tool result against its output schema (tests). */
+  verifyToolOutputs?: boolean;
 }
 
 /**
@@ -125,7 +127,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
   registerPrompts(c, config, overrides);
   value(
     TOKENS.ExecuteTool,
-    new ExecuteTool(registry, handlers, c.resolve(TOKENS.Tracer), c.resolve(TOKENS.Clock), c.resolve(TOKENS.Logger)),
+    new ExecuteTool(registry, handlers, c.resolve(TOKENS.Tracer), c.resolve(TOKENS.Clock), c.resolve(TOKENS.Logger), overrides.verifyToolOutputs ?? false),
   );
   return c;
 }

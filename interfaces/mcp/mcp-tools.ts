@@ -5,16 +5,27 @@ import type { ListTools } from '../../application/list-tools.js';
 import { DomainError } from '../../domain/errors.js';
 import type { Logger } from '../../domain/ports/logger.js';
 import type { ToolDefinition } from '../../domain/tools/tool-definition.js';
-import { inputJsonSchema } from '../shared/tool-json-schema.js';
+import { inputJsonSchema, outputJsonSchema } from '../shared/tool-json-schema.js';
 
 /** A tool definition as MCP `tools/list` shows it: same name, description and input schema as the REST catalog. */
 export function toMcpTool(def: ToolDefinition): Tool {
+  const output = outputJsonSchema(def);
   return {
     name: def.name,
     description: def.description,
     inputSchema: inputJsonSchema(def) as Tool['inputSchema'],
+    ...(output ? { outputSchema: structuredOutputSchema(def.name, output) } : {}),
     _meta: { 'svc/category': def.category, 'svc/tags': def.tags },
   };
+}
+
+/** `structuredContent` is `{result, tool, executionTime}`, as `data` of the REST envelope. */
+function structuredOutputSchema(name: string, result: Record<string, unknown>): Tool['outputSchema'] {
+  return {
+    type: 'object',
+    properties: { result, tool: { type: 'string', enum: [name] }, executionTime: { type: 'number', description: 'milliseconds' } },
+    required: ['result', 'tool', 'executionTime'],
+  } as Tool['outputSchema'];
 }
 
 export async function listMcpTools(listTools: ListTools): Promise<Tool[]> {

@@ -1,19 +1,10 @@
 import type { Command } from 'commander';
+import type { VersionOutput } from '../../../domain/tools/outputs/version-output.js';
 import type { CommandContext } from '../command-context.js';
 import { printJson, table, writeOut } from '../output.js';
 
-/** The parts of the version tool's result the summary reads; the rest is shown with --output json. */
-interface SystemStatus {
-  status: string;
-  system: {
-    version: { version: string; nodeVersion: string; platform: string };
-    vectorDB: { connected: boolean; provider?: string; error?: string; collections: Record<string, { exists: boolean; documentsCount: number }> };
-    embedding?: { provider: string; model: string; available?: boolean; kind?: string };
-    aiProvider?: { configured: boolean; provider: string; model?: string; hint?: string };
-    kubernetes: { connected: boolean; context: string; serverVersion?: string; error?: string };
-    tracing?: { enabled: boolean; exporter: string; serviceName: string; status: string };
-  };
-}
+/** The version tool's result, typed from the tool's own output schema (no hand-written copy to drift). */
+type SystemStatus = VersionOutput;
 
 const mark = (ok: boolean) => (ok ? 'ok  ' : 'down');
 
@@ -26,7 +17,7 @@ export function formatStatus(s: SystemStatus): string {
   for (const [name, c] of Object.entries(vectorDB.collections ?? {})) {
     rows.push([`  ${name}`, c.exists ? 'ok  ' : '-   ', c.exists ? `${c.documentsCount} documents` : 'absent']);
   }
-  if (embedding) rows.push(['embeddings', mark(embedding.available ?? embedding.provider !== 'none'), `${embedding.provider} ${embedding.model}${embedding.kind ? ` (${embedding.kind})` : ''}`]);
+  if (embedding) rows.push(['embeddings', mark(embedding.healthy), `${embedding.provider} ${embedding.model}${embedding.kind ? ` (${embedding.kind})` : ''}`]);
   if (aiProvider) rows.push(['AI provider', mark(aiProvider.configured), aiProvider.configured ? `${aiProvider.provider} ${aiProvider.model ?? ''}`.trim() : (aiProvider.hint ?? 'not configured')]);
   rows.push([
     'kubernetes',
