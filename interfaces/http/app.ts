@@ -1,6 +1,7 @@
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import type { DependencyContainer } from 'tsyringe';
-import { DomainError, NotFoundError } from '../../domain/errors.js';
+import { ERROR_CODES, NotFoundError } from '../../domain/errors.js';
+import { HTTP_ERROR_CODES, HttpError } from './http-errors.js';
 import type { Logger } from '../../domain/ports/logger.js';
 import type { Tracer } from '../../domain/ports/tracer.js';
 import type { Config } from '../../infrastructure/config/config.js';
@@ -22,7 +23,7 @@ const JSON_BODY_LIMIT = '1mb';
 
 function methodNotAllowed(req: Request, res: Response, next: NextFunction) {
   res.setHeader('Allow', 'POST');
-  next(new DomainError('METHOD_NOT_ALLOWED', `Method ${req.method} is not allowed on tool endpoints; use POST`));
+  next(new HttpError(HTTP_ERROR_CODES.METHOD_NOT_ALLOWED, `Method ${req.method} is not allowed on tool endpoints; use POST`));
 }
 
 /** The express app of one container: middleware, tsoa routes, fallbacks, the error handler. */
@@ -50,7 +51,7 @@ export function createApp(container: DependencyContainer): Express {
 
   app.all('/api/v1/tools/:toolName', methodNotAllowed);
   app.use((req: Request, _res: Response, next: NextFunction) => {
-    next(new NotFoundError('NOT_FOUND', `No route for ${req.method} ${req.path}`));
+    next(new NotFoundError(ERROR_CODES.NOT_FOUND, `No route for ${req.method} ${req.path}`));
   });
   app.use(errorHandler(logger));
   return app;

@@ -11,6 +11,7 @@ import { API_VERSION } from './envelope.js';
 import { bearerChecker } from './middleware/auth.js';
 import { isLocalHostHeader, runsOpenOnLoopback } from './middleware/local-host-guard.js';
 import { beginRequest } from './middleware/request-context.js';
+import { HTTP_ERROR_CODES } from './http-errors.js';
 import { toCatalogEntry } from './tool-catalog-entry.js';
 
 /** Distinct filter combinations whose serialized answer is kept. */
@@ -101,7 +102,7 @@ export function catalogFastLane(container: DependencyContainer): (req: IncomingM
       () => {
         res.writeHead(500, { 'Content-Type': 'application/json; charset=utf-8' });
         const meta = { timestamp: new Date().toISOString(), requestId, version: API_VERSION };
-        res.end(JSON.stringify({ success: false, error: { code: 'INTERNAL_ERROR', message: 'Internal server error' }, meta }));
+        res.end(JSON.stringify({ success: false, error: { code: HTTP_ERROR_CODES.INTERNAL_ERROR, message: 'Internal server error' }, meta }));
       },
     );
     return true;

@@ -2,7 +2,7 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { ExecuteTool } from '../../application/execute-tool.js';
 import type { ListTools } from '../../application/list-tools.js';
-import { DomainError } from '../../domain/errors.js';
+import { DomainError, ERROR_CODES } from '../../domain/errors.js';
 import type { Logger } from '../../domain/ports/logger.js';
 import type { ToolDefinition } from '../../domain/tools/tool-definition.js';
 import { inputJsonSchema, outputJsonSchema } from '../shared/tool-json-schema.js';
@@ -53,7 +53,7 @@ export async function callMcpTool(
     const data = { result: out.result, tool: out.tool, executionTime: out.executionTime };
     return { content: [{ type: 'text', text: JSON.stringify(data, null, 2) }], structuredContent: data };
   } catch (err) {
-    if (err instanceof DomainError && err.code === 'TOOL_NOT_FOUND') {
+    if (err instanceof DomainError && err.code === ERROR_CODES.TOOL_NOT_FOUND) {
       throw new McpError(ErrorCode.InvalidParams, err.message);
     }
     if (err instanceof DomainError) {

@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
-import { UnauthorizedError } from '../../../domain/errors.js';
+import { UnauthorizedError } from '../http-errors.js';
 import { isDocsPath } from '../docs-page.js';
 
 /** Routes reachable without a bearer token (SPEC.md, Authentication 1 and 2); the /docs page and its assets too (isDocsPath). */

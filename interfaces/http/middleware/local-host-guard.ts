@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
-import { DomainError } from '../../../domain/errors.js';
+import { HTTP_ERROR_CODES, HttpError } from '../http-errors.js';
 import type { Config } from '../../../infrastructure/config/config.js';
 import { isLoopbackHost } from '../../../infrastructure/config/server-config.js';
 
@@ -27,8 +27,8 @@ export function localHostGuard() {
   return (req: Request, _res: Response, next: NextFunction) => {
     if (req.path === '/healthz' || isLocalHostHeader(req.headers.host)) return next();
     next(
-      new DomainError(
-        'FORBIDDEN',
+      new HttpError(
+        HTTP_ERROR_CODES.FORBIDDEN,
         'This server runs without SVC_AUTH_TOKEN and answers only requests addressed to localhost, 127.0.0.1 or [::1]; set SVC_AUTH_TOKEN to serve other host names',
       ),
     );
