@@ -11,10 +11,8 @@ import { mountMcp } from '../mcp/mount-mcp.js';
 import { ingestSourceHandler, SOURCES_PATH } from './controllers/sources-controller.js';
 import { docsRouter, DOCS_PATH } from './docs-page.js';
 import { RegisterRoutes } from './generated/routes.js';
-import { bearerAuth } from './middleware/auth.js';
-import { localHostGuard, runsOpenOnLoopback } from './middleware/local-host-guard.js';
+import { gateMiddleware, requestGate } from './request-gate.js';
 import { errorHandler } from './middleware/error-handler.js';
-import { requestContext } from './middleware/request-context.js';
 import { traceContext } from './middleware/trace-context.js';
 import { uploadBody } from './middleware/upload-body.js';
 
@@ -37,9 +35,8 @@ export function createApp(container: DependencyContainer): Express {
   app.set('case sensitive routing', true);
   app.set('query parser', 'simple');
 
-  app.use(requestContext(logger));
-  if (runsOpenOnLoopback(config)) app.use(localHostGuard());
-  app.use(bearerAuth(config.server.authToken));
+  // The one request gate (id, access line, /healthz, Host check, bearer); behind the node:http server it already ran.
+  app.use(gateMiddleware(requestGate(config, logger)));
   // Uploads read their own body (raw cap while streaming), so this route comes before the JSON parser and tsoa's {promptName}.
   app.post(SOURCES_PATH, uploadBody(MAX_UPLOAD_RAW_BYTES), ingestSourceHandler);
   app.use(express.json({ limit: JSON_BODY_LIMIT, strict: true }));
