@@ -47,6 +47,7 @@ export async function startServer(container: DependencyContainer): Promise<Runni
       await drained;
       clearTimeout(timer);
       await container.resolve<Tracer>(TOKENS.Tracer).shutdown();
+      for (const closer of container.resolve(TOKENS.OnShutdown)) await closer().catch(() => undefined);
       logger.info('svc stopped');
     })());
   return { server, url, close };

@@ -41,6 +41,7 @@ describe('tool output schemas', () => {
         aiProvider: { configured: false, provider: 'none', hint: 'set OPENAI_API_KEY' },
         kubernetes: { connected: false, context: '', error: 'no cluster configured' },
         tracing: { enabled: false, exporter: 'none', serviceName: 'svc-mcp', status: 'disabled' },
+        sharedState: { configured: false, connected: false, provider: 'none' },
       },
     });
     expect(formatStatus(status(false))).to.match(/embeddings\s+down/);

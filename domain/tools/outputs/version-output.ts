@@ -26,6 +26,9 @@ export const versionOutput = z.object({
     aiProvider: z.object({ configured: z.boolean(), provider: z.string(), model: z.string().optional(), hint: z.string().optional() }),
     kubernetes: z.object({ connected: z.boolean(), context: z.string(), serverVersion: z.string().optional(), error: z.string().optional() }),
     tracing: z.object({ enabled: z.boolean(), exporter: z.string(), serviceName: z.string(), status: z.string() }),
+    sharedState: z
+      .object({ configured: z.boolean(), connected: z.boolean(), provider: z.string(), url: z.string().optional(), error: z.string().optional() })
+      .describe('the store several replicas share (REDIS_URL); configured false on a single replica'),
   }),
 });
 export type VersionOutput = z.infer<typeof versionOutput>;

@@ -10,7 +10,7 @@ const mark = (ok: boolean) => (ok ? 'ok  ' : 'down');
 
 /** The version tool's result as a short report a person can read at a glance. */
 export function formatStatus(s: SystemStatus): string {
-  const { version, vectorDB, embedding, aiProvider, kubernetes, tracing } = s.system;
+  const { version, vectorDB, embedding, aiProvider, kubernetes, tracing, sharedState } = s.system;
   const rows: string[][] = [
     ['vector DB', mark(vectorDB.connected), [vectorDB.provider, vectorDB.error].filter(Boolean).join(': ')],
   ];
@@ -24,6 +24,7 @@ export function formatStatus(s: SystemStatus): string {
     mark(kubernetes.connected),
     kubernetes.connected ? `context ${kubernetes.context}${kubernetes.serverVersion ? `, ${kubernetes.serverVersion}` : ''}` : (kubernetes.error ?? 'not connected'),
   ]);
+  if (sharedState.configured) rows.push(['shared state', mark(sharedState.connected), [sharedState.provider, sharedState.url, sharedState.error].filter(Boolean).join(' ')]);
   if (tracing) rows.push(['tracing', tracing.enabled ? 'on  ' : 'off ', tracing.enabled ? `${tracing.exporter} as ${tracing.serviceName}: ${tracing.status}` : tracing.status]);
   return `svc ${version.version} (node ${version.nodeVersion}, ${version.platform}): ${s.status}\n${table(rows)}`;
 }
