@@ -2,6 +2,7 @@ import { parseAiConfig, type AiConfig } from './ai-config.js';
 import { parseClusterConfig, type ClusterConfig } from './cluster-config.js';
 import type { Env } from './env-parsers.js';
 import { parseLlmConfig, type LlmConfig } from './llm-config.js';
+import { parseOrgDataConfig, type OrgDataConfig } from './orgdata-config.js';
 import { parsePromptsConfig, type PromptsConfig } from './prompts-config.js';
 import { parseSessionsConfig, type SessionsConfig } from './sessions-config.js';
 import { parseServerConfig, type ServerConfig } from './server-config.js';
@@ -23,6 +24,7 @@ export interface Config {
   llm: LlmConfig;
   ai: AiConfig;
   sessions: SessionsConfig;
+  orgData: OrgDataConfig;
   tracing: TracingConfig;
   prompts: PromptsConfig;
 }
@@ -36,6 +38,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     llm: parseLlmConfig(env),
     ai: parseAiConfig(env),
     sessions: parseSessionsConfig(env),
+    orgData: parseOrgDataConfig(env),
     tracing: parseTracingConfig(env),
     prompts: parsePromptsConfig(env),
   };
