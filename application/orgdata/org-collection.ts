@@ -1,6 +1,6 @@
 import type { Embedder } from '../../domain/ports/embedder.js';
 import type { ListPage, Payload, ScoredPoint, StoredPoint, VectorStore } from '../../domain/ports/vector-store.js';
-import { VectorDimensionError } from '../../domain/vector/vector-errors.js';
+import { CollectionNotFoundError, VectorDimensionError } from '../../domain/vector/vector-errors.js';
 
 /** One document to store: its id, the text embedded for it and its payload. */
 export interface IndexedDocument {
@@ -16,6 +16,9 @@ export interface IndexedDocument {
  * embedder is reported with `rebuild` (what to run), never written over.
  */
 export class OrgCollection {
+  /** Set once this process has checked (and created) the collection with the embedder's dimension. */
+  private ensured = false;
+
   constructor(
     readonly name: string,
     private readonly store: VectorStore,
@@ -27,6 +30,7 @@ export class OrgCollection {
   /** Throws VectorDimensionError (500, with what to run) when the stored collection was built with another dimension. */
   async assertDimension(): Promise<number> {
     const dimension = await this.embedder.dimension();
+    if (this.ensured) return dimension;
     const info = await this.store.describeCollection(this.name);
     if (info && info.dimension !== dimension) throw this.mismatch(info.dimension, dimension);
     return dimension;
@@ -34,25 +38,48 @@ export class OrgCollection {
 
   async upsert(docs: readonly IndexedDocument[]): Promise<void> {
     if (docs.length === 0) return;
+    const dimension = await this.ensure();
+    const vectors = await this.embedder.embed(docs.map((d) => d.text));
+    const points = docs.map((d, i) => ({ id: d.id, vector: vectors[i], payload: d.payload }));
+    try {
+      await this.store.upsert(this.name, points);
+    } catch (e) {
+      if (e instanceof VectorDimensionError) throw this.mismatch(e.expected, dimension);
+      // dropped meanwhile (deleteAll elsewhere): create it again, once
+      if (!(e instanceof CollectionNotFoundError)) throw e;
+      this.ensured = false;
+      await this.ensure();
+      await this.store.upsert(this.name, points);
+    }
+  }
+
+  /** Up to `limit` hits, best first; none when the collection does not exist yet. */
+  async search(query: string, limit: number): Promise<ScoredPoint[]> {
+    const [vector] = await this.embedder.embed([query]);
+    try {
+      return await this.store.search(this.name, { vector, limit });
+    } catch (e) {
+      if (e instanceof VectorDimensionError) throw this.mismatch(e.expected, e.actual);
+      throw e;
+    }
+  }
+
+  /**
+   * Checks the dimension and creates the collection once per process; later
+   * writes rely on the store's own dimension check (VectorDimensionError), so a
+   * change made elsewhere is still reported, never written over.
+   */
+  private async ensure(): Promise<number> {
     const dimension = await this.assertDimension();
+    if (this.ensured) return dimension;
     try {
       await this.store.ensureCollection(this.name, { dimension, distance: 'cosine' });
     } catch (e) {
       if (e instanceof VectorDimensionError) throw this.mismatch(e.expected, dimension);
       throw e;
     }
-    const vectors = await this.embedder.embed(docs.map((d) => d.text));
-    await this.store.upsert(
-      this.name,
-      docs.map((d, i) => ({ id: d.id, vector: vectors[i], payload: d.payload })),
-    );
-  }
-
-  async search(query: string, limit: number): Promise<ScoredPoint[]> {
-    if (!(await this.store.collectionExists(this.name))) return [];
-    await this.assertDimension();
-    const [vector] = await this.embedder.embed([query]);
-    return this.store.search(this.name, { vector, limit });
+    this.ensured = true;
+    return dimension;
   }
 
   list(limit: number, cursor?: string): Promise<ListPage> {
@@ -75,6 +102,7 @@ export class OrgCollection {
   /** Drops the collection (the next write recreates it with the current embedder); answers how many documents it held. */
   async deleteAll(): Promise<number> {
     const count = await this.store.count(this.name);
+    this.ensured = false;
     await this.store.deleteCollection(this.name);
     return count;
   }
