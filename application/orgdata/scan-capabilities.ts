@@ -66,6 +66,7 @@ export class ScanCapabilities {
         if (targets.length === 0) Object.assign(state, { status: 'completed', finishedAt: state.startedAt });
         await this.d.states.save(state);
         const superseded = previous?.status === 'running' ? ` It replaces the interrupted scan ${previous.id}.` : '';
+        const progress = toProgress(state);
         if (state.status === 'running') this.launch(state);
         else await this.d.states.release(this.d.holder);
         return {
@@ -74,7 +75,7 @@ export class ScanCapabilities {
           started: true,
           scanId: state.id,
           message: `Scan of ${state.total} kinds started in the background; ask for its progress with operation progress.${superseded}`,
-          progress: toProgress(state),
+          progress,
         };
       } catch (e) {
         await this.d.states.release(this.d.holder);
