@@ -1,38 +1,10 @@
-import { DomainError, NotConfiguredError, NotFoundError, ValidationError } from '../../domain/errors.js';
+import { NotConfiguredError, NotFoundError, ValidationError } from '../../domain/errors.js';
 import { matchesTarget, uniqueTargets, type ScanTarget } from '../../domain/orgdata/capability.js';
-import { finishKind, newScanState, toProgress, type ScanFailure, type ScanState } from '../../domain/orgdata/scan-state.js';
-import type { Clock, Timers } from '../../domain/ports/clock.js';
-import type { ClusterReader } from '../../domain/ports/cluster-reader.js';
-import type { LlmProvider } from '../../domain/ports/llm-provider.js';
-import type { Logger } from '../../domain/ports/logger.js';
-import type { ScanStateStore } from '../../domain/ports/scan-state-store.js';
-import type { Tracer } from '../../domain/ports/tracer.js';
-import type { AnalyseCapability } from './analyse-capability.js';
-import type { OrgCollection } from './org-collection.js';
+import { newScanState, toProgress, type ScanFailure, type ScanState } from '../../domain/orgdata/scan-state.js';
+import { ScanRun, type ScanDeps } from './scan-run.js';
 
-export interface ScanSettings {
-  /** Kinds analysed at once. */
-  batchSize: number;
-  /** Lease length, milliseconds; renewed after every kind and every third of it. */
-  leaseMs: number;
-}
+export type { ScanDeps, ScanSettings } from './scan-run.js';
 
-export interface ScanDeps {
-  cluster: ClusterReader;
-  llm: LlmProvider;
-  collection: OrgCollection;
-  analyse: AnalyseCapability;
-  states: ScanStateStore;
-  clock: Clock & Timers;
-  tracer: Tracer;
-  logger: Logger;
-  /** This scanner's lease holder id (unique per process). */
-  holder: string;
-  newScanId: () => string;
-  settings: ScanSettings;
-}
-
-const MAX_REASON = 500;
 
 /**
  * The capability scan: `start` answers at once with the scan id and its
@@ -44,7 +16,7 @@ const MAX_REASON = 500;
 export class ScanCapabilities {
   private active?: Promise<void>;
   private lock: Promise<unknown> = Promise.resolve();
-  private saves: Promise<boolean> = Promise.resolve(true);
+  private current?: ScanRun;
   private halted = false;
   private cancelRetry?: () => void;
 
@@ -124,7 +96,7 @@ export class ScanCapabilities {
   async stop(): Promise<void> {
     this.halted = true;
     this.cancelRetry?.();
-    await this.saves;
+    await this.current?.halt();
     await this.d.states.release(this.d.holder).catch(() => undefined);
   }
 
@@ -161,78 +133,15 @@ export class ScanCapabilities {
   }
 
   private launch(state: ScanState): void {
-    this.active = this.run(state)
+    const run = new ScanRun(this.d, state);
+    this.current = run;
+    this.active = run
+      .execute()
       .catch((e) => this.d.logger.error('capability scan stopped', { scanId: state.id, err: e instanceof Error ? e.stack : String(e) }))
-      .finally(() => (this.active = undefined));
-  }
-
-  private async run(state: ScanState): Promise<void> {
-    const stopBeat = this.heartbeat();
-    try {
-      while (state.pending.length > 0 && !this.halted) {
-        const batch = state.pending.slice(0, this.d.settings.batchSize);
-        state.inFlight = batch.map((t) => t.id);
-        state.updatedAt = this.now();
-        if (!(await this.persist(state))) return;
-        await Promise.all(batch.map((t) => this.scanOne(state, t)));
-      }
-      if (state.status === 'completed' && !this.halted) await this.d.states.release(this.d.holder);
-    } finally {
-      stopBeat();
-    }
-  }
-
-  private async scanOne(state: ScanState, target: ScanTarget): Promise<void> {
-    let reason: string | undefined;
-    try {
-      await this.d.tracer.inSpan('scan_capability', { 'svc.scan.id': state.id, 'k8s.resource': target.id }, () => this.d.analyse.execute(target, state.id, () => this.now()));
-    } catch (e) {
-      reason = e instanceof DomainError ? e.message.slice(0, MAX_REASON) : 'unexpected failure; see the server log';
-      this.d.logger.warn('capability scan: kind failed', { scanId: state.id, resource: target.id, err: e instanceof Error ? e.message : String(e) });
-    }
-    if (this.halted) return;
-    finishKind(state, target.id, this.now(), reason);
-    await this.persist(state);
-  }
-
-  /** Saves a snapshot after renewing the lease, one save at a time; false once the lease is lost or the scanner halted. */
-  private persist(state: ScanState): Promise<boolean> {
-    const snapshot = structuredClone(state);
-    this.saves = this.saves.then(async () => {
-      if (this.halted) return false;
-      try {
-        if (!(await this.d.states.renew(this.d.holder, this.d.settings.leaseMs))) {
-          this.d.logger.warn('capability scan: lease lost to another holder, stopping', { scanId: state.id });
-          this.halted = true;
-          return false;
-        }
-        await this.d.states.save(snapshot);
-        return true;
-      } catch (e) {
-        this.d.logger.error('capability scan: progress not saved', { scanId: state.id, err: String(e) });
-        return true;
-      }
-    });
-    return this.saves;
-  }
-
-  private heartbeat(): () => void {
-    let done = false;
-    let cancel = () => {};
-    const beat = () => {
-      cancel = this.d.clock.schedule(Math.max(100, Math.floor(this.d.settings.leaseMs / 3)), () => {
-        if (done || this.halted) return;
-        this.d.states.renew(this.d.holder, this.d.settings.leaseMs).then(
-          (ok) => (ok ? beat() : undefined),
-          () => beat(),
-        );
+      .finally(() => {
+        this.active = undefined;
+        this.current = undefined;
       });
-    };
-    beat();
-    return () => {
-      done = true;
-      cancel();
-    };
   }
 
   private exclusive<T>(fn: () => Promise<T>): Promise<T> {
