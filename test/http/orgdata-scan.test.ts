@@ -117,6 +117,11 @@ for (const backend of [embeddedBackend(), qdrantBackend()] as StoreBackend[]) {
       const started = await ok(first.app, { dataType: 'capabilities', operation: 'scan' });
       const interrupted = await waitForScan(first.app, (p) => p.done === 4 && p.inFlight.length === 4);
       expect(interrupted.status).to.equal('running');
+      // the second batch's model calls have all arrived (and hang), so none of them is answered after the switch below
+      for (let i = 0; chat.requests.length < 8; i++) {
+        if (i > 500) throw new Error(`only ${chat.requests.length} model calls arrived`);
+        await new Promise((r) => setTimeout(r, 10));
+      }
       const doneBefore = new Set(kindsAsked().slice(0, 4));
 
       phase = 'after';
