@@ -126,9 +126,8 @@ describe('manageOrgData: capability scan (use case with fakes)', () => {
   });
 
   it('resumes an interrupted scan after a restart from where it stopped, once the old lease expires', async () => {
-    const states = new FakeScanStateStore(new FakeClock());
     const clock = new FakeClock();
-    (states as unknown as { clock: FakeClock }).clock = clock;
+    const states = new FakeScanStateStore(clock);
     const llm1 = new GatedLlm();
     // the first process: its own timers never fire (it is gone)
     const first = orgDataParts({ llm: llm1, cluster: cluster(), states, clock: new FakeClock(), holder: 'before-restart' });
