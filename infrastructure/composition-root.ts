@@ -9,6 +9,7 @@ import { ListTools } from '../application/list-tools.js';
 import { handlerTable, type ToolHandler } from '../application/tool-handler.js';
 import type { ClusterClient } from '../domain/ports/cluster-client.js';
 import { readOnlyView } from '../domain/ports/cluster-reader.js';
+import type { ScanStateStore } from '../domain/ports/scan-state-store.js';
 import type { SessionStore } from '../domain/ports/session-store.js';
 import type { Clock, Timers } from '../domain/ports/clock.js';
 import type { Embedder } from '../domain/ports/embedder.js';
@@ -28,6 +29,7 @@ import { configSecrets } from './config/config-secrets.js';
 import { createClusterClient } from './kubernetes/create-cluster-client.js';
 import { createLlmProvider } from './llm/create-llm-provider.js';
 import { PinoLogger } from './logging/pino-logger.js';
+import { registerOrgData } from './orgdata/register-org-data.js';
 import { registerPrompts } from './prompts/register-prompts.js';
 import { TOKENS } from './tokens.js';
 import { createTracer } from './tracing/create-tracer.js';
@@ -45,6 +47,8 @@ export interface Overrides {
   llm?: LlmProvider;
   cluster?: ClusterClient;
   sessions?: SessionStore;
+  /** Progress and lease of the capability scan. */
+  scanStates?: ScanStateStore;
   toolDefinitions?: readonly ToolDefinition[];
   /** Extra or replacement tool use cases, by tool name. */
   toolHandlers?: Record<string, ToolHandler>;
@@ -113,6 +117,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
         c.resolve(TOKENS.CheckReadiness),
         c.resolve(TOKENS.SharedState),
       ),
+      manageOrgData: registerOrgData(c, config, overrides.scanStates),
     },
     overrides.toolHandlers,
   );
