@@ -117,7 +117,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
         c.resolve(TOKENS.CheckReadiness),
         c.resolve(TOKENS.SharedState),
       ),
-      manageOrgData: registerOrgData(c, config, overrides.scanStates),
+      manageOrgData: registerOrgData(c, config, overrides.scanStates ?? shared.scanStates),
     },
     overrides.toolHandlers,
   );

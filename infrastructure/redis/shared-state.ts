@@ -4,6 +4,8 @@ import type { Logger } from '../../domain/ports/logger.js';
 import type { SessionStore } from '../../domain/ports/session-store.js';
 import type { IngestedSourceStore } from '../../domain/ports/ingested-source-store.js';
 import type { RateLimiter } from '../../domain/ports/rate-limiter.js';
+import type { ScanStateStore } from '../../domain/ports/scan-state-store.js';
+import { RedisScanStateStore } from './redis-scan-state-store.js';
 import type { SharedState } from '../../domain/ports/shared-state.js';
 import { MemoryRateLimiter } from '../rate-limit/memory-rate-limiter.js';
 import { RedisRateLimiter } from './redis-rate-limiter.js';
@@ -21,6 +23,8 @@ export interface SharedStateAdapters {
   ingestedSources: IngestedSourceStore;
   /** Request counters: shared through Redis (falling back to this process), or this process only. */
   rateLimiter: RateLimiter;
+  /** The capability scan's progress and lease on Redis; undefined: the file store under SVC_DATA_DIR. */
+  scanStates?: ScanStateStore;
   /** Closes what was opened (the Redis client); called on shutdown. */
   close(): Promise<void>;
 }
@@ -48,6 +52,7 @@ export function createSharedState(config: Config, clock: Clock, logger: Logger):
     sessions: new RedisSessionStore(redis, { ttlMs, clock }),
     sharedState: { status: async () => ({ configured: true, provider: 'redis', ...(await redis.status()) }) },
     rateLimiter: new RedisRateLimiter(redis, new MemoryRateLimiter(clock), logger),
+    scanStates: new RedisScanStateStore(redis, clock),
     ingestedSources: new RedisIngestedSourceStore(redis, new InMemoryIngestedSourceStore(config.uploads), { ...config.uploads, ttlMs: config.uploads.ttlSeconds * 1000 }, logger),
     close: () => redis.close(),
   };
