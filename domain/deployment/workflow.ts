@@ -48,8 +48,9 @@ export function nextSteps(id: string, state: SolutionState): NextStep[] {
   return state.deployment.ready ? [] : [{ tool: 'deployManifests', params: { solutionId: id, timeout: 120 }, why: 'Deploy again (idempotent) and wait longer for the pending objects' }];
 }
 
-function outOfOrder(call: DeploymentCall, what: string, id: string, state: SolutionState): ValidationError {
-  const next = nextSteps(id, state)[0];
+function outOfOrder(call: DeploymentCall, what: string, id: string, state: SolutionState, unblocks?: DeploymentCall): ValidationError {
+  const steps = nextSteps(id, state);
+  const next = steps.find((s) => s.tool === unblocks) ?? steps[0];
   const stage = next && next.tool === 'answerQuestion' ? ` with stage "${String(next.params.stage)}"` : '';
   return new ValidationError(`${call} cannot run yet: ${what}. Next call: ${next ? `${next.tool}${stage}` : 'none'}`, { nextCall: next });
 }
@@ -65,5 +66,5 @@ export function assertCallAllowed(call: DeploymentCall, id: string, state: Solut
     return;
   }
   if (!readyForManifests(state)) throw outOfOrder(call, 'the required questions are not answered', id, state);
-  if (call === 'deployManifests' && !state.manifests) throw outOfOrder(call, 'no manifests have been generated (or an answer changed since)', id, state);
+  if (call === 'deployManifests' && !state.manifests) throw outOfOrder(call, 'no manifests have been generated (or an answer changed since)', id, state, 'generateManifests');
 }
