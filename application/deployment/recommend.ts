@@ -87,7 +87,7 @@ export class Recommend implements ToolHandler<ToolInput<'recommend'>> {
       }
       for (const d of solution.droppedResources) notes.push(`${d.kind} was dropped from a solution: ${d.reason}.`);
       const session = await this.sessions.create({ intent, solution, policies, answers: {} });
-      solutions.push({ solutionId: session.id, ...solution, nextSteps: nextSteps(session.id, session.state) });
+      solutions.push({ solutionId: session.id, ...solution });
     }
     return {
       status: solutions.length ? ('solutions' as const) : ('no-solutions' as const),
@@ -95,7 +95,9 @@ export class Recommend implements ToolHandler<ToolInput<'recommend'>> {
       solutions,
       organizationalContext: { capabilities: org.capabilities.length, patterns: org.patterns.map((p) => p.id), policies: org.policies.map((p) => p.id) },
       notes,
-      nextSteps: solutions.slice(0, 1).flatMap((s) => s.nextSteps),
+      nextSteps: solutions.length
+        ? solutions.map((s, i) => ({ ...nextSteps(s.solutionId, { intent, solution: s, policies, answers: {} })[0], why: `Choose solution ${i + 1} (score ${s.score}): ${s.description}` }))
+        : [{ tool: 'recommend', params: { intent, final: true }, why: 'Refine the intent (name the software and how it is used) and ask again' }],
     };
   }
 

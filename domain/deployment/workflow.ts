@@ -23,7 +23,11 @@ export function readyForManifests(state: SolutionState): boolean {
 
 function suggested(questions: Question[]): Record<string, AnswerValue> {
   const out: Record<string, AnswerValue> = {};
-  for (const q of questions) if (q.stage !== 'open') out[q.id] = q.default ?? `<${q.type}>`;
+  // Defaults as they are; a placeholder only where an answer is required and nothing can be suggested.
+  for (const q of questions) {
+    if (q.default !== undefined) out[q.id] = q.default;
+    else if (q.validation.required) out[q.id] = `<${q.type}>`;
+  }
   return out;
 }
 

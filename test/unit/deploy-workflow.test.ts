@@ -26,7 +26,7 @@ describe('deployment workflow use cases (fakes)', () => {
     expect(rec.notes.join(' ')).to.match(/API discovery alone/);
     const solutionId = rec.solutions[0].solutionId;
     expect(solutionId).to.match(/^sol_[0-9a-f]{32}$/);
-    expect(rec.nextSteps[0]).to.deep.include({ tool: 'chooseSolution' });
+    expect(rec.nextSteps[0]).to.deep.include({ tool: 'chooseSolution', params: { solutionId } });
 
     const chosen = await kit.choose.execute({ solutionId });
     expect(chosen.questions.required.map((q) => q.id)).to.deep.equal(['name', 'namespace', 'deployment-image']);
