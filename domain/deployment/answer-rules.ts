@@ -86,14 +86,15 @@ export function answerProblem(q: Question, value: AnswerValue): string | undefin
   if (q.type === 'boolean' && typeof value !== 'boolean') return `type: must be true or false, got ${JSON.stringify(value)}`;
   if ((q.type === 'string' || q.type === 'text') && typeof value !== 'string') return `type: must be a string, got ${JSON.stringify(value)}`;
   if (typeof value === 'string' && value.length > OPEN_ANSWER_MAX) return `length: at most ${OPEN_ANSWER_MAX} characters`;
-  if (v.enum && !v.enum.some((e) => e === value)) return `enum: must be one of ${v.enum.map((e) => JSON.stringify(e)).join(', ')}, got ${JSON.stringify(value)}`;
-  if (v.pattern !== undefined && typeof value === 'string' && !new RegExp(`^(?:${v.pattern})$`).test(value)) return `pattern: must match ${v.pattern}, got ${JSON.stringify(value)}`;
-  if (v.minimum !== undefined && typeof value === 'number' && value < v.minimum) return `minimum: must be at least ${v.minimum}, got ${value}`;
-  if (v.maximum !== undefined && typeof value === 'number' && value > v.maximum) return `maximum: must be at most ${v.maximum}, got ${value}`;
+  // Policy rules first: a value a policy forbids is refused in the policy's name, not by the bound it tightened.
   for (const r of q.policyRules ?? []) {
     const problem = ruleProblem(value, r.constraint);
     if (problem) return `policy ${r.policy}${r.constraint.message ? ` (${r.constraint.message})` : ''}: ${problem}`;
   }
+  if (v.enum && !v.enum.some((e) => e === value)) return `enum: must be one of ${v.enum.map((e) => JSON.stringify(e)).join(', ')}, got ${JSON.stringify(value)}`;
+  if (v.pattern !== undefined && typeof value === 'string' && !new RegExp(`^(?:${v.pattern})$`).test(value)) return `pattern: must match ${v.pattern}, got ${JSON.stringify(value)}`;
+  if (v.minimum !== undefined && typeof value === 'number' && value < v.minimum) return `minimum: must be at least ${v.minimum}, got ${value}`;
+  if (v.maximum !== undefined && typeof value === 'number' && value > v.maximum) return `maximum: must be at most ${v.maximum}, got ${value}`;
   return undefined;
 }
 
@@ -120,7 +121,7 @@ export function validateStageAnswers(set: QuestionSet, stage: QuestionStage, ans
       continue;
     }
     const problem = answerProblem(q, value);
-    if (problem) throw new ValidationError(`Invalid answer for question "${q.id}": ${problem}`, { question: q.id, rule: problem.split(':')[0], problem });
+    if (problem) throw new ValidationError(`Invalid answer for question "${q.id}": ${problem}`, { question: q.id, rule: problem.startsWith('policy ') ? `policy:${problem.split(' ')[1]}` : problem.split(':')[0], problem });
     out[q.id] = value;
   }
   return out;

@@ -73,8 +73,8 @@ describe('deployment workflow over REST on the real app, against the Kubernetes 
     expect((await call('deployManifests', { solutionId }, 400)).error.message).to.match(/Next call: answerQuestion with stage "required"/);
     await call('answerQuestion', { solutionId, stage: 'required', answers: { name: 'web', 'deployment-image': 'nginx:1.25' } });
     const forbidden = await call('answerQuestion', { solutionId, stage: 'basic', answers: { 'deployment-replicas': 5 } }, 400);
-    expect(forbidden.error.message).to.match(/question "deployment-replicas": maximum: must be at most 3/);
-    expect(forbidden.error.details).to.deep.include({ question: 'deployment-replicas', rule: 'maximum' });
+    expect(forbidden.error.message).to.equal('Invalid answer for question "deployment-replicas": policy max-replicas (at most 3 replicas): must be at most 3, got 5');
+    expect(forbidden.error.details).to.deep.include({ question: 'deployment-replicas', rule: 'policy:max-replicas' });
     expect((await call('deployManifests', { solutionId }, 400)).error.message).to.match(/Next call: generateManifests/);
     const gone = await call('chooseSolution', { solutionId: `sol_${'a'.repeat(32)}` }, 400);
     expect(gone.error.message).to.match(/Unknown or expired session: sol_a+\. Call recommend/);

@@ -53,7 +53,8 @@ describe('deployment domain', () => {
     bad({ 'widget-size': 0 }, 'required', /"widget-size": minimum: must be at least 1/);
     bad({ 'widget-size': 1.5 }, 'required', /"widget-size": type: must be an integer/);
     bad({ 'widget-size': 1, nope: 1 }, 'required', /Unknown question "nope"/);
-    bad({ 'widget-color': 'red' }, 'basic', /"widget-color": enum: must be one of "green", "blue"/);
+    bad({ 'widget-color': 'red' }, 'basic', /"widget-color": policy colours \(no red widgets\): must be one of "green", "blue"/);
+    bad({ 'widget-color': 'pink' }, 'basic', /"widget-color": policy colours/);
     bad({ 'widget-label': 'Not A Label' }, 'basic', /"widget-label": pattern/);
   });
 
