@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { answerQuestionOutput, chooseSolutionOutput, deployManifestsOutput, generateManifestsOutput, recommendOutput } from './outputs/deployment-outputs.js';
 import { versionOutput } from './outputs/version-output.js';
 import { EVIDENCE_MAX_LENGTH, type ToolDefinition } from './tool-definition.js';
 
@@ -77,6 +78,7 @@ export const TOOL_DEFINITIONS: ToolDefinition[] = [
     category: 'AI Tools',
     tags: ['ai', 'deployment', 'recommendation'],
     inputSchema: TOOL_INPUTS.recommend,
+    outputSchema: recommendOutput,
   },
   {
     name: 'chooseSolution',
@@ -84,6 +86,7 @@ export const TOOL_DEFINITIONS: ToolDefinition[] = [
     category: 'Deployment',
     tags: ['deployment', 'workflow'],
     inputSchema: TOOL_INPUTS.chooseSolution,
+    outputSchema: chooseSolutionOutput,
   },
   {
     name: 'answerQuestion',
@@ -91,6 +94,7 @@ export const TOOL_DEFINITIONS: ToolDefinition[] = [
     category: 'Deployment',
     tags: ['deployment', 'workflow'],
     inputSchema: TOOL_INPUTS.answerQuestion,
+    outputSchema: answerQuestionOutput,
   },
   {
     name: 'generateManifests',
@@ -98,6 +102,7 @@ export const TOOL_DEFINITIONS: ToolDefinition[] = [
     category: 'Deployment',
     tags: ['deployment', 'manifests', 'ai'],
     inputSchema: TOOL_INPUTS.generateManifests,
+    outputSchema: generateManifestsOutput,
   },
   {
     name: 'deployManifests',
@@ -105,6 +110,7 @@ export const TOOL_DEFINITIONS: ToolDefinition[] = [
     category: 'Deployment',
     tags: ['deployment', 'kubernetes'],
     inputSchema: TOOL_INPUTS.deployManifests,
+    outputSchema: deployManifestsOutput,
   },
   {
     name: 'manageOrgData',

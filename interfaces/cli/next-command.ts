@@ -1,7 +1,4 @@
-import { z } from 'zod';
-
-/** What a workflow tool's result may carry: the calls that may come next, with their parameters filled in. */
-const nextStepsSchema = z.array(z.object({ tool: z.string().regex(/^[A-Za-z][A-Za-z0-9]*$/), params: z.record(z.string(), z.unknown()), why: z.string() }));
+import { nextStepsOutput } from '../../domain/tools/outputs/deployment-outputs.js';
 
 /** One shell word, single-quoted unless it is plainly safe. */
 export function shellWord(value: string): string {
@@ -26,7 +23,7 @@ export function commandLine(step: { tool: string; params: Record<string, unknown
  */
 export function nextCommandText(result: unknown): string | undefined {
   const raw = result && typeof result === 'object' ? (result as { nextSteps?: unknown }).nextSteps : undefined;
-  const parsed = nextStepsSchema.safeParse(raw);
+  const parsed = nextStepsOutput.safeParse(raw);
   if (!parsed.success) return undefined;
   if (parsed.data.length === 0) return '\nDone: nothing more to run for this solution.';
   return `\n${parsed.data.map((s, i) => `${i === 0 ? 'Next' : 'Or'}: ${s.why}\n  ${commandLine(s)}`).join('\n')}`;
