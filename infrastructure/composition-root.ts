@@ -26,6 +26,7 @@ import type { Config } from './config/config.js';
 import { SystemClock } from './clock/system-clock.js';
 import { createSharedState } from './redis/shared-state.js';
 import { configSecrets } from './config/config-secrets.js';
+import { deploymentHandlers } from './deployment-handlers.js';
 import { createClusterClient } from './kubernetes/create-cluster-client.js';
 import { createLlmProvider } from './llm/create-llm-provider.js';
 import { PinoLogger } from './logging/pino-logger.js';
@@ -118,6 +119,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
         c.resolve(TOKENS.SharedState),
       ),
       manageOrgData: registerOrgData(c, config, overrides.scanStates ?? shared.scanStates),
+      ...deploymentHandlers(c, config.ai),
     },
     overrides.toolHandlers,
   );

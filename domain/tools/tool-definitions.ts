@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { answerQuestionOutput, chooseSolutionOutput, deployManifestsOutput, generateManifestsOutput, recommendOutput } from './outputs/deployment-outputs.js';
 import { versionOutput } from './outputs/version-output.js';
 import { ORG_DATA_OPERATIONS, ORG_DATA_TYPES, refineOrgDataInput, validCombinations } from '../orgdata/org-data-operations.js';
 import { orgDocumentInput } from '../orgdata/org-documents.js';
@@ -89,6 +90,7 @@ export const TOOL_DEFINITIONS: ToolDefinition[] = [
     category: 'AI Tools',
     tags: ['ai', 'deployment', 'recommendation'],
     inputSchema: TOOL_INPUTS.recommend,
+    outputSchema: recommendOutput,
   },
   {
     name: 'chooseSolution',
@@ -96,6 +98,7 @@ export const TOOL_DEFINITIONS: ToolDefinition[] = [
     category: 'Deployment',
     tags: ['deployment', 'workflow'],
     inputSchema: TOOL_INPUTS.chooseSolution,
+    outputSchema: chooseSolutionOutput,
   },
   {
     name: 'answerQuestion',
@@ -103,6 +106,7 @@ export const TOOL_DEFINITIONS: ToolDefinition[] = [
     category: 'Deployment',
     tags: ['deployment', 'workflow'],
     inputSchema: TOOL_INPUTS.answerQuestion,
+    outputSchema: answerQuestionOutput,
   },
   {
     name: 'generateManifests',
@@ -110,6 +114,7 @@ export const TOOL_DEFINITIONS: ToolDefinition[] = [
     category: 'Deployment',
     tags: ['deployment', 'manifests', 'ai'],
     inputSchema: TOOL_INPUTS.generateManifests,
+    outputSchema: generateManifestsOutput,
   },
   {
     name: 'deployManifests',
@@ -117,6 +122,7 @@ export const TOOL_DEFINITIONS: ToolDefinition[] = [
     category: 'Deployment',
     tags: ['deployment', 'kubernetes'],
     inputSchema: TOOL_INPUTS.deployManifests,
+    outputSchema: deployManifestsOutput,
   },
   {
     name: 'manageOrgData',

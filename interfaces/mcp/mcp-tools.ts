@@ -19,12 +19,21 @@ export function toMcpTool(def: ToolDefinition): Tool {
   };
 }
 
-/** `structuredContent` is `{result, tool, executionTime}`, as `data` of the REST envelope. */
+/**
+ * `structuredContent` is `{result, tool, executionTime}`, as `data` of the REST
+ * envelope, or, in an `isError` result, `{error}` as the envelope's error: MCP
+ * clients check the structured content of error results against this schema too.
+ */
 function structuredOutputSchema(name: string, result: Record<string, unknown>): Tool['outputSchema'] {
   return {
     type: 'object',
-    properties: { result, tool: { type: 'string', enum: [name] }, executionTime: { type: 'number', description: 'milliseconds' } },
-    required: ['result', 'tool', 'executionTime'],
+    properties: {
+      result,
+      tool: { type: 'string', enum: [name] },
+      executionTime: { type: 'number', description: 'milliseconds' },
+      error: { type: 'object', properties: { code: { type: 'string' }, message: { type: 'string' }, details: {} }, required: ['code', 'message'] },
+    },
+    anyOf: [{ required: ['result', 'tool', 'executionTime'] }, { required: ['error'] }],
   } as Tool['outputSchema'];
 }
 
