@@ -137,3 +137,6 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
   );
   return c;
 }
+
+/** Background work a started server owns (a capability scan left unfinished): started and stopped by the process entry point. */
+export { resumeBackgroundWork, stopBackgroundWork } from './orgdata/register-org-data.js';

@@ -1,6 +1,5 @@
 import 'reflect-metadata';
-import { buildContainer } from '../infrastructure/composition-root.js';
-import { resumeBackgroundWork, stopBackgroundWork } from '../infrastructure/orgdata/register-org-data.js';
+import { buildContainer, resumeBackgroundWork, stopBackgroundWork } from '../infrastructure/composition-root.js';
 import { ConfigError, loadConfig } from '../infrastructure/config/config.js';
 import { startServer } from './http/server.js';
 
