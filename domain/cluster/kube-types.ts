@@ -141,7 +141,9 @@ export type WaitCondition =
   | { type: 'exists' }
   | { type: 'deleted' }
   /** `status.conditions[]` has an entry `name` with `status` (default `True`). */
-  | { type: 'condition'; name: string; status?: 'True' | 'False' | 'Unknown' };
+  | { type: 'condition'; name: string; status?: 'True' | 'False' | 'Unknown' }
+  /** A Deployment or StatefulSet whose controller has seen the latest spec and whose replicas are all updated and available (like `kubectl rollout status`). */
+  | { type: 'rolledOut' };
 
 export interface WaitOptions {
   /** Give up after this many milliseconds, 1..3600000. */
