@@ -14,10 +14,8 @@ import type { ExecutionOutcome, RolloutReport } from './operation-state.js';
 export interface RolloutWaitOptions {
   /** Upper bound on all rollout waits of one execution; default 120000. The run's own deadline lowers it. */
   timeoutMs?: number;
-  /** How often the workload is read while waiting; default 2000. */
+  /** How often the workload is read while waiting; default 1000. */
   intervalMs?: number;
-  /** Longest single wait before a failed rollout is looked for again; default 10000. */
-  sliceMs?: number;
 }
 
 const ROLLED = new Set(['Deployment', 'StatefulSet']);
@@ -34,7 +32,6 @@ const key = (r: ResourceRef) => `${r.apiVersion}/${r.kind}/${r.namespace ?? ''}/
 export class ExecuteOperation {
   private readonly timeoutMs: number;
   private readonly intervalMs: number;
-  private readonly sliceMs: number;
 
   constructor(
     private readonly reader: ClusterReader,
@@ -43,8 +40,7 @@ export class ExecuteOperation {
     options: RolloutWaitOptions = {},
   ) {
     this.timeoutMs = options.timeoutMs ?? 120_000;
-    this.intervalMs = options.intervalMs ?? 2000;
-    this.sliceMs = options.sliceMs ?? 10_000;
+    this.intervalMs = options.intervalMs ?? 1000;
   }
 
   /** `deadlineMs`: what is left of the run's wall-clock limit (SVC_AI_TIMEOUT_MS). */
@@ -75,28 +71,18 @@ export class ExecuteOperation {
   }
 
   private async waitForRollout(target: ResourceRef, budgetMs: number, before: KubeObject | null): Promise<RolloutReport> {
-    let waited = 0;
-    let last: KubeObject | undefined;
-    const slices = Math.ceil(budgetMs / this.sliceMs) + 1;
     try {
-      for (let n = 1; ; n++) {
-        // in slices, so a rollout that has failed is seen before the whole budget is spent
-        const slice = Math.max(1, Math.min(this.sliceMs, budgetMs - waited));
-        const r = await this.writer.waitFor(target, { type: 'rolledOut' }, { timeoutMs: slice, intervalMs: Math.min(this.intervalMs, Math.max(10, slice)) });
-        waited += r.elapsedMs;
-        last = r.object ?? last;
-        if (r.met) return { target, state: 'rolled-out', message: last ? rolloutStatus(last).message : 'rolled out', waitedMs: waited };
-        const status = last ? rolloutStatus(last) : undefined;
-        if (status?.failed) return this.notRolledOut(target, 'failed', status.message, waited, before, last);
-        if (!last) return this.notRolledOut(target, 'unknown', 'the object is gone', waited, before, last);
-        if (waited >= budgetMs || n >= slices) {
-          const why = `not rolled out within ${Math.round(budgetMs / 1000)} s: ${status?.message ?? 'no status yet'}`;
-          return this.notRolledOut(target, 'timed-out', why, waited, before, last);
-        }
-      }
+      // at least one read, also with no time left: the rollout may already be done
+      const timeoutMs = Math.max(1, budgetMs);
+      const r = await this.writer.waitFor(target, { type: 'rolloutFinished' }, { timeoutMs, intervalMs: Math.max(10, Math.min(this.intervalMs, timeoutMs)) });
+      if (!r.object) return this.notRolledOut(target, 'unknown', 'the object is gone', r.elapsedMs, before, undefined);
+      const status = rolloutStatus(r.object);
+      if (r.met && status.done) return { target, state: 'rolled-out', message: status.message, waitedMs: r.elapsedMs };
+      if (status.failed) return this.notRolledOut(target, 'failed', status.message, r.elapsedMs, before, r.object);
+      return this.notRolledOut(target, 'timed-out', `not rolled out within ${Math.round(budgetMs / 1000)} s: ${status.message}`, r.elapsedMs, before, r.object);
     } catch (e) {
       if (!(e instanceof DomainError)) throw e;
-      return this.notRolledOut(target, 'unknown', `could not read the rollout: ${e.message}`, waited, before, last);
+      return this.notRolledOut(target, 'unknown', `could not read the rollout: ${e.message}`, 0, before, undefined);
     }
   }
 

@@ -142,8 +142,12 @@ export type WaitCondition =
   | { type: 'deleted' }
   /** `status.conditions[]` has an entry `name` with `status` (default `True`). */
   | { type: 'condition'; name: string; status?: 'True' | 'False' | 'Unknown' }
-  /** A Deployment or StatefulSet whose controller has seen the latest spec and whose replicas are all updated and available (like `kubectl rollout status`). */
-  | { type: 'rolledOut' };
+  /**
+   * The rollout of a Deployment or StatefulSet has finished, either way (like `kubectl rollout status`):
+   * every replica updated and available, or the controller gave up (progress deadline exceeded).
+   * Read the returned object (`rolloutStatus`) to tell which. Any other kind: as soon as it exists.
+   */
+  | { type: 'rolloutFinished' };
 
 export interface WaitOptions {
   /** Give up after this many milliseconds, 1..3600000. */

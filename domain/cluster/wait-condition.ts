@@ -8,8 +8,11 @@ export function conditionMet(object: KubeObject | null, condition: WaitCondition
       return object !== null;
     case 'deleted':
       return object === null;
-    case 'rolledOut':
-      return object !== null && rolloutStatus(object).done;
+    case 'rolloutFinished': {
+      if (object === null) return false;
+      const rollout = rolloutStatus(object);
+      return rollout.done || rollout.failed;
+    }
     case 'condition': {
       if (object === null) return false;
       const status = object.status as { conditions?: unknown } | undefined;

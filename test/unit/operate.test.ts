@@ -96,7 +96,7 @@ describe('Operate (application/operations) on fake ports', () => {
   });
 
   it('a rollout that does not finish says how to roll back: the previous values as a patch and kubectl rollout undo', async () => {
-    const { operate, cluster } = setup(['ok', planJson([scaleWeb(5)])], { rollout: { timeoutMs: 50, intervalMs: 10, sliceMs: 20 } });
+    const { operate, cluster } = setup(['ok', planJson([scaleWeb(5)])], { rollout: { timeoutMs: 50, intervalMs: 10 } });
     cluster.onWrite = (o) => ({ ...o, status: rolledOut(2, 3) }); // the controller never gets past 2
     const { sessionId } = await operate.execute({ intent: 'scale web to 5' });
     const r = await operate.execute({ sessionId, executeChoice: 1 });

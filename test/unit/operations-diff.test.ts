@@ -63,21 +63,22 @@ describe('operations: field-level diff, rollback patch, rollout status (domain, 
     expect(advice.action).to.include({ type: 'patch', risk: 'medium' });
   });
 
-  it('reads a rollout as kubectl rollout status does, and the rolledOut wait condition follows it', () => {
+  it('reads a rollout as kubectl rollout status does, and the rolloutFinished wait condition is met when it is done or has failed', () => {
     const done = deployment();
     expect(rolloutStatus(done)).to.include({ done: true, failed: false });
-    expect(conditionMet(done, { type: 'rolledOut' })).to.equal(true);
+    expect(conditionMet(done, { type: 'rolloutFinished' })).to.equal(true);
     const scaling = { ...deployment({ replicas: 5 }), status: rolledOut(2, 3) };
     expect(rolloutStatus(scaling)).to.deep.include({ done: false, message: '2 of 5 new replicas updated' });
-    expect(conditionMet(scaling, { type: 'rolledOut' })).to.equal(false);
+    expect(conditionMet(scaling, { type: 'rolloutFinished' })).to.equal(false);
     const stale = { ...deployment(), status: { ...rolledOut(2, 2) } };
     expect(rolloutStatus(stale).message).to.contain('observe');
     const old = { ...deployment(), status: { ...rolledOut(2, 3), replicas: 3 } };
     expect(rolloutStatus(old).message).to.equal('1 old replicas pending termination');
     const stuck = { ...deployment(), status: { ...rolledOut(2, 3), availableReplicas: 1, conditions: [{ type: 'Progressing', status: 'False', reason: 'ProgressDeadlineExceeded', message: 'ReplicaSet "web-1" has timed out progressing.' }] } };
     expect(rolloutStatus(stuck)).to.deep.include({ done: false, failed: true });
+    expect(conditionMet(stuck, { type: 'rolloutFinished' })).to.equal(true);
     expect(rolloutStatus({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' } }).done).to.equal(true);
-    expect(conditionMet(null, { type: 'rolledOut' })).to.equal(false);
+    expect(conditionMet(null, { type: 'rolloutFinished' })).to.equal(false);
   });
 
   it('never reports an overall risk below the riskiest action', () => {
