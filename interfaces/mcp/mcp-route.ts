@@ -4,8 +4,6 @@ import express, { type Request, type Response, type Router } from 'express';
 import { requestIdOf } from '../http/envelope.js';
 import { createMcpServer, type McpDependencies } from './mcp-server.js';
 
-export const MCP_PATH = '/mcp';
-
 export interface McpRouteOptions {
   /**
    * Refuse Host headers other than localhost, 127.0.0.1 and [::1]. Set when

@@ -120,7 +120,7 @@ describe('KubernetesClusterClient against a Kubernetes API server over HTTPS', (
       const s = await client.getResourceSchema('example.com/v1', 'Widget');
       const spec = (s!.schema.properties as any).spec;
       expect(spec.properties.children.items).to.deep.equal({ $ref: '#/components/schemas/com.example.v1.Node' });
-      expect(await client.getResourceSchema('apps/v1', 'StatefulSet')).to.equal(null);
+      expect(await client.getResourceSchema('apps/v1', 'DaemonSet')).to.equal(null);
       expect(await client.getResourceSchema('batch/v1', 'Job')).to.equal(null);
     });
   });

@@ -5,9 +5,9 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { apiGroupList, apiResourceList, BROKEN_GROUP_VERSIONS, OPENAPI_DOCS, openApiIndex, RESOURCES } from './kube-fixtures.js';
+import { KubeCluster, type Obj } from './kube-cluster.js';
 import { testTls } from './kube-test-ca.js';
-
-type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+import { deleteObject, statusBody as status, writePatch, type Answer } from './kube-writes.js';
 
 export interface RecordedRequest {
   method: string;
@@ -33,24 +33,33 @@ export interface KubeconfigOptions {
   noCurrentContext?: boolean;
 }
 
-const status = (code: number, reason: string, message: string, causes?: Obj[]) => ({
-  kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, code,
-  ...(causes ? { details: { causes } } : {}),
-});
+/** Kinds whose GET (single or list) is one tick of the simulation when `autoTick` is on. */
+const TICKING_KINDS = new Set(['Deployment', 'ReplicaSet', 'StatefulSet', 'Pod']);
 
 /**
- * A small Kubernetes API server over HTTPS with a test CA: bearer-token auth,
- * discovery, OpenAPI v3, list/get with selectors and paging, events, pod logs,
- * server-side apply (dryRun, fieldManager, force), delete and Status errors,
- * all in the shapes kube-apiserver sends. State is an in-memory object map.
+ * A small Kubernetes API server over HTTPS with a test CA, answering in the
+ * shapes kube-apiserver sends: bearer-token auth (401 Status otherwise),
+ * discovery (`/api`, `/apis`, `/api/v1`, `/apis/<g>/<v>`; one aggregated group
+ * answering 503), OpenAPI v3 (`/openapi/v3` index and per group version docs),
+ * list with label selectors (`a=b`) and field selectors (`involvedObject.kind=Pod`)
+ * and paging (`limit`, `continue`), get, events, pod logs (`container`,
+ * `tailLines`, `limitBytes`, `previous=true`; 400 "previous terminated container
+ * ... not found" without a restart, 400 "is waiting to start" before a first
+ * start), and the writes of kube-writes.ts (server-side apply, JSON merge patch,
+ * delete, `dryRun=All`), with Status errors.
+ *
+ * The state, image registry (`server.knownImages.set(image, mib)`), clock
+ * (`tick()`, `settle()`, `autoTick`) and `put` / `create` / `pathOf` come from
+ * KubeCluster (kube-cluster.ts); the simulated controllers behind them are in
+ * kube-deployments.ts, kube-replicasets.ts, kube-statefulsets.ts and kube-pods.ts.
+ *
+ * - `requests`: every request received, in order.
+ * - `intercept`: return a canned answer (or `hang`) for a request, before routing.
+ * - `writeKubeconfig(opts)`: a kubeconfig file for this server.
  */
-export class KubeApiServer {
+export class KubeApiServer extends KubeCluster {
   readonly token = `kube-test-token-${randomBytes(12).toString('hex')}`;
   readonly requests: RecordedRequest[] = [];
-  /** Objects by API path, e.g. `/api/v1/namespaces/x/pods/web-1`. */
-  readonly objects = new Map<string, Obj>();
-  /** Pod logs by `<namespace>/<pod>/<container>`. */
-  readonly logs = new Map<string, string>();
   intercept?: (req: RecordedRequest) => Intercept | undefined;
   url = '';
   private readonly server = https.createServer({ key: testTls().key, cert: testTls().cert }, (req, res) => this.handle(req, res));
@@ -83,19 +92,6 @@ export class KubeApiServer {
     const file = path.join(this.dir, `kubeconfig-${randomUUID()}.yaml`);
     writeFileSync(file, JSON.stringify(config, null, 2));
     return file;
-  }
-
-  /** Stores an object as if created earlier; returns its path. */
-  put(obj: Obj): string {
-    const p = this.pathOf(obj.apiVersion, obj.kind, obj.metadata.name, obj.metadata.namespace ?? 'default');
-    this.objects.set(p, { ...obj, metadata: { uid: randomUUID(), resourceVersion: '1', creationTimestamp: '2026-01-01T00:00:00Z', ...obj.metadata } });
-    return p;
-  }
-
-  pathOf(apiVersion: string, kind: string, name: string, namespace = 'default'): string {
-    const r = RESOURCES[apiVersion].find((x) => x.kind === kind && !x.name.includes('/'))!;
-    const prefix = apiVersion.includes('/') ? `/apis/${apiVersion}` : `/api/${apiVersion}`;
-    return `${prefix}${r.namespaced ? `/namespaces/${namespace}` : ''}/${r.name}/${name}`;
   }
 
   private handle(req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse): void {
@@ -142,17 +138,15 @@ export class KubeApiServer {
     const [resource, name, sub] = rest;
     const res = RESOURCES[gv].find((x) => x.name === resource);
     if (!res) return [404, status(404, 'NotFound', 'the server could not find the requested resource')];
+    if (r.method === 'GET' && this.autoTick && TICKING_KINDS.has(res.kind) && sub === undefined) this.tick();
     if (sub === 'log' && resource === 'pods') return this.podLog(namespace!, name, r.query);
     const prefix = gv.includes('/') ? `/apis/${gv}` : `/api/${gv}`;
     const objPath = `${prefix}${namespace ? `/namespaces/${namespace}` : ''}/${resource}/${name}`;
-    const notFound = (): [number, unknown] => [404, status(404, 'NotFound', `${resource}${gv.includes('/') ? `.${gv.split('/')[0]}` : ''} "${name}" not found`)];
     if (name === undefined && r.method === 'GET') return this.list(res.kind, `${prefix}${namespace ? `/namespaces/${namespace}` : ''}/${resource}/`, prefix, resource, r.query);
-    if (r.method === 'GET') return this.objects.has(objPath) ? [200, this.objects.get(objPath)] : notFound();
-    if (r.method === 'DELETE') {
-      if (!this.objects.delete(objPath)) return notFound();
-      return [200, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details: { name, kind: resource } }];
-    }
-    if (r.method === 'PATCH') return this.apply(r, gv, res.kind, objPath, namespace, name);
+    const target = { gv, kind: res.kind, resource, path: objPath, namespace, name };
+    if (r.method === 'GET') return this.objects.has(objPath) ? [200, this.objects.get(objPath)] : [404, status(404, 'NotFound', `${resource}${gv.includes('/') ? `.${gv.split('/')[0]}` : ''} "${name}" not found`)];
+    if (r.method === 'DELETE') return deleteObject(this, r, target);
+    if (r.method === 'PATCH') return writePatch(this, r, target);
     return [405, status(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource')];
   }
 
@@ -175,57 +169,27 @@ export class KubeApiServer {
     return [200, { kind: `${kind}List`, apiVersion: 'v1', metadata: { resourceVersion: '9', ...(more ? { continue: String(start + limit) } : {}) }, items: page }];
   }
 
-  private podLog(namespace: string, pod: string, q: URLSearchParams): [number, unknown, string?] {
+  private podLog(namespace: string, pod: string, q: URLSearchParams): Answer {
     const obj = this.objects.get(`/api/v1/namespaces/${namespace}/pods/${pod}`);
     if (!obj) return [404, status(404, 'NotFound', `pods "${pod}" not found`)];
     const containers: string[] = (obj.spec?.containers ?? []).map((c: Obj) => c.name);
     const container = q.get('container') ?? (containers.length === 1 ? containers[0] : undefined);
     if (!container) return [400, status(400, 'BadRequest', `a container name must be specified for pod ${pod}, choose one of: [${containers.join(' ')}]`)];
-    let text = this.logs.get(`${namespace}/${pod}/${container}`) ?? '';
+    if (!containers.includes(container)) return [400, status(400, 'BadRequest', `container ${container} is not valid for pod ${pod}`)];
+    const key = `${namespace}/${pod}/${container}`;
+    const cs = obj.status?.containerStatuses?.find((s: Obj) => s.name === container);
+    const previous = q.get('previous') === 'true';
+    if (previous && !cs?.lastState?.terminated) return [400, status(400, 'BadRequest', `previous terminated container "${container}" in pod "${pod}" not found`)];
+    const waiting = cs?.state?.waiting && !cs.lastState?.terminated ? cs.state.waiting.reason : undefined;
+    if (!previous && waiting) {
+      const why = { ErrImagePull: 'image can\'t be pulled', ImagePullBackOff: 'trying and failing to pull image' }[waiting as string] ?? waiting;
+      return [400, status(400, 'BadRequest', `container "${container}" in pod "${pod}" is waiting to start: ${why}`)];
+    }
+    let text = (previous ? this.previousLogs.get(key) : this.logs.get(key)) ?? '';
     const tail = q.get('tailLines');
     if (tail) text = text.split('\n').filter(Boolean).slice(-Number(tail)).map((l) => `${l}\n`).join('');
     const limit = q.get('limitBytes');
     if (limit) text = Buffer.from(text).subarray(0, Number(limit)).toString('utf8');
     return [200, text, 'text/plain'];
-  }
-
-  private apply(r: RecordedRequest, gv: string, kind: string, objPath: string, namespace: string | undefined, name: string): [number, unknown] {
-    if (r.contentType !== 'application/apply-patch+yaml') return [415, status(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/apply-patch+yaml`)];
-    const manager = r.query.get('fieldManager');
-    if (!manager) return [400, status(400, 'BadRequest', 'PatchOptions.meta.k8s.io "" is invalid: fieldManager: Required value: is required for apply patch')];
-    let body: Obj;
-    try {
-      body = JSON.parse(r.body ?? '');
-    } catch {
-      return [400, status(400, 'BadRequest', 'error decoding YAML')];
-    }
-    if (body.kind !== kind || body.apiVersion !== gv || body.metadata?.name !== name) return [400, status(400, 'BadRequest', 'the name, kind or apiVersion of the object does not match the request')];
-    if (namespace && !this.objects.has(`/api/v1/namespaces/${namespace}`)) return [404, status(404, 'NotFound', `namespaces "${namespace}" not found`)];
-    const replicas = body.spec?.replicas;
-    if (typeof replicas === 'number' && replicas < 0) {
-      const group = gv.includes('/') ? `.${gv.split('/')[0]}` : '';
-      return [422, status(422, 'Invalid', `${kind}${group} "${name}" is invalid: spec.replicas: Invalid value: ${replicas}: must be greater than or equal to 0`, [
-        { reason: 'FieldValueInvalid', message: `Invalid value: ${replicas}: must be greater than or equal to 0`, field: 'spec.replicas' },
-      ])];
-    }
-    const existing = this.objects.get(objPath);
-    const owner = existing?.metadata?.managedFields?.[0]?.manager;
-    if (existing && owner && owner !== manager && r.query.get('force') !== 'true') {
-      return [409, status(409, 'Conflict', `Apply failed with 1 conflict: conflict with "${owner}": .spec`, [{ reason: 'FieldManagerConflict', message: `conflict with "${owner}"`, field: '.spec' }])];
-    }
-    const stored = {
-      ...body,
-      metadata: {
-        ...body.metadata,
-        ...(namespace ? { namespace } : {}),
-        uid: existing?.metadata.uid ?? randomUUID(),
-        resourceVersion: String(Number(existing?.metadata.resourceVersion ?? 0) + 1),
-        creationTimestamp: existing?.metadata.creationTimestamp ?? new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
-        managedFields: [{ manager, operation: 'Apply', apiVersion: gv, fieldsType: 'FieldsV1', fieldsV1: {} }],
-      },
-      ...(existing?.status ? { status: existing.status } : {}),
-    };
-    if (r.query.get('dryRun') !== 'All') this.objects.set(objPath, stored);
-    return [existing ? 200 : 201, stored];
   }
 }

@@ -1,4 +1,12 @@
-/** What the fake API server serves: discovery documents and OpenAPI v3 documents in the real wire shapes. */
+/**
+ * What the Kubernetes API stand-in serves: discovery documents (RESOURCES) and
+ * the OpenAPI v3 index over the documents of kube-openapi-docs.ts, in the real
+ * wire shapes. Served kinds: v1 Pod, Event, Namespace, Secret, ConfigMap,
+ * Service, PersistentVolumeClaim; apps/v1 Deployment, ReplicaSet, StatefulSet;
+ * batch/v1 CronJob; example.com/v1 Widget (a CRD); metrics.k8s.io/v1beta1 is an
+ * aggregated API whose backend is down (503).
+ */
+import { OPENAPI_DOCS } from './kube-openapi-docs.js';
 
 export interface FakeResource {
   name: string;
@@ -21,10 +29,22 @@ export const RESOURCES: Record<string, FakeResource[]> = {
     { name: 'namespaces', singularName: 'namespace', kind: 'Namespace', namespaced: false, verbs: RW, shortNames: ['ns'] },
     { name: 'secrets', singularName: 'secret', kind: 'Secret', namespaced: true, verbs: RW },
     { name: 'configmaps', singularName: 'configmap', kind: 'ConfigMap', namespaced: true, verbs: RW, shortNames: ['cm'] },
+    { name: 'services', singularName: 'service', kind: 'Service', namespaced: true, verbs: RW.filter((v) => v !== 'deletecollection'), shortNames: ['svc'] },
+    { name: 'services/status', singularName: '', kind: 'Service', namespaced: true, verbs: ['get', 'patch', 'update'] },
+    { name: 'persistentvolumeclaims', singularName: 'persistentvolumeclaim', kind: 'PersistentVolumeClaim', namespaced: true, verbs: RW, shortNames: ['pvc'] },
+    { name: 'persistentvolumeclaims/status', singularName: '', kind: 'PersistentVolumeClaim', namespaced: true, verbs: ['get', 'patch', 'update'] },
   ],
   'apps/v1': [
     { name: 'deployments', singularName: 'deployment', kind: 'Deployment', namespaced: true, verbs: RW, shortNames: ['deploy'] },
     { name: 'deployments/status', singularName: '', kind: 'Deployment', namespaced: true, verbs: ['get', 'patch', 'update'] },
+    { name: 'replicasets', singularName: 'replicaset', kind: 'ReplicaSet', namespaced: true, verbs: RW, shortNames: ['rs'] },
+    { name: 'replicasets/status', singularName: '', kind: 'ReplicaSet', namespaced: true, verbs: ['get', 'patch', 'update'] },
+    { name: 'statefulsets', singularName: 'statefulset', kind: 'StatefulSet', namespaced: true, verbs: RW, shortNames: ['sts'] },
+    { name: 'statefulsets/status', singularName: '', kind: 'StatefulSet', namespaced: true, verbs: ['get', 'patch', 'update'] },
+  ],
+  'batch/v1': [
+    { name: 'cronjobs', singularName: 'cronjob', kind: 'CronJob', namespaced: true, verbs: RW, shortNames: ['cj'] },
+    { name: 'cronjobs/status', singularName: '', kind: 'CronJob', namespaced: true, verbs: ['get', 'patch', 'update'] },
   ],
   'example.com/v1': [{ name: 'widgets', singularName: 'widget', kind: 'Widget', namespaced: true, verbs: RW }],
   // an aggregated API whose backend is down: discovery of it answers 503
@@ -55,64 +75,7 @@ export function apiResourceList(groupVersion: string) {
   return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion, resources: RESOURCES[groupVersion] };
 }
 
-const ref = (name: string, description: string) => ({ allOf: [{ $ref: `#/components/schemas/${name}` }], description, default: {} });
-const META = 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta';
-const objectMeta = {
-  description: 'ObjectMeta is metadata that all persisted resources must have.',
-  type: 'object',
-  properties: { name: { type: 'string', description: 'Name must be unique within a namespace.' }, namespace: { type: 'string' }, labels: { type: 'object', additionalProperties: { type: 'string', default: '' } } },
-};
-
-/** One OpenAPI v3 document per group version, keyed by the index path (`apis/apps/v1`). */
-export const OPENAPI_DOCS: Record<string, Record<string, unknown>> = {
-  'apis/apps/v1': {
-    openapi: '3.0.0',
-    info: { title: 'Kubernetes', version: 'v1.31.0' },
-    paths: {},
-    components: {
-      schemas: {
-        'io.k8s.api.apps.v1.Deployment': {
-          description: 'Deployment enables declarative updates for Pods and ReplicaSets.',
-          type: 'object',
-          properties: {
-            apiVersion: { type: 'string' },
-            kind: { type: 'string' },
-            metadata: ref(META, 'Standard object metadata.'),
-            spec: ref('io.k8s.api.apps.v1.DeploymentSpec', 'Specification of the desired behavior of the Deployment.'),
-          },
-          'x-kubernetes-group-version-kind': [{ group: 'apps', kind: 'Deployment', version: 'v1' }],
-        },
-        'io.k8s.api.apps.v1.DeploymentSpec': {
-          type: 'object',
-          required: ['selector', 'template'],
-          properties: {
-            replicas: { type: 'integer', format: 'int32', description: 'Number of desired pods.' },
-            template: ref('io.k8s.api.core.v1.PodTemplateSpec', 'Template describes the pods that will be created.'),
-          },
-        },
-        'io.k8s.api.core.v1.PodTemplateSpec': { type: 'object', properties: { metadata: ref(META, 'metadata') } },
-        [META]: objectMeta,
-      },
-    },
-  },
-  'apis/example.com/v1': {
-    openapi: '3.0.0',
-    info: { title: 'Kubernetes CRD Swagger', version: 'v0.1.0' },
-    paths: {},
-    components: {
-      schemas: {
-        'com.example.v1.Widget': {
-          type: 'object',
-          properties: { metadata: ref(META, 'metadata'), spec: { $ref: '#/components/schemas/com.example.v1.Node' } },
-          'x-kubernetes-group-version-kind': [{ group: 'example.com', kind: 'Widget', version: 'v1' }],
-        },
-        // a schema that refers to itself, like JSONSchemaProps: inlining must stop
-        'com.example.v1.Node': { type: 'object', properties: { size: { type: 'integer' }, children: { type: 'array', items: { $ref: '#/components/schemas/com.example.v1.Node' } } } },
-        [META]: objectMeta,
-      },
-    },
-  },
-};
+export { OPENAPI_DOCS };
 
 export function openApiIndex() {
   const paths: Record<string, { serverRelativeURL: string }> = {};

@@ -1,0 +1,180 @@
+/**
+ * The simulated scheduler and kubelet of the Kubernetes API stand-in.
+ *
+ * - `schedulePod`: a new simulated pod is bound to node `kind-worker` at once
+ *   (`Scheduled` event from default-scheduler), Pending with its containers
+ *   waiting in `ContainerCreating`.
+ * - `kubeletStep` (once per tick, per container), by what the image registry
+ *   (`KubeCluster.knownImages`) says:
+ *   - unknown image: first `ErrImagePull` (Normal `Pulling`, Warning `Failed`
+ *     "Failed to pull image ...: not found" and "Error: ErrImagePull"), then
+ *     `ImagePullBackOff` (Normal `BackOff` "Back-off pulling image ...", Warning
+ *     `Failed` "Error: ImagePullBackOff", counts rising). The pod stays Pending and
+ *     its logs answer 400 "is waiting to start", as the real kubelet does.
+ *   - memory limit below the image's need: each tick is one run ended by the OOM
+ *     killer: `restartCount` +1, `lastState.terminated` OOMKilled / 137, state
+ *     waiting `CrashLoopBackOff`, Warning `BackOff` "Back-off restarting failed
+ *     container ..."; the pod is Running but not Ready; current and previous logs
+ *     hold the killed run's output.
+ *   - otherwise: Pulling, Pulled, Created, Started; running, Ready, with logs.
+ *   A pod whose image was unknown starts normally once the image is added.
+ */
+import { randomBytes } from 'node:crypto';
+import { normaliseImage, type KubeCluster, type Obj } from './kube-cluster.js';
+
+const NODE = 'kind-worker';
+const HOST_IP = '172.18.0.2';
+
+/** A quantity (`64Mi`, `1G`, `512k`, `1.5Gi`, bytes) in MiB; undefined when absent or unreadable. */
+export function memoryMiB(q: unknown): number | undefined {
+  const m = /^(\d+(?:\.\d+)?)(Ki|Mi|Gi|Ti|k|K|M|G|T)?$/.exec(String(q ?? ''));
+  if (!m) return undefined;
+  const unit: Record<string, number> = { Ki: 1024, Mi: 1024 ** 2, Gi: 1024 ** 3, Ti: 1024 ** 4, k: 1e3, K: 1e3, M: 1e6, G: 1e9, T: 1e12 };
+  return (Number(m[1]) * (unit[m[2] ?? ''] ?? 1)) / 1024 ** 2;
+}
+
+export function podReady(pod: Obj): boolean {
+  return pod.status?.conditions?.some((c: Obj) => c.type === 'Ready' && c.status === 'True') ?? false;
+}
+
+/** `nginx:1.25` -> `docker.io/library/nginx:1.25`, as containerd names it in errors. */
+function fullReference(image: string): string {
+  const first = image.split('/')[0];
+  if (image.includes('/') && (first.includes('.') || first.includes(':') || first === 'localhost')) return image;
+  return image.includes('/') ? `docker.io/${image}` : `docker.io/library/${image}`;
+}
+
+export function schedulePod(c: KubeCluster, pod: Obj): void {
+  c.update(pod, (p) => {
+    p.spec = { restartPolicy: 'Always', dnsPolicy: 'ClusterFirst', schedulerName: 'default-scheduler', terminationGracePeriodSeconds: 30, ...p.spec, nodeName: NODE };
+    p.status = {
+      phase: 'Pending', hostIP: HOST_IP, hostIPs: [{ ip: HOST_IP }], startTime: c.now(), qosClass: qosClass(p),
+      conditions: conditions(c, p, false, false),
+      containerStatuses: (p.spec.containers ?? []).map((k: Obj) => ({
+        name: k.name, image: k.image, imageID: '', ready: false, restartCount: 0, started: false, lastState: {}, state: { waiting: { reason: 'ContainerCreating' } },
+      })),
+    };
+  });
+  c.event(pod, 'Normal', 'Scheduled', `Successfully assigned ${pod.metadata.namespace}/${pod.metadata.name} to ${NODE}`, 'default-scheduler');
+}
+
+/** One tick of the kubelet for a simulated pod. */
+export function kubeletStep(c: KubeCluster, pod: Obj): void {
+  if (!pod.status) return;
+  c.update(pod, (p) => {
+    for (const container of p.spec.containers ?? []) {
+      const cs = p.status.containerStatuses.find((s: Obj) => s.name === container.name);
+      if (cs) stepContainer(c, p, container, cs);
+    }
+    const statuses: Obj[] = p.status.containerStatuses;
+    const ran = statuses.every((s) => s.state.running || s.lastState.terminated);
+    if (!p.status.podIP) Object.assign(p.status, podIps(c.nextPodIp()));
+    p.status.phase = ran ? 'Running' : 'Pending';
+    p.status.conditions = conditions(c, p, true, statuses.every((s) => s.ready));
+  });
+}
+
+function stepContainer(c: KubeCluster, pod: Obj, container: Obj, cs: Obj): void {
+  const image: string = container.image;
+  const field = `spec.containers{${container.name}}`;
+  const need = [...c.knownImages].find(([known]) => normaliseImage(known) === normaliseImage(image))?.[1];
+  const waiting = cs.state.waiting?.reason;
+  if (need === undefined) {
+    if (waiting === 'ContainerCreating') {
+      const ref = fullReference(image);
+      const error = `rpc error: code = NotFound desc = failed to pull and unpack image "${ref}": failed to resolve reference "${ref}": ${ref}: not found`;
+      c.event(pod, 'Normal', 'Pulling', `Pulling image "${image}"`, 'kubelet', field);
+      c.event(pod, 'Warning', 'Failed', `Failed to pull image "${image}": ${error}`, 'kubelet', field);
+      c.event(pod, 'Warning', 'Failed', 'Error: ErrImagePull', 'kubelet', field);
+      cs.state = { waiting: { reason: 'ErrImagePull', message: error } };
+    } else if (waiting === 'ErrImagePull' || waiting === 'ImagePullBackOff') {
+      c.event(pod, 'Normal', 'BackOff', `Back-off pulling image "${image}"`, 'kubelet', field);
+      c.event(pod, 'Warning', 'Failed', 'Error: ImagePullBackOff', 'kubelet', field);
+      cs.state = { waiting: { reason: 'ImagePullBackOff', message: `Back-off pulling image "${image}"` } };
+    }
+    return;
+  }
+  if (cs.state.running) return;
+  const limit = memoryMiB(container.resources?.limits?.memory);
+  const oom = limit !== undefined && limit < need;
+  if (cs.restartCount === 0 && !cs.lastState.terminated) {
+    c.event(pod, 'Normal', 'Pulling', `Pulling image "${image}"`, 'kubelet', field);
+    c.event(pod, 'Normal', 'Pulled', `Successfully pulled image "${image}" in 1.204s (1.204s including waiting). Image size: ${need * 1048576} bytes.`, 'kubelet', field);
+  } else {
+    c.event(pod, 'Normal', 'Pulled', `Container image "${image}" already present on machine`, 'kubelet', field);
+  }
+  c.event(pod, 'Normal', 'Created', `Created container ${container.name}`, 'kubelet', field);
+  c.event(pod, 'Normal', 'Started', `Started container ${container.name}`, 'kubelet', field);
+  const key = `${pod.metadata.namespace}/${pod.metadata.name}/${container.name}`;
+  const log = runLog(image, oom, c.nowMs());
+  const containerID = `containerd://${randomBytes(32).toString('hex')}`;
+  Object.assign(cs, { image: normaliseImage(image), imageID: `${fullReference(image).replace(/:[^:/]+$/, '')}@sha256:${randomBytes(32).toString('hex')}`, containerID });
+  if (!oom) {
+    Object.assign(cs, { state: { running: { startedAt: c.now() } }, ready: true, started: true });
+    c.logs.set(key, log);
+    return;
+  }
+  const restarts = cs.restartCount + 1;
+  const backoff = Math.min(10 * 2 ** (restarts - 1), 300);
+  Object.assign(cs, {
+    ready: false, started: false, restartCount: restarts,
+    lastState: { terminated: { exitCode: 137, reason: 'OOMKilled', startedAt: c.now(), finishedAt: c.now(), containerID } },
+    state: { waiting: { reason: 'CrashLoopBackOff', message: `back-off ${backoff}s restarting failed container=${container.name} pod=${pod.metadata.name}_${pod.metadata.namespace}(${pod.metadata.uid})` } },
+  });
+  c.event(pod, 'Warning', 'BackOff', `Back-off restarting failed container ${container.name} in pod ${pod.metadata.name}_${pod.metadata.namespace}(${pod.metadata.uid})`, 'kubelet', field);
+  // a container waiting in CrashLoopBackOff shows its last run, and so does --previous
+  c.previousLogs.set(key, log);
+  c.logs.set(key, log);
+}
+
+function podIps(ip: string): Obj {
+  return { podIP: ip, podIPs: [{ ip }] };
+}
+
+function qosClass(pod: Obj): string {
+  const resources = (pod.spec.containers ?? []).map((k: Obj) => k.resources ?? {});
+  if (resources.every((r: Obj) => !r.limits && !r.requests)) return 'BestEffort';
+  const guaranteed = resources.every((r: Obj) => r.limits?.cpu && r.limits?.memory && (!r.requests || JSON.stringify(r.requests) === JSON.stringify(r.limits)));
+  return guaranteed ? 'Guaranteed' : 'Burstable';
+}
+
+function conditions(c: KubeCluster, pod: Obj, sandbox: boolean, ready: boolean): Obj[] {
+  const old: Obj[] = pod.status?.conditions ?? [];
+  const unready = (pod.status?.containerStatuses ?? []).filter((s: Obj) => !s.ready).map((s: Obj) => s.name);
+  const cond = (type: string, ok: boolean, extra: Obj = {}) => {
+    const status = ok ? 'True' : 'False';
+    const prev = old.find((o) => o.type === type);
+    return { type, status, lastProbeTime: null, lastTransitionTime: prev?.status === status ? prev.lastTransitionTime : c.now(), ...(ok ? {} : extra) };
+  };
+  const notReady = { reason: 'ContainersNotReady', message: `containers with unready status: [${unready.join(' ')}]` };
+  return [
+    cond('PodReadyToStartContainers', sandbox),
+    cond('Initialized', true),
+    cond('Ready', ready, notReady),
+    cond('ContainersReady', ready, notReady),
+    cond('PodScheduled', true),
+  ];
+}
+
+/** What a process of that image prints before it serves, or before the OOM killer ends it. */
+function runLog(image: string, oom: boolean, ms: number): string {
+  const d = new Date(ms).toISOString();
+  const app = normaliseImage(image).split('/').at(-1)!.split(':')[0];
+  const lines: string[] = [];
+  if (app === 'nginx') {
+    lines.push('/docker-entrypoint.sh: /docker-entrypoint.d/ is not empty, will attempt to perform configuration', '/docker-entrypoint.sh: Configuration complete; ready for start up');
+    const t = `${d.slice(0, 10).replace(/-/g, '/')} ${d.slice(11, 19)}`;
+    lines.push(`${t} [notice] 1#1: using the "epoll" event method`, `${t} [notice] 1#1: start worker processes`, ...(oom ? [`${t} [notice] 1#1: start worker process 29`] : []));
+  } else if (app === 'redis') {
+    const t = `${d.slice(8, 10)} ${new Date(ms).toUTCString().slice(8, 11)} ${d.slice(0, 4)} ${d.slice(11, 23)}`;
+    lines.push(`1:C ${t} * oO0OoO0OoO0Oo Redis is starting oO0OoO0OoO0Oo`, `1:M ${t} * Server initialized`);
+    lines.push(oom ? `1:M ${t} * Loading RDB produced by version 7.2.5` : `1:M ${t} * Ready to accept connections tcp`);
+  } else if (app === 'postgres') {
+    const t = `${d.slice(0, 10)} ${d.slice(11, 23)} UTC [1]`;
+    lines.push(`${t} LOG:  starting PostgreSQL 16.4 (Debian 16.4-1.pgdg120+1) on x86_64-pc-linux-gnu`, `${t} LOG:  listening on IPv4 address "0.0.0.0", port 5432`);
+    lines.push(oom ? `${t} LOG:  database system was interrupted; last known up at ${d.slice(0, 10)} ${d.slice(11, 19)} UTC` : `${t} LOG:  database system is ready to accept connections`);
+  } else {
+    lines.push(`${d} INFO starting ${image}`, oom ? `${d} INFO loading working set into memory` : `${d} INFO listening on 0.0.0.0:8080`);
+  }
+  return lines.map((l) => `${l}\n`).join('');
+}

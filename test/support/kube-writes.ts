@@ -1,0 +1,169 @@
+/**
+ * The write verbs of the Kubernetes API stand-in, answering like kube-apiserver:
+ *
+ * - `applyPatch`: server-side apply (`application/apply-patch+yaml`; JSON is
+ *   YAML): `fieldManager` required, a conflict with another applier is 409 unless
+ *   `force=true`, 201 on create and 200 on update.
+ * - `mergePatch`: `application/merge-patch+json` (RFC 7386: null deletes a key,
+ *   objects merge recursively, arrays replace); 404 Status for a missing object;
+ *   `metadata.resourceVersion` in the patch must match (409 otherwise).
+ * - Both: `dryRun=All` answers with the object as it would be stored and
+ *   persists nothing; `generation` rises when `spec` changes, `resourceVersion` on
+ *   every write; validation as the server does it for what the simulation needs
+ *   (negative replicas, Deployment selector immutable and matching the template
+ *   labels) with 422 Invalid Status and causes; the server's defaults (Deployment
+ *   strategy, revisionHistoryLimit, progressDeadlineSeconds; Service clusterIP).
+ * - `deleteObject`: 200 Success Status (details name, group, kind, uid); with
+ *   `dryRun=All` 200 with the object that would be deleted, nothing removed.
+ * - Other patch types (strategic merge, JSON patch) are 415.
+ * Every write that persisted something marks the object simulated and reconciles.
+ */
+import { randomUUID } from 'node:crypto';
+import { canonical, type KubeCluster, type Obj } from './kube-cluster.js';
+import type { RecordedRequest } from './kube-api-server.js';
+
+export type Answer = [number, unknown, string?];
+
+export const statusBody = (code: number, reason: string, message: string, causes?: Obj[]) => ({
+  kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, code,
+  ...(causes ? { details: { causes } } : {}),
+});
+
+/** Where a request writes: group version, kind and resource of the path, and the object's name and namespace. */
+export interface Target {
+  gv: string;
+  kind: string;
+  resource: string;
+  path: string;
+  namespace?: string;
+  name: string;
+}
+
+const group = (gv: string) => (gv.includes('/') ? gv.split('/')[0] : '');
+const qualified = (t: Target) => `${t.resource}${group(t.gv) ? `.${group(t.gv)}` : ''}`;
+const notFound = (t: Target): Answer => [404, statusBody(404, 'NotFound', `${qualified(t)} "${t.name}" not found`)];
+
+/** RFC 7386 JSON merge patch. */
+export function applyMergePatch(target: unknown, patch: unknown): unknown {
+  if (!patch || typeof patch !== 'object' || Array.isArray(patch)) return patch;
+  const out: Obj = target && typeof target === 'object' && !Array.isArray(target) ? { ...target } : {};
+  for (const [k, v] of Object.entries(patch)) {
+    if (v === null) delete out[k];
+    else out[k] = applyMergePatch(out[k], v);
+  }
+  return out;
+}
+
+export function writePatch(c: KubeCluster, r: RecordedRequest, t: Target): Answer {
+  if (r.contentType === 'application/apply-patch+yaml') return applyPatch(c, r, t);
+  if (r.contentType === 'application/merge-patch+json') return mergePatch(c, r, t);
+  return [415, statusBody(415, 'UnsupportedMediaType', 'the body of the request was in an unknown format - accepted media types include: application/merge-patch+json, application/apply-patch+yaml')];
+}
+
+/** The body as a JSON object, or undefined. */
+function parse(r: RecordedRequest): Obj | undefined {
+  try {
+    const body = JSON.parse(r.body ?? '');
+    return body && typeof body === 'object' && !Array.isArray(body) ? body : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const undecodable = (what: string): Answer => [400, statusBody(400, 'BadRequest', `error decoding ${what}: the body is not a JSON object`)];
+
+function applyPatch(c: KubeCluster, r: RecordedRequest, t: Target): Answer {
+  const manager = r.query.get('fieldManager');
+  if (!manager) return [400, statusBody(400, 'BadRequest', 'PatchOptions.meta.k8s.io "" is invalid: fieldManager: Required value: is required for apply patch')];
+  const body = parse(r);
+  if (!body) return undecodable('YAML');
+  if (body.kind !== t.kind || body.apiVersion !== t.gv || body.metadata?.name !== t.name) return [400, statusBody(400, 'BadRequest', 'the name, kind or apiVersion of the object does not match the request')];
+  if (t.namespace && !c.objects.has(`/api/v1/namespaces/${t.namespace}`)) return [404, statusBody(404, 'NotFound', `namespaces "${t.namespace}" not found`)];
+  const existing = c.objects.get(t.path);
+  const owner = existing?.metadata?.managedFields?.[0]?.manager;
+  if (existing && owner && owner !== manager && r.query.get('force') !== 'true') {
+    return [409, statusBody(409, 'Conflict', `Apply failed with 1 conflict: conflict with "${owner}": .spec`, [{ reason: 'FieldManagerConflict', message: `conflict with "${owner}"`, field: '.spec' }])];
+  }
+  const merged = { ...body, metadata: { ...body.metadata }, ...(existing?.status ? { status: existing.status } : {}) };
+  const managedFields = [{ manager, operation: 'Apply', apiVersion: t.gv, fieldsType: 'FieldsV1', fieldsV1: {} }];
+  return persist(c, r, t, existing, merged, managedFields);
+}
+
+function mergePatch(c: KubeCluster, r: RecordedRequest, t: Target): Answer {
+  const patch = parse(r);
+  if (!patch) return undecodable('patch');
+  const existing = c.objects.get(t.path);
+  if (!existing) return notFound(t);
+  const wantedVersion = patch.metadata?.resourceVersion;
+  if (wantedVersion !== undefined && wantedVersion !== existing.metadata.resourceVersion) {
+    return [409, statusBody(409, 'Conflict', `Operation cannot be fulfilled on ${qualified(t)} "${t.name}": the object has been modified; please apply your changes to the latest version and try again`)];
+  }
+  const merged = applyMergePatch(structuredClone(existing), patch) as Obj;
+  if (merged.kind !== t.kind || merged.apiVersion !== t.gv || merged.metadata?.name !== t.name) return [400, statusBody(400, 'BadRequest', 'the name, kind or apiVersion of the object does not match the request')];
+  const manager = r.query.get('fieldManager') ?? 'unknown';
+  const others = (existing.metadata.managedFields ?? []).filter((m: Obj) => !(m.manager === manager && m.operation === 'Update'));
+  const managedFields = [...others, { manager, operation: 'Update', apiVersion: t.gv, time: c.now(), fieldsType: 'FieldsV1', fieldsV1: {} }];
+  return persist(c, r, t, existing, merged, managedFields);
+}
+
+/** Validates, defaults, sets the server-owned metadata and stores unless dry-run; reconciles after a real write. */
+function persist(c: KubeCluster, r: RecordedRequest, t: Target, existing: Obj | undefined, obj: Obj, managedFields: Obj[]): Answer {
+  const invalid = validate(t, obj, existing);
+  if (invalid) return invalid;
+  setDefaults(obj, existing);
+  const specChanged = canonical(obj.spec) !== canonical(existing?.spec);
+  const dryRun = r.query.get('dryRun') === 'All';
+  obj.metadata = {
+    ...obj.metadata,
+    ...(t.namespace ? { namespace: t.namespace } : {}),
+    uid: existing?.metadata.uid ?? randomUUID(),
+    resourceVersion: dryRun ? existing?.metadata.resourceVersion ?? '' : c.nextResourceVersion(),
+    generation: !existing ? 1 : (existing.metadata.generation ?? 1) + (specChanged ? 1 : 0),
+    creationTimestamp: existing?.metadata.creationTimestamp ?? c.now(),
+    managedFields,
+  };
+  if (dryRun) return [existing ? 200 : 201, obj];
+  c.objects.set(t.path, obj);
+  c.simulate(obj);
+  const answer = structuredClone(obj);
+  c.reconcile();
+  return [existing ? 200 : 201, answer];
+}
+
+function validate(t: Target, obj: Obj, existing: Obj | undefined): Answer | undefined {
+  const invalid = (field: string, detail: string, reason = 'FieldValueInvalid'): Answer => [422, statusBody(422, 'Invalid',
+    `${t.kind}${group(t.gv) ? `.${group(t.gv)}` : ''} "${t.name}" is invalid: ${field}: ${detail}`, [{ reason, message: detail, field }])];
+  const replicas = obj.spec?.replicas;
+  if (typeof replicas === 'number' && replicas < 0) return invalid('spec.replicas', `Invalid value: ${replicas}: must be greater than or equal to 0`);
+  if (t.kind !== 'Deployment' && t.kind !== 'StatefulSet') return undefined;
+  const selector = obj.spec?.selector;
+  if (existing && canonical(selector) !== canonical(existing.spec?.selector)) return invalid('spec.selector', `Invalid value: ${JSON.stringify(selector ?? null)}: field is immutable`);
+  const labels = obj.spec?.template?.metadata?.labels;
+  const matches = Object.entries(selector?.matchLabels ?? {}).every(([k, v]) => labels?.[k] === v);
+  if (labels && !matches) return invalid('spec.template.metadata.labels', `Invalid value: ${JSON.stringify(labels)}: \`selector\` does not match template \`labels\``);
+  return undefined;
+}
+
+function setDefaults(obj: Obj, existing: Obj | undefined): void {
+  if (obj.kind === 'Deployment' && obj.spec) {
+    obj.spec = { replicas: 1, revisionHistoryLimit: 10, progressDeadlineSeconds: 600, ...obj.spec };
+    obj.spec.strategy ??= { type: 'RollingUpdate' };
+    if (obj.spec.strategy.type === 'RollingUpdate') obj.spec.strategy.rollingUpdate = { maxSurge: '25%', maxUnavailable: '25%', ...obj.spec.strategy.rollingUpdate };
+  }
+  if (obj.kind === 'Service') {
+    const ip = existing?.spec?.clusterIP ?? `10.96.${Math.floor(Math.random() * 250) + 1}.${Math.floor(Math.random() * 250) + 1}`;
+    obj.spec = { type: 'ClusterIP', sessionAffinity: 'None', ipFamilies: ['IPv4'], ipFamilyPolicy: 'SingleStack', ...obj.spec };
+    if (obj.spec.type !== 'ExternalName') Object.assign(obj.spec, { clusterIP: obj.spec.clusterIP ?? ip, clusterIPs: [obj.spec.clusterIP ?? ip] });
+    obj.status ??= { loadBalancer: {} };
+  }
+}
+
+export function deleteObject(c: KubeCluster, r: RecordedRequest, t: Target): Answer {
+  const existing = c.objects.get(t.path);
+  if (!existing) return notFound(t);
+  if (r.query.get('dryRun') === 'All') return [200, existing];
+  c.remove(existing);
+  c.objects.delete(t.path);
+  c.reconcile();
+  return [200, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details: { name: t.name, group: group(t.gv), kind: t.resource, uid: existing.metadata.uid } }];
+}
