@@ -5,9 +5,8 @@ import path from 'node:path';
 import request from 'supertest';
 import type { Express } from 'express';
 import { KubeApiServer } from '../support/kube-api-server.js';
-import { simulateWorkloads } from '../support/kube-workloads.js';
 import { OpenAiChatServer, type ChatReply } from '../support/openai-chat-server.js';
-import { deployment, planJson, scaleWeb } from '../support/operate-fixtures.js';
+import { deployment, planJson, scaleWeb, webManifest } from '../support/operate-fixtures.js';
 import { RecordingTracer } from '../support/recording-tracer.js';
 import { auth, buildTestApp } from '../support/test-app.js';
 
@@ -19,30 +18,30 @@ describe('operate over HTTP: scripted chat server and the Kubernetes stand-in', 
   let kube: KubeApiServer;
   let chat: OpenAiChatServer;
   let env: Record<string, string>;
-  let stopWorkloads: () => void = () => {};
 
   before(async () => {
-    kube = await KubeApiServer.start();
     chat = await OpenAiChatServer.start();
-    env = { OPENAI_API_KEY: chat.apiKey, OPENAI_BASE_URL: chat.baseUrl, SVC_LLM_MODEL: 'gpt-test', KUBECONFIG: kube.writeKubeconfig() };
   });
   after(async () => {
-    await kube.close();
     await chat.close();
   });
-  beforeEach(() => {
-    kube.put(deployment());
-    kube.requests.length = 0;
+  // a fresh cluster per test: web in x, 2 replicas of nginx:1.27, rolled out by the stand-in's controllers
+  beforeEach(async () => {
+    kube = await KubeApiServer.start();
+    kube.create(webManifest(2));
+    kube.settle();
+    env = { OPENAI_API_KEY: chat.apiKey, OPENAI_BASE_URL: chat.baseUrl, SVC_LLM_MODEL: 'gpt-test', KUBECONFIG: kube.writeKubeconfig() };
     chat.requests.length = 0;
   });
-  afterEach(() => stopWorkloads());
+  afterEach(async () => {
+    await kube.close();
+  });
 
   const operate = (app: Express, body: object) => request(app).post('/api/v1/tools/operate').set(auth).send(body);
   /** Requests that persisted something: anything but GET and dry-run PATCH. */
   const writes = () => kube.requests.filter((r) => !(r.method === 'GET' || (r.method === 'PATCH' && r.query.get('dryRun') === 'All')));
 
   it('scales up: dry run shown with the diff, applied on executeChoice 1, rolled out, with the spans of the run', async () => {
-    stopWorkloads = simulateWorkloads(kube);
     const tracer = new RecordingTracer();
     const { app } = buildTestApp(env, { tracer });
     chat.script(getWeb, { content: 'web in x runs 2 replicas of nginx:1.27; scale it to 5.' }, plan(scaleWeb(5)));
@@ -70,6 +69,7 @@ describe('operate over HTTP: scripted chat server and the Kubernetes stand-in', 
     expect(result.execution.outcome.actions[0]).to.include({ status: 'applied' });
     expect(result.execution.outcome.rollouts[0]).to.deep.include({ state: 'rolled-out', message: 'successfully rolled out (5 of 5 replicas available)' });
     expect(result.execution.outcome.objects[0].state).to.equal('Deployment x/web: ready 5/5, updated 5, available 5');
+    expect(kube.all('Pod').filter((p) => p.metadata.namespace === 'x')).to.have.length(5);
     expect(writes().map((r) => [r.method, r.path, r.body])).to.deep.equal([['PATCH', WEB, '{"spec":{"replicas":5}}']]);
     expect(kube.objects.get(WEB)!.spec.replicas).to.equal(5);
 
@@ -88,17 +88,19 @@ describe('operate over HTTP: scripted chat server and the Kubernetes stand-in', 
     expect(tracer.spans.filter((s) => s.name === 'patch')).to.have.length(1);
   });
 
-  it('a rollout that fails says how to roll back', async () => {
-    stopWorkloads = simulateWorkloads(kube, { rollout: 'stall' });
+  it('a rollout that fails (an image that does not exist) says how to roll back', async () => {
+    kube.tickSeconds = 300; // the 600 s progress deadline passes within a few reads
     const { app } = buildTestApp(env);
-    chat.script({ content: 'ok' }, plan(scaleWeb(5)));
-    const { sessionId } = (await operate(app, { intent: 'scale web in x to 5' }).expect(200)).body.data.result;
-    const result = (await operate(app, { sessionId, executeChoice: 1 }).expect(200)).body.data.result;
+    const containers = [{ name: 'web', image: 'nginx:does-not-exist', ports: [{ containerPort: 80 }] }];
+    chat.script({ content: 'ok' }, plan({ type: 'patch', target: scaleWeb().target, patch: { spec: { template: { spec: { containers } } } }, description: 'Use nginx:does-not-exist', risk: 'medium', rationale: 'asked' }));
+    const start = (await operate(app, { intent: 'run web in x on nginx:does-not-exist' }).expect(200)).body.data.result;
+    expect(start.proposal.actions[0].diff).to.deep.equal([{ path: 'spec.template.spec.containers[name=web].image', from: 'nginx:1.27', to: 'nginx:does-not-exist' }]);
+    const result = (await operate(app, { sessionId: start.sessionId, executeChoice: 1 }).expect(200)).body.data.result;
     expect(result.status).to.equal('execution_failed');
     const rollout = result.execution.outcome.rollouts[0];
     expect(rollout.state).to.equal('failed');
-    expect(rollout.message).to.contain('has timed out progressing');
-    expect(rollout.rollback.patch).to.deep.equal({ spec: { replicas: 2 } });
+    expect(rollout.message).to.match(/^rollout failed: ReplicaSet "web-[a-z0-9]+" has timed out progressing\.$/);
+    expect(rollout.rollback.patch).to.deep.equal({ spec: { template: { spec: { containers: [{ name: 'web', image: 'nginx:1.27', ports: [{ containerPort: 80 }] }] } } } });
     expect(rollout.rollback.kubectlUndo).to.equal('kubectl rollout undo deployment/web -n x');
     expect(result.nextStep).to.contain('kubectl rollout undo deployment/web -n x');
   });
@@ -119,7 +121,6 @@ describe('operate over HTTP: scripted chat server and the Kubernetes stand-in', 
   });
 
   it('refinedIntent plans again within the session', async () => {
-    stopWorkloads = simulateWorkloads(kube);
     const { app } = buildTestApp(env);
     chat.script({ content: 'ok' }, plan(scaleWeb(10)), { content: 'ok' }, plan(scaleWeb(4)));
     const first = (await operate(app, { intent: 'scale web in x up' }).expect(200)).body.data.result;
@@ -139,7 +140,6 @@ describe('operate over HTTP: scripted chat server and the Kubernetes stand-in', 
   });
 
   it('a second executeChoice answers 400 with the earlier outcome; two at once apply once', async () => {
-    stopWorkloads = simulateWorkloads(kube, { settleMs: 20 });
     const { app } = buildTestApp(env);
     chat.script({ content: 'ok' }, plan(scaleWeb(3)));
     const { sessionId } = (await operate(app, { intent: 'scale web in x to 3' }).expect(200)).body.data.result;
@@ -198,7 +198,6 @@ describe('operate over HTTP: scripted chat server and the Kubernetes stand-in', 
     });
 
     it('functions named apply and delete are refused as unknown; only GETs and dry-run PATCHes reach the API server', async () => {
-      stopWorkloads = simulateWorkloads(kube);
       const { app } = buildTestApp(env);
       chat.script(
         { toolCalls: [{ name: 'apply', arguments: JSON.stringify({ manifest: deployment({ replicas: 0 }) }) }, { name: 'delete', arguments: '{"kind":"Deployment","name":"web"}' }, { name: 'get_resource', arguments: '{bad json' }] },

@@ -48,3 +48,20 @@ export const scaleWeb = (replicas = 5) => ({
   risk: 'low',
   rationale: 'The intent asks for more capacity',
 });
+
+/** The `web` Deployment as a client would create it on the behaving stand-in, with the server's defaults spelled out (the stand-in's create() applies none). */
+export function webManifest(replicas = 2): Record<string, unknown> {
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'web', namespace: 'x', labels: { app: 'web' } },
+    spec: {
+      replicas,
+      revisionHistoryLimit: 10,
+      progressDeadlineSeconds: 600,
+      strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: '25%', maxUnavailable: '25%' } },
+      selector: { matchLabels: { app: 'web' } },
+      template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'web', image: 'nginx:1.27', ports: [{ containerPort: 80 }] }] } },
+    },
+  };
+}
