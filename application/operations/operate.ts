@@ -9,6 +9,7 @@ import type { Tracer } from '../../domain/ports/tracer.js';
 import type { Session } from '../../domain/sessions/session.js';
 import { unknownSession } from '../../domain/sessions/session-id.js';
 import type { ToolInput } from '../../domain/tools/tool-definitions.js';
+import type { OperateOutput } from '../../domain/tools/outputs/operate-output.js';
 import { runOnce } from '../actions/run-once.js';
 import type { ToolContext, ToolHandler } from '../tool-handler.js';
 import { ExecuteOperation, type RolloutWaitOptions } from './execute-operation.js';
@@ -50,7 +51,8 @@ export class Operate implements ToolHandler<Input> {
     this.executor = new ExecuteOperation(deps.reader, deps.writer, deps.clock, deps.rollout);
   }
 
-  async execute(input: Input, _context?: ToolContext): Promise<OperationView> {
+  /** The answer is held to the tool's output schema by the compiler (OperationView must fit OperateOutput). */
+  async execute(input: Input, _context?: ToolContext): Promise<OperateOutput> {
     if (input.sessionId === undefined) {
       if (input.refinedIntent !== undefined || input.executeChoice !== undefined) {
         throw new ValidationError('refinedIntent and executeChoice continue an operation: send them with the sessionId an earlier operate call returned');

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { versionOutput } from './outputs/version-output.js';
+import { operateOutput } from './outputs/operate-output.js';
 import { EVIDENCE_MAX_LENGTH, type ToolDefinition } from './tool-definition.js';
 
 const solutionId = z.string().min(1).max(200).describe('Solution id returned by recommend (sol_ followed by 32 hex digits)');
@@ -119,6 +120,7 @@ export const TOOL_DEFINITIONS: ToolDefinition[] = [
     category: 'Management',
     tags: ['operations', 'kubernetes', 'ai'],
     inputSchema: TOOL_INPUTS.operate,
+    outputSchema: operateOutput,
   },
   {
     name: 'remediate',
