@@ -121,6 +121,27 @@ describe('Operate (application/operations) on fake ports', () => {
     expect((rollout.rollback!.patch as any).spec.template.spec.containers).to.deep.equal((deployment().spec as any).template.spec.containers);
   });
 
+  it('a dry run refused at execution time applies nothing and is reported as dry_run_refused', async () => {
+    const { operate, cluster } = setup(['ok', planJson([scaleWeb(5), { ...scaleWeb(), type: 'rolloutRestart', replicas: undefined, description: 'Restart web' }])]);
+    const { sessionId, proposal } = await operate.execute({ intent: 'scale web to 5 and restart it' });
+    expect(proposal.executable).to.equal(true);
+    cluster.rejectDryRun = () => ({ accepted: false, reason: 'Forbidden', message: 'deployments.apps "web" is forbidden: quota', causes: [] });
+    const r = await operate.execute({ sessionId, executeChoice: 1 });
+    expect(r.status).to.equal('dry_run_refused');
+    expect(r.execution!.outcome!.refused).to.deep.include({ action: 1, reason: 'Forbidden', message: 'deployments.apps "web" is forbidden: quota' });
+    expect(r.execution!.outcome!.actions.map((a) => a.status)).to.deep.equal(['not-run', 'not-run']);
+    expect(cluster.writes).to.deep.equal([]);
+  });
+
+  it('an apply of an object that does not exist yet is a create, diffed against nothing', async () => {
+    const cm = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'flags', namespace: 'x' }, data: { beta: 'on' } };
+    const { operate } = setup(['ok', planJson([{ type: 'apply', manifest: cm, description: 'Create flags', risk: 'low', rationale: 'asked' }])]);
+    const r = await operate.execute({ intent: 'create a configmap flags with beta=on in x' });
+    expect(r.proposal.actions[0]).to.deep.include({ effect: 'create', dryRun: { accepted: true } });
+    expect(r.proposal.actions[0].diff).to.deep.include({ path: 'data', to: { beta: 'on' } });
+    expect(r.proposal.actions[0].kubectl).to.match(/^kubectl apply --server-side/);
+  });
+
   it('executes at most once: a second executeChoice, and two at the same moment, apply once', async () => {
     const { operate, cluster } = setup(['ok', planJson([scaleWeb(5)])]);
     cluster.onWrite = settles;
