@@ -30,7 +30,6 @@ import { createClusterClient } from './kubernetes/create-cluster-client.js';
 import { createLlmProvider } from './llm/create-llm-provider.js';
 import { PinoLogger } from './logging/pino-logger.js';
 import { registerPrompts } from './prompts/register-prompts.js';
-import { InMemoryIngestedSourceStore } from './uploads/in-memory-ingested-source-store.js';
 import { TOKENS } from './tokens.js';
 import { createTracer } from './tracing/create-tracer.js';
 import { tracePorts } from './tracing/trace-ports.js';
@@ -129,7 +128,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
   value(TOKENS.ToolHandlers, handlers);
   value(TOKENS.ListTools, new ListTools(registry));
   // Uploaded skill sources first: the prompt source resolver serves `?source=` from them.
-  const sources = overrides.ingestedSources ?? new InMemoryIngestedSourceStore(config.uploads);
+  const sources = overrides.ingestedSources ?? shared.ingestedSources;
   value<IngestedSourceStore>(TOKENS.IngestedSourceStore, sources);
   value(TOKENS.IngestSource, new IngestSource(sources));
   value(TOKENS.IngestedPromptSource, new IngestedPromptSource(sources, c.resolve(TOKENS.Logger)));
