@@ -89,6 +89,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
   const shared = createSharedState(config, c.resolve(TOKENS.Clock), logger);
   value(TOKENS.SessionStore, overrides.sessions ?? shared.sessions);
   value(TOKENS.SharedState, shared.sharedState);
+  value(TOKENS.RateLimiter, shared.rateLimiter);
   value(TOKENS.OnShutdown, [shared.close]);
   // ...readiness checks do not: a probe every few seconds would be a trace of its own each time.
   value(TOKENS.CheckReadiness, new CheckReadiness(adapters.vectorStore, adapters.embedder, c.resolve(TOKENS.Clock), logger));

@@ -18,6 +18,7 @@ import type { IngestedSourceStore } from '../domain/ports/ingested-source-store.
 import type { LlmProvider } from '../domain/ports/llm-provider.js';
 import type { Logger } from '../domain/ports/logger.js';
 import type { SessionStore } from '../domain/ports/session-store.js';
+import type { RateLimiter } from '../domain/ports/rate-limiter.js';
 import type { SharedState } from '../domain/ports/shared-state.js';
 import type { Tracer } from '../domain/ports/tracer.js';
 import type { VectorStore } from '../domain/ports/vector-store.js';
@@ -46,6 +47,7 @@ export const TOKENS = {
   ClusterWriter: token<ClusterWriter>('ClusterWriter'),
   SessionStore: token<SessionStore>('SessionStore'),
   SharedState: token<SharedState>('SharedState'),
+  RateLimiter: token<RateLimiter>('RateLimiter'),
   /** Closers run on graceful shutdown, after in-flight requests drained. */
   OnShutdown: token<Array<() => Promise<void>>>('OnShutdown'),
   ToolRegistry: token<ToolRegistry>('ToolRegistry'),

@@ -5,6 +5,7 @@ import { parseLlmConfig, type LlmConfig } from './llm-config.js';
 import { parsePromptsConfig, type PromptsConfig } from './prompts-config.js';
 import { parseSessionsConfig, type SessionsConfig } from './sessions-config.js';
 import { parseRedisConfig, type RedisConfig } from './redis-config.js';
+import { parseRateLimitConfig, type RateLimitConfig } from './rate-limit-config.js';
 import { parseServerConfig, type ServerConfig } from './server-config.js';
 import { parseTracingConfig, type TracingConfig } from './tracing-config.js';
 import { parseUploadsConfig, type UploadsConfig } from './uploads-config.js';
@@ -25,6 +26,7 @@ export interface Config {
   ai: AiConfig;
   sessions: SessionsConfig;
   redis: RedisConfig;
+  rateLimit: RateLimitConfig;
   tracing: TracingConfig;
   prompts: PromptsConfig;
 }
@@ -39,6 +41,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     ai: parseAiConfig(env),
     sessions: parseSessionsConfig(env),
     redis: parseRedisConfig(env),
+    rateLimit: parseRateLimitConfig(env),
     tracing: parseTracingConfig(env),
     prompts: parsePromptsConfig(env),
   };
