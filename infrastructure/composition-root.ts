@@ -10,6 +10,7 @@ import { Operate } from '../application/operations/operate.js';
 import { handlerTable, type ToolHandler } from '../application/tool-handler.js';
 import type { ClusterClient } from '../domain/ports/cluster-client.js';
 import { readOnlyView } from '../domain/ports/cluster-reader.js';
+import type { ScanStateStore } from '../domain/ports/scan-state-store.js';
 import type { SessionStore } from '../domain/ports/session-store.js';
 import type { Clock, Timers } from '../domain/ports/clock.js';
 import type { Embedder } from '../domain/ports/embedder.js';
@@ -29,6 +30,7 @@ import { configSecrets } from './config/config-secrets.js';
 import { createClusterClient } from './kubernetes/create-cluster-client.js';
 import { createLlmProvider } from './llm/create-llm-provider.js';
 import { PinoLogger } from './logging/pino-logger.js';
+import { registerOrgData } from './orgdata/register-org-data.js';
 import { registerPrompts } from './prompts/register-prompts.js';
 import { TOKENS } from './tokens.js';
 import { createTracer } from './tracing/create-tracer.js';
@@ -46,6 +48,8 @@ export interface Overrides {
   llm?: LlmProvider;
   cluster?: ClusterClient;
   sessions?: SessionStore;
+  /** Progress and lease of the capability scan. */
+  scanStates?: ScanStateStore;
   toolDefinitions?: readonly ToolDefinition[];
   /** Extra or replacement tool use cases, by tool name. */
   toolHandlers?: Record<string, ToolHandler>;
@@ -123,6 +127,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
         clock: c.resolve(TOKENS.Clock),
         limits: { timeoutMs: config.ai.timeoutMs, maxTokens: config.ai.maxTokens },
       }),
+      manageOrgData: registerOrgData(c, config, overrides.scanStates),
     },
     overrides.toolHandlers,
   );

@@ -2,6 +2,7 @@ import { parseAiConfig, type AiConfig } from './ai-config.js';
 import { parseClusterConfig, type ClusterConfig } from './cluster-config.js';
 import type { Env } from './env-parsers.js';
 import { parseLlmConfig, type LlmConfig } from './llm-config.js';
+import { parseOrgDataConfig, type OrgDataConfig } from './orgdata-config.js';
 import { parsePromptsConfig, type PromptsConfig } from './prompts-config.js';
 import { parseSessionsConfig, type SessionsConfig } from './sessions-config.js';
 import { parseRedisConfig, type RedisConfig } from './redis-config.js';
@@ -27,6 +28,7 @@ export interface Config {
   sessions: SessionsConfig;
   redis: RedisConfig;
   rateLimit: RateLimitConfig;
+  orgData: OrgDataConfig;
   tracing: TracingConfig;
   prompts: PromptsConfig;
 }
@@ -42,6 +44,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     sessions: parseSessionsConfig(env),
     redis: parseRedisConfig(env),
     rateLimit: parseRateLimitConfig(env),
+    orgData: parseOrgDataConfig(env),
     tracing: parseTracingConfig(env),
     prompts: parsePromptsConfig(env),
   };
