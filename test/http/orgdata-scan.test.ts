@@ -9,7 +9,9 @@ import { OpenAiChatServer, type ChatReply } from '../support/openai-chat-server.
 import { analysisJson, embeddedBackend, EXTRA_KINDS, ok, qdrantBackend, requestedKind, serveDozenKinds, waitForScan, type StoreBackend } from '../support/orgdata-http.js';
 import { auth, buildTestApp, type TestApp } from '../support/test-app.js';
 
-const DOZEN = ['Pod', 'Event', 'Namespace', 'Secret', 'ConfigMap', 'Deployment', 'Widget', ...EXTRA_KINDS];
+// the stand-in's own kinds (12) and five more served through its intercept hook
+const DOZEN = ['Pod', 'Event', 'Namespace', 'Secret', 'ConfigMap', 'Service', 'PersistentVolumeClaim', 'Deployment', 'ReplicaSet', 'StatefulSet', 'CronJob', 'Widget', ...EXTRA_KINDS];
+const ALL = DOZEN.length;
 
 for (const backend of [embeddedBackend(), qdrantBackend()] as StoreBackend[]) {
   describe(`HTTP manageOrgData: capability scan on the ${backend.name}, chat and Kubernetes stand-ins`, function () {
@@ -58,18 +60,18 @@ for (const backend of [embeddedBackend(), qdrantBackend()] as StoreBackend[]) {
       const started = await ok(svc, { dataType: 'capabilities', operation: 'scan' });
       expect(started).to.deep.include({ started: true });
       expect(started.scanId).to.match(/^scan_[0-9a-f]{32}$/);
-      expect(started.progress).to.deep.include({ status: 'running', done: 0, total: 12 });
+      expect(started.progress).to.deep.include({ status: 'running', done: 0, total: ALL });
 
       const second = await ok(svc, { dataType: 'capabilities', operation: 'scan' });
       expect(second).to.deep.include({ started: false, scanId: started.scanId });
       expect(second.message).to.contain('already running');
       const midway = await waitForScan(svc, (p) => p.done >= 4 && p.current !== undefined);
       expect(midway.status).to.equal('running');
-      expect(midway.done).to.be.below(12);
+      expect(midway.done).to.be.below(ALL);
       expect(midway.current).to.be.a('string');
 
       const done = await waitForScan(svc);
-      expect(done).to.deep.include({ scanId: started.scanId, done: 12, total: 12, succeeded: 11 });
+      expect(done).to.deep.include({ scanId: started.scanId, done: ALL, total: ALL, succeeded: ALL - 1 });
       expect(done.failures).to.have.length(1);
       expect(done.failures[0].resource).to.equal('widget.example.com');
       expect(done.failures[0].reason).to.contain('500');
@@ -80,13 +82,13 @@ for (const backend of [embeddedBackend(), qdrantBackend()] as StoreBackend[]) {
       expect(found.results[0].item.resource).to.deep.include({ kind: 'Certificate', apiVersion: 'extra.example.com/v1' });
       const deployment = await ok(svc, { dataType: 'capabilities', operation: 'get', id: 'deployment.apps' });
       expect(deployment.item.capabilities).to.deep.equal(['Deployment provisioning', 'deployment lifecycle management']);
-      expect((await ok(svc, { dataType: 'capabilities', operation: 'list', limit: 100 })).total).to.equal(11);
+      expect((await ok(svc, { dataType: 'capabilities', operation: 'list', limit: 100 })).total).to.equal(ALL - 1);
 
       clock.advance(30_000); // past the readiness cache
       const after = await request(svc).get('/readyz').set(auth).expect(200);
-      expect(after.body).to.include({ collectionAccessible: true, storedCount: 11 });
+      expect(after.body).to.include({ collectionAccessible: true, storedCount: ALL - 1 });
       const status = await request(svc).post('/api/v1/tools/version').set(auth).send({}).expect(200);
-      expect(status.body.data.result.system.vectorDB.collections.capabilities).to.deep.equal({ exists: true, documentsCount: 11 });
+      expect(status.body.data.result.system.vectorDB.collections.capabilities).to.deep.equal({ exists: true, documentsCount: ALL - 1 });
     });
 
     it('fails only the kinds a hostile model answers badly (bad JSON, endless output)', async () => {
@@ -98,13 +100,13 @@ for (const backend of [embeddedBackend(), qdrantBackend()] as StoreBackend[]) {
       };
       await ok(svc, { dataType: 'capabilities', operation: 'scan' });
       const done = await waitForScan(svc);
-      expect(done).to.deep.include({ done: 12, succeeded: 10 });
+      expect(done).to.deep.include({ done: ALL, succeeded: ALL - 2 });
       const reasons = Object.fromEntries(done.failures.map((f: { resource: string; reason: string }) => [f.resource, f.reason]));
       expect(Object.keys(reasons).sort()).to.deep.equal(['configmap.core', 'secret.core']);
       expect(reasons['configmap.core']).to.contain('unusable after one retry');
       expect(reasons['secret.core']).to.contain('more than the 100000 allowed');
       expect(kindsAsked().filter((k) => k === 'Secret')).to.have.length(2);
-      expect((await ok(svc, { dataType: 'capabilities', operation: 'list', limit: 100 })).total).to.equal(10);
+      expect((await ok(svc, { dataType: 'capabilities', operation: 'list', limit: 100 })).total).to.equal(ALL - 2);
     });
 
     it('resumes a scan interrupted by a restart from where it stopped', async () => {
@@ -130,11 +132,11 @@ for (const backend of [embeddedBackend(), qdrantBackend()] as StoreBackend[]) {
       const resumedApp = app({ ...backend.env(first.config.server.dataDir), SVC_SCAN_LEASE_MS: '1000' });
       await resumeBackgroundWork(resumedApp.container);
       const done = await waitForScan(resumedApp.app);
-      expect(done).to.deep.include({ scanId: started.scanId, status: 'completed', done: 12, succeeded: 12, resumed: 1, failures: [] });
+      expect(done).to.deep.include({ scanId: started.scanId, status: 'completed', done: ALL, succeeded: ALL, resumed: 1, failures: [] });
       const afterRestart = kindsAsked().slice(asked);
-      expect(afterRestart).to.have.length(8);
+      expect(afterRestart).to.have.length(ALL - 4);
       for (const k of afterRestart) expect(doneBefore.has(k), `${k} analysed twice`).to.equal(false);
-      expect((await ok(resumedApp.app, { dataType: 'capabilities', operation: 'list', limit: 100 })).total).to.equal(12);
+      expect((await ok(resumedApp.app, { dataType: 'capabilities', operation: 'list', limit: 100 })).total).to.equal(ALL);
     });
   });
 }

@@ -70,8 +70,7 @@ export const EXTRA_KINDS = ['Database', 'Cache', 'Queue', 'Bucket', 'Certificate
 
 /**
  * Makes the Kubernetes stand-in serve five more kinds (a CRD group with no
- * published schema), through its intercept hook: with its own seven that is
- * a dozen (Pod, Event, Namespace, Secret, ConfigMap, Deployment, Widget + these).
+ * published schema), through its intercept hook, besides its own twelve.
  */
 export function serveDozenKinds(kube: KubeApiServer): void {
   const gv = 'extra.example.com/v1';
