@@ -4,7 +4,7 @@ import { bool, int, type Env } from './env-parsers.js';
 export interface RateLimitConfig {
   enabled: boolean;
   windowMs: number;
-  /** Requests per window to the AI tools (every POST /api/v1/tools/* but version). */
+  /** Requests per window to the AI tools (the tools tagged `ai`: recommend, generateManifests, operate, remediate). */
   aiPerWindow: number;
   /** Requests per window to everything else (/healthz is never counted). */
   otherPerWindow: number;

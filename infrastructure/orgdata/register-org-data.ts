@@ -60,13 +60,43 @@ export function registerOrgData(c: DependencyContainer, config: Config, scanStat
   );
 }
 
-/** Background work of a started server: resumes a capability scan a previous run left unfinished. */
+const watchers = new WeakMap<DependencyContainer, () => void>();
+
+/**
+ * Background work of a started server: resumes a capability scan a previous
+ * run left unfinished. With replicas (REDIS_URL), it also looks again every
+ * lease period, so a scan whose replica died mid-way is finished by another
+ * once the dead replica's lease expires.
+ */
 export async function resumeBackgroundWork(c: DependencyContainer): Promise<void> {
-  const outcome = await c.resolve(TOKENS.ScanCapabilities).resume();
-  if (outcome !== 'none') c.resolve(TOKENS.Logger).info('interrupted capability scan', { outcome });
+  const scan = c.resolve(TOKENS.ScanCapabilities);
+  const logger = c.resolve(TOKENS.Logger);
+  const config = c.resolve(TOKENS.Config);
+  if (config.redis.url !== undefined && !watchers.has(c)) {
+    // set up before the first look, which may fail while the Redis client still connects
+    const clock = c.resolve(TOKENS.Clock);
+    let cancel = () => {};
+    const watch = () => {
+      cancel = clock.schedule(config.orgData.scanLeaseMs, () => {
+        scan
+          .resume()
+          .then(
+            (o) => o === 'resumed' && logger.info('took over an interrupted capability scan'),
+            (e: unknown) => logger.warn('checking for an interrupted capability scan failed', { error: e instanceof Error ? e.message : String(e) }),
+          )
+          .finally(() => watchers.has(c) && watch());
+      });
+    };
+    watchers.set(c, () => cancel());
+    watch();
+  }
+  const outcome = await scan.resume();
+  if (outcome !== 'none') logger.info('interrupted capability scan', { outcome });
 }
 
 /** Stops the background scan (its unfinished kinds stay pending for the next start) and releases its lease. */
 export function stopBackgroundWork(c: DependencyContainer): Promise<void> {
+  watchers.get(c)?.();
+  watchers.delete(c);
   return c.resolve(TOKENS.ScanCapabilities).stop();
 }

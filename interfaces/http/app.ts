@@ -11,7 +11,7 @@ import { mountMcp } from '../mcp/mount-mcp.js';
 import { ingestSourceHandler, SOURCES_PATH } from './controllers/sources-controller.js';
 import { docsRouter, DOCS_PATH } from './docs-page.js';
 import { RegisterRoutes } from './generated/routes.js';
-import { gateMiddleware, requestGate } from './request-gate.js';
+import { aiToolNames, gateMiddleware, requestGate } from './request-gate.js';
 import { errorHandler } from './middleware/error-handler.js';
 import { traceContext } from './middleware/trace-context.js';
 import { uploadBody } from './middleware/upload-body.js';
@@ -36,7 +36,7 @@ export function createApp(container: DependencyContainer): Express {
   app.set('query parser', 'simple');
 
   // The one request gate (id, access line, /healthz, Host check, bearer); behind the node:http server it already ran.
-  app.use(gateMiddleware(requestGate(config, logger, container.resolve(TOKENS.RateLimiter))));
+  app.use(gateMiddleware(requestGate(config, logger, container.resolve(TOKENS.RateLimiter), aiToolNames(container.resolve(TOKENS.ToolRegistry).list()))));
   // Uploads read their own body (raw cap while streaming), so this route comes before the JSON parser and tsoa's {promptName}.
   app.post(SOURCES_PATH, uploadBody(MAX_UPLOAD_RAW_BYTES), ingestSourceHandler);
   app.use(express.json({ limit: JSON_BODY_LIMIT, strict: true }));

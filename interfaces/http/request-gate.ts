@@ -33,6 +33,12 @@ export function gateContextOf(req: IncomingMessage): GateContext | undefined {
 /** Reachable without a bearer token (SPEC.md, Authentication 1 and 2), plus the /docs page. */
 const PUBLIC_PATHS = new Set(['/healthz', '/api/v1/openapi']);
 const HEALTH_BODY = Buffer.from('{"status":"ok"}');
+const TOOL_PREFIX = '/api/v1/tools/';
+
+/** The tools whose calls spend model tokens: those tagged `ai`. */
+export function aiToolNames(tools: readonly { name: string; tags: readonly string[] }[]): Set<string> {
+  return new Set(tools.filter((t) => t.tags.includes('ai')).map((t) => t.name));
+}
 
 /** A verdict now (in-process counters) or later (counters shared through Redis). */
 export type GateResult = GateContext | undefined | Promise<GateContext | undefined>;
@@ -60,9 +66,9 @@ export function afterGate(result: GateResult, res: ServerResponse, then: (contex
  * the gate answered it (healthz, 401, 403). A second call on the same request
  * (the express app behind the node:http server) returns the first context.
  */
-export function requestGate(config: Config, logger: Logger, limiter?: RateLimiter): Gate {
+export function requestGate(config: Config, logger: Logger, limiter?: RateLimiter, aiTools: ReadonlySet<string> = new Set()): Gate {
   const check = bearerChecker(config.server.authToken);
-  const limits = limiter && config.rateLimit?.enabled ? rateLimits(config.rateLimit, limiter) : undefined;
+  const limits = limiter && config.rateLimit?.enabled ? rateLimits(config.rateLimit, limiter, aiTools) : undefined;
   const open = runsOpenOnLoopback(config);
   const gated = config.server.authToken !== undefined;
   // The Authorization header a keep-alive connection last passed with is not hashed again;
@@ -136,12 +142,12 @@ function tokenKey(header: string): string {
 type Budget = { name: 'ai' | 'other'; limit: number; label: string };
 
 /**
- * Per-caller budgets: the AI tools (every POST /api/v1/tools/* but version)
- * spend money on each call, so they have their own, smaller budget. MCP
- * requests count in the general budget (the gate does not read JSON-RPC
- * bodies). /healthz never reaches here.
+ * Per-caller budgets: the AI tools (the tools tagged `ai`, whose every call
+ * spends model tokens) have their own, smaller budget. MCP requests count in
+ * the general budget (the gate does not read JSON-RPC bodies). /healthz never
+ * reaches here.
  */
-function rateLimits(config: RateLimitConfig, limiter: RateLimiter) {
+function rateLimits(config: RateLimitConfig, limiter: RateLimiter, aiTools: ReadonlySet<string>) {
   const windowS = Math.round(config.windowMs / 1000);
   const ai: Budget = { name: 'ai', limit: config.aiPerWindow, label: 'AI tool requests' };
   const other: Budget = { name: 'other', limit: config.otherPerWindow, label: 'requests' };
@@ -157,7 +163,7 @@ function rateLimits(config: RateLimitConfig, limiter: RateLimiter) {
   };
   return {
     budgetOf(method: string | undefined, path: string): Budget {
-      return method === 'POST' && path.startsWith('/api/v1/tools/') && path !== '/api/v1/tools/version' ? ai : other;
+      return method === 'POST' && path.startsWith(TOOL_PREFIX) && aiTools.has(path.slice(TOOL_PREFIX.length)) ? ai : other;
     },
     check(res: ServerResponse, requestId: string, budget: Budget, who: string): boolean | Promise<boolean> {
       const v = limiter.hit(`${budget.name}:${who}`, budget.limit, config.windowMs);

@@ -7,7 +7,7 @@ import type { Config } from '../../infrastructure/config/config.js';
 import { TOKENS } from '../../infrastructure/tokens.js';
 import { createApp } from './app.js';
 import { fastAnswers } from './fast-answers.js';
-import { afterGate, requestGate } from './request-gate.js';
+import { afterGate, aiToolNames, requestGate } from './request-gate.js';
 
 export interface RunningServer {
   server: http.Server;
@@ -21,7 +21,7 @@ export async function startServer(container: DependencyContainer): Promise<Runni
   const config = container.resolve<Config>(TOKENS.Config);
   const logger = container.resolve<Logger>(TOKENS.Logger);
   const app = createApp(container);
-  const gate = requestGate(config, logger, container.resolve(TOKENS.RateLimiter));
+  const gate = requestGate(config, logger, container.resolve(TOKENS.RateLimiter), aiToolNames(container.resolve(TOKENS.ToolRegistry).list()));
   const fast = fastAnswers(container);
   const server = http.createServer((req, res) => {
     afterGate(gate(req, res), res, (context) => {

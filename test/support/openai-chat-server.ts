@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { vectorFor } from './openai-compatible-server.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -24,7 +25,8 @@ export type Script = ChatReply | ((request: Json) => ChatReply);
  * An OpenAI-compatible `/v1/chat/completions` endpoint (non-streaming JSON):
  * bearer-key auth with OpenAI's 401 body, model lookup with its 404 body,
  * tool_calls, and usage with prompt_tokens_details. Answers come from a
- * queue of scripts; an empty queue answers "ok".
+ * queue of scripts, then `fallback`. `/v1/embeddings` answers deterministic
+ * vectors (float encoding) for any model.
  */
 export class OpenAiChatServer {
   readonly apiKey = `sk-test-${randomBytes(16).toString('hex')}`;
@@ -32,6 +34,10 @@ export class OpenAiChatServer {
   /** Parsed request bodies, in order. */
   readonly requests: Json[] = [];
   private readonly queue: Script[] = [];
+  /** Answers once the script is used up (default: "ok"). */
+  fallback: Script = { content: 'ok' };
+  /** Length of the vectors `/v1/embeddings` answers with (any model). */
+  embeddingDimension = 64;
   private readonly server = http.createServer((req, res) => this.handle(req, res));
   baseUrl = '';
 
@@ -67,6 +73,11 @@ export class OpenAiChatServer {
         else write();
       };
       const error = (status: number, message: string, type: string, code: string | null) => send(status, { error: { message, type, param: null, code } });
+      if (req.method === 'POST' && req.url === '/v1/embeddings' && req.headers.authorization === `Bearer ${this.apiKey}`) {
+        const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Json;
+        const input: string[] = typeof body.input === 'string' ? [body.input] : body.input;
+        return send(200, { object: 'list', model: body.model, data: input.map((t, index) => ({ object: 'embedding', index, embedding: vectorFor(t, this.embeddingDimension) })), usage: { prompt_tokens: 1, total_tokens: 1 } });
+      }
       if (req.method !== 'POST' || req.url !== '/v1/chat/completions') return error(404, `Unknown request URL: ${req.method} ${req.url}`, 'invalid_request_error', 'unknown_url');
       const auth = req.headers.authorization ?? '';
       // OpenAI's 401 quotes the key it got (partly masked); this one quotes it whole, to prove the adapter never echoes it
@@ -74,7 +85,7 @@ export class OpenAiChatServer {
       const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Json;
       this.requests.push(body);
       if (!this.models.has(body.model)) return error(404, `The model \`${body.model}\` does not exist or you do not have access to it.`, 'invalid_request_error', 'model_not_found');
-      const next = this.queue.shift() ?? { content: 'ok' };
+      const next = this.queue.shift() ?? this.fallback;
       const reply = typeof next === 'function' ? next(body) : next;
       if (reply.hang) return;
       delayMs = reply.delayMs ?? 0;
