@@ -7,6 +7,7 @@ import { GetSystemStatus, type RuntimeInfo } from '../application/get-system-sta
 import { IngestSource } from '../application/ingest-source.js';
 import { IngestedPromptSource } from '../application/ingested-prompt-source.js';
 import { ListTools } from '../application/list-tools.js';
+import { Remediate } from '../application/remediation/remediate.js';
 import { handlerTable, type ToolHandler } from '../application/tool-handler.js';
 import type { ClusterClient } from '../domain/ports/cluster-client.js';
 import { readOnlyView } from '../domain/ports/cluster-reader.js';
@@ -112,6 +113,15 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
         c.resolve(TOKENS.Tracer),
         c.resolve(TOKENS.CheckReadiness),
       ),
+      remediate: new Remediate({
+        llm: c.resolve(TOKENS.LlmProvider),
+        reader: c.resolve(TOKENS.ClusterReader),
+        writer: c.resolve(TOKENS.ClusterWriter),
+        sessions: c.resolve(TOKENS.SessionStore),
+        tracer: c.resolve(TOKENS.Tracer),
+        clock: c.resolve(TOKENS.Clock),
+        limits: { timeoutMs: config.ai.timeoutMs, maxTokens: config.ai.maxTokens },
+      }),
     },
     overrides.toolHandlers,
   );
