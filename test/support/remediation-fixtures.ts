@@ -41,3 +41,14 @@ export function analysisAnswer(over: Record<string, unknown> = {}): string {
 
 export const verifiedAnswer = (resolved = true) =>
   JSON.stringify({ resolved, summary: resolved ? 'web runs nginx:1.27 and its pod is ready' : 'the pod still cannot pull its image' });
+
+type Body = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/** A scripted chat reply calling one function. */
+export const callFn = (name: string, args: Record<string, unknown>) => ({ toolCalls: [{ name, arguments: JSON.stringify(args) }] });
+
+/** The content of the last function result the model was sent. */
+export const lastResult = (body: Body): string => String(body.messages.filter((m: Body) => m.role === 'tool').at(-1)?.content ?? '');
+
+/** The first pod name of `web` in a list_resources result (`Pod x/web-5d8f7-abcde: ...`). */
+export const podName = (body: Body): string => /Pod x\/(web-[a-z0-9-]+)/.exec(lastResult(body))?.[1] ?? 'web-unknown';
