@@ -9,7 +9,7 @@ import { clusterFunctions } from '../ai/cluster-functions.js';
 import type { RunBudget } from '../ai/run-budget.js';
 import { askStructured, StructuredAnswerError } from '../ai/structured-chat.js';
 import { render, type Template } from '../ai/template.js';
-import { runToolLoop, type ToolLoopResult } from '../ai/tool-loop.js';
+import { runToolLoop, type ModelFunction, type ToolLoopResult } from '../ai/tool-loop.js';
 import type { RemediationState } from './remediation-state.js';
 import { runSummary } from './run-summary.js';
 import { analyseTemplate } from './templates/analyse.js';
@@ -30,16 +30,21 @@ export type InvestigationResult = Pick<RemediationState, 'analysis' | 'investiga
  * an analysis that stays unusable after one retry is a 500 EXECUTION_ERROR.
  */
 export class Investigate {
+  /** Built once: the function specs (JSON schemas) are the same for every run. */
+  private readonly functions: ModelFunction[];
+
   constructor(
     private readonly llm: LlmProvider,
-    private readonly reader: ClusterReader,
+    reader: ClusterReader,
     private readonly tracer: Tracer,
-  ) {}
+  ) {
+    this.functions = clusterFunctions(reader);
+  }
 
   async execute(input: InvestigateData, budget: RunBudget): Promise<InvestigationResult> {
     const loop = await runToolLoop(this.llm, this.tracer, {
       messages: render(investigateTemplate, input),
-      functions: clusterFunctions(this.reader),
+      functions: this.functions,
       budget,
       reserveCalls: STRUCTURED_CALLS,
     });

@@ -8,7 +8,7 @@ import { clusterFunctions } from '../ai/cluster-functions.js';
 import type { RunBudget } from '../ai/run-budget.js';
 import { askStructured } from '../ai/structured-chat.js';
 import { render } from '../ai/template.js';
-import { runToolLoop, type ToolLoopResult } from '../ai/tool-loop.js';
+import { runToolLoop, type ModelFunction, type ToolLoopResult } from '../ai/tool-loop.js';
 import { conversation, STRUCTURED_CALLS } from './investigate.js';
 import type { RunSummary, VerificationResult } from './remediation-state.js';
 import { runSummary } from './run-summary.js';
@@ -25,16 +25,20 @@ const ASK_AGAIN = 'Answer now with only the JSON object {"resolved": true|false,
  * applied, so a check that cannot finish says so (`resolved: null`) and why.
  */
 export class VerifyFix {
+  private readonly functions: ModelFunction[];
+
   constructor(
     private readonly llm: LlmProvider,
-    private readonly reader: ClusterReader,
+    reader: ClusterReader,
     private readonly tracer: Tracer,
-  ) {}
+  ) {
+    this.functions = clusterFunctions(reader);
+  }
 
   async execute(input: VerifyData, budget: RunBudget): Promise<VerificationResult> {
     let loop: ToolLoopResult | undefined;
     try {
-      loop = await runToolLoop(this.llm, this.tracer, { messages: render(verifyTemplate, input), functions: clusterFunctions(this.reader), budget, reserveCalls: STRUCTURED_CALLS });
+      loop = await runToolLoop(this.llm, this.tracer, { messages: render(verifyTemplate, input), functions: this.functions, budget, reserveCalls: STRUCTURED_CALLS });
       if (loop.stoppedBy === 'provider-error') return unknown(`the AI provider failed: ${loop.error ?? 'no answer'}`, runSummary(loop, budget));
       const direct = loop.stoppedBy === 'final-answer' ? parseStructuredAnswer(loop.text, verificationSchema, MAX_ANSWER_CHARS) : undefined;
       const verdict = direct?.ok
