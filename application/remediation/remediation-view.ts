@@ -25,7 +25,7 @@ export interface RemediationView {
   evidence?: string[];
   actions: ActionView[];
   investigation: RunSummary & { findings?: string };
-  mode: RemediationState['settings'];
+  settings: RemediationState['settings'];
   automaticExecution?: { executed: boolean; reason: string };
   execution?: ExecutionRecord<Omit<RemediationOutcome, 'verification'>>;
   verification?: VerificationResult;
@@ -61,7 +61,7 @@ export function remediationView(session: Session<RemediationState>): Remediation
     ...(s.analysis ? { rootCause: s.analysis.rootCause, confidence: s.analysis.confidence, evidence: s.analysis.evidence } : {}),
     actions: (s.analysis?.actions ?? []).map((a, i) => ({ action: i + 1, ...a, kubectl: kubectlEquivalent(a) })),
     investigation: s.investigation,
-    mode: s.settings,
+    settings: s.settings,
     ...(s.automatic ? { automaticExecution: { executed: s.automatic.execute && !!s.execution, reason: s.automatic.reason } } : {}),
     ...(execution ? { execution } : {}),
     ...(verification ? { verification } : {}),
