@@ -29,6 +29,20 @@ module.exports = {
       from: { path: '^domain/' },
       to: { path: '^application/' },
     },
+    {
+      name: 'infrastructure-imports-no-interfaces',
+      comment: 'adapters and the composition root never reach into the transports',
+      severity: 'error',
+      from: { path: '^infrastructure/' },
+      to: { path: '^interfaces/' },
+    },
+    {
+      name: 'interfaces-reach-infrastructure-through-the-root',
+      comment: 'interfaces/ uses infrastructure only through the composition root, its DI tokens, config types and the service version',
+      severity: 'error',
+      from: { path: '^interfaces/' },
+      to: { path: '^infrastructure/', pathNot: '^infrastructure/(composition-root|tokens|service-version)[.]ts$|^infrastructure/config/' },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

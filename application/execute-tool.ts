@@ -29,6 +29,8 @@ export class ExecuteTool {
     private readonly tracer: Tracer,
     private readonly clock: Clock,
     private readonly logger: Logger,
+    /** Check every result against the tool's output schema (tests turn it on, so every scenario holds the schemas true). */
+    private readonly verifyOutputs = false,
   ) {}
 
   async execute(input: ExecuteToolInput): Promise<ExecuteToolOutput> {
@@ -67,12 +69,24 @@ export class ExecuteTool {
     }
     try {
       // validated against the schema of the same name just above
-      return await handler.execute(params as never, context);
+      const result = await handler.execute(params as never, context);
+      if (this.verifyOutputs) this.verifyOutput(name, result);
+      return result;
     } catch (err) {
       if (err instanceof DomainError) throw err;
       // An unexpected failure: log it whole, show the caller a safe message.
       this.logger.error('tool failed', { tool: name, requestId: context.requestId, err: err instanceof Error ? err.stack : String(err) });
       throw new ExecutionError(`Tool ${name} failed unexpectedly; see the server log for request ${context.requestId}`);
+    }
+  }
+
+  private verifyOutput(name: string, result: unknown): void {
+    const schema = this.registry.get(name).outputSchema;
+    if (!schema) return;
+    const parsed = schema.safeParse(result);
+    if (!parsed.success) {
+      const issues = parsed.error.issues.slice(0, 5).map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
+      throw new Error(`result of ${name} does not match its output schema: ${issues}`);
     }
   }
 }

@@ -2,6 +2,7 @@ import type { CheckReadiness } from './check-readiness.js';
 import type { ClusterReader } from '../domain/ports/cluster-reader.js';
 import type { Embedder } from '../domain/ports/embedder.js';
 import type { LlmProvider } from '../domain/ports/llm-provider.js';
+import type { SharedState } from '../domain/ports/shared-state.js';
 import type { Tracer } from '../domain/ports/tracer.js';
 import type { VectorStore } from '../domain/ports/vector-store.js';
 import type { ToolHandler } from './tool-handler.js';
@@ -31,6 +32,7 @@ export class GetSystemStatus implements ToolHandler {
     private readonly cluster: ClusterReader,
     private readonly tracer: Tracer,
     private readonly readiness: CheckReadiness,
+    private readonly sharedState: SharedState,
   ) {}
 
   async execute() {
@@ -38,15 +40,16 @@ export class GetSystemStatus implements ToolHandler {
     // Each probe is a child of the tool's span (the adapters' own probes are not traced by their decorators).
     const probe = <T>(dependency: string, fn: () => Promise<T>) =>
       this.tracer.inChildSpan(`probe ${dependency}`, { 'svc.probe.dependency': dependency }, () => fn(), 'internal');
-    const [vector, kubernetes, readiness] = await Promise.all([
+    const [vector, kubernetes, readiness, sharedState] = await Promise.all([
       probe('vectordb', () => this.vectorStatus()),
       probe('kubernetes', () => this.cluster.status()),
       probe('embeddings', () => this.readiness.execute()),
+      probe('shared-state', () => this.sharedState.status()),
     ]);
     const info = this.embedder.info();
     const embedding = { ...info, dimension: info.dimension ?? null, healthy: readiness.embeddingHealthy };
     const aiProvider = this.llm.status();
-    const healthy = vector.connected && embedding.healthy && kubernetes.connected && aiProvider.configured;
+    const healthy = vector.connected && embedding.healthy && kubernetes.connected && aiProvider.configured && (!sharedState.configured || sharedState.connected);
     return {
       status: healthy ? 'healthy' : 'degraded',
       system: {
@@ -56,6 +59,7 @@ export class GetSystemStatus implements ToolHandler {
         aiProvider,
         kubernetes,
         tracing: this.tracer.status(),
+        sharedState,
       },
     };
   }

@@ -3,6 +3,18 @@
  * transport statuses through one table (interfaces/http/error-status.ts).
  * Messages must be safe to show to a caller: never a credential, never a stack.
  */
+export const ERROR_CODES = {
+  VALIDATION_ERROR: 'VALIDATION_ERROR',
+  NOT_FOUND: 'NOT_FOUND',
+  TOOL_NOT_FOUND: 'TOOL_NOT_FOUND',
+  PROMPT_NOT_FOUND: 'PROMPT_NOT_FOUND',
+  EXECUTION_ERROR: 'EXECUTION_ERROR',
+  DEPENDENCY_ERROR: 'DEPENDENCY_ERROR',
+  PROMPTS_SOURCE_ERROR: 'PROMPTS_SOURCE_ERROR',
+} as const;
+/** The codes the domain raises; transport-only codes (401, 403, 405, 413, 500) live in interfaces/http/http-errors.ts. */
+export type DomainErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
+
 export class DomainError extends Error {
   constructor(
     readonly code: string,
@@ -17,13 +29,13 @@ export class DomainError extends Error {
 /** Bad input from the caller (400 VALIDATION_ERROR). */
 export class ValidationError extends DomainError {
   constructor(message: string, details?: unknown) {
-    super('VALIDATION_ERROR', message, details);
+    super(ERROR_CODES.VALIDATION_ERROR, message, details);
   }
 }
 
 /** A named thing does not exist (404); `code` says which kind. */
 export class NotFoundError extends DomainError {
-  constructor(code: 'TOOL_NOT_FOUND' | 'PROMPT_NOT_FOUND' | 'NOT_FOUND', message: string) {
+  constructor(code: typeof ERROR_CODES.TOOL_NOT_FOUND | typeof ERROR_CODES.PROMPT_NOT_FOUND | typeof ERROR_CODES.NOT_FOUND, message: string) {
     super(code, message);
   }
 }
@@ -31,7 +43,7 @@ export class NotFoundError extends DomainError {
 /** A tool ran and failed (500 EXECUTION_ERROR); the message is shown to the caller. */
 export class ExecutionError extends DomainError {
   constructor(message: string, details?: unknown) {
-    super('EXECUTION_ERROR', message, details);
+    super(ERROR_CODES.EXECUTION_ERROR, message, details);
   }
 }
 
@@ -45,27 +57,13 @@ export class NotConfiguredError extends ExecutionError {
 /** Fetching a prompts repository failed (502 PROMPTS_SOURCE_ERROR). */
 export class PromptsSourceError extends DomainError {
   constructor(message: string, details?: unknown) {
-    super('PROMPTS_SOURCE_ERROR', message, details);
-  }
-}
-
-/** A request body over a size limit (413 PAYLOAD_TOO_LARGE). */
-export class PayloadTooLargeError extends DomainError {
-  constructor(message: string) {
-    super('PAYLOAD_TOO_LARGE', message);
-  }
-}
-
-/** Missing or wrong bearer token (401 UNAUTHORIZED). */
-export class UnauthorizedError extends DomainError {
-  constructor(message = 'Missing or invalid bearer token') {
-    super('UNAUTHORIZED', message);
+    super(ERROR_CODES.PROMPTS_SOURCE_ERROR, message, details);
   }
 }
 
 /** A dependency (vector DB, embeddings, cluster, LLM) failed or did not answer. */
 export class DependencyError extends DomainError {
   constructor(readonly dependency: string, message: string) {
-    super('DEPENDENCY_ERROR', message);
+    super(ERROR_CODES.DEPENDENCY_ERROR, message);
   }
 }

@@ -1,5 +1,4 @@
 import 'reflect-metadata';
-import path from 'node:path';
 import { container as rootContainer, type DependencyContainer, type InjectionToken } from 'tsyringe';
 import { CheckReadiness } from '../application/check-readiness.js';
 import { ExecuteTool } from '../application/execute-tool.js';
@@ -25,7 +24,7 @@ import type { ToolDefinition } from '../domain/tools/tool-definition.js';
 import { ToolRegistry } from '../domain/tools/tool-registry.js';
 import type { Config } from './config/config.js';
 import { SystemClock } from './clock/system-clock.js';
-import { FileSessionStore } from './sessions/file-session-store.js';
+import { createSharedState } from './redis/shared-state.js';
 import { configSecrets } from './config/config-secrets.js';
 import { createClusterClient } from './kubernetes/create-cluster-client.js';
 import { createLlmProvider } from './llm/create-llm-provider.js';
@@ -54,6 +53,8 @@ export interface Overrides {
   ingestedSources?: IngestedSourceStore;
   /** The git transport of the prompt library. */
   gitFetcher?: GitFetcher;
+  /** Check every tool result against its output schema (tests). */
+  verifyToolOutputs?: boolean;
 }
 
 /**
@@ -86,11 +87,10 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
   // One adapter, two ports: the reader view cannot reach a write method, even through a cast.
   value(TOKENS.ClusterReader, readOnlyView(ports.cluster));
   value(TOKENS.ClusterWriter, ports.cluster);
-  value(
-    TOKENS.SessionStore,
-    overrides.sessions ??
-      new FileSessionStore({ dir: path.join(config.server.dataDir, 'sessions'), ttlMs: config.sessions.ttlSeconds * 1000, clock: c.resolve(TOKENS.Clock), logger }),
-  );
+  const shared = createSharedState(config, c.resolve(TOKENS.Clock), logger);
+  value(TOKENS.SessionStore, overrides.sessions ?? shared.sessions);
+  value(TOKENS.SharedState, shared.sharedState);
+  value(TOKENS.OnShutdown, [shared.close]);
   // ...readiness checks do not: a probe every few seconds would be a trace of its own each time.
   value(TOKENS.CheckReadiness, new CheckReadiness(adapters.vectorStore, adapters.embedder, c.resolve(TOKENS.Clock), logger));
   value<RuntimeInfo>(TOKENS.RuntimeInfo, {
@@ -112,6 +112,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
         c.resolve(TOKENS.ClusterReader),
         c.resolve(TOKENS.Tracer),
         c.resolve(TOKENS.CheckReadiness),
+        c.resolve(TOKENS.SharedState),
       ),
       remediate: new Remediate({
         llm: c.resolve(TOKENS.LlmProvider),
@@ -135,7 +136,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
   registerPrompts(c, config, overrides);
   value(
     TOKENS.ExecuteTool,
-    new ExecuteTool(registry, handlers, c.resolve(TOKENS.Tracer), c.resolve(TOKENS.Clock), c.resolve(TOKENS.Logger)),
+    new ExecuteTool(registry, handlers, c.resolve(TOKENS.Tracer), c.resolve(TOKENS.Clock), c.resolve(TOKENS.Logger), overrides.verifyToolOutputs ?? false),
   );
   return c;
 }

@@ -18,6 +18,7 @@ import type { IngestedSourceStore } from '../domain/ports/ingested-source-store.
 import type { LlmProvider } from '../domain/ports/llm-provider.js';
 import type { Logger } from '../domain/ports/logger.js';
 import type { SessionStore } from '../domain/ports/session-store.js';
+import type { SharedState } from '../domain/ports/shared-state.js';
 import type { Tracer } from '../domain/ports/tracer.js';
 import type { VectorStore } from '../domain/ports/vector-store.js';
 import type { ToolRegistry } from '../domain/tools/tool-registry.js';
@@ -44,6 +45,9 @@ export const TOKENS = {
   ClusterReader: token<ClusterReader>('ClusterReader'),
   ClusterWriter: token<ClusterWriter>('ClusterWriter'),
   SessionStore: token<SessionStore>('SessionStore'),
+  SharedState: token<SharedState>('SharedState'),
+  /** Closers run on graceful shutdown, after in-flight requests drained. */
+  OnShutdown: token<Array<() => Promise<void>>>('OnShutdown'),
   ToolRegistry: token<ToolRegistry>('ToolRegistry'),
   ToolHandlers: token<ToolHandlers>('ToolHandlers'),
   RuntimeInfo: token<RuntimeInfo>('RuntimeInfo'),

@@ -1,4 +1,4 @@
-import { NotFoundError } from '../../domain/errors.js';
+import { ERROR_CODES, NotFoundError } from '../../domain/errors.js';
 import type { RenderedPrompt } from '../../domain/prompts/prompt.js';
 import { renderPrompt, type PromptArgumentValues } from '../../domain/prompts/prompt-renderer.js';
 import type { PromptSourceRequest, PromptSourceResolver } from './prompt-source-resolver.js';
@@ -18,7 +18,7 @@ export class RenderPrompt {
   async execute(input: RenderPromptInput): Promise<RenderPromptOutput> {
     const { library, source } = await this.sources.resolve(input);
     const prompt = library.get(input.name);
-    if (!prompt) throw new NotFoundError('PROMPT_NOT_FOUND', `Prompt not found: ${input.name}`);
+    if (!prompt) throw new NotFoundError(ERROR_CODES.PROMPT_NOT_FOUND, `Prompt not found: ${input.name}`);
     return { ...renderPrompt(prompt, input.arguments), source };
   }
 }

@@ -22,6 +22,12 @@ export interface ToolDefinition<Schema extends z.ZodType = z.ZodType> {
   tags: string[];
   /** Validates the request body; every parameter carries a `.describe()` text. */
   inputSchema: Schema;
+  /**
+   * The shape of `data.result`: the OpenAPI response schema, MCP `outputSchema`
+   * and the CLI's reading of results come from it, and a test holds every
+   * tool's real answer to it. Undefined only for a tool not built yet.
+   */
+  outputSchema?: z.ZodType;
 }
 
 export const EVIDENCE_MAX_LENGTH = 20000;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { versionOutput } from './outputs/version-output.js';
 import { EVIDENCE_MAX_LENGTH, type ToolDefinition } from './tool-definition.js';
 
 const solutionId = z.string().min(1).max(200).describe('Solution id returned by recommend (sol_ followed by 32 hex digits)');
@@ -68,6 +69,7 @@ export const TOOL_DEFINITIONS: ToolDefinition[] = [
     category: 'System',
     tags: ['status', 'health', 'diagnostics'],
     inputSchema: TOOL_INPUTS.version,
+    outputSchema: versionOutput,
   },
   {
     name: 'recommend',

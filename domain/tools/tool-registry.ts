@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { NotFoundError, ValidationError } from '../errors.js';
+import { ERROR_CODES, NotFoundError, ValidationError } from '../errors.js';
 import type { ToolDefinition } from './tool-definition.js';
 
 /** One field that failed validation. */
@@ -26,7 +26,7 @@ export class ToolRegistry {
   /** Throws NotFoundError(TOOL_NOT_FOUND) for an unknown name. */
   get(name: string): ToolDefinition {
     const d = this.byName.get(name);
-    if (!d) throw new NotFoundError('TOOL_NOT_FOUND', `Tool not found: ${name}`);
+    if (!d) throw new NotFoundError(ERROR_CODES.TOOL_NOT_FOUND, `Tool not found: ${name}`);
     return d;
   }
 

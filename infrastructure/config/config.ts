@@ -4,6 +4,7 @@ import type { Env } from './env-parsers.js';
 import { parseLlmConfig, type LlmConfig } from './llm-config.js';
 import { parsePromptsConfig, type PromptsConfig } from './prompts-config.js';
 import { parseSessionsConfig, type SessionsConfig } from './sessions-config.js';
+import { parseRedisConfig, type RedisConfig } from './redis-config.js';
 import { parseServerConfig, type ServerConfig } from './server-config.js';
 import { parseTracingConfig, type TracingConfig } from './tracing-config.js';
 import { parseUploadsConfig, type UploadsConfig } from './uploads-config.js';
@@ -23,6 +24,7 @@ export interface Config {
   llm: LlmConfig;
   ai: AiConfig;
   sessions: SessionsConfig;
+  redis: RedisConfig;
   tracing: TracingConfig;
   prompts: PromptsConfig;
 }
@@ -36,6 +38,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     llm: parseLlmConfig(env),
     ai: parseAiConfig(env),
     sessions: parseSessionsConfig(env),
+    redis: parseRedisConfig(env),
     tracing: parseTracingConfig(env),
     prompts: parsePromptsConfig(env),
   };

@@ -7,12 +7,6 @@ export interface CallSpan {
   kind?: SpanKindName;
   /** Attributes read from what the call returned (result counts, token usage). */
   fromResult?(result: unknown): SpanAttributes;
-  /**
-   * Run the method with the decorated object as `this`, so the calls it makes
-   * on itself are traced too (the tool loop's `this.chat`, one span per model
-   * call). Off by default: it would break an adapter using `#private` fields.
-   */
-  tracesSelfCalls?: boolean;
 }
 
 /** How to describe each traced method of a port; a method without an entry is called straight through. */
@@ -30,7 +24,7 @@ export type SpanPlan = Readonly<Record<string, (args: unknown[]) => CallSpan>>;
  * decorator (untraced until it is planned) instead of breaking the build.
  * The returned object has the port's type, results and errors are the inner
  * adapter's own, and calls the adapter makes on itself are not traced again
- * (unless the plan asks for it, see `tracesSelfCalls`).
+ * (the tool loop, which calls `chat` per iteration, lives outside the port).
  */
 export function traceMethods<T extends object>(inner: T, tracer: Tracer, plan: SpanPlan): T {
   const wrappers = new Map<string, (...args: unknown[]) => unknown>();
@@ -55,7 +49,7 @@ export function traceMethods<T extends object>(inner: T, tracer: Tracer, plan: S
             call.name,
             call.attributes,
             async (span) => {
-              const result = await method.apply(call.tracesSelfCalls ? proxy : target, args);
+              const result = await method.apply(target, args);
               if (call.fromResult) span.setAttributes(call.fromResult(result));
               return result;
             },

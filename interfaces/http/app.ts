@@ -1,6 +1,7 @@
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import type { DependencyContainer } from 'tsyringe';
-import { DomainError, NotFoundError } from '../../domain/errors.js';
+import { ERROR_CODES, NotFoundError } from '../../domain/errors.js';
+import { HTTP_ERROR_CODES, HttpError } from './http-errors.js';
 import type { Logger } from '../../domain/ports/logger.js';
 import type { Tracer } from '../../domain/ports/tracer.js';
 import type { Config } from '../../infrastructure/config/config.js';
@@ -8,11 +9,10 @@ import { TOKENS } from '../../infrastructure/tokens.js';
 import { MAX_UPLOAD_RAW_BYTES } from '../../domain/uploads/upload-limits.js';
 import { mountMcp } from '../mcp/mount-mcp.js';
 import { ingestSourceHandler, SOURCES_PATH } from './controllers/sources-controller.js';
+import { docsRouter, DOCS_PATH } from './docs-page.js';
 import { RegisterRoutes } from './generated/routes.js';
-import { bearerAuth } from './middleware/auth.js';
-import { localHostGuard, runsOpenOnLoopback } from './middleware/local-host-guard.js';
+import { gateMiddleware, requestGate } from './request-gate.js';
 import { errorHandler } from './middleware/error-handler.js';
-import { requestContext } from './middleware/request-context.js';
 import { traceContext } from './middleware/trace-context.js';
 import { uploadBody } from './middleware/upload-body.js';
 
@@ -21,7 +21,7 @@ const JSON_BODY_LIMIT = '1mb';
 
 function methodNotAllowed(req: Request, res: Response, next: NextFunction) {
   res.setHeader('Allow', 'POST');
-  next(new DomainError('METHOD_NOT_ALLOWED', `Method ${req.method} is not allowed on tool endpoints; use POST`));
+  next(new HttpError(HTTP_ERROR_CODES.METHOD_NOT_ALLOWED, `Method ${req.method} is not allowed on tool endpoints; use POST`));
 }
 
 /** The express app of one container: middleware, tsoa routes, fallbacks, the error handler. */
@@ -35,9 +35,8 @@ export function createApp(container: DependencyContainer): Express {
   app.set('case sensitive routing', true);
   app.set('query parser', 'simple');
 
-  app.use(requestContext(logger));
-  if (runsOpenOnLoopback(config)) app.use(localHostGuard());
-  app.use(bearerAuth(config.server.authToken));
+  // The one request gate (id, access line, /healthz, Host check, bearer); behind the node:http server it already ran.
+  app.use(gateMiddleware(requestGate(config, logger)));
   // Uploads read their own body (raw cap while streaming), so this route comes before the JSON parser and tsoa's {promptName}.
   app.post(SOURCES_PATH, uploadBody(MAX_UPLOAD_RAW_BYTES), ingestSourceHandler);
   app.use(express.json({ limit: JSON_BODY_LIMIT, strict: true }));
@@ -45,10 +44,11 @@ export function createApp(container: DependencyContainer): Express {
 
   RegisterRoutes(app);
   mountMcp(app, container);
+  app.use(DOCS_PATH, docsRouter());
 
   app.all('/api/v1/tools/:toolName', methodNotAllowed);
   app.use((req: Request, _res: Response, next: NextFunction) => {
-    next(new NotFoundError('NOT_FOUND', `No route for ${req.method} ${req.path}`));
+    next(new NotFoundError(ERROR_CODES.NOT_FOUND, `No route for ${req.method} ${req.path}`));
   });
   app.use(errorHandler(logger));
   return app;

@@ -3,7 +3,7 @@ import type { ToolRegistry } from '../../domain/tools/tool-registry.js';
 import { SERVICE_VERSION } from '../../infrastructure/service-version.js';
 import generated from './generated/swagger.json';
 import { SOURCES_PATH_ITEM, SOURCES_SCHEMAS } from './sources-openapi.js';
-import { inputJsonSchema } from '../shared/tool-json-schema.js';
+import { inputJsonSchema, outputJsonSchema } from '../shared/tool-json-schema.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -66,7 +66,7 @@ function toolPath(def: ToolDefinition): Json {
               data: {
                 type: 'object',
                 properties: {
-                  result: { description: `Result of ${def.name}` },
+                  result: outputJsonSchema(def) ?? { description: `Result of ${def.name}` },
                   tool: { type: 'string', enum: [def.name] },
                   executionTime: { type: 'number', description: 'milliseconds' },
                 },

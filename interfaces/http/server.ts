@@ -6,7 +6,8 @@ import type { Tracer } from '../../domain/ports/tracer.js';
 import type { Config } from '../../infrastructure/config/config.js';
 import { TOKENS } from '../../infrastructure/tokens.js';
 import { createApp } from './app.js';
-import { catalogFastLane } from './catalog-fast-lane.js';
+import { fastAnswers } from './fast-answers.js';
+import { requestGate } from './request-gate.js';
 
 export interface RunningServer {
   server: http.Server;
@@ -20,9 +21,11 @@ export async function startServer(container: DependencyContainer): Promise<Runni
   const config = container.resolve<Config>(TOKENS.Config);
   const logger = container.resolve<Logger>(TOKENS.Logger);
   const app = createApp(container);
-  const fastLane = catalogFastLane(container);
+  const gate = requestGate(config, logger);
+  const fast = fastAnswers(container);
   const server = http.createServer((req, res) => {
-    if (!fastLane(req, res)) app(req, res);
+    const context = gate(req, res);
+    if (context && !fast(req, res, context)) app(req, res);
   });
   server.headersTimeout = 30_000;
   server.requestTimeout = 300_000;
@@ -44,6 +47,7 @@ export async function startServer(container: DependencyContainer): Promise<Runni
       await drained;
       clearTimeout(timer);
       await container.resolve<Tracer>(TOKENS.Tracer).shutdown();
+      for (const closer of container.resolve(TOKENS.OnShutdown)) await closer().catch(() => undefined);
       logger.info('svc stopped');
     })());
   return { server, url, close };

@@ -10,7 +10,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ListPrompts } from '../../application/prompts/list-prompts.js';
 import type { RenderPrompt } from '../../application/prompts/render-prompt.js';
-import { DomainError } from '../../domain/errors.js';
+import { DomainError, ERROR_CODES } from '../../domain/errors.js';
 
 /** The prompts use cases REST serves: MCP reads the built-in or configured library through them. */
 export interface McpPromptUseCases {
@@ -32,7 +32,7 @@ function fileMessage(prompt: string, file: { path: string; content: string }): M
 
 function toMcpError(err: unknown, requestId: string): McpError {
   if (err instanceof DomainError) {
-    const code = err.code === 'VALIDATION_ERROR' || err.code === 'PROMPT_NOT_FOUND' ? ErrorCode.InvalidParams : ErrorCode.InternalError;
+    const code = err.code === ERROR_CODES.VALIDATION_ERROR || err.code === ERROR_CODES.PROMPT_NOT_FOUND ? ErrorCode.InvalidParams : ErrorCode.InternalError;
     return new McpError(code, `${err.code}: ${err.message}`, { code: err.code });
   }
   return new McpError(ErrorCode.InternalError, `Internal error; see the server log for request ${requestId}`);

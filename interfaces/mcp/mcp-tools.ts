@@ -2,19 +2,30 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { ExecuteTool } from '../../application/execute-tool.js';
 import type { ListTools } from '../../application/list-tools.js';
-import { DomainError } from '../../domain/errors.js';
+import { DomainError, ERROR_CODES } from '../../domain/errors.js';
 import type { Logger } from '../../domain/ports/logger.js';
 import type { ToolDefinition } from '../../domain/tools/tool-definition.js';
-import { inputJsonSchema } from '../shared/tool-json-schema.js';
+import { inputJsonSchema, outputJsonSchema } from '../shared/tool-json-schema.js';
 
 /** A tool definition as MCP `tools/list` shows it: same name, description and input schema as the REST catalog. */
 export function toMcpTool(def: ToolDefinition): Tool {
+  const output = outputJsonSchema(def);
   return {
     name: def.name,
     description: def.description,
     inputSchema: inputJsonSchema(def) as Tool['inputSchema'],
+    ...(output ? { outputSchema: structuredOutputSchema(def.name, output) } : {}),
     _meta: { 'svc/category': def.category, 'svc/tags': def.tags },
   };
+}
+
+/** `structuredContent` is `{result, tool, executionTime}`, as `data` of the REST envelope. */
+function structuredOutputSchema(name: string, result: Record<string, unknown>): Tool['outputSchema'] {
+  return {
+    type: 'object',
+    properties: { result, tool: { type: 'string', enum: [name] }, executionTime: { type: 'number', description: 'milliseconds' } },
+    required: ['result', 'tool', 'executionTime'],
+  } as Tool['outputSchema'];
 }
 
 export async function listMcpTools(listTools: ListTools): Promise<Tool[]> {
@@ -42,7 +53,7 @@ export async function callMcpTool(
     const data = { result: out.result, tool: out.tool, executionTime: out.executionTime };
     return { content: [{ type: 'text', text: JSON.stringify(data, null, 2) }], structuredContent: data };
   } catch (err) {
-    if (err instanceof DomainError && err.code === 'TOOL_NOT_FOUND') {
+    if (err instanceof DomainError && err.code === ERROR_CODES.TOOL_NOT_FOUND) {
       throw new McpError(ErrorCode.InvalidParams, err.message);
     }
     if (err instanceof DomainError) {

@@ -17,3 +17,17 @@ export function inputJsonSchema(def: ToolDefinition): Record<string, unknown> {
   }
   return schema;
 }
+
+const outputCache = new WeakMap<ToolDefinition, Record<string, unknown>>();
+
+/** The JSON Schema (OpenAPI 3.0 dialect) of a tool's result, or undefined when the tool declares none. */
+export function outputJsonSchema(def: ToolDefinition): Record<string, unknown> | undefined {
+  if (!def.outputSchema) return undefined;
+  let schema = outputCache.get(def);
+  if (!schema) {
+    schema = z.toJSONSchema(def.outputSchema, { target: 'openapi-3.0', io: 'output', unrepresentable: 'any' }) as Record<string, unknown>;
+    delete schema.$schema;
+    outputCache.set(def, schema);
+  }
+  return schema;
+}

@@ -29,7 +29,8 @@ export interface TestApp {
 export function buildTestApp(env: Record<string, string | undefined> = {}, overrides: Overrides = {}): TestApp {
   const config = loadConfig({ HOST: '127.0.0.1', PORT: '0', SVC_AUTH_TOKEN: TEST_TOKEN, LOG_LEVEL: 'silent', SVC_DATA_DIR: TEST_DATA_DIR, ...env });
   const logger = (overrides.logger as CapturingLogger | undefined) ?? new CapturingLogger();
-  const container = buildContainer(config, { ...overrides, logger });
+  // every tool answer in every HTTP test is held to its tool's output schema
+  const container = buildContainer(config, { verifyToolOutputs: true, ...overrides, logger });
   return { app: createApp(container), container, config, logger };
 }
 

@@ -4,7 +4,8 @@ import express from 'express';
 import request from 'supertest';
 import { PinoLogger } from '../../infrastructure/logging/pino-logger.js';
 import { errorHandler } from '../../interfaces/http/middleware/error-handler.js';
-import { requestContext } from '../../interfaces/http/middleware/request-context.js';
+import type { Config } from '../../infrastructure/config/config.js';
+import { gateMiddleware, requestGate } from '../../interfaces/http/request-gate.js';
 
 function capture() {
   const lines: any[] = [];
@@ -34,7 +35,7 @@ describe('structured logs', () => {
   it('puts the request id on every line of a request, and one access line per request', async () => {
     const { lines, logger } = capture();
     const app = express();
-    app.use(requestContext(logger));
+    app.use(gateMiddleware(requestGate({ server: { host: '0.0.0.0' } } as Config, logger)));
     app.get('/x', (_req, res) => {
       (res.locals.log as PinoLogger).warn('inside the handler');
       res.json({});

@@ -1,38 +1,30 @@
 import type { Command } from 'commander';
+import type { VersionOutput } from '../../../domain/tools/outputs/version-output.js';
 import type { CommandContext } from '../command-context.js';
 import { printJson, table, writeOut } from '../output.js';
 
-/** The parts of the version tool's result the summary reads; the rest is shown with --output json. */
-interface SystemStatus {
-  status: string;
-  system: {
-    version: { version: string; nodeVersion: string; platform: string };
-    vectorDB: { connected: boolean; provider?: string; error?: string; collections: Record<string, { exists: boolean; documentsCount: number }> };
-    embedding?: { provider: string; model: string; available?: boolean; kind?: string };
-    aiProvider?: { configured: boolean; provider: string; model?: string; hint?: string };
-    kubernetes: { connected: boolean; context: string; serverVersion?: string; error?: string };
-    tracing?: { enabled: boolean; exporter: string; serviceName: string; status: string };
-  };
-}
+/** The version tool's result, typed from the tool's own output schema (no hand-written copy to drift). */
+type SystemStatus = VersionOutput;
 
 const mark = (ok: boolean) => (ok ? 'ok  ' : 'down');
 
 /** The version tool's result as a short report a person can read at a glance. */
 export function formatStatus(s: SystemStatus): string {
-  const { version, vectorDB, embedding, aiProvider, kubernetes, tracing } = s.system;
+  const { version, vectorDB, embedding, aiProvider, kubernetes, tracing, sharedState } = s.system;
   const rows: string[][] = [
     ['vector DB', mark(vectorDB.connected), [vectorDB.provider, vectorDB.error].filter(Boolean).join(': ')],
   ];
   for (const [name, c] of Object.entries(vectorDB.collections ?? {})) {
     rows.push([`  ${name}`, c.exists ? 'ok  ' : '-   ', c.exists ? `${c.documentsCount} documents` : 'absent']);
   }
-  if (embedding) rows.push(['embeddings', mark(embedding.available ?? embedding.provider !== 'none'), `${embedding.provider} ${embedding.model}${embedding.kind ? ` (${embedding.kind})` : ''}`]);
+  if (embedding) rows.push(['embeddings', mark(embedding.healthy), `${embedding.provider} ${embedding.model}${embedding.kind ? ` (${embedding.kind})` : ''}`]);
   if (aiProvider) rows.push(['AI provider', mark(aiProvider.configured), aiProvider.configured ? `${aiProvider.provider} ${aiProvider.model ?? ''}`.trim() : (aiProvider.hint ?? 'not configured')]);
   rows.push([
     'kubernetes',
     mark(kubernetes.connected),
     kubernetes.connected ? `context ${kubernetes.context}${kubernetes.serverVersion ? `, ${kubernetes.serverVersion}` : ''}` : (kubernetes.error ?? 'not connected'),
   ]);
+  if (sharedState.configured) rows.push(['shared state', mark(sharedState.connected), [sharedState.provider, sharedState.url, sharedState.error].filter(Boolean).join(' ')]);
   if (tracing) rows.push(['tracing', tracing.enabled ? 'on  ' : 'off ', tracing.enabled ? `${tracing.exporter} as ${tracing.serviceName}: ${tracing.status}` : tracing.status]);
   return `svc ${version.version} (node ${version.nodeVersion}, ${version.platform}): ${s.status}\n${table(rows)}`;
 }

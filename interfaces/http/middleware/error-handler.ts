@@ -1,6 +1,7 @@
 import { ValidateError } from '@tsoa/runtime';
 import type { NextFunction, Request, Response } from 'express';
-import { DomainError } from '../../../domain/errors.js';
+import { DomainError, ERROR_CODES } from '../../../domain/errors.js';
+import { HTTP_ERROR_CODES } from '../http-errors.js';
 import type { Logger } from '../../../domain/ports/logger.js';
 import { failure, type ErrorBody } from '../envelope.js';
 import { statusFor } from '../error-status.js';
@@ -17,17 +18,17 @@ function toErrorBody(err: unknown): ErrorBody {
   }
   if (err instanceof ValidateError) {
     const details = Object.entries(err.fields).map(([field, f]) => ({ field: field.replace(/^[a-z]+\./, ''), message: f.message }));
-    return { code: 'VALIDATION_ERROR', message: `Invalid request: ${details.map((d) => `${d.field}: ${d.message}`).join('; ')}`, details };
+    return { code: ERROR_CODES.VALIDATION_ERROR, message: `Invalid request: ${details.map((d) => `${d.field}: ${d.message}`).join('; ')}`, details };
   }
   const parser = err as HttpParserError;
-  if (parser?.type === 'entity.parse.failed') return { code: 'VALIDATION_ERROR', message: 'Request body is not valid JSON' };
+  if (parser?.type === 'entity.parse.failed') return { code: ERROR_CODES.VALIDATION_ERROR, message: 'Request body is not valid JSON' };
   if (parser?.type === 'entity.too.large') {
-    return { code: 'PAYLOAD_TOO_LARGE', message: `Request body exceeds the limit of ${parser.limit} bytes` };
+    return { code: HTTP_ERROR_CODES.PAYLOAD_TOO_LARGE, message: `Request body exceeds the limit of ${parser.limit} bytes` };
   }
   if (parser?.type === 'encoding.unsupported' || parser?.type === 'charset.unsupported') {
-    return { code: 'VALIDATION_ERROR', message: 'Unsupported request body encoding' };
+    return { code: ERROR_CODES.VALIDATION_ERROR, message: 'Unsupported request body encoding' };
   }
-  return { code: 'INTERNAL_ERROR', message: 'Internal server error' };
+  return { code: HTTP_ERROR_CODES.INTERNAL_ERROR, message: 'Internal server error' };
 }
 
 /** The one place errors become HTTP responses; a 500 never echoes internals. */
@@ -36,7 +37,7 @@ export function errorHandler(logger: Logger) {
     const body = toErrorBody(err);
     const status = statusFor(body.code);
     const log = (res.locals.log as Logger | undefined) ?? logger;
-    if (body.code === 'INTERNAL_ERROR') {
+    if (body.code === HTTP_ERROR_CODES.INTERNAL_ERROR) {
       log.error('unhandled error', { path: req.path, err: err instanceof Error ? err.stack : String(err) });
     } else if (status >= 500) {
       log.warn('request failed', { path: req.path, code: body.code, error: body.message });

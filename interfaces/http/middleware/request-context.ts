@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
-import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from '../../../domain/ports/logger.js';
 
 /**
@@ -48,14 +47,4 @@ export function beginRequest(logger: Logger, method: string, path: string, res: 
     log.info('request', { method, path, status: res.statusCode, durationMs: Number(process.hrtime.bigint() - started) / 1e6 });
   });
   return { requestId, log };
-}
-
-/** Express middleware around `beginRequest`; the id and logger go to `res.locals`. */
-export function requestContext(logger: Logger) {
-  return (req: Request, res: Response, next: NextFunction) => {
-    const { requestId, log } = beginRequest(logger, req.method, req.path, res);
-    res.locals.requestId = requestId;
-    res.locals.log = log;
-    next();
-  };
 }

@@ -1,5 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
-import { PayloadTooLargeError, ValidationError } from '../../../domain/errors.js';
+import { ValidationError } from '../../../domain/errors.js';
+import { PayloadTooLargeError } from '../http-errors.js';
 
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json$/i;
 const UTF8 = new TextDecoder('utf-8', { fatal: true });

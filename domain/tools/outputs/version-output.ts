@@ -1,0 +1,34 @@
+import { z } from 'zod';
+
+const collection = z.object({ exists: z.boolean(), documentsCount: z.number().int().min(0), error: z.string().optional() });
+
+/** The `version` tool's result (SPEC.md "Result of the version tool", plus the status it reports beyond the listed fields). */
+export const versionOutput = z.object({
+  status: z.enum(['healthy', 'degraded']).describe('healthy when every dependency answers'),
+  system: z.object({
+    version: z.object({ version: z.string(), nodeVersion: z.string(), platform: z.string(), arch: z.string() }),
+    vectorDB: z
+      .object({
+        connected: z.boolean(),
+        provider: z.string(),
+        version: z.string().optional(),
+        error: z.string().optional(),
+        collections: z.record(z.string(), collection).describe('patterns, policies and capabilities'),
+      })
+      .loose(),
+    embedding: z.object({
+      provider: z.string(),
+      model: z.string(),
+      dimension: z.number().int().nullable(),
+      kind: z.enum(['semantic', 'lexical']),
+      healthy: z.boolean().describe('a real embedding call served (cached 30 s)'),
+    }),
+    aiProvider: z.object({ configured: z.boolean(), provider: z.string(), model: z.string().optional(), hint: z.string().optional() }),
+    kubernetes: z.object({ connected: z.boolean(), context: z.string(), serverVersion: z.string().optional(), error: z.string().optional() }),
+    tracing: z.object({ enabled: z.boolean(), exporter: z.string(), serviceName: z.string(), status: z.string() }),
+    sharedState: z
+      .object({ configured: z.boolean(), connected: z.boolean(), provider: z.string(), url: z.string().optional(), error: z.string().optional() })
+      .describe('the store several replicas share (REDIS_URL); configured false on a single replica'),
+  }),
+});
+export type VersionOutput = z.infer<typeof versionOutput>;

@@ -1,0 +1,89 @@
+import type { Redis as RedisClient, RedisOptions } from 'ioredis';
+import { DependencyError } from '../../domain/errors.js';
+import type { Logger } from '../../domain/ports/logger.js';
+import { scrubText, scrubUrl } from '../../domain/security/scrub-credentials.js';
+
+/** How long a command may take before it fails (a lost Redis must never hang a request). */
+const COMMAND_TIMEOUT_MS = 2000;
+
+export interface RedisStatus {
+  connected: boolean;
+  /** The URL without credentials. */
+  url: string;
+  error?: string;
+}
+
+/**
+ * One ioredis client for the process, shared by every Redis adapter. Commands
+ * fail fast while Redis is unreachable (no offline queue, 2 s timeout) with
+ * DependencyError('redis') naming Redis; the client keeps reconnecting in the
+ * background, so svc uses Redis again when it is back, without a restart.
+ * Credentials never reach a message or a log line.
+ */
+export class RedisConnection {
+  readonly client: RedisClient;
+  readonly where: string;
+  private readonly secrets: string[];
+  private up = false;
+
+  constructor(
+    url: string,
+    readonly prefix: string,
+    private readonly logger: Logger,
+  ) {
+    // loaded only when REDIS_URL is set
+    const { Redis } = require('ioredis') as typeof import('ioredis');
+    const parsed = new URL(url);
+    this.where = scrubUrl(url);
+    this.secrets = [decodeURIComponent(parsed.password), decodeURIComponent(parsed.username)].filter((s) => s.length >= 4);
+    const options: RedisOptions = {
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 1,
+      connectTimeout: COMMAND_TIMEOUT_MS,
+      commandTimeout: COMMAND_TIMEOUT_MS,
+      retryStrategy: (times) => Math.min(100 * times, 2000),
+      ...(parsed.protocol === 'rediss:' ? { tls: { servername: parsed.hostname } } : {}),
+    };
+    this.client = new Redis(url, options);
+    this.client.on('ready', () => {
+      if (!this.up) this.logger.info('redis connected', { redis: this.where });
+      this.up = true;
+    });
+    this.client.on('error', (e: Error) => {
+      if (this.up) this.logger.warn('redis connection lost; svc keeps reconnecting', { redis: this.where, error: this.clean(e.message) });
+      this.up = false;
+    });
+    this.client.on('end', () => (this.up = false));
+  }
+
+  /** Runs one Redis call; any failure is DependencyError('redis') with a message that names Redis and carries no credential. */
+  async run<T>(what: string, fn: (client: RedisClient) => Promise<T>): Promise<T> {
+    try {
+      return await fn(this.client);
+    } catch (e) {
+      throw new DependencyError('redis', `Redis at ${this.where} failed to ${what}: ${this.clean(e instanceof Error ? e.message : String(e))}`);
+    }
+  }
+
+  /** PING, bounded; never throws. */
+  async status(): Promise<RedisStatus> {
+    try {
+      await this.run('answer PING', (c) => c.ping());
+      return { connected: true, url: this.where };
+    } catch (e) {
+      return { connected: false, url: this.where, error: (e as Error).message };
+    }
+  }
+
+  key(...parts: string[]): string {
+    return `${this.prefix}${parts.join(':')}`;
+  }
+
+  async close(): Promise<void> {
+    this.client.disconnect(false);
+  }
+
+  private clean(message: string): string {
+    return scrubText(message, this.secrets).slice(0, 300);
+  }
+}

@@ -1,0 +1,122 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { NextFunction, Request, Response } from 'express';
+import type { Socket } from 'node:net';
+import type { Logger } from '../../domain/ports/logger.js';
+import type { Config } from '../../infrastructure/config/config.js';
+import { isDocsPath } from './docs-page.js';
+import { API_VERSION, type ErrorBody } from './envelope.js';
+import { statusFor } from './error-status.js';
+import { HTTP_ERROR_CODES } from './http-errors.js';
+import { bearerChecker } from './middleware/auth.js';
+import { isLocalHostHeader, runsOpenOnLoopback } from './middleware/local-host-guard.js';
+import { beginRequest } from './middleware/request-context.js';
+
+/** What the gate hands on to whatever answers the request. */
+export interface GateContext {
+  requestId: string;
+  log: Logger;
+  /** The path without the query string. */
+  path: string;
+}
+
+const GATED = Symbol('svc.request-gate');
+type GatedRequest = IncomingMessage & { [GATED]?: GateContext };
+
+/** The context the gate gave this request, or undefined when it has not passed one. */
+export function gateContextOf(req: IncomingMessage): GateContext | undefined {
+  return (req as GatedRequest)[GATED];
+}
+
+/** Reachable without a bearer token (SPEC.md, Authentication 1 and 2), plus the /docs page. */
+const PUBLIC_PATHS = new Set(['/healthz', '/api/v1/openapi']);
+const HEALTH_BODY = Buffer.from('{"status":"ok"}');
+
+export type Gate = (req: IncomingMessage, res: ServerResponse) => GateContext | undefined;
+
+/**
+ * Everything that runs once per request, in one place, for the express app and
+ * for the answers served before it: the request id and access line, `/healthz`
+ * (a probe, answered before any routing), the open-loopback Host check and the
+ * bearer check. Returns the context when the request may go on, undefined when
+ * the gate answered it (healthz, 401, 403). A second call on the same request
+ * (the express app behind the node:http server) returns the first context.
+ */
+export function requestGate(config: Config, logger: Logger): Gate {
+  const check = bearerChecker(config.server.authToken);
+  const open = runsOpenOnLoopback(config);
+  const gated = config.server.authToken !== undefined;
+  // The Authorization header a keep-alive connection last passed with is not hashed again;
+  // only headers that passed are kept, so the comparison can tell nothing about the token.
+  const passed = new WeakMap<Socket, string>();
+
+  const authorised = (req: IncomingMessage): 'ok' | 'missing' | 'invalid' => {
+    const header = req.headers.authorization;
+    if (header !== undefined && passed.get(req.socket) === header) return 'ok';
+    const verdict = check(header);
+    if (verdict === 'ok' && header !== undefined) passed.set(req.socket, header);
+    return verdict;
+  };
+
+  return (req, res) => {
+    const seen = gateContextOf(req);
+    if (seen) return seen;
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    const path = q === -1 ? url : url.slice(0, q);
+    const { requestId, log } = beginRequest(logger, req.method ?? 'GET', path, res);
+    const context: GateContext = { requestId, log, path };
+    (req as GatedRequest)[GATED] = context;
+
+    if (path === '/healthz' && (req.method === 'GET' || req.method === 'HEAD')) {
+      res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': HEALTH_BODY.length });
+      res.end(req.method === 'HEAD' ? undefined : HEALTH_BODY);
+      return undefined;
+    }
+    if (open && !isLocalHostHeader(req.headers.host)) {
+      refuse(res, requestId, {
+        code: HTTP_ERROR_CODES.FORBIDDEN,
+        message: 'This server runs without SVC_AUTH_TOKEN and answers only requests addressed to localhost, 127.0.0.1 or [::1]; set SVC_AUTH_TOKEN to serve other host names',
+      });
+      return undefined;
+    }
+    if (gated) {
+      const trimmed = path.length > 1 ? path.replace(/\/+$/, '') : path;
+      const exempt = PUBLIC_PATHS.has(trimmed) || (req.method === 'GET' && isDocsPath(path));
+      const verdict = exempt ? 'ok' : authorised(req);
+      if (verdict !== 'ok') {
+        res.setHeader('WWW-Authenticate', 'Bearer realm="svc"');
+        // An unauthenticated body is never read: close instead of draining it for keep-alive.
+        if (hasBody(req)) res.setHeader('Connection', 'close');
+        refuse(res, requestId, {
+          code: HTTP_ERROR_CODES.UNAUTHORIZED,
+          message: verdict === 'invalid' ? 'Invalid bearer token' : 'Missing bearer token: send Authorization: Bearer <token>',
+        });
+        return undefined;
+      }
+    }
+    return context;
+  };
+}
+
+/** The gate as the express app's first middleware: the id and logger go to `res.locals`. */
+export function gateMiddleware(gate: Gate) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const context = gate(req, res);
+    if (!context) return;
+    res.locals.requestId = context.requestId;
+    res.locals.log = context.log;
+    next();
+  };
+}
+
+function hasBody(req: IncomingMessage): boolean {
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+
+/** The error envelope, as the express error handler writes it. */
+function refuse(res: ServerResponse, requestId: string, error: ErrorBody): void {
+  const body = Buffer.from(JSON.stringify({ success: false, error, meta: { timestamp: new Date().toISOString(), requestId, version: API_VERSION } }));
+  res.writeHead(statusFor(error.code), { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': body.length });
+  res.end(body);
+}
