@@ -1,5 +1,6 @@
 import { kubectlEquivalent, type ClusterAction } from '../../domain/actions/cluster-action.js';
 import type { Session } from '../../domain/sessions/session.js';
+import type { RemediateOutput } from '../../domain/tools/outputs/remediate-output.js';
 import type { ExecutionRecord } from '../actions/run-once.js';
 import type { RemediationOutcome, RemediationState, RunSummary, VerificationResult } from './remediation-state.js';
 
@@ -48,6 +49,10 @@ export function remediationStatus(s: RemediationState): RemediationStatus {
   if (!s.analysis) return 'investigation_incomplete';
   return s.analysis.actions.length === 0 ? 'no_action' : 'awaiting_approval';
 }
+
+// the answer is held to the tool's published output schema at compile time too
+const _fitsOutput = (v: RemediationView): RemediateOutput => v;
+void _fitsOutput;
 
 export function remediationView(session: Session<RemediationState>): RemediationView {
   const s = session.state;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { versionOutput } from './outputs/version-output.js';
+import { remediateOutput } from './outputs/remediate-output.js';
 import { EVIDENCE_MAX_LENGTH, type ToolDefinition } from './tool-definition.js';
 
 const solutionId = z.string().min(1).max(200).describe('Solution id returned by recommend (sol_ followed by 32 hex digits)');
@@ -126,5 +127,6 @@ export const TOOL_DEFINITIONS: ToolDefinition[] = [
     category: 'Troubleshooting',
     tags: ['troubleshooting', 'kubernetes', 'ai'],
     inputSchema: TOOL_INPUTS.remediate,
+    outputSchema: remediateOutput,
   },
 ];

@@ -19,12 +19,26 @@ export function toMcpTool(def: ToolDefinition): Tool {
   };
 }
 
-/** `structuredContent` is `{result, tool, executionTime}`, as `data` of the REST envelope. */
+/**
+ * `structuredContent` is `{result, tool, executionTime}`, as `data` of the REST envelope, or, on an
+ * `isError` result, `{error}`: MCP clients (the SDK's among them) check an error result's
+ * structured content against the output schema too, so the schema admits both.
+ */
 function structuredOutputSchema(name: string, result: Record<string, unknown>): Tool['outputSchema'] {
   return {
     type: 'object',
-    properties: { result, tool: { type: 'string', enum: [name] }, executionTime: { type: 'number', description: 'milliseconds' } },
-    required: ['result', 'tool', 'executionTime'],
+    properties: {
+      result,
+      tool: { type: 'string', enum: [name] },
+      executionTime: { type: 'number', description: 'milliseconds' },
+      error: {
+        type: 'object',
+        description: 'on an isError result: the error of the REST envelope',
+        properties: { code: { type: 'string' }, message: { type: 'string' }, details: {} },
+        required: ['code', 'message'],
+      },
+    },
+    anyOf: [{ required: ['result', 'tool', 'executionTime'] }, { required: ['error'] }],
   } as Tool['outputSchema'];
 }
 
