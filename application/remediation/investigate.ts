@@ -1,5 +1,4 @@
 import { DependencyError } from '../../domain/errors.js';
-import type { ChatMessage } from '../../domain/llm/llm-types.js';
 import type { ClusterReader } from '../../domain/ports/cluster-reader.js';
 import type { LlmProvider } from '../../domain/ports/llm-provider.js';
 import type { Tracer } from '../../domain/ports/tracer.js';
@@ -8,10 +7,11 @@ import { withEffectiveRisk } from '../../domain/remediation/risk-floor.js';
 import { clusterFunctions } from '../ai/cluster-functions.js';
 import type { RunBudget } from '../ai/run-budget.js';
 import { askStructured, StructuredAnswerError } from '../ai/structured-chat.js';
-import { render, type Template } from '../ai/template.js';
-import { runToolLoop, type ModelFunction, type ToolLoopResult } from '../ai/tool-loop.js';
+import { render } from '../ai/template.js';
+import { runToolLoop, type ModelFunction } from '../ai/tool-loop.js';
 import type { RemediationState } from './remediation-state.js';
 import { runSummary } from './run-summary.js';
+import { transcript } from './transcript.js';
 import { analyseTemplate } from './templates/analyse.js';
 import { investigateTemplate, type InvestigateData } from './templates/investigate.js';
 
@@ -23,9 +23,9 @@ const FINDINGS_CHARS = 2000;
 export type InvestigationResult = Pick<RemediationState, 'analysis' | 'investigation'>;
 
 /**
- * Investigates an issue with the read-only cluster functions, then asks, in
- * the same conversation, for the analysis as JSON checked against
- * `remediationAnalysisSchema`. A limit or a provider failure before a usable
+ * Investigates an issue with the read-only cluster functions, then asks, in a
+ * fresh conversation that carries the investigation as data, for the analysis
+ * as JSON checked against `remediationAnalysisSchema`. A limit or a provider failure before a usable
  * analysis is a partial result (no analysis, which limit, what was found);
  * an analysis that stays unusable after one retry is a 500 EXECUTION_ERROR.
  */
@@ -53,7 +53,7 @@ export class Investigate {
     const stoppedEarly = loop.stoppedBy === 'final-answer' ? undefined : `svc ended the investigation: ${budget.describe(loop.stoppedBy)}. Answer with what you found.`;
     try {
       const analysis = await askStructured(this.llm, {
-        messages: [...conversation(loop), followUp(analyseTemplate, { stoppedEarly })],
+        messages: render(analyseTemplate, { ...input, investigation: transcript(loop), findings: findings.findings, stoppedEarly }),
         schema: remediationAnalysisSchema,
         name: 'remediation_analysis',
         what: 'remediation analysis',
@@ -66,15 +66,4 @@ export class Investigate {
       throw e;
     }
   }
-}
-
-/** The loop's conversation, with its last answer (the loop keeps that out of `messages`). */
-export function conversation(loop: ToolLoopResult): ChatMessage[] {
-  return loop.text.trim() ? [...loop.messages, { role: 'assistant', content: loop.text }] : [...loop.messages];
-}
-
-/** A template rendered as one user message, to continue a conversation (instructions first, then the data blocks and the ask). */
-export function followUp<D>(template: Template<D>, data: D): ChatMessage {
-  const [system, user] = render(template, data);
-  return { role: 'user', content: `${system.content}\n\n${user.content}` };
 }

@@ -9,15 +9,15 @@ import type { RunBudget } from '../ai/run-budget.js';
 import { askStructured } from '../ai/structured-chat.js';
 import { render } from '../ai/template.js';
 import { runToolLoop, type ModelFunction, type ToolLoopResult } from '../ai/tool-loop.js';
-import { conversation, STRUCTURED_CALLS } from './investigate.js';
+import { STRUCTURED_CALLS } from './investigate.js';
 import type { RunSummary, VerificationResult } from './remediation-state.js';
 import { runSummary } from './run-summary.js';
+import { transcript } from './transcript.js';
+import { verdictTemplate } from './templates/verdict.js';
 import { verifyTemplate, type VerifyData } from './templates/verify.js';
 
 /** Model calls of the follow-up check, in all. */
 export const VERIFY_MODEL_CALLS = 8;
-
-const ASK_AGAIN = 'Answer now with only the JSON object {"resolved": true|false, "summary": "...", "remainingProblems": ["..."]}.';
 
 /**
  * After execution: a short read-only investigation whose JSON answer says
@@ -44,7 +44,7 @@ export class VerifyFix {
       const verdict = direct?.ok
         ? direct.value
         : await askStructured(this.llm, {
-            messages: [...conversation(loop), { role: 'user', content: ASK_AGAIN }],
+            messages: render(verdictTemplate, { ...input, check: transcript(loop) + (loop.text.trim() ? `\n\n(your last answer) ${loop.text.trim()}` : '') }),
             schema: verificationSchema,
             name: 'remediation_verification',
             what: 'verification',

@@ -55,6 +55,9 @@ describe('remediate over HTTP (scripted chat server, behaving Kubernetes stand-i
     // the model saw the pull failure through the real adapter and stand-in
     expect(JSON.stringify(chat.requests[2].messages)).to.contain('ImagePullBackOff').and.contain('Failed to pull image');
     expect(chat.requests[3].response_format.type).to.equal('json_schema');
+    // the analysis is a fresh [system, user] conversation: no tool calls in a request that declares no tools
+    expect(chat.requests[3].messages.map((m: Any) => m.role)).to.deep.equal(['system', 'user']);
+    expect(chat.requests[3].tools).to.equal(undefined);
 
     chat.script(...verification((pods) => /ready 1\/1/.test(pods) && !pods.includes('ImagePullBackOff')));
     const exec = await post(app, { sessionId: view.sessionId, executeChoice: 1 }).expect(200);

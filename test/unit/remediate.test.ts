@@ -46,10 +46,13 @@ describe('Remediate (use case on fake ports)', () => {
     expect(view.nextStep).to.contain(`{"sessionId":"${view.sessionId}","executeChoice":1}`).and.contain('"executeChoice":2');
     expect(cluster.calls.filter((c) => WRITE_METHODS.includes(c))).to.deep.equal([]);
     expect(sessions.records.size).to.equal(1);
-    // the analysis is asked in the same conversation, with the schema as response_format
+    // the analysis is a fresh [system, user] conversation carrying the investigation as data, with the schema as response_format
     const ask = (llm as FakeLlm).calls[3];
-    expect(ask.messages.some((m) => m.role === 'tool')).to.equal(true);
+    expect(ask.messages.map((m) => m.role)).to.deep.equal(['system', 'user']);
+    expect(ask.messages[1].content).to.contain('<data name="investigation">\n[call 1] list_resources').and.contain('[call 2] describe_resource');
+    expect(ask.messages[1].content).to.contain('<data name="your_findings">\nThe image nginx:9.9-missing does not exist');
     expect(ask.options.responseFormat).to.have.nested.property('jsonSchema.name', 'remediation_analysis');
+    expect(ask.options.tools).to.equal(undefined);
   });
 
   it('executes on executeChoice 1: dry run first, then the patch, then a follow-up check', async () => {
@@ -151,7 +154,7 @@ describe('Remediate (use case on fake ports)', () => {
       expect(view.investigation).to.deep.include({ stoppedBy: 'model-calls', modelCalls: 24, functionCallCount: 23 });
       expect(view.investigation.limit).to.equal('the limit of 25 model calls was reached');
       expect(llm.calls).to.have.length(24);
-      const note = llm.calls[23].messages.at(-1)!.content;
+      const note = llm.calls[23].messages[1].content;
       expect(note).to.contain('svc ended the investigation: the limit of 25 model calls was reached');
     });
 

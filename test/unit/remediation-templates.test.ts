@@ -1,10 +1,12 @@
 import { expect } from 'chai';
 import { RunBudget } from '../../application/ai/run-budget.js';
 import { render } from '../../application/ai/template.js';
-import { followUp } from '../../application/remediation/investigate.js';
 import { analyseTemplate } from '../../application/remediation/templates/analyse.js';
 import { investigateTemplate } from '../../application/remediation/templates/investigate.js';
+import { verdictTemplate } from '../../application/remediation/templates/verdict.js';
 import { verifyTemplate } from '../../application/remediation/templates/verify.js';
+import { transcript } from '../../application/remediation/transcript.js';
+import type { ToolLoopResult } from '../../application/ai/tool-loop.js';
 import { VerifyFix } from '../../application/remediation/verify-fix.js';
 import { DependencyError } from '../../domain/errors.js';
 import { readOnlyView } from '../../domain/ports/cluster-reader.js';
@@ -26,18 +28,42 @@ describe('remediation templates, risk floor and follow-up check', () => {
     expect(user.content.endsWith('Investigate the issue now.')).to.equal(true);
   });
 
-  it('renders the analysis ask as one user message (instructions, svc note, ask), for backends that take a system message only first', () => {
-    const message = followUp(analyseTemplate, { stoppedEarly: 'svc ended the investigation: the limit of 25 model calls was reached.' });
-    expect(message.role).to.equal('user');
-    expect(message.content).to.contain('rootCause').and.contain('"type":"patch"').and.contain('Arrays are replaced whole').and.contain('at most 10');
-    expect(message.content).to.contain('<data name="investigation_note">\nsvc ended the investigation');
-    expect(followUp(analyseTemplate, {}).content).not.to.contain('<data name="investigation_note"');
+  it('renders the analysis as a fresh conversation: instructions, then issue, evidence and the investigation as data', () => {
+    const [system, user] = render(analyseTemplate, {
+      issue: 'web is down',
+      evidence: 'pods pending',
+      investigation: '[call 1] list_resources {}\nPod x/web-1: ImagePullBackOff',
+      findings: 'bad tag',
+      stoppedEarly: 'svc ended the investigation: the limit of 25 model calls was reached.',
+    });
+    expect(system.content).to.contain('rootCause').and.contain('"type":"patch"').and.contain('Arrays are replaced whole').and.contain('at most 10');
+    expect(system.content).not.to.contain('web is down');
+    expect(user.content).to.contain('<data name="investigation">\n[call 1] list_resources {}\nPod x/web-1: ImagePullBackOff\n</data>');
+    expect(user.content).to.contain('<data name="your_findings">\nbad tag\n</data>').and.contain('<data name="investigation_note">\nsvc ended');
+    expect(render(analyseTemplate, { issue: 'i', investigation: 't' })[1].content).not.to.contain('<data name="investigation_note"');
+  });
+
+  it('writes a loop as a transcript: each call with its arguments and result, notes kept, dropped results said so', () => {
+    const loop = {
+      messages: [
+        { role: 'system', content: 's' },
+        { role: 'user', content: 'u' },
+        { role: 'assistant', content: 'looking at pods', toolCalls: [{ id: 'a', name: 'list_resources', arguments: '{"kind":"Pod"}' }, { id: 'b', name: 'apply_manifest', arguments: '{}' }] },
+        { role: 'tool', toolCallId: 'a', content: 'Pod x/web-1: ImagePullBackOff' },
+        { role: 'tool', toolCallId: 'b', content: '{"error":"unknown function"}' },
+      ],
+    } as unknown as ToolLoopResult;
+    expect(transcript(loop)).to.equal('(your note) looking at pods\n\n[call 1] list_resources {"kind":"Pod"}\nPod x/web-1: ImagePullBackOff\n\n[call 2] apply_manifest {}\n{"error":"unknown function"}');
+    expect(transcript({ messages: [] } as unknown as ToolLoopResult)).to.equal('(no function was called)');
   });
 
   it('renders the follow-up check with the issue, root cause and applied changes as data', () => {
     const [system, user] = render(verifyTemplate, { issue: 'web down', rootCause: 'bad tag', applied: '1. applied: Set the image' });
     expect(system.content).to.contain('"resolved": true|false').and.contain('rollout may still be in progress');
     expect(user.content).to.contain('<data name="root_cause">\nbad tag\n</data>').and.contain('<data name="applied_changes">');
+    const [vSystem, vUser] = render(verdictTemplate, { issue: 'web down', rootCause: 'bad tag', applied: '1. applied', check: '[call 1] get_resource {}' });
+    expect(vSystem.content).to.contain('"resolved": true|false');
+    expect(vUser.content).to.contain('<data name="check">\n[call 1] get_resource {}\n</data>');
   });
 
   it("keeps a model's risk unless svc's floor for the operation is higher", () => {
