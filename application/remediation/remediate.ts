@@ -1,5 +1,5 @@
 import { decideAutoExecution } from '../../domain/actions/auto-execution.js';
-import { NotConfiguredError, ValidationError } from '../../domain/errors.js';
+import { DomainError, NotConfiguredError, ValidationError } from '../../domain/errors.js';
 import type { Clock } from '../../domain/ports/clock.js';
 import type { ClusterReader } from '../../domain/ports/cluster-reader.js';
 import type { ClusterWriter } from '../../domain/ports/cluster-writer.js';
@@ -92,10 +92,17 @@ export class Remediate implements ToolHandler<Input> {
     if (!automatic?.execute) return remediationView(session);
     // the follow-up check gets what is left of this run's time and tokens
     const spent = budget.usage;
-    return this.run(session, {
-      timeoutMs: Math.max(1, this.deps.limits.timeoutMs - (this.deps.clock.now() - started)),
-      maxTokens: Math.max(0, this.deps.limits.maxTokens - spent.inputTokens - spent.outputTokens),
-    });
+    try {
+      return await this.run(session, {
+        timeoutMs: Math.max(1, this.deps.limits.timeoutMs - (this.deps.clock.now() - started)),
+        maxTokens: Math.max(0, this.deps.limits.maxTokens - spent.inputTokens - spent.outputTokens),
+      });
+    } catch (e) {
+      // the caller has no session id yet: answer with the session, which recorded the failure
+      const after = e instanceof DomainError ? await this.deps.sessions.get<RemediationState>('remediation', session.id) : undefined;
+      if (!after?.state.execution) throw e;
+      return remediationView(after);
+    }
   }
 
   private async run(session: Session<RemediationState>, limits: RemediateDeps['limits']): Promise<RemediationView> {

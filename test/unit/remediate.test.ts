@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { Remediate, REMEDIATE_MODEL_CALLS } from '../../application/remediation/remediate.js';
-import { ValidationError, type DomainError } from '../../domain/errors.js';
+import { DependencyError, ValidationError, type DomainError } from '../../domain/errors.js';
 import { readOnlyView } from '../../domain/ports/cluster-reader.js';
 import type { ToolInput } from '../../domain/tools/tool-definitions.js';
 import { UnconfiguredClusterClient } from '../../infrastructure/not-configured/unconfigured-cluster-client.js';
@@ -126,6 +126,19 @@ describe('Remediate (use case on fake ports)', () => {
       expect(view.message).to.contain('Automatic mode did not act');
       expect(cluster.calls.filter((c) => WRITE_METHODS.includes(c))).to.deep.equal([]);
       expect((await run({ sessionId: view.sessionId, executeChoice: 1 })).status).to.equal('executed');
+    });
+
+    it('answers with the session (execution_failed and why) when the execution itself fails', async () => {
+      const { run, cluster } = setup(new FakeLlm([...investigation, analysisAnswer()]));
+      cluster.dryRunPatch = async () => {
+        throw new DependencyError('kubernetes', 'Kubernetes API at https://k8s:6443 is unreachable: ECONNREFUSED');
+      };
+      const view = await run({ issue: 'web does not start', mode: 'automatic' });
+      expect(view.status).to.equal('execution_failed');
+      expect(view.execution).to.include({ status: 'failed', error: 'Kubernetes API at https://k8s:6443 is unreachable: ECONNREFUSED' });
+      expect(view.message).to.contain('unreachable');
+      expect(cluster.writes).to.deep.equal([]);
+      expect((await rejection(run({ sessionId: view.sessionId, executeChoice: 1 }))).message).to.contain('already executed (failed');
     });
 
     it('does not act below the confidence threshold', async () => {
