@@ -107,7 +107,7 @@ describe('remediate with a hostile or failing model (real app, chat server, Kube
     chat.script(callFn('list_resources', PODS), { hang: true });
     const began = Date.now();
     const res = await remediate({ issue: 'web is down' }).expect(200);
-    expect(Date.now() - began).to.be.within(1400, 4000);
+    expect(Date.now() - began).to.be.within(1400, 8000);
     const view = res.body.data.result;
     expect(view.status).to.equal('investigation_incomplete');
     expect(view.investigation).to.deep.include({ stoppedBy: 'deadline', limit: 'the time limit of 1500 ms (SVC_AI_TIMEOUT_MS) was reached' });
