@@ -8,7 +8,10 @@
  * `npm run bench:ai` (BENCH_RUNS investigations, default 12, after 2 warm-ups).
  * Target: svc own p50 < 2 ms per model round trip.
  *
- * Sections: remediate (below). Other AI tools add theirs to SECTIONS.
+ * Sections: remediate (below), operate (bench/support/operate-bench.ts: its
+ * use case on in-process fakes) and the deployment workflow
+ * (bench/support/workflow-bench.ts: the five tools through the real server).
+ * BENCH_SECTIONS=remediate,operate,workflow picks some.
  */
 import 'reflect-metadata';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -28,6 +31,8 @@ import { KubeApiServer } from '../test/support/kube-api-server.js';
 import { OpenAiChatServer, type Script } from '../test/support/openai-chat-server.js';
 import { analysisAnswer, callFn, webDeployment } from '../test/support/remediation-fixtures.js';
 import { CallSamples, ms, percentile, StandInTimer, timedLlm, timedReader } from './support/ai-bench-kit.js';
+import { operateFigures } from './support/operate-bench.js';
+import { formatWorkflowMeasurement, measureWorkflow } from './support/workflow-bench.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 12);
 const WARMUP = 2;
@@ -130,11 +135,26 @@ function sum(xs: number[]): number {
   return xs.reduce((a, b) => a + b, 0);
 }
 
-const SECTIONS: (() => Promise<void>)[] = [remediateSection];
+async function operateSection(): Promise<void> {
+  const f = await operateFigures();
+  console.log(`\n### operate: the use case on in-process fakes, ${f.rounds} rounds\n`);
+  console.log('| step | p50 ms | p95 ms |\n|---|---:|---:|');
+  console.log(`| start (3 model calls, plan, dry run, diff, session) | ${ms(f.startP50Ms)} | ${ms(f.startP95Ms)} |`);
+  console.log(`| execute (dry run, apply, rollout check, session) | ${ms(f.executeP50Ms)} | ${ms(f.executeP95Ms)} |`);
+  console.log(`\nBytes of the plan call's messages: ${f.planCallBytes}`);
+}
+
+async function workflowSection(): Promise<void> {
+  console.log('\n### deployment workflow: recommend to deployManifests through the real server\n');
+  console.log(formatWorkflowMeasurement(await measureWorkflow({ runs: 3 })));
+}
+
+const SECTIONS: Record<string, () => Promise<void>> = { remediate: remediateSection, operate: operateSection, workflow: workflowSection };
 
 async function main(): Promise<void> {
   console.log(`Node ${process.version}, ${process.platform}/${process.arch}; stand-ins in this process on 127.0.0.1`);
-  for (const section of SECTIONS) await section();
+  const wanted = process.env.BENCH_SECTIONS?.split(',') ?? Object.keys(SECTIONS);
+  for (const [name, section] of Object.entries(SECTIONS)) if (wanted.includes(name)) await section();
 }
 
 main().catch((e) => {

@@ -15,7 +15,8 @@ const TOKEN = 'bench-token-0123456789abcdef';
 const headers = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
 
 async function serveSvc() {
-  const config = loadConfig({ ...process.env, HOST: '127.0.0.1', PORT: '0', SVC_AUTH_TOKEN: TOKEN, LOG_LEVEL: 'silent' });
+  // rate limits off: the bench measures throughput, not the budget
+  const config = loadConfig({ ...process.env, HOST: '127.0.0.1', PORT: '0', SVC_AUTH_TOKEN: TOKEN, LOG_LEVEL: 'silent', SVC_RATE_LIMIT_ENABLED: 'false' });
   const running = await startServer(buildContainer(config));
   console.log(`URL ${running.url}`);
 }

@@ -59,6 +59,7 @@ async function serveSvc(repo: string) {
     PORT: '0',
     SVC_AUTH_TOKEN: TOKEN,
     LOG_LEVEL: 'silent',
+    SVC_RATE_LIMIT_ENABLED: 'false',
     SVC_DATA_DIR: dataDir,
     SVC_USER_PROMPTS_REPO: repo,
   });

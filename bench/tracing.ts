@@ -48,7 +48,7 @@ function modeEnv(mode: Mode, sinkUrl: string): Record<string, string> {
 }
 
 async function serveSvc() {
-  const config = loadConfig({ ...process.env, HOST: '127.0.0.1', PORT: '0', SVC_AUTH_TOKEN: TOKEN, LOG_LEVEL: 'silent' });
+  const config = loadConfig({ ...process.env, HOST: '127.0.0.1', PORT: '0', SVC_AUTH_TOKEN: TOKEN, LOG_LEVEL: 'silent', SVC_RATE_LIMIT_ENABLED: 'false' });
   const running = await startServer(buildContainer(config));
   process.once('SIGTERM', () => void running.close().then(() => process.exit(0)));
   console.log(`URL ${running.url}`);

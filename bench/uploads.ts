@@ -83,7 +83,7 @@ async function inProcess(): Promise<void> {
 }
 
 async function serveSvc(): Promise<void> {
-  const config = loadConfig({ ...process.env, HOST: '127.0.0.1', PORT: '0', SVC_AUTH_TOKEN: TOKEN, LOG_LEVEL: 'silent' });
+  const config = loadConfig({ ...process.env, HOST: '127.0.0.1', PORT: '0', SVC_AUTH_TOKEN: TOKEN, LOG_LEVEL: 'silent', SVC_RATE_LIMIT_ENABLED: 'false' });
   const running = await startServer(buildContainer(config));
   console.log(`URL ${running.url}`);
   if (process.env.BENCH_MEMORY_TRACE) {

@@ -6,10 +6,12 @@ import { GetSystemStatus, type RuntimeInfo } from '../application/get-system-sta
 import { IngestSource } from '../application/ingest-source.js';
 import { IngestedPromptSource } from '../application/ingested-prompt-source.js';
 import { ListTools } from '../application/list-tools.js';
+import { Operate } from '../application/operations/operate.js';
 import { Remediate } from '../application/remediation/remediate.js';
 import { handlerTable, type ToolHandler } from '../application/tool-handler.js';
 import type { ClusterClient } from '../domain/ports/cluster-client.js';
 import { readOnlyView } from '../domain/ports/cluster-reader.js';
+import type { ScanStateStore } from '../domain/ports/scan-state-store.js';
 import type { SessionStore } from '../domain/ports/session-store.js';
 import type { Clock, Timers } from '../domain/ports/clock.js';
 import type { Embedder } from '../domain/ports/embedder.js';
@@ -26,11 +28,12 @@ import type { Config } from './config/config.js';
 import { SystemClock } from './clock/system-clock.js';
 import { createSharedState } from './redis/shared-state.js';
 import { configSecrets } from './config/config-secrets.js';
+import { deploymentHandlers } from './deployment-handlers.js';
 import { createClusterClient } from './kubernetes/create-cluster-client.js';
 import { createLlmProvider } from './llm/create-llm-provider.js';
 import { PinoLogger } from './logging/pino-logger.js';
+import { registerOrgData } from './orgdata/register-org-data.js';
 import { registerPrompts } from './prompts/register-prompts.js';
-import { InMemoryIngestedSourceStore } from './uploads/in-memory-ingested-source-store.js';
 import { TOKENS } from './tokens.js';
 import { createTracer } from './tracing/create-tracer.js';
 import { tracePorts } from './tracing/trace-ports.js';
@@ -47,6 +50,8 @@ export interface Overrides {
   llm?: LlmProvider;
   cluster?: ClusterClient;
   sessions?: SessionStore;
+  /** Progress and lease of the capability scan. */
+  scanStates?: ScanStateStore;
   toolDefinitions?: readonly ToolDefinition[];
   /** Extra or replacement tool use cases, by tool name. */
   toolHandlers?: Record<string, ToolHandler>;
@@ -90,6 +95,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
   const shared = createSharedState(config, c.resolve(TOKENS.Clock), logger);
   value(TOKENS.SessionStore, overrides.sessions ?? shared.sessions);
   value(TOKENS.SharedState, shared.sharedState);
+  value(TOKENS.RateLimiter, shared.rateLimiter);
   value(TOKENS.OnShutdown, [shared.close]);
   // ...readiness checks do not: a probe every few seconds would be a trace of its own each time.
   value(TOKENS.CheckReadiness, new CheckReadiness(adapters.vectorStore, adapters.embedder, c.resolve(TOKENS.Clock), logger));
@@ -114,6 +120,17 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
         c.resolve(TOKENS.CheckReadiness),
         c.resolve(TOKENS.SharedState),
       ),
+      manageOrgData: registerOrgData(c, config, overrides.scanStates ?? shared.scanStates),
+      ...deploymentHandlers(c, config.ai),
+      operate: new Operate({
+        llm: c.resolve(TOKENS.LlmProvider),
+        reader: c.resolve(TOKENS.ClusterReader),
+        writer: c.resolve(TOKENS.ClusterWriter),
+        sessions: c.resolve(TOKENS.SessionStore),
+        tracer: c.resolve(TOKENS.Tracer),
+        clock: c.resolve(TOKENS.Clock),
+        limits: { timeoutMs: config.ai.timeoutMs, maxTokens: config.ai.maxTokens },
+      }),
       remediate: new Remediate({
         llm: c.resolve(TOKENS.LlmProvider),
         reader: c.resolve(TOKENS.ClusterReader),
@@ -129,7 +146,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
   value(TOKENS.ToolHandlers, handlers);
   value(TOKENS.ListTools, new ListTools(registry));
   // Uploaded skill sources first: the prompt source resolver serves `?source=` from them.
-  const sources = overrides.ingestedSources ?? new InMemoryIngestedSourceStore(config.uploads);
+  const sources = overrides.ingestedSources ?? shared.ingestedSources;
   value<IngestedSourceStore>(TOKENS.IngestedSourceStore, sources);
   value(TOKENS.IngestSource, new IngestSource(sources));
   value(TOKENS.IngestedPromptSource, new IngestedPromptSource(sources, c.resolve(TOKENS.Logger)));
@@ -140,3 +157,6 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
   );
   return c;
 }
+
+/** Background work a started server owns (a capability scan left unfinished): started and stopped by the process entry point. */
+export { resumeBackgroundWork, stopBackgroundWork } from './orgdata/register-org-data.js';

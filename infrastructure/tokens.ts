@@ -9,6 +9,7 @@ import type { ListPrompts } from '../application/prompts/list-prompts.js';
 import type { PromptSourceResolver } from '../application/prompts/prompt-source-resolver.js';
 import type { RefreshPrompts } from '../application/prompts/refresh-prompts.js';
 import type { RenderPrompt } from '../application/prompts/render-prompt.js';
+import type { ScanCapabilities } from '../application/orgdata/scan-capabilities.js';
 import type { ToolHandlers } from '../application/tool-handler.js';
 import type { Clock, Timers } from '../domain/ports/clock.js';
 import type { ClusterReader } from '../domain/ports/cluster-reader.js';
@@ -17,7 +18,9 @@ import type { Embedder } from '../domain/ports/embedder.js';
 import type { IngestedSourceStore } from '../domain/ports/ingested-source-store.js';
 import type { LlmProvider } from '../domain/ports/llm-provider.js';
 import type { Logger } from '../domain/ports/logger.js';
+import type { ScanStateStore } from '../domain/ports/scan-state-store.js';
 import type { SessionStore } from '../domain/ports/session-store.js';
+import type { RateLimiter } from '../domain/ports/rate-limiter.js';
 import type { SharedState } from '../domain/ports/shared-state.js';
 import type { Tracer } from '../domain/ports/tracer.js';
 import type { VectorStore } from '../domain/ports/vector-store.js';
@@ -46,6 +49,7 @@ export const TOKENS = {
   ClusterWriter: token<ClusterWriter>('ClusterWriter'),
   SessionStore: token<SessionStore>('SessionStore'),
   SharedState: token<SharedState>('SharedState'),
+  RateLimiter: token<RateLimiter>('RateLimiter'),
   /** Closers run on graceful shutdown, after in-flight requests drained. */
   OnShutdown: token<Array<() => Promise<void>>>('OnShutdown'),
   ToolRegistry: token<ToolRegistry>('ToolRegistry'),
@@ -61,4 +65,6 @@ export const TOKENS = {
   ListPrompts: token<ListPrompts>('ListPrompts'),
   RenderPrompt: token<RenderPrompt>('RenderPrompt'),
   RefreshPrompts: token<RefreshPrompts>('RefreshPrompts'),
+  ScanStateStore: token<ScanStateStore>('ScanStateStore'),
+  ScanCapabilities: token<ScanCapabilities>('ScanCapabilities'),
 } as const;

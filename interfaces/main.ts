@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { buildContainer } from '../infrastructure/composition-root.js';
+import { buildContainer, resumeBackgroundWork, stopBackgroundWork } from '../infrastructure/composition-root.js';
 import { ConfigError, loadConfig } from '../infrastructure/config/config.js';
 import { startServer } from './http/server.js';
 
@@ -15,10 +15,13 @@ export async function serve(): Promise<void> {
     }
     throw err;
   }
-  const running = await startServer(buildContainer(config));
+  const container = buildContainer(config);
+  const running = await startServer(container);
+  // after the server listens: a resumed scan never delays start-up
+  resumeBackgroundWork(container).catch((err) => process.stderr.write(`svc: resuming the capability scan failed: ${err instanceof Error ? err.message : String(err)}\n`));
   const stop = (signal: string) => {
     process.stderr.write(`svc: ${signal} received, draining\n`);
-    running.close().then(
+    Promise.all([stopBackgroundWork(container), running.close()]).then(
       () => process.exit(0),
       () => process.exit(1),
     );

@@ -31,7 +31,8 @@ export interface ExecutionReport {
   stored: KubeObject[];
 }
 
-async function dryRun(writer: ClusterWriter, op: ClusterOperation): Promise<DryRunResult> {
+/** The server-side dry run of one operation: the server's verdict, not an exception. */
+export async function dryRunOperation(writer: ClusterWriter, op: ClusterOperation): Promise<DryRunResult> {
   switch (op.method) {
     case 'apply':
       return writer.dryRunApply(op.manifest);
@@ -64,7 +65,7 @@ export async function executeActions(writer: ClusterWriter, actions: ClusterActi
   const now = new Date(clock.now());
   const ops = actions.map((a) => toOperation(a, now));
   for (const [i, op] of ops.entries()) {
-    const verdict = await dryRun(writer, op);
+    const verdict = await dryRunOperation(writer, op);
     if (!verdict.accepted) {
       return {
         dryRunPassed: false,

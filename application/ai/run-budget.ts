@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { TokenUsage } from '../../domain/llm/llm-types.js';
 
 /** The limit that ended a run early. */
@@ -38,6 +39,9 @@ export class RunBudget {
 
   constructor(readonly limits: BudgetLimits) {
     this.signal = AbortSignal.timeout(limits.timeoutMs);
+    // Every model call of the run listens on this one signal (the HTTP client may keep its listener until the run ends):
+    // up to maxCalls listeners is expected, not a leak.
+    setMaxListeners(Math.max(10, limits.maxCalls * 2 + 10), this.signal);
   }
 
   get calls(): number {

@@ -141,7 +141,13 @@ export type WaitCondition =
   | { type: 'exists' }
   | { type: 'deleted' }
   /** `status.conditions[]` has an entry `name` with `status` (default `True`). */
-  | { type: 'condition'; name: string; status?: 'True' | 'False' | 'Unknown' };
+  | { type: 'condition'; name: string; status?: 'True' | 'False' | 'Unknown' }
+  /**
+   * The rollout of a Deployment or StatefulSet has finished, either way (like `kubectl rollout status`):
+   * every replica updated and available, or the controller gave up (progress deadline exceeded).
+   * Read the returned object (`rolloutStatus`) to tell which. Any other kind: as soon as it exists.
+   */
+  | { type: 'rolloutFinished' };
 
 export interface WaitOptions {
   /** Give up after this many milliseconds, 1..3600000. */

@@ -145,8 +145,8 @@ export function validateWaitOptions(options: WaitOptions): void {
 
 export function validateWaitCondition(condition: WaitCondition): void {
   const type = (condition as { type?: unknown } | undefined)?.type;
-  if (type === 'exists' || type === 'deleted') return;
-  if (type !== 'condition') throw new ValidationError('Invalid wait condition: type must be exists, deleted or condition');
+  if (type === 'exists' || type === 'deleted' || type === 'rolloutFinished') return;
+  if (type !== 'condition') throw new ValidationError('Invalid wait condition: type must be exists, deleted, condition or rolloutFinished');
   const { name, status } = condition as { name?: unknown; status?: unknown };
   if (typeof name !== 'string' || !KIND.test(name)) {
     throw new ValidationError(`Invalid wait condition name: ${JSON.stringify(name)}`);

@@ -1,4 +1,5 @@
 import type { KubeObject, WaitCondition } from './kube-types.js';
+import { rolloutStatus } from './rollout-status.js';
 
 /** Whether `object` (null: absent) satisfies `condition`. */
 export function conditionMet(object: KubeObject | null, condition: WaitCondition): boolean {
@@ -7,6 +8,11 @@ export function conditionMet(object: KubeObject | null, condition: WaitCondition
       return object !== null;
     case 'deleted':
       return object === null;
+    case 'rolloutFinished': {
+      if (object === null) return false;
+      const rollout = rolloutStatus(object);
+      return rollout.done || rollout.failed;
+    }
     case 'condition': {
       if (object === null) return false;
       const status = object.status as { conditions?: unknown } | undefined;

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { KubeObject } from '../cluster/kube-types.js';
 
 /** A scalar a constraint can allow. */
@@ -87,3 +88,39 @@ export function checkConstraints(objects: KubeObject[], constraints: PolicyConst
   }
   return out;
 }
+
+const KIND = /^(\*|[A-Z][A-Za-z0-9]{0,62})$/;
+const MAX_PATTERN = 200;
+
+function compiles(pattern: string): boolean {
+  try {
+    new RegExp(`^(?:${pattern})$`);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A constraint as a caller sends it inside a policy document: the bounds that
+ * make it safe to store and to check later (a short regular expression that
+ * compiles, a walkable path, at least one rule).
+ */
+export const policyConstraintSchema = z
+  .strictObject({
+    kind: z.string().regex(KIND, 'a kind such as Deployment, or * for every kind').describe('Kind the rule applies to (Deployment), or * for every kind'),
+    field: z
+      .string()
+      .refine(isConstraintPath, 'a dotted path such as spec.replicas or spec.template.spec.containers[].image')
+      .describe('Dotted path into the object; [] walks every element of an array (spec.template.spec.containers[].image)'),
+    allowedValues: z.array(z.union([z.string().max(300), z.number(), z.boolean()])).min(1).max(100).optional().describe('The only values allowed'),
+    pattern: z.string().min(1).max(MAX_PATTERN).refine(compiles, 'a valid regular expression').optional().describe('Regular expression the whole string value must match'),
+    minimum: z.number().optional().describe('Smallest number allowed'),
+    maximum: z.number().optional().describe('Largest number allowed'),
+    required: z.boolean().optional().describe('The field must be present'),
+    message: z.string().trim().min(1).max(500).optional().describe('Shown when the rule is broken'),
+  })
+  .refine((c) => c.allowedValues !== undefined || c.pattern !== undefined || c.minimum !== undefined || c.maximum !== undefined || c.required === true, {
+    message: 'a constraint needs at least one rule: allowedValues, pattern, minimum, maximum or required',
+  })
+  .refine((c) => c.minimum === undefined || c.maximum === undefined || c.minimum <= c.maximum, { message: 'minimum must not exceed maximum' }) satisfies z.ZodType<PolicyConstraint>;

@@ -1,6 +1,10 @@
 import { z } from 'zod';
+import { answerQuestionOutput, chooseSolutionOutput, deployManifestsOutput, generateManifestsOutput, recommendOutput } from './outputs/deployment-outputs.js';
 import { versionOutput } from './outputs/version-output.js';
+import { operateOutput } from './outputs/operate-output.js';
 import { remediateOutput } from './outputs/remediate-output.js';
+import { ORG_DATA_OPERATIONS, ORG_DATA_TYPES, refineOrgDataInput, validCombinations } from '../orgdata/org-data-operations.js';
+import { orgDocumentInput } from '../orgdata/org-documents.js';
 import { EVIDENCE_MAX_LENGTH, type ToolDefinition } from './tool-definition.js';
 
 const solutionId = z.string().min(1).max(200).describe('Solution id returned by recommend (sol_ followed by 32 hex digits)');
@@ -31,16 +35,26 @@ export const TOOL_INPUTS = {
       solutionId,
       timeout: z.number().int().min(1).max(600).optional().describe('Seconds to wait for readiness (1 to 600, default 30)'),
     }),
-  manageOrgData: z.strictObject({
-      dataType: z.enum(['pattern', 'policy', 'capabilities']).describe('Kind of organizational data'),
-      operation: z.enum(['create', 'list', 'get', 'delete', 'deleteAll', 'search', 'scan', 'progress']).describe('Operation to perform'),
-      id: z.string().min(1).max(200).optional().describe('Item id, for get and delete'),
-      query: z.string().min(1).max(2000).optional().describe('Search text, for search'),
+  manageOrgData: z
+    .strictObject({
+      dataType: z.enum(ORG_DATA_TYPES).describe('Kind of organizational data: pattern, policy or capabilities'),
+      operation: z
+        .enum(ORG_DATA_OPERATIONS)
+        .describe(`Operation to perform; valid per dataType: ${validCombinations()}`),
+      id: z.string().min(1).max(200).optional().describe('Document id, for get and delete; a scan id for progress (default: the latest scan)'),
+      document: orgDocumentInput.optional().describe('The whole pattern or policy, for create'),
+      query: z.string().trim().min(1).max(2000).optional().describe('Search text, for search'),
       limit: z.number().int().min(1).max(100).optional().describe('Maximum items returned by list and search (1 to 100, default 10)'),
-      resource: z.string().min(1).max(300).optional().describe('Kubernetes resource (kind.group) to scan, for scan; all resources when absent'),
-      sessionId: sessionId.optional(),
-      response: z.string().max(5000).optional().describe('Answer to the current step of a create session'),
-    }),
+      cursor: z.string().min(1).max(500).optional().describe('For list: the `next` value of the previous page'),
+      confirm: z.literal(true).optional().describe('For deleteAll: must be true, to confirm deleting every document of the dataType'),
+      resources: z
+        .array(z.string().trim().min(1).max(300))
+        .min(1)
+        .max(500)
+        .optional()
+        .describe('For scan: the kinds to scan (Deployment, deployments.apps, apps/v1/Deployment); all kinds the cluster serves when absent'),
+    })
+    .superRefine(refineOrgDataInput),
   operate: z.strictObject({
       intent: z.string().trim().min(1).max(2000).optional().describe('The change to make, in plain language; required to start a new operation'),
       evidence: evidence.optional(),
@@ -78,6 +92,7 @@ export const TOOL_DEFINITIONS: ToolDefinition[] = [
     category: 'AI Tools',
     tags: ['ai', 'deployment', 'recommendation'],
     inputSchema: TOOL_INPUTS.recommend,
+    outputSchema: recommendOutput,
   },
   {
     name: 'chooseSolution',
@@ -85,6 +100,7 @@ export const TOOL_DEFINITIONS: ToolDefinition[] = [
     category: 'Deployment',
     tags: ['deployment', 'workflow'],
     inputSchema: TOOL_INPUTS.chooseSolution,
+    outputSchema: chooseSolutionOutput,
   },
   {
     name: 'answerQuestion',
@@ -92,6 +108,7 @@ export const TOOL_DEFINITIONS: ToolDefinition[] = [
     category: 'Deployment',
     tags: ['deployment', 'workflow'],
     inputSchema: TOOL_INPUTS.answerQuestion,
+    outputSchema: answerQuestionOutput,
   },
   {
     name: 'generateManifests',
@@ -99,6 +116,7 @@ export const TOOL_DEFINITIONS: ToolDefinition[] = [
     category: 'Deployment',
     tags: ['deployment', 'manifests', 'ai'],
     inputSchema: TOOL_INPUTS.generateManifests,
+    outputSchema: generateManifestsOutput,
   },
   {
     name: 'deployManifests',
@@ -106,10 +124,11 @@ export const TOOL_DEFINITIONS: ToolDefinition[] = [
     category: 'Deployment',
     tags: ['deployment', 'kubernetes'],
     inputSchema: TOOL_INPUTS.deployManifests,
+    outputSchema: deployManifestsOutput,
   },
   {
     name: 'manageOrgData',
-    description: 'Manage organizational data used by recommendations: deployment patterns, policy intents and cluster resource capabilities (create, list, get, delete, search, scan).',
+    description: 'Manage organizational data used by recommendations: deployment patterns, policies (with machine-checkable constraints) and cluster resource capabilities learned by scanning the cluster (create, list, get, delete, deleteAll, search, scan, progress).',
     category: 'Management',
     tags: ['patterns', 'policies', 'capabilities', 'vector'],
     inputSchema: TOOL_INPUTS.manageOrgData,
@@ -120,6 +139,7 @@ export const TOOL_DEFINITIONS: ToolDefinition[] = [
     category: 'Management',
     tags: ['operations', 'kubernetes', 'ai'],
     inputSchema: TOOL_INPUTS.operate,
+    outputSchema: operateOutput,
   },
   {
     name: 'remediate',

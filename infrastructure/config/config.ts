@@ -2,9 +2,11 @@ import { parseAiConfig, type AiConfig } from './ai-config.js';
 import { parseClusterConfig, type ClusterConfig } from './cluster-config.js';
 import type { Env } from './env-parsers.js';
 import { parseLlmConfig, type LlmConfig } from './llm-config.js';
+import { parseOrgDataConfig, type OrgDataConfig } from './orgdata-config.js';
 import { parsePromptsConfig, type PromptsConfig } from './prompts-config.js';
 import { parseSessionsConfig, type SessionsConfig } from './sessions-config.js';
 import { parseRedisConfig, type RedisConfig } from './redis-config.js';
+import { parseRateLimitConfig, type RateLimitConfig } from './rate-limit-config.js';
 import { parseServerConfig, type ServerConfig } from './server-config.js';
 import { parseTracingConfig, type TracingConfig } from './tracing-config.js';
 import { parseUploadsConfig, type UploadsConfig } from './uploads-config.js';
@@ -25,6 +27,8 @@ export interface Config {
   ai: AiConfig;
   sessions: SessionsConfig;
   redis: RedisConfig;
+  rateLimit: RateLimitConfig;
+  orgData: OrgDataConfig;
   tracing: TracingConfig;
   prompts: PromptsConfig;
 }
@@ -39,6 +43,8 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     ai: parseAiConfig(env),
     sessions: parseSessionsConfig(env),
     redis: parseRedisConfig(env),
+    rateLimit: parseRateLimitConfig(env),
+    orgData: parseOrgDataConfig(env),
     tracing: parseTracingConfig(env),
     prompts: parsePromptsConfig(env),
   };

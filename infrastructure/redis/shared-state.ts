@@ -2,7 +2,15 @@ import path from 'node:path';
 import type { Clock } from '../../domain/ports/clock.js';
 import type { Logger } from '../../domain/ports/logger.js';
 import type { SessionStore } from '../../domain/ports/session-store.js';
+import type { IngestedSourceStore } from '../../domain/ports/ingested-source-store.js';
+import type { RateLimiter } from '../../domain/ports/rate-limiter.js';
+import type { ScanStateStore } from '../../domain/ports/scan-state-store.js';
+import { RedisScanStateStore } from './redis-scan-state-store.js';
 import type { SharedState } from '../../domain/ports/shared-state.js';
+import { MemoryRateLimiter } from '../rate-limit/memory-rate-limiter.js';
+import { RedisRateLimiter } from './redis-rate-limiter.js';
+import { InMemoryIngestedSourceStore } from '../uploads/in-memory-ingested-source-store.js';
+import { RedisIngestedSourceStore } from './redis-ingested-source-store.js';
 import type { Config } from '../config/config.js';
 import { FileSessionStore } from '../sessions/file-session-store.js';
 import { RedisConnection } from './redis-connection.js';
@@ -11,6 +19,12 @@ import { RedisSessionStore } from './redis-session-store.js';
 export interface SharedStateAdapters {
   sessions: SessionStore;
   sharedState: SharedState;
+  /** Uploaded sources: Redis behind an in-memory first level, or in memory only. */
+  ingestedSources: IngestedSourceStore;
+  /** Request counters: shared through Redis (falling back to this process), or this process only. */
+  rateLimiter: RateLimiter;
+  /** The capability scan's progress and lease on Redis; undefined: the file store under SVC_DATA_DIR. */
+  scanStates?: ScanStateStore;
   /** Closes what was opened (the Redis client); called on shutdown. */
   close(): Promise<void>;
 }
@@ -25,6 +39,8 @@ export function createSharedState(config: Config, clock: Clock, logger: Logger):
     return {
       sessions: new FileSessionStore({ dir: path.join(config.server.dataDir, 'sessions'), ttlMs, clock, logger }),
       sharedState: { status: async () => ({ configured: false, connected: false, provider: 'none' }) },
+      ingestedSources: new InMemoryIngestedSourceStore(config.uploads),
+      rateLimiter: new MemoryRateLimiter(clock),
       close: async () => undefined,
     };
   }
@@ -35,6 +51,9 @@ export function createSharedState(config: Config, clock: Clock, logger: Logger):
   return {
     sessions: new RedisSessionStore(redis, { ttlMs, clock }),
     sharedState: { status: async () => ({ configured: true, provider: 'redis', ...(await redis.status()) }) },
+    rateLimiter: new RedisRateLimiter(redis, new MemoryRateLimiter(clock), logger),
+    scanStates: new RedisScanStateStore(redis, clock),
+    ingestedSources: new RedisIngestedSourceStore(redis, new InMemoryIngestedSourceStore(config.uploads), { ...config.uploads, ttlMs: config.uploads.ttlSeconds * 1000 }, logger),
     close: () => redis.close(),
   };
 }

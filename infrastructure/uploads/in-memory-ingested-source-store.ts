@@ -53,7 +53,8 @@ export class InMemoryIngestedSourceStore implements IngestedSourceStore {
     return { count: this.entries.size, bytes: this.bytes };
   }
 
-  private remove(key: string, entry = this.entries.get(key)): void {
+  /** Drops one entry (a first level whose source was replaced or expired elsewhere). */
+  remove(key: string, entry = this.entries.get(key)): void {
     if (!entry) return;
     this.entries.delete(key);
     this.bytes -= entry.totalBytes;

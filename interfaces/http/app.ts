@@ -36,7 +36,7 @@ export function createApp(container: DependencyContainer): Express {
   app.set('query parser', 'simple');
 
   // The one request gate (id, access line, /healthz, Host check, bearer); behind the node:http server it already ran.
-  app.use(gateMiddleware(requestGate(config, logger)));
+  app.use(gateMiddleware(requestGate(config, logger, container.resolve(TOKENS.RateLimiter))));
   // Uploads read their own body (raw cap while streaming), so this route comes before the JSON parser and tsoa's {promptName}.
   app.post(SOURCES_PATH, uploadBody(MAX_UPLOAD_RAW_BYTES), ingestSourceHandler);
   app.use(express.json({ limit: JSON_BODY_LIMIT, strict: true }));

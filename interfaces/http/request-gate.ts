@@ -1,8 +1,11 @@
+import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
 import type { Socket } from 'node:net';
 import type { Logger } from '../../domain/ports/logger.js';
+import type { RateLimiter, RateVerdict } from '../../domain/ports/rate-limiter.js';
 import type { Config } from '../../infrastructure/config/config.js';
+import type { RateLimitConfig } from '../../infrastructure/config/rate-limit-config.js';
 import { isDocsPath } from './docs-page.js';
 import { API_VERSION, type ErrorBody } from './envelope.js';
 import { statusFor } from './error-status.js';
@@ -31,7 +34,23 @@ export function gateContextOf(req: IncomingMessage): GateContext | undefined {
 const PUBLIC_PATHS = new Set(['/healthz', '/api/v1/openapi']);
 const HEALTH_BODY = Buffer.from('{"status":"ok"}');
 
-export type Gate = (req: IncomingMessage, res: ServerResponse) => GateContext | undefined;
+/** A verdict now (in-process counters) or later (counters shared through Redis). */
+export type GateResult = GateContext | undefined | Promise<GateContext | undefined>;
+export type Gate = (req: IncomingMessage, res: ServerResponse) => GateResult;
+
+/** Runs `then` with the gate's context once it is known; a gate failure answers 500 (it never should). */
+export function afterGate(result: GateResult, res: ServerResponse, then: (context: GateContext) => void): void {
+  if (!(result instanceof Promise)) {
+    if (result) then(result);
+    return;
+  }
+  result.then(
+    (context) => context && then(context),
+    () => {
+      if (!res.headersSent) refuse(res, 'unknown', { code: HTTP_ERROR_CODES.INTERNAL_ERROR, message: 'Internal server error' });
+    },
+  );
+}
 
 /**
  * Everything that runs once per request, in one place, for the express app and
@@ -41,8 +60,9 @@ export type Gate = (req: IncomingMessage, res: ServerResponse) => GateContext | 
  * the gate answered it (healthz, 401, 403). A second call on the same request
  * (the express app behind the node:http server) returns the first context.
  */
-export function requestGate(config: Config, logger: Logger): Gate {
+export function requestGate(config: Config, logger: Logger, limiter?: RateLimiter): Gate {
   const check = bearerChecker(config.server.authToken);
+  const limits = limiter && config.rateLimit?.enabled ? rateLimits(config.rateLimit, limiter) : undefined;
   const open = runsOpenOnLoopback(config);
   const gated = config.server.authToken !== undefined;
   // The Authorization header a keep-alive connection last passed with is not hashed again;
@@ -79,7 +99,14 @@ export function requestGate(config: Config, logger: Logger): Gate {
       });
       return undefined;
     }
-    if (gated) {
+    const budget = limits?.budgetOf(req.method, path);
+    const byAddress = budget && limits!.check(res, requestId, budget, `addr:${req.socket.remoteAddress ?? 'unknown'}`);
+    if (byAddress instanceof Promise) return byAddress.then((ok) => (ok ? authorise() : undefined));
+    if (byAddress === false) return undefined;
+    return authorise();
+
+    function authorise(): GateResult {
+      if (!gated) return context;
       const trimmed = path.length > 1 ? path.replace(/\/+$/, '') : path;
       const exempt = PUBLIC_PATHS.has(trimmed) || (req.method === 'GET' && isDocsPath(path));
       const verdict = exempt ? 'ok' : authorised(req);
@@ -93,19 +120,60 @@ export function requestGate(config: Config, logger: Logger): Gate {
         });
         return undefined;
       }
+      if (!budget || exempt) return context;
+      const byToken = limits!.check(res, requestId, budget, `tok:${tokenKey(req.headers.authorization ?? '')}`);
+      if (byToken instanceof Promise) return byToken.then((ok) => (ok ? context : undefined));
+      return byToken ? context : undefined;
     }
-    return context;
+  };
+}
+
+/** A digest of the Authorization header: counters are keyed by it, never by the token itself. */
+function tokenKey(header: string): string {
+  return createHash('sha256').update(header).digest('hex').slice(0, 32);
+}
+
+type Budget = { name: 'ai' | 'other'; limit: number; label: string };
+
+/**
+ * Per-caller budgets: the AI tools (every POST /api/v1/tools/* but version)
+ * spend money on each call, so they have their own, smaller budget. MCP
+ * requests count in the general budget (the gate does not read JSON-RPC
+ * bodies). /healthz never reaches here.
+ */
+function rateLimits(config: RateLimitConfig, limiter: RateLimiter) {
+  const windowS = Math.round(config.windowMs / 1000);
+  const ai: Budget = { name: 'ai', limit: config.aiPerWindow, label: 'AI tool requests' };
+  const other: Budget = { name: 'other', limit: config.otherPerWindow, label: 'requests' };
+  const answer = (res: ServerResponse, requestId: string, budget: Budget, v: RateVerdict): boolean => {
+    if (v.allowed) return true;
+    const retryAfter = Math.max(1, Math.ceil(v.resetMs / 1000));
+    res.setHeader('Retry-After', String(retryAfter));
+    refuse(res, requestId, {
+      code: HTTP_ERROR_CODES.RATE_LIMITED,
+      message: `Rate limit reached: at most ${budget.limit} ${budget.label} per ${windowS} s per caller; retry after ${retryAfter} s`,
+    });
+    return false;
+  };
+  return {
+    budgetOf(method: string | undefined, path: string): Budget {
+      return method === 'POST' && path.startsWith('/api/v1/tools/') && path !== '/api/v1/tools/version' ? ai : other;
+    },
+    check(res: ServerResponse, requestId: string, budget: Budget, who: string): boolean | Promise<boolean> {
+      const v = limiter.hit(`${budget.name}:${who}`, budget.limit, config.windowMs);
+      return v instanceof Promise ? v.then((x) => answer(res, requestId, budget, x)) : answer(res, requestId, budget, v);
+    },
   };
 }
 
 /** The gate as the express app's first middleware: the id and logger go to `res.locals`. */
 export function gateMiddleware(gate: Gate) {
   return (req: Request, res: Response, next: NextFunction) => {
-    const context = gate(req, res);
-    if (!context) return;
-    res.locals.requestId = context.requestId;
-    res.locals.log = context.log;
-    next();
+    afterGate(gate(req, res), res, (context) => {
+      res.locals.requestId = context.requestId;
+      res.locals.log = context.log;
+      next();
+    });
   };
 }
 

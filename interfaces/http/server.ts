@@ -7,7 +7,7 @@ import type { Config } from '../../infrastructure/config/config.js';
 import { TOKENS } from '../../infrastructure/tokens.js';
 import { createApp } from './app.js';
 import { fastAnswers } from './fast-answers.js';
-import { requestGate } from './request-gate.js';
+import { afterGate, requestGate } from './request-gate.js';
 
 export interface RunningServer {
   server: http.Server;
@@ -21,11 +21,12 @@ export async function startServer(container: DependencyContainer): Promise<Runni
   const config = container.resolve<Config>(TOKENS.Config);
   const logger = container.resolve<Logger>(TOKENS.Logger);
   const app = createApp(container);
-  const gate = requestGate(config, logger);
+  const gate = requestGate(config, logger, container.resolve(TOKENS.RateLimiter));
   const fast = fastAnswers(container);
   const server = http.createServer((req, res) => {
-    const context = gate(req, res);
-    if (context && !fast(req, res, context)) app(req, res);
+    afterGate(gate(req, res), res, (context) => {
+      if (!fast(req, res, context)) app(req, res);
+    });
   });
   server.headersTimeout = 30_000;
   server.requestTimeout = 300_000;

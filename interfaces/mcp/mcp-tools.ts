@@ -20,9 +20,9 @@ export function toMcpTool(def: ToolDefinition): Tool {
 }
 
 /**
- * `structuredContent` is `{result, tool, executionTime}`, as `data` of the REST envelope, or, on an
- * `isError` result, `{error}`: MCP clients (the SDK's among them) check an error result's
- * structured content against the output schema too, so the schema admits both.
+ * `structuredContent` is `{result, tool, executionTime}`, as `data` of the REST
+ * envelope, or, in an `isError` result, `{error}` as the envelope's error: MCP
+ * clients check the structured content of error results against this schema too.
  */
 function structuredOutputSchema(name: string, result: Record<string, unknown>): Tool['outputSchema'] {
   return {
@@ -31,12 +31,7 @@ function structuredOutputSchema(name: string, result: Record<string, unknown>): 
       result,
       tool: { type: 'string', enum: [name] },
       executionTime: { type: 'number', description: 'milliseconds' },
-      error: {
-        type: 'object',
-        description: 'on an isError result: the error of the REST envelope',
-        properties: { code: { type: 'string' }, message: { type: 'string' }, details: {} },
-        required: ['code', 'message'],
-      },
+      error: { type: 'object', properties: { code: { type: 'string' }, message: { type: 'string' }, details: {} }, required: ['code', 'message'] },
     },
     anyOf: [{ required: ['result', 'tool', 'executionTime'] }, { required: ['error'] }],
   } as Tool['outputSchema'];

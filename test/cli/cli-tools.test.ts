@@ -137,9 +137,9 @@ describe('svc CLI: tools, run, status, exit codes', function () {
     });
 
     it('exits 1 with the server’s message when the server says no', async () => {
-      const failed = await runCli(['run', 'recommend', '--intent', 'a database'], env);
+      const failed = await runCli(['run', 'generateManifests', '--solutionId', `sol_${'0'.repeat(32)}`], env);
       expect(failed.code).to.equal(1);
-      expect(failed.stderr).to.match(/^svc: EXECUTION_ERROR: Tool recommend is defined but not available/m);
+      expect(failed.stderr).to.match(/^svc: VALIDATION_ERROR: Unknown or expired session: sol_0+\. Call recommend/m);
 
       const unauthorized = await runCli(['status'], { ...env, SVC_AUTH_TOKEN: 'not-the-right-token-at-all' });
       expect(unauthorized.code).to.equal(1);

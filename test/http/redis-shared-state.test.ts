@@ -4,6 +4,7 @@ import { auth, buildTestApp } from '../support/test-app.js';
 import { requireRedisServer } from '../support/redis-fixture.js';
 import { RedisServer } from '../support/redis-server.js';
 import { TOKENS } from '../../infrastructure/tokens.js';
+import { manifestOf, skillFiles } from '../support/upload-manifests.js';
 
 describe('REDIS_URL: shared state on a real redis-server', function () {
   this.timeout(30000);
@@ -51,5 +52,60 @@ describe('REDIS_URL: shared state on a real redis-server', function () {
 
   it('refuses a REDIS_URL that is not redis:// or rediss://, without echoing it', () => {
     expect(() => buildTestApp({ REDIS_URL: 'http://user:sekret-pass@redis:6379' })).to.throw(/^Invalid configuration: REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL$/);
+  });
+});
+
+describe('uploaded sources shared through Redis', function () {
+  this.timeout(30000);
+  let server: RedisServer;
+  const SOURCES = '/api/v1/prompts/sources';
+  const render = (app: Parameters<typeof request>[0], id: string) =>
+    request(app).post(`/api/v1/prompts/demo?source=${encodeURIComponent(id)}`).set(auth).send({ arguments: { who: 'there' } });
+  before(async function () {
+    requireRedisServer(this);
+    server = await RedisServer.start();
+  });
+  after(async () => server?.stop());
+
+  it('an upload on replica A renders on replica C; a replacement on A is what C renders next; Redis down: uploads fail naming Redis', async () => {
+    const env = { REDIS_URL: server.url, SVC_REDIS_PREFIX: 'svc-up:' };
+    const [a, c] = [buildTestApp(env), buildTestApp(env)];
+    try {
+      await new Promise((r) => setTimeout(r, 200));
+      const id = 'local:alice-demo';
+      await request(a.app).post(SOURCES).set(auth).send(manifestOf(id, skillFiles('demo'))).expect(200);
+      const first = await render(c.app, id).expect(200);
+      expect(first.body.data.messages[0].content.text).to.equal('Hello {{who}}\n');
+      const changed = skillFiles('demo');
+      changed[0].bytes = Buffer.from('---\nname: demo\ndescription: Demo skill v2\n---\nHi again {{who}}\n');
+      await request(a.app).post(SOURCES).set(auth).send(manifestOf(id, changed)).expect(200);
+      expect((await render(c.app, id).expect(200)).body.data.messages[0].content.text).to.equal('Hi again {{who}}\n');
+      await server.halt();
+      const refused = await request(a.app).post(SOURCES).set(auth).send(manifestOf('local:other', skillFiles('demo'))).expect(502);
+      expect(refused.body.error.code).to.equal('DEPENDENCY_ERROR');
+      expect(refused.body.error.message).to.match(/^Redis at redis:\/\/127\.0\.0\.1:\d+ failed to store an uploaded source/);
+      // C rendered it before: its first level still serves it
+      expect((await render(c.app, id).expect(200)).body.data.messages[0].content.text).to.equal('Hi again {{who}}\n');
+      await server.restart();
+    } finally {
+      for (const t of [a, c]) for (const close of t.container.resolve(TOKENS.OnShutdown)) await close();
+    }
+  });
+
+  it('holds the count bound across replicas: the least recently stored source goes first', async () => {
+    const env = { REDIS_URL: server.url, SVC_REDIS_PREFIX: 'svc-lru:', SVC_SOURCES_MAX: '2' };
+    const [a, b] = [buildTestApp(env), buildTestApp(env)];
+    try {
+      await new Promise((r) => setTimeout(r, 200));
+      for (const [i, t] of [a, b, a].entries()) await request(t.app).post(SOURCES).set(auth).send(manifestOf(`local:s${i}`, skillFiles('demo'))).expect(200);
+      const fresh = buildTestApp(env);
+      await new Promise((r) => setTimeout(r, 200));
+      expect((await render(fresh.app, 'local:s0')).status).to.equal(400);
+      await render(fresh.app, 'local:s1').expect(200);
+      await render(fresh.app, 'local:s2').expect(200);
+      for (const close of fresh.container.resolve(TOKENS.OnShutdown)) await close();
+    } finally {
+      for (const t of [a, b]) for (const close of t.container.resolve(TOKENS.OnShutdown)) await close();
+    }
   });
 });

@@ -92,7 +92,8 @@ describe('MCP over Streamable HTTP: tools', () => {
   });
 
   it('a tool failure is an isError result with the EXECUTION_ERROR message', async () => {
-    const result = await client.callTool({ name: 'recommend', arguments: { intent: 'a database' } });
+    // recommend now runs; with no AI provider configured, a concrete intent fails saying what to set
+    const result = await client.callTool({ name: 'recommend', arguments: { intent: 'a PostgreSQL database for the orders service' } });
     expect(result.isError).to.equal(true);
     expect((result.structuredContent as { error: { code: string } }).error.code).to.equal('EXECUTION_ERROR');
   });

@@ -14,6 +14,8 @@ export interface ChatReply {
   finishReason?: string;
   /** Never answer (the client's timeout or abort ends the request). */
   hang?: boolean;
+  /** Answer after this many milliseconds. */
+  delayMs?: number;
 }
 
 export type Script = ChatReply | ((request: Json) => ChatReply);
@@ -54,9 +56,15 @@ export class OpenAiChatServer {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
+      let delayMs = 0;
       const send = (status: number, body: unknown) => {
-        res.writeHead(status, { 'Content-Type': 'application/json' });
-        res.end(JSON.stringify(body));
+        const write = () => {
+          if (res.destroyed) return;
+          res.writeHead(status, { 'Content-Type': 'application/json' });
+          res.end(JSON.stringify(body));
+        };
+        if (delayMs > 0) setTimeout(write, delayMs);
+        else write();
       };
       const error = (status: number, message: string, type: string, code: string | null) => send(status, { error: { message, type, param: null, code } });
       if (req.method !== 'POST' || req.url !== '/v1/chat/completions') return error(404, `Unknown request URL: ${req.method} ${req.url}`, 'invalid_request_error', 'unknown_url');
@@ -69,6 +77,7 @@ export class OpenAiChatServer {
       const next = this.queue.shift() ?? { content: 'ok' };
       const reply = typeof next === 'function' ? next(body) : next;
       if (reply.hang) return;
+      delayMs = reply.delayMs ?? 0;
       if (reply.status) return send(reply.status, { error: { type: 'server_error', code: null, param: null, ...reply.error } });
       const toolCalls = (reply.toolCalls ?? []).map((c, i) => ({ id: c.id ?? `call_${this.requests.length}_${i}`, type: 'function', function: { name: c.name, arguments: c.arguments } }));
       const usage = reply.usage ?? { prompt: 10, completion: 5 };

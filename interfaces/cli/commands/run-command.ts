@@ -6,7 +6,8 @@ import { ToolRegistry } from '../../../domain/tools/tool-registry.js';
 import { inputJsonSchema } from '../../shared/tool-json-schema.js';
 import { UsageError } from '../cli-errors.js';
 import type { CommandContext } from '../command-context.js';
-import { printJson, printPretty } from '../output.js';
+import { nextCommandText } from '../next-command.js';
+import { printJson, printPretty, writeOut } from '../output.js';
 import type { SvcClient } from '../svc-client.js';
 import { describeParams, parseToolParams, type ToolInputSchema } from '../tool-params.js';
 
@@ -90,5 +91,7 @@ export function registerRunCommand(program: Command, context: CommandContext): v
       const data = await client.post<{ result: unknown; tool: string; executionTime: number }>(`/api/v1/tools/${encodeURIComponent(tool)}`, params);
       if (output === 'json') return printJson(data);
       printPretty(data.result);
+      const next = nextCommandText(data.result);
+      if (next) writeOut(next);
     });
 }

@@ -1,0 +1,98 @@
+import type { ClusterEvent, KubeObject } from '../../domain/cluster/kube-types.js';
+import { applyOrder } from '../../domain/deployment/manifest-checks.js';
+import { readiness } from '../../domain/deployment/readiness.js';
+import { assertCallAllowed, nextSteps } from '../../domain/deployment/workflow.js';
+import type { Clock, Timers } from '../../domain/ports/clock.js';
+import type { ClusterReader } from '../../domain/ports/cluster-reader.js';
+import type { ClusterWriter } from '../../domain/ports/cluster-writer.js';
+import type { ToolInput } from '../../domain/tools/tool-definitions.js';
+import type { ToolHandler } from '../tool-handler.js';
+import type { SolutionSessions } from './solution-sessions.js';
+
+export const DEFAULT_DEPLOY_TIMEOUT_S = 30;
+const MAX_EVENTS = 10;
+
+export interface ObjectStatus {
+  apiVersion: string;
+  kind: string;
+  name: string;
+  namespace?: string;
+  ready: boolean;
+  reason: string;
+}
+
+const refOf = (o: KubeObject) => ({ apiVersion: o.apiVersion, kind: o.kind, name: o.metadata.name, ...(o.metadata.namespace ? { namespace: o.metadata.namespace } : {}) });
+
+/**
+ * deployManifests: server-side apply of the generated objects (field manager
+ * `svc`; applying the same objects again changes nothing, so a re-deploy is
+ * idempotent), then polls until every object is ready or the timeout ends.
+ * On timeout the pending objects are named with why, from their events and
+ * their pods' events.
+ */
+export class DeployManifests implements ToolHandler<ToolInput<'deployManifests'>> {
+  constructor(
+    private readonly reader: ClusterReader,
+    private readonly writer: ClusterWriter,
+    private readonly sessions: SolutionSessions,
+    private readonly clock: Clock & Timers,
+    private readonly pollIntervalMs = 1000,
+  ) {}
+
+  async execute({ solutionId, timeout = DEFAULT_DEPLOY_TIMEOUT_S }: ToolInput<'deployManifests'>) {
+    const session = await this.sessions.load(solutionId);
+    assertCallAllowed('deployManifests', solutionId, session.state);
+    const objects = applyOrder(session.state.manifests!.objects);
+    const applied: KubeObject[] = [];
+    for (const o of objects) applied.push(await this.writer.apply(o, { fieldManager: 'svc' }));
+    const started = this.clock.now();
+    const deadline = started + timeout * 1000;
+    let statuses = await this.statuses(applied);
+    while (statuses.some((s) => !s.ready) && this.clock.now() < deadline) {
+      await this.sleep(Math.min(this.pollIntervalMs, deadline - this.clock.now()));
+      statuses = await this.statuses(applied);
+    }
+    const ready = statuses.every((s) => s.ready);
+    const pending = ready ? [] : await Promise.all(statuses.filter((s) => !s.ready).map(async (s) => ({ ...s, events: await this.eventsAbout(s) })));
+    // Reloaded: the wait may have been long, and the revision check must see what is stored now.
+    const fresh = await this.sessions.load(solutionId);
+    const saved = await this.sessions.save(fresh, {
+      ...fresh.state,
+      deployment: { deployedAt: new Date(started).toISOString(), ready, deployments: (fresh.state.deployment?.deployments ?? 0) + 1 },
+    });
+    return {
+      solutionId,
+      status: ready ? ('ready' as const) : ('timeout' as const),
+      waitedSeconds: Math.round((this.clock.now() - started) / 100) / 10,
+      objects: statuses,
+      ...(ready ? {} : { pending, message: `Not ready after ${timeout} s: ${pending.map((p) => `${p.kind} ${p.name} (${p.reason})`).join(', ')}` }),
+      nextSteps: nextSteps(solutionId, saved.state),
+    };
+  }
+
+  private async statuses(objects: KubeObject[]): Promise<ObjectStatus[]> {
+    return Promise.all(
+      objects.map(async (o) => {
+        const r = readiness(await this.reader.get(refOf(o)));
+        return { ...refOf(o), ready: r.ready, reason: r.reason };
+      }),
+    );
+  }
+
+  /** Events of the object and, for a workload, Warning events of its pods (named `<name>-...`). */
+  private async eventsAbout(s: ObjectStatus): Promise<{ object: string; type: string; reason: string; message: string; count: number }[]> {
+    const own = await this.reader.events({ namespace: s.namespace, involvedObject: { kind: s.kind, name: s.name }, limit: MAX_EVENTS });
+    let pods: ClusterEvent[] = [];
+    if (s.kind === 'Deployment' || s.kind === 'StatefulSet') {
+      const all = await this.reader.events({ namespace: s.namespace, limit: 200 });
+      pods = all.filter((e) => e.involvedObject.kind === 'Pod' && e.involvedObject.name.startsWith(`${s.name}-`) && e.type === 'Warning');
+    }
+    return [...own, ...pods]
+      .slice(-MAX_EVENTS)
+      .map((e) => ({ object: `${e.involvedObject.kind} ${e.involvedObject.name}`, type: e.type, reason: e.reason, message: e.message.slice(0, 500), count: e.count }));
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => this.clock.schedule(Math.max(0, ms), resolve));
+  }
+}

@@ -1,0 +1,165 @@
+import { ValidationError, NotConfiguredError } from '../../domain/errors.js';
+import { overallRisk } from '../../domain/operations/operation-plan.js';
+import type { Clock } from '../../domain/ports/clock.js';
+import type { ClusterReader } from '../../domain/ports/cluster-reader.js';
+import type { ClusterWriter } from '../../domain/ports/cluster-writer.js';
+import type { LlmProvider } from '../../domain/ports/llm-provider.js';
+import type { SessionStore } from '../../domain/ports/session-store.js';
+import type { Tracer } from '../../domain/ports/tracer.js';
+import type { Session } from '../../domain/sessions/session.js';
+import { unknownSession } from '../../domain/sessions/session-id.js';
+import type { ToolInput } from '../../domain/tools/tool-definitions.js';
+import type { OperateOutput } from '../../domain/tools/outputs/operate-output.js';
+import { runOnce } from '../actions/run-once.js';
+import type { ToolContext, ToolHandler } from '../tool-handler.js';
+import { ExecuteOperation, type RolloutWaitOptions } from './execute-operation.js';
+import { operationView, type OperationView } from './operation-view.js';
+import type { OperationState, Proposal } from './operation-state.js';
+import { PlanOperation, type PlanLimits } from './plan-operation.js';
+import { previewActions } from './preview-actions.js';
+
+export interface OperateDeps {
+  llm: LlmProvider;
+  reader: ClusterReader;
+  writer: ClusterWriter;
+  sessions: SessionStore;
+  tracer: Tracer;
+  clock: Clock;
+  limits: PlanLimits;
+  rollout?: RolloutWaitOptions;
+}
+
+type Input = ToolInput<'operate'>;
+const START = 'Start a new operation with operate and an intent.';
+
+/**
+ * The operate tool: a day-2 change planned by a model against the live
+ * cluster, dry-run, shown with a field-level diff, and applied only on
+ * approval. One call is one of:
+ * - start (`intent`, optional `evidence`): investigate, plan, dry-run, store a session, answer `awaiting_approval`;
+ * - refine (`sessionId` + `refinedIntent`): plan again within the session;
+ * - execute (`sessionId` + `executeChoice` 1): at most once, then wait for rollouts;
+ * - stop (`sessionId` + `executeChoice` 2): nothing applied;
+ * - look (`sessionId` alone): the session as it stands.
+ */
+export class Operate implements ToolHandler<Input> {
+  private readonly planner: PlanOperation;
+  private readonly executor: ExecuteOperation;
+
+  constructor(private readonly deps: OperateDeps) {
+    this.planner = new PlanOperation(deps.llm, deps.reader, deps.tracer, deps.limits);
+    this.executor = new ExecuteOperation(deps.reader, deps.writer, deps.clock, deps.rollout);
+  }
+
+  /** The answer is held to the tool's output schema by the compiler (OperationView must fit OperateOutput). */
+  async execute(input: Input, _context?: ToolContext): Promise<OperateOutput> {
+    if (input.sessionId === undefined) {
+      if (input.refinedIntent !== undefined || input.executeChoice !== undefined) {
+        throw new ValidationError('refinedIntent and executeChoice continue an operation: send them with the sessionId an earlier operate call returned');
+      }
+      if (input.intent === undefined) throw new ValidationError('intent is required to start an operation (or send sessionId to continue one)');
+      return this.start(input.intent, input.evidence);
+    }
+    if (input.intent !== undefined) throw new ValidationError('intent starts a new operation: to change the plan of a session, send refinedIntent with its sessionId');
+    if (input.refinedIntent !== undefined && input.executeChoice !== undefined) throw new ValidationError('Send either refinedIntent or executeChoice, not both');
+    if (input.refinedIntent !== undefined) this.requireAiAndCluster();
+    else if (input.executeChoice === 1) this.requireCluster();
+    const session = await this.deps.sessions.get<OperationState>('operation', input.sessionId);
+    if (!session) throw unknownSession('operation', input.sessionId, START);
+    if (input.refinedIntent !== undefined) return this.refine(session, input.refinedIntent, input.evidence);
+    if (input.executeChoice === 1) return this.run(session);
+    if (input.executeChoice === 2) return this.stop(session);
+    return operationView(session);
+  }
+
+  private async start(intent: string, evidence: string | undefined): Promise<OperationView> {
+    this.requireAiAndCluster();
+    const proposal = await this.propose({ intent, evidence, refinements: [] });
+    const session = await this.deps.sessions.create<OperationState>('operation', { intent, ...(evidence ? { evidence } : {}), refinements: [], ...proposal });
+    return operationView(session);
+  }
+
+  private async refine(session: Session<OperationState>, refinedIntent: string, evidence: string | undefined): Promise<OperationView> {
+    this.refuseWhenClosed(session, 'refined');
+    const { state } = session;
+    const refinements = [...state.refinements, refinedIntent];
+    const previousPlan = JSON.stringify({
+      summary: state.proposal.summary,
+      actions: state.proposal.actions.map((a) => ({ action: a.action, type: a.type, description: a.description, target: a.target, dryRun: a.dryRun })),
+    });
+    const kept = evidence ?? state.evidence;
+    const proposal = await this.propose({ intent: state.intent, evidence: kept, refinements, previousPlan });
+    const next: OperationState = { intent: state.intent, ...(kept ? { evidence: kept } : {}), refinements, ...proposal };
+    const saved = await this.deps.sessions.update<OperationState>('operation', session.id, session.revision, next);
+    if (saved.conflict) {
+      if (!saved.current) throw unknownSession('operation', session.id, START);
+      this.refuseWhenClosed(saved.current, 'refined');
+      throw new ValidationError(`Session ${session.id} was refined by another request meanwhile; look at it (sessionId alone) and refine again if needed`);
+    }
+    return operationView(saved.session);
+  }
+
+  private async run(session: Session<OperationState>): Promise<OperationView> {
+    if (session.state.stopped) throw new ValidationError(`Session ${session.id} was stopped at ${session.state.stopped.at}; nothing was applied. ${START}`);
+    if (!session.state.execution && !session.state.proposal.executable) {
+      throw new ValidationError(`Session ${session.id} cannot be executed: ${notExecutableReason(session.state.proposal)}. Send refinedIntent with this sessionId to plan again, or executeChoice 2 to stop.`);
+    }
+    const started = this.deps.clock.now();
+    const { session: saved } = await runOnce(this.deps.sessions, 'operation', session, this.deps.clock, () =>
+      this.executor.execute(session.state.plan.actions, this.deps.limits.timeoutMs - (this.deps.clock.now() - started)),
+    );
+    return operationView(saved);
+  }
+
+  private async stop(session: Session<OperationState>): Promise<OperationView> {
+    this.refuseWhenClosed(session, 'stopped');
+    const saved = await this.deps.sessions.update<OperationState>('operation', session.id, session.revision, { ...session.state, stopped: { at: new Date(this.deps.clock.now()).toISOString() } });
+    if (saved.conflict) {
+      if (!saved.current) throw unknownSession('operation', session.id, START);
+      this.refuseWhenClosed(saved.current, 'stopped');
+      throw new ValidationError(`Session ${session.id} changed while this request was reading it; ask again`);
+    }
+    return operationView(saved.session);
+  }
+
+  private async propose(input: { intent: string; evidence?: string; refinements: string[]; previousPlan?: string }): Promise<Pick<OperationState, 'plan' | 'proposal'>> {
+    const { plan, investigation } = await this.planner.execute(input);
+    const now = new Date(this.deps.clock.now());
+    const actions = await previewActions(this.deps.reader, this.deps.writer, plan.actions, now);
+    const proposal: Proposal = {
+      summary: plan.summary,
+      risk: overallRisk(plan),
+      executable: actions.length > 0 && actions.every((a) => a.dryRun.accepted),
+      actions,
+      investigation,
+      plannedAt: now.toISOString(),
+    };
+    return { plan, proposal };
+  }
+
+  /** An executed (or executing) or stopped session takes no further step; the 400 carries what happened. */
+  private refuseWhenClosed(session: Session<OperationState>, step: 'refined' | 'stopped'): void {
+    const { execution, stopped } = session.state;
+    if (execution) {
+      const when = execution.status === 'running' ? 'is being executed' : `was already executed (${execution.status} at ${execution.finishedAt ?? execution.startedAt})`;
+      throw new ValidationError(`Session ${session.id} ${when}; it cannot be ${step}. ${START}`, { execution });
+    }
+    if (stopped) throw new ValidationError(`Session ${session.id} was stopped at ${stopped.at}; it cannot be ${step}. ${START}`);
+  }
+
+  private requireAiAndCluster(): void {
+    const llm = this.deps.llm.status();
+    if (!llm.configured) throw new NotConfiguredError('The AI provider', llm.hint ?? 'set OPENAI_API_KEY');
+    this.requireCluster();
+  }
+
+  private requireCluster(): void {
+    if (this.deps.reader.context() === '') throw new NotConfiguredError('The Kubernetes cluster', 'set KUBECONFIG or run svc inside a cluster');
+  }
+}
+
+export function notExecutableReason(p: Proposal): string {
+  if (p.actions.length === 0) return 'the plan has no action';
+  const refused = p.actions.filter((a) => !a.dryRun.accepted);
+  return refused.map((a) => `the API server refused the dry run of action ${a.action} (${a.description}): ${a.dryRun.accepted ? '' : a.dryRun.message}`).join('; ');
+}

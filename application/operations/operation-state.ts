@@ -1,0 +1,87 @@
+import type { ClusterAction, RiskLevel } from '../../domain/actions/cluster-action.js';
+import type { ResourceRef } from '../../domain/cluster/kube-types.js';
+import type { FieldChange } from '../../domain/operations/object-diff.js';
+import type { OperationPlan } from '../../domain/operations/operation-plan.js';
+import type { RollbackAdvice } from '../../domain/operations/rollback.js';
+import type { ActionOutcome, DryRunRefusal } from '../actions/execute-actions.js';
+import type { Executable } from '../actions/run-once.js';
+
+/** The server's verdict on one action's dry run, as shown to the caller. */
+export type DryRunVerdict =
+  | { accepted: true }
+  | { accepted: false; reason: string; message: string; causes: { field?: string; message: string }[] };
+
+/** One proposed action as the caller sees it: what, where, the kubectl equivalent, the dry run and the field-level diff. */
+export interface ProposedAction {
+  /** 1-based position: the order of execution. */
+  action: number;
+  type: ClusterAction['type'];
+  description: string;
+  risk: RiskLevel;
+  rationale: string;
+  target: ResourceRef;
+  /** For people only; svc runs the API operation, never kubectl. */
+  kubectl: string;
+  /** From the live object and the dry run: `create` when the object does not exist yet. */
+  effect: 'create' | 'update' | 'delete';
+  dryRun: DryRunVerdict;
+  /** Field-level diff of the dry-run result against the live object (status and server metadata left out); empty for a delete or a refused dry run. */
+  diff: FieldChange[];
+  /** Diff entries left out past the cap. */
+  diffOmitted?: number;
+}
+
+/** How the read-only investigation before a plan went. */
+export interface InvestigationSummary {
+  modelCalls: number;
+  functionCalls: number;
+  /** `final-answer`, or the limit that cut it short (`model-calls`, `tokens`, `deadline`, `provider-error`). */
+  stoppedBy: string;
+}
+
+export interface Proposal {
+  summary: string;
+  risk: RiskLevel;
+  /** Every dry run accepted and at least one action: executeChoice 1 may run it. */
+  executable: boolean;
+  actions: ProposedAction[];
+  investigation: InvestigationSummary;
+  /** ISO 8601. */
+  plannedAt: string;
+}
+
+export type RolloutState = 'rolled-out' | 'failed' | 'timed-out' | 'unknown';
+
+/** The rollout of one Deployment or StatefulSet the operation changed. */
+export interface RolloutReport {
+  target: ResourceRef;
+  state: RolloutState;
+  message: string;
+  waitedMs: number;
+  /** With any state but `rolled-out`: how to put the previous spec back. */
+  rollback?: RollbackAdvice;
+}
+
+export interface ExecutionOutcome {
+  /** All actions applied and every rollout finished. */
+  succeeded: boolean;
+  /** false: the dry run at execution time refused an action and nothing was applied. */
+  dryRunPassed: boolean;
+  refused?: DryRunRefusal;
+  actions: ActionOutcome[];
+  rollouts: RolloutReport[];
+  /** One line of state per object the operation touched, read after the rollouts. */
+  objects: { target: ResourceRef; state: string }[];
+}
+
+/** What an operation session stores. */
+export interface OperationState extends Executable<ExecutionOutcome> {
+  intent: string;
+  evidence?: string;
+  /** Every refinedIntent, oldest first. */
+  refinements: string[];
+  /** The model's plan, as checked: what execution runs. */
+  plan: OperationPlan;
+  proposal: Proposal;
+  stopped?: { at: string };
+}

@@ -1,0 +1,73 @@
+import type { Session } from '../../domain/sessions/session.js';
+import type { ExecutionRecord } from '../actions/run-once.js';
+import type { ExecutionOutcome, OperationState, Proposal } from './operation-state.js';
+
+export type OperationStatus = 'awaiting_approval' | 'needs_refinement' | 'stopped' | 'executing' | 'executed' | 'execution_failed' | 'dry_run_refused';
+
+/** What every operate call answers: the session as it stands and the next step in words. */
+export interface OperationView {
+  sessionId: string;
+  status: OperationStatus;
+  intent: string;
+  refinements: string[];
+  /** The plan shown for approval (also after execution, for the record). */
+  proposal: Proposal;
+  /** Present once executeChoice 1 ran. */
+  execution?: ExecutionRecord<ExecutionOutcome>;
+  stoppedAt?: string;
+  nextStep: string;
+}
+
+export function operationView(session: Session<OperationState>): OperationView {
+  const { state } = session;
+  const status = statusOf(state);
+  return {
+    sessionId: session.id,
+    status,
+    intent: state.intent,
+    refinements: state.refinements,
+    proposal: state.proposal,
+    ...(state.execution ? { execution: state.execution } : {}),
+    ...(state.stopped ? { stoppedAt: state.stopped.at } : {}),
+    nextStep: nextStep(session.id, status, state),
+  };
+}
+
+function statusOf(state: OperationState): OperationStatus {
+  if (state.stopped) return 'stopped';
+  const run = state.execution;
+  if (run) {
+    if (run.status === 'running') return 'executing';
+    if (run.status === 'failed' || !run.outcome) return 'execution_failed';
+    if (!run.outcome.dryRunPassed) return 'dry_run_refused';
+    return run.outcome.succeeded ? 'executed' : 'execution_failed';
+  }
+  return state.proposal.executable ? 'awaiting_approval' : 'needs_refinement';
+}
+
+function nextStep(id: string, status: OperationStatus, state: OperationState): string {
+  const refine = `send {"sessionId":"${id}","refinedIntent":"..."} to plan again`;
+  switch (status) {
+    case 'awaiting_approval':
+      return `Review the actions, their dry-run verdicts and diffs. To apply them send {"sessionId":"${id}","executeChoice":1}; to stop without changing anything, executeChoice 2; to change the plan, ${refine}.`;
+    case 'needs_refinement': {
+      const p = state.proposal;
+      const why = p.actions.length === 0 ? 'The plan has no action' : `The API server refused the dry run of action ${p.actions.filter((a) => !a.dryRun.accepted).map((a) => a.action).join(', ')}`;
+      return `${why}, so it cannot be executed: ${refine}, or send executeChoice 2 to stop.`;
+    }
+    case 'stopped':
+      return 'Stopped: nothing was applied. Start a new operation with an intent for another change.';
+    case 'executing':
+      return `Being executed by another request: send {"sessionId":"${id}"} again to see its outcome.`;
+    case 'executed':
+      return 'Done: every action was applied and every rollout finished. Start a new operation with an intent for another change.';
+    case 'dry_run_refused':
+      return 'The dry run at execution time refused an action (see execution.outcome.refused); nothing was applied. Start a new operation with an intent to plan against the current state.';
+    case 'execution_failed': {
+      const rollouts = state.execution?.outcome?.rollouts.filter((r) => r.state !== 'rolled-out') ?? [];
+      if (rollouts.length === 0) return 'An action failed (see execution.outcome.actions); later actions were not run. Start a new operation with an intent to finish or undo the change.';
+      const how = rollouts.map((r) => `${r.target.kind} ${r.target.namespace ? `${r.target.namespace}/` : ''}${r.target.name}: ${r.message}${r.rollback ? `; to roll back apply execution.outcome.rollouts[].rollback.patch (operate intent "roll back ${r.target.kind.toLowerCase()} ${r.target.name}", or ${r.rollback.kubectlPatch.split('\n')[0]}), or run ${r.rollback.kubectlUndo}` : ''}`);
+      return `Not every rollout finished. ${how.join(' | ')}`;
+    }
+  }
+}

@@ -1,0 +1,31 @@
+import type { Template } from '../../ai/template.js';
+
+export interface PlanData {
+  /** Set when the investigation was cut short: which limit stopped it. */
+  investigationNote?: string;
+}
+
+/** Step 2 of operate: the change as a JSON plan of Kubernetes API operations, asked at the end of the investigation. */
+export const planTemplate: Template<PlanData> = {
+  id: 'operate/plan',
+  instructions: `Now give the operation as one JSON object with the fields summary, risk and actions.
+
+Each action is one Kubernetes API operation, applied in the order given:
+- "scale": target and replicas, to change a replica count;
+- "patch": target and a JSON merge patch (RFC 7386) to change fields of an existing object. A merge patch
+  replaces arrays whole: to change one container, list every container of the pod template with its name;
+- "apply": a whole manifest (apiVersion, kind, metadata with name and namespace, spec), server-side apply,
+  to create an object or to set it whole;
+- "rolloutRestart": target, to restart the pods of a Deployment, StatefulSet or DaemonSet;
+- "delete": target, only when the request asks to remove something.
+A target has apiVersion, kind, name and namespace. Every action has a description, a risk (low: no
+disruption; medium: a brief disruption or restarts; high: an outage or data loss possible) and a rationale.
+
+Propose the smallest change that does what was asked and nothing that was not asked. summary says what
+changes and why, with the current values. risk is the risk of the whole operation. When nothing should
+change, or the request cannot be done safely, give no actions and say why in summary.
+
+Every action is dry-run by the API server and shown to a person, who approves it before anything is applied.`,
+  data: (d) => ({ investigation_note: d.investigationNote }),
+  ask: 'Answer with only the JSON object, no other text.',
+};

@@ -1,0 +1,88 @@
+import { z } from 'zod';
+
+/**
+ * Results of the five deployment-workflow tools: the OpenAPI response
+ * schemas, MCP outputSchema and what the CLI reads (`nextSteps`), from one
+ * definition. Objects stay open (`loose`) where they carry cluster data.
+ */
+
+const tool = z.enum(['recommend', 'chooseSolution', 'answerQuestion', 'generateManifests', 'deployManifests']);
+
+/** The calls that may come next, the recommended one first, with their parameters filled in. */
+export const nextStepsOutput = z
+  .array(z.object({ tool, params: z.record(z.string(), z.unknown()), why: z.string() }))
+  .describe('Calls that may come next, recommended first, parameters filled in (answers: the suggested defaults)');
+
+const resource = z.object({ apiVersion: z.string(), kind: z.string(), namespaced: z.boolean(), purpose: z.string() });
+const solution = z.object({
+  score: z.number(),
+  description: z.string(),
+  resources: z.array(resource),
+  patternsApplied: z.array(z.string()),
+  policiesRespected: z.array(z.string()),
+  droppedResources: z.array(z.object({ kind: z.string(), apiVersion: z.string().optional(), reason: z.string() })).describe('Kinds the cluster does not serve, dropped'),
+});
+const answer = z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]);
+const question = z
+  .object({
+    id: z.string(),
+    text: z.string(),
+    type: z.enum(['string', 'integer', 'number', 'boolean', 'select', 'text']),
+    stage: z.enum(['required', 'basic', 'advanced', 'open']),
+    validation: z.object({ enum: z.array(z.union([z.string(), z.number(), z.boolean()])).optional(), pattern: z.string().optional(), minimum: z.number().optional(), maximum: z.number().optional(), required: z.boolean().optional() }),
+    default: answer.optional(),
+    target: z.object({ kind: z.string(), field: z.string() }).optional(),
+    policyRules: z.array(z.object({ policy: z.string(), constraint: z.record(z.string(), z.unknown()) })).optional(),
+  });
+const objectRef = { apiVersion: z.string(), kind: z.string(), name: z.string(), namespace: z.string().optional() };
+
+export const recommendOutput = z.object({
+  status: z.enum(['solutions', 'no-solutions', 'needs-clarification']),
+  intent: z.string(),
+  guidance: z.array(z.string()).optional().describe('With needs-clarification: what to add to the intent'),
+  solutions: z.array(solution.extend({ solutionId: z.string() })),
+  organizationalContext: z.object({ capabilities: z.number().int(), patterns: z.array(z.string()), policies: z.array(z.string()) }).optional(),
+  notes: z.array(z.string()),
+  nextSteps: z.array(z.object({ tool, params: z.record(z.string(), z.unknown()), why: z.string() })),
+});
+
+export const chooseSolutionOutput = z.object({
+  solutionId: z.string(),
+  solution,
+  questions: z.object({ required: z.array(question), basic: z.array(question), advanced: z.array(question), open: z.array(question) }),
+  answered: z.array(z.string()),
+  notes: z.array(z.string()),
+  nextSteps: nextStepsOutput,
+});
+
+export const answerQuestionOutput = z.object({
+  solutionId: z.string(),
+  stage: z.enum(['required', 'basic', 'advanced', 'open']),
+  accepted: z.record(z.string(), answer),
+  nextStage: z.enum(['required', 'basic', 'advanced', 'open']).nullable(),
+  readyForManifests: z.boolean(),
+  notes: z.array(z.string()).optional(),
+  nextSteps: nextStepsOutput,
+});
+
+export const generateManifestsOutput = z.object({
+  solutionId: z.string(),
+  status: z.literal('generated'),
+  attempts: z.number().int().min(1).max(10),
+  objects: z.array(z.object(objectRef)),
+  manifests: z.string().describe('The final manifests as YAML documents'),
+  nextSteps: nextStepsOutput,
+});
+
+export const deployManifestsOutput = z.object({
+  solutionId: z.string(),
+  status: z.enum(['ready', 'timeout']),
+  waitedSeconds: z.number(),
+  objects: z.array(z.object({ ...objectRef, ready: z.boolean(), reason: z.string() })),
+  pending: z
+    .array(z.object({ ...objectRef, ready: z.boolean(), reason: z.string(), events: z.array(z.object({ object: z.string(), type: z.string(), reason: z.string(), message: z.string(), count: z.number() })) }))
+    .optional()
+    .describe('With timeout: what is not ready, with its events and its pods\' warnings'),
+  message: z.string().optional(),
+  nextSteps: nextStepsOutput,
+});

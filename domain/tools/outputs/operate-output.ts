@@ -1,0 +1,70 @@
+import { z } from 'zod';
+import { clusterActionSchema, RISK_LEVELS } from '../../actions/cluster-action.js';
+
+const target = z.object({ apiVersion: z.string(), kind: z.string(), name: z.string(), namespace: z.string().optional() });
+const cause = z.object({ field: z.string().optional(), message: z.string() });
+
+const proposedAction = z.object({
+  action: z.number().int().min(1).describe('Position: the order of execution'),
+  type: z.enum(['apply', 'patch', 'delete', 'scale', 'rolloutRestart']),
+  description: z.string(),
+  risk: z.enum(RISK_LEVELS),
+  rationale: z.string(),
+  target,
+  kubectl: z.string().describe('The equivalent kubectl command, for people only: svc uses the Kubernetes API'),
+  effect: z.enum(['create', 'update', 'delete']),
+  dryRun: z.union([
+    z.object({ accepted: z.literal(true) }),
+    z.object({ accepted: z.literal(false), reason: z.string(), message: z.string().describe("The API server's message"), causes: z.array(cause) }),
+  ]),
+  diff: z
+    .array(z.object({ path: z.string(), from: z.unknown().optional(), to: z.unknown().optional() }))
+    .describe('Fields of the dry-run result that differ from the live object; no `from`: a new field, no `to`: a removed one'),
+  diffOmitted: z.number().int().optional(),
+});
+
+const rollback = z.object({
+  patch: z.record(z.string(), z.unknown()).describe('JSON merge patch restoring the previous spec values'),
+  kubectlPatch: z.string(),
+  kubectlUndo: z.string(),
+  action: clusterActionSchema,
+});
+
+const outcome = z.object({
+  succeeded: z.boolean(),
+  dryRunPassed: z.boolean(),
+  refused: z.object({ action: z.number().int(), description: z.string(), reason: z.string(), message: z.string(), causes: z.array(cause) }).optional(),
+  actions: z.array(z.object({ action: z.number().int(), description: z.string(), kubectl: z.string(), status: z.enum(['applied', 'failed', 'not-run']), message: z.string().optional() })),
+  rollouts: z.array(
+    z.object({ target, state: z.enum(['rolled-out', 'failed', 'timed-out', 'unknown']), message: z.string(), waitedMs: z.number(), rollback: rollback.optional() }),
+  ),
+  objects: z.array(z.object({ target, state: z.string() })),
+});
+
+/** The `operate` tool's result: the session as it stands after the call, and the next step in words. */
+export const operateOutput = z.object({
+  sessionId: z.string(),
+  status: z.enum(['awaiting_approval', 'needs_refinement', 'stopped', 'executing', 'executed', 'execution_failed', 'dry_run_refused']),
+  intent: z.string(),
+  refinements: z.array(z.string()),
+  proposal: z.object({
+    summary: z.string(),
+    risk: z.enum(RISK_LEVELS).describe('Overall risk, never below the riskiest action'),
+    executable: z.boolean(),
+    actions: z.array(proposedAction),
+    investigation: z.object({ modelCalls: z.number().int(), functionCalls: z.number().int(), stoppedBy: z.string() }),
+    plannedAt: z.string(),
+  }),
+  execution: z
+    .object({
+      status: z.enum(['running', 'done', 'failed']),
+      startedAt: z.string(),
+      finishedAt: z.string().optional(),
+      outcome: outcome.optional(),
+      error: z.string().optional(),
+    })
+    .optional(),
+  stoppedAt: z.string().optional(),
+  nextStep: z.string(),
+});
+export type OperateOutput = z.infer<typeof operateOutput>;

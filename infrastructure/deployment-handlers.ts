@@ -1,0 +1,29 @@
+import type { DependencyContainer } from 'tsyringe';
+import { AnswerQuestion } from '../application/deployment/answer-question.js';
+import { ChooseSolution } from '../application/deployment/choose-solution.js';
+import { DeployManifests } from '../application/deployment/deploy-manifests.js';
+import { GenerateManifests } from '../application/deployment/generate-manifests.js';
+import { Recommend } from '../application/deployment/recommend.js';
+import { SolutionSessions } from '../application/deployment/solution-sessions.js';
+import type { TypedToolHandlers } from '../application/tool-handler.js';
+import type { AiConfig } from './config/ai-config.js';
+import { TOKENS } from './tokens.js';
+
+type DeploymentTools = 'recommend' | 'chooseSolution' | 'answerQuestion' | 'generateManifests' | 'deployManifests';
+
+/** The five tools of the deployment workflow, built from the ports registered in `c`. */
+export function deploymentHandlers(c: DependencyContainer, ai: AiConfig): Pick<TypedToolHandlers, DeploymentTools> {
+  const sessions = new SolutionSessions(c.resolve(TOKENS.SessionStore));
+  const reader = c.resolve(TOKENS.ClusterReader);
+  const writer = c.resolve(TOKENS.ClusterWriter);
+  const llm = c.resolve(TOKENS.LlmProvider);
+  const clock = c.resolve(TOKENS.Clock);
+  const limits = { maxTokens: ai.maxTokens, timeoutMs: ai.timeoutMs };
+  return {
+    recommend: new Recommend(llm, c.resolve(TOKENS.Embedder), c.resolve(TOKENS.VectorStore), reader, sessions, limits),
+    chooseSolution: new ChooseSolution(reader, sessions),
+    answerQuestion: new AnswerQuestion(reader, sessions),
+    generateManifests: new GenerateManifests(llm, reader, writer, sessions, clock, limits),
+    deployManifests: new DeployManifests(reader, writer, sessions, clock),
+  };
+}

@@ -1,0 +1,79 @@
+import type { Clock } from '../../domain/ports/clock.js';
+import type { LeaseOutcome, ScanLease, ScanStateStore } from '../../domain/ports/scan-state-store.js';
+import type { ScanState } from '../../domain/orgdata/scan-state.js';
+import type { RedisConnection } from './redis-connection.js';
+
+/**
+ * Takes the lease when there is none, it expired, or the holder already has
+ * it. Times come from the adapter's clock (ARGV), never Redis's, so every
+ * replica judges expiry the same way. {1, lease} when taken, {0, current}.
+ */
+const ACQUIRE = `
+local cur = redis.call('GET', KEYS[1])
+if cur then
+  local l = cjson.decode(cur)
+  if l.holder ~= ARGV[1] and tonumber(ARGV[2]) <= tonumber(l.expiresAt) then return {0, cur} end
+end
+redis.call('SET', KEYS[1], ARGV[3])
+return {1, ARGV[3]}
+`;
+
+/** Replaces the lease only while ARGV[1] holds it; RELEASE drops it likewise. */
+const RENEW = `
+local cur = redis.call('GET', KEYS[1])
+if not cur or cjson.decode(cur).holder ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[1], ARGV[2])
+return 1
+`;
+const RELEASE = `
+local cur = redis.call('GET', KEYS[1])
+if cur and cjson.decode(cur).holder == ARGV[1] then redis.call('DEL', KEYS[1]) end
+return 1
+`;
+
+/**
+ * The capability scan's progress and lease on Redis: one scan at a time
+ * across every replica (the lease is checked and taken in one script), and
+ * the progress any replica saved is what another resumes from. A Redis
+ * failure is DependencyError('redis').
+ */
+export class RedisScanStateStore implements ScanStateStore {
+  constructor(
+    private readonly redis: RedisConnection,
+    private readonly clock: Clock,
+  ) {}
+
+  async load(): Promise<ScanState | undefined> {
+    const text = await this.redis.run('read the scan progress', (c) => c.get(this.redis.key('scan', 'state')));
+    return text ? (JSON.parse(text) as ScanState) : undefined;
+  }
+
+  async save(state: ScanState): Promise<void> {
+    await this.redis.run('save the scan progress', (c) => c.set(this.redis.key('scan', 'state'), JSON.stringify(state)));
+  }
+
+  async acquire(holder: string, ttlMs: number): Promise<LeaseOutcome> {
+    const now = this.clock.now();
+    const [taken, lease] = (await this.redis.run('take the scan lease', (c) => c.eval(ACQUIRE, 1, this.leaseKey(), holder, String(now), leaseJson(holder, now + ttlMs)))) as [number, string];
+    const parsed = JSON.parse(lease) as ScanLease;
+    return taken === 1 ? { acquired: true, lease: parsed } : { acquired: false, lease: parsed };
+  }
+
+  async renew(holder: string, ttlMs: number): Promise<boolean> {
+    const renewed = await this.redis.run('renew the scan lease', (c) => c.eval(RENEW, 1, this.leaseKey(), holder, leaseJson(holder, this.clock.now() + ttlMs)));
+    return renewed === 1;
+  }
+
+  async release(holder: string): Promise<void> {
+    await this.redis.run('release the scan lease', (c) => c.eval(RELEASE, 1, this.leaseKey(), holder));
+  }
+
+  private leaseKey(): string {
+    return this.redis.key('scan', 'lease');
+  }
+}
+
+/** Built here, not in Lua: cjson prints large numbers in exponent form and would round an epoch in milliseconds. */
+function leaseJson(holder: string, expiresAt: number): string {
+  return JSON.stringify({ holder, expiresAt } satisfies ScanLease);
+}

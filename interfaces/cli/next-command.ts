@@ -1,0 +1,30 @@
+import { nextStepsOutput } from '../../domain/tools/outputs/deployment-outputs.js';
+
+/** One shell word, single-quoted unless it is plainly safe. */
+export function shellWord(value: string): string {
+  return /^[A-Za-z0-9_./:@=-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
+}
+
+function flag(name: string, value: unknown): string[] {
+  if (Array.isArray(value)) return value.flatMap((v) => flag(name, v));
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  return [`--${name}`, shellWord(text)];
+}
+
+/** The `svc run` command line of one step. */
+export function commandLine(step: { tool: string; params: Record<string, unknown> }): string {
+  return ['svc', 'run', step.tool, ...Object.entries(step.params).flatMap(([k, v]) => flag(k, v))].join(' ');
+}
+
+/**
+ * The lines `svc run` prints after a workflow tool's result: the next command
+ * (and any alternative), so a person can drive the deployment workflow from
+ * the terminal. Nothing when the result carries no next steps.
+ */
+export function nextCommandText(result: unknown): string | undefined {
+  const raw = result && typeof result === 'object' ? (result as { nextSteps?: unknown }).nextSteps : undefined;
+  const parsed = nextStepsOutput.safeParse(raw);
+  if (!parsed.success) return undefined;
+  if (parsed.data.length === 0) return '\nDone: nothing more to run for this solution.';
+  return `\n${parsed.data.map((s, i) => `${i === 0 ? 'Next' : 'Or'}: ${s.why}\n  ${commandLine(s)}`).join('\n')}`;
+}
