@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { answerQuestionOutput, chooseSolutionOutput, deployManifestsOutput, generateManifestsOutput, recommendOutput } from './outputs/deployment-outputs.js';
 import { versionOutput } from './outputs/version-output.js';
 import { operateOutput } from './outputs/operate-output.js';
+import { remediateOutput } from './outputs/remediate-output.js';
 import { ORG_DATA_OPERATIONS, ORG_DATA_TYPES, refineOrgDataInput, validCombinations } from '../orgdata/org-data-operations.js';
 import { orgDocumentInput } from '../orgdata/org-documents.js';
 import { EVIDENCE_MAX_LENGTH, type ToolDefinition } from './tool-definition.js';
@@ -146,5 +147,6 @@ export const TOOL_DEFINITIONS: ToolDefinition[] = [
     category: 'Troubleshooting',
     tags: ['troubleshooting', 'kubernetes', 'ai'],
     inputSchema: TOOL_INPUTS.remediate,
+    outputSchema: remediateOutput,
   },
 ];

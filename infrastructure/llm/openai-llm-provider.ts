@@ -56,6 +56,8 @@ export class OpenAiLlmProvider implements LlmProvider {
     const model = options.model ?? this.options.model;
     const ctx: ErrorContext = { apiKey: this.options.apiKey, baseUrl: this.baseUrl, model, timeoutMs: this.options.timeoutMs };
     let completion: OpenAI.Chat.Completions.ChatCompletion;
+    // The SDK is given a per-call signal: it adds an abort listener to the signal it gets and never
+    // removes it, and a run's signal lives through all of the run's calls (25 listeners piled up).
     try {
       completion = await this.client.chat.completions.create({
         model,
@@ -67,7 +69,7 @@ export class OpenAiLlmProvider implements LlmProvider {
           ? this.hosted ? { max_completion_tokens: options.maxOutputTokens } : { max_tokens: options.maxOutputTokens }
           : {}),
         ...this.responseFormat(options.responseFormat),
-      }, options.signal ? { signal: options.signal } : undefined);
+      }, options.signal ? { signal: AbortSignal.any([options.signal]) } : undefined);
     } catch (e) {
       throw toLlmError(e, ctx);
     }

@@ -1,0 +1,69 @@
+import { DependencyError } from '../../domain/errors.js';
+import type { ClusterReader } from '../../domain/ports/cluster-reader.js';
+import type { LlmProvider } from '../../domain/ports/llm-provider.js';
+import type { Tracer } from '../../domain/ports/tracer.js';
+import { remediationAnalysisSchema } from '../../domain/remediation/remediation-analysis.js';
+import { withEffectiveRisk } from '../../domain/remediation/risk-floor.js';
+import { clusterFunctions } from '../ai/cluster-functions.js';
+import type { RunBudget } from '../ai/run-budget.js';
+import { askStructured, StructuredAnswerError } from '../ai/structured-chat.js';
+import { render } from '../ai/template.js';
+import { runToolLoop, type ModelFunction } from '../ai/tool-loop.js';
+import type { RemediationState } from './remediation-state.js';
+import { runSummary } from './run-summary.js';
+import { transcript } from './transcript.js';
+import { analyseTemplate } from './templates/analyse.js';
+import { investigateTemplate, type InvestigateData } from './templates/investigate.js';
+
+/** Model calls kept back from the loop for the structured answer and its one retry. */
+export const STRUCTURED_CALLS = 2;
+/** Model text kept as "what was found so far". */
+const FINDINGS_CHARS = 2000;
+
+export type InvestigationResult = Pick<RemediationState, 'analysis' | 'investigation'>;
+
+/**
+ * Investigates an issue with the read-only cluster functions, then asks, in a
+ * fresh conversation that carries the investigation as data, for the analysis
+ * as JSON checked against `remediationAnalysisSchema`. A limit or a provider failure before a usable
+ * analysis is a partial result (no analysis, which limit, what was found);
+ * an analysis that stays unusable after one retry is a 500 EXECUTION_ERROR.
+ */
+export class Investigate {
+  /** Built once: the function specs (JSON schemas) are the same for every run. */
+  private readonly functions: ModelFunction[];
+
+  constructor(
+    private readonly llm: LlmProvider,
+    reader: ClusterReader,
+    private readonly tracer: Tracer,
+  ) {
+    this.functions = clusterFunctions(reader);
+  }
+
+  async execute(input: InvestigateData, budget: RunBudget): Promise<InvestigationResult> {
+    const loop = await runToolLoop(this.llm, this.tracer, {
+      messages: render(investigateTemplate, input),
+      functions: this.functions,
+      budget,
+      reserveCalls: STRUCTURED_CALLS,
+    });
+    const findings = loop.text.trim() ? { findings: loop.text.trim().slice(0, FINDINGS_CHARS) } : {};
+    if (loop.stoppedBy === 'provider-error') return { investigation: { ...runSummary(loop, budget), ...findings } };
+    const stoppedEarly = loop.stoppedBy === 'final-answer' ? undefined : `svc ended the investigation: ${budget.describe(loop.stoppedBy)}. Answer with what you found.`;
+    try {
+      const analysis = await askStructured(this.llm, {
+        messages: render(analyseTemplate, { ...input, investigation: transcript(loop), findings: findings.findings, stoppedEarly }),
+        schema: remediationAnalysisSchema,
+        name: 'remediation_analysis',
+        what: 'remediation analysis',
+        budget,
+      });
+      return { analysis: { ...analysis, actions: analysis.actions.map(withEffectiveRisk) }, investigation: { ...runSummary(loop, budget), ...findings } };
+    } catch (e) {
+      if (e instanceof StructuredAnswerError) return { investigation: { ...runSummary(loop, budget, budget.exhausted() ?? 'analysis-unusable', e.message), ...findings } };
+      if (e instanceof DependencyError) return { investigation: { ...runSummary(loop, budget, 'provider-error', e.message), ...findings } };
+      throw e;
+    }
+  }
+}

@@ -1,0 +1,156 @@
+import { decideAutoExecution } from '../../domain/actions/auto-execution.js';
+import { DomainError, NotConfiguredError, ValidationError } from '../../domain/errors.js';
+import type { Clock } from '../../domain/ports/clock.js';
+import type { ClusterReader } from '../../domain/ports/cluster-reader.js';
+import type { ClusterWriter } from '../../domain/ports/cluster-writer.js';
+import type { LlmProvider } from '../../domain/ports/llm-provider.js';
+import type { SessionStore } from '../../domain/ports/session-store.js';
+import type { Tracer } from '../../domain/ports/tracer.js';
+import type { Session } from '../../domain/sessions/session.js';
+import { unknownSession } from '../../domain/sessions/session-id.js';
+import type { ToolInput } from '../../domain/tools/tool-definitions.js';
+import { executeActions } from '../actions/execute-actions.js';
+import { runOnce } from '../actions/run-once.js';
+import { RunBudget } from '../ai/run-budget.js';
+import type { ToolContext, ToolHandler } from '../tool-handler.js';
+import { Investigate } from './investigate.js';
+import type { RemediationOutcome, RemediationState } from './remediation-state.js';
+import { remediationView, type RemediationView } from './remediation-view.js';
+import { VERIFY_MODEL_CALLS, VerifyFix } from './verify-fix.js';
+
+/** Model calls of one investigation, the structured analysis included. */
+export const REMEDIATE_MODEL_CALLS = 25;
+const EVIDENCE_EXCERPT_CHARS = 500;
+const START = 'Start a new investigation with remediate and an issue.';
+
+export interface RemediateDeps {
+  llm: LlmProvider;
+  reader: ClusterReader;
+  writer: ClusterWriter;
+  sessions: SessionStore;
+  tracer: Tracer;
+  clock: Clock;
+  /** Per run: SVC_AI_TIMEOUT_MS and SVC_AI_MAX_TOKENS. */
+  limits: { timeoutMs: number; maxTokens: number };
+}
+
+type Input = ToolInput<'remediate'>;
+
+/**
+ * The remediate tool. One call is one of:
+ * - start (`issue`, optional `evidence`, `mode`, `confidenceThreshold`, `maxRiskLevel`):
+ *   investigate read-only, analyse, store a session; in automatic mode execute
+ *   when the rule allows, else answer with the proposal and why not;
+ * - execute (`sessionId` + `executeChoice` 1): at most once; dry run of every
+ *   action, then apply in order, then a short follow-up check;
+ * - stop (`sessionId` + `executeChoice` 2): nothing applied;
+ * - look (`sessionId` alone): the session as it stands.
+ */
+export class Remediate implements ToolHandler<Input> {
+  private readonly investigate: Investigate;
+  private readonly verify: VerifyFix;
+
+  constructor(private readonly deps: RemediateDeps) {
+    this.investigate = new Investigate(deps.llm, deps.reader, deps.tracer);
+    this.verify = new VerifyFix(deps.llm, deps.reader, deps.tracer);
+  }
+
+  async execute(input: Input, _context?: ToolContext): Promise<RemediationView> {
+    if (input.sessionId === undefined) {
+      if (input.executeChoice !== undefined) throw new ValidationError('executeChoice continues an investigation: send it with the sessionId an earlier remediate call returned');
+      if (input.issue === undefined) throw new ValidationError('issue is required to start an investigation (or send sessionId to continue one)');
+      return this.start({ ...input, issue: input.issue });
+    }
+    const extra = (['issue', 'evidence', 'mode', 'confidenceThreshold', 'maxRiskLevel'] as const).filter((k) => input[k] !== undefined);
+    if (extra.length) throw new ValidationError(`${extra.join(', ')} only apply when starting an investigation; with sessionId send executeChoice (1 execute, 2 stop) or nothing to see the session`);
+    if (input.executeChoice === 1) this.requireCluster();
+    const session = await this.deps.sessions.get<RemediationState>('remediation', input.sessionId);
+    if (!session) throw unknownSession('remediation', input.sessionId, START);
+    if (input.executeChoice === 1) return this.run(session, this.deps.limits);
+    if (input.executeChoice === 2) return this.stop(session);
+    return remediationView(session);
+  }
+
+  private async start(input: Input & { issue: string }): Promise<RemediationView> {
+    this.requireAi();
+    this.requireCluster();
+    const started = this.deps.clock.now();
+    const settings = { mode: input.mode ?? 'manual', confidenceThreshold: input.confidenceThreshold ?? 0.8, maxRiskLevel: input.maxRiskLevel ?? 'low' } as const;
+    const budget = new RunBudget({ maxCalls: REMEDIATE_MODEL_CALLS, ...this.deps.limits });
+    const { analysis, investigation } = await this.investigate.execute({ issue: input.issue, evidence: input.evidence }, budget);
+    const automatic =
+      settings.mode === 'automatic' && analysis ? decideAutoExecution({ ...settings, confidence: analysis.confidence, actions: analysis.actions }) : undefined;
+    const session = await this.deps.sessions.create<RemediationState>('remediation', {
+      issue: input.issue,
+      ...(input.evidence ? { evidenceExcerpt: input.evidence.slice(0, EVIDENCE_EXCERPT_CHARS), evidenceChars: input.evidence.length } : {}),
+      settings,
+      ...(analysis ? { analysis } : {}),
+      investigation,
+      ...(automatic ? { automatic } : {}),
+      investigatedAt: new Date(this.deps.clock.now()).toISOString(),
+    });
+    if (!automatic?.execute) return remediationView(session);
+    // the follow-up check gets what is left of this run's time and tokens
+    const spent = budget.usage;
+    try {
+      return await this.run(session, {
+        timeoutMs: Math.max(1, this.deps.limits.timeoutMs - (this.deps.clock.now() - started)),
+        maxTokens: Math.max(0, this.deps.limits.maxTokens - spent.inputTokens - spent.outputTokens),
+      });
+    } catch (e) {
+      // the caller has no session id yet: answer with the session, which recorded the failure
+      const after = e instanceof DomainError ? await this.deps.sessions.get<RemediationState>('remediation', session.id) : undefined;
+      if (!after?.state.execution) throw e;
+      return remediationView(after);
+    }
+  }
+
+  private async run(session: Session<RemediationState>, limits: RemediateDeps['limits']): Promise<RemediationView> {
+    const { state } = session;
+    if (!state.execution) {
+      if (state.stopped) throw new ValidationError(`Session ${session.id} was stopped at ${state.stopped.at}; nothing was applied. ${START}`);
+      if (!state.analysis) throw new ValidationError(`Session ${session.id} has nothing to execute: its investigation ended before an analysis (${state.investigation.limit ?? state.investigation.stoppedBy}). ${START}`);
+      if (state.analysis.actions.length === 0) throw new ValidationError(`Session ${session.id} has nothing to execute: its analysis proposes no action. ${START}`);
+    }
+    const actions = state.analysis?.actions ?? [];
+    const { session: saved } = await runOnce(this.deps.sessions, 'remediation', session, this.deps.clock, async (): Promise<RemediationOutcome> => {
+      const { stored: _stored, ...report } = await executeActions(this.deps.writer, actions, this.deps.clock);
+      if (!report.dryRunPassed || !report.outcomes.some((o) => o.status === 'applied')) return { report };
+      const applied = report.outcomes.map((o) => `${o.action}. ${o.status}: ${o.description}${o.message ? ` (${o.message})` : ''}\n   ${o.kubectl}`).join('\n');
+      const verification = await this.verify.execute(
+        { issue: state.issue, rootCause: state.analysis?.rootCause ?? '', applied: applied.slice(0, 8000) },
+        new RunBudget({ maxCalls: VERIFY_MODEL_CALLS, ...limits }),
+      );
+      return { report, verification };
+    });
+    return remediationView(saved);
+  }
+
+  private async stop(session: Session<RemediationState>): Promise<RemediationView> {
+    const refuseExecuted = (s: Session<RemediationState>) => {
+      const e = s.state.execution;
+      if (!e) return;
+      const when = e.status === 'running' ? 'is being executed' : `was already executed (${e.status} at ${e.finishedAt ?? e.startedAt})`;
+      throw new ValidationError(`Session ${s.id} ${when}; it cannot be stopped. ${START}`, { execution: e });
+    };
+    refuseExecuted(session);
+    if (session.state.stopped) return remediationView(session);
+    const saved = await this.deps.sessions.update<RemediationState>('remediation', session.id, session.revision, { ...session.state, stopped: { at: new Date(this.deps.clock.now()).toISOString() } });
+    if (saved.conflict) {
+      if (!saved.current) throw unknownSession('remediation', session.id, START);
+      refuseExecuted(saved.current);
+      if (saved.current.state.stopped) return remediationView(saved.current);
+      throw new ValidationError(`Session ${session.id} changed while this request was reading it; ask again`);
+    }
+    return remediationView(saved.session);
+  }
+
+  private requireAi(): void {
+    const llm = this.deps.llm.status();
+    if (!llm.configured) throw new NotConfiguredError('The AI provider', llm.hint ?? 'set OPENAI_API_KEY');
+  }
+
+  private requireCluster(): void {
+    if (this.deps.reader.context() === '') throw new NotConfiguredError('The Kubernetes cluster', 'set KUBECONFIG or run svc inside a cluster');
+  }
+}

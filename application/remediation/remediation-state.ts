@@ -1,0 +1,58 @@
+import type { ClusterAction, RiskLevel } from '../../domain/actions/cluster-action.js';
+import type { RemediationAnalysis, Verification } from '../../domain/remediation/remediation-analysis.js';
+import type { ExecutionReport } from '../actions/execute-actions.js';
+import type { Executable } from '../actions/run-once.js';
+import type { LoopStop } from '../ai/tool-loop.js';
+
+/** One function the model called, as the answer and the session show it. */
+export interface CalledFunction {
+  name: string;
+  arguments: string;
+  ok: boolean;
+  error?: string;
+}
+
+/** How a model run went: calls made, what it called, and what ended it. */
+export interface RunSummary {
+  modelCalls: number;
+  /** The first calls (at most 40); `functionCallCount` counts them all. */
+  functionsCalled: CalledFunction[];
+  functionCallCount: number;
+  stoppedBy: LoopStop | 'analysis-unusable';
+  /** In words, when a limit or a failure ended the run before a usable answer. */
+  limit?: string;
+  tokens: { input: number; output: number };
+}
+
+export interface RemediationSettings {
+  mode: 'manual' | 'automatic';
+  confidenceThreshold: number;
+  maxRiskLevel: RiskLevel;
+}
+
+/** The follow-up check after execution; `resolved` null when it could not tell. */
+export interface VerificationResult extends Omit<Verification, 'resolved'> {
+  resolved: boolean | null;
+  run: RunSummary;
+}
+
+/** What one execution did: the dry runs and applies, then the follow-up check (when anything was applied). */
+export interface RemediationOutcome {
+  report: Omit<ExecutionReport, 'stored'>;
+  verification?: VerificationResult;
+}
+
+/** A remediation session's state (kind `remediation`). */
+export interface RemediationState extends Executable<RemediationOutcome> {
+  issue: string;
+  /** The caller's evidence, first characters only (the model saw all of it). */
+  evidenceExcerpt?: string;
+  evidenceChars?: number;
+  settings: RemediationSettings;
+  /** Absent when the investigation ended before a usable analysis. */
+  analysis?: Omit<RemediationAnalysis, 'actions'> & { actions: ClusterAction[] };
+  investigation: RunSummary & { findings?: string };
+  automatic?: { execute: boolean; reason: string };
+  stopped?: { at: string };
+  investigatedAt: string;
+}

@@ -1,0 +1,38 @@
+import type { Template } from '../../ai/template.js';
+import { MAX_REMEDIATION_ACTIONS } from '../../../domain/remediation/remediation-analysis.js';
+
+export interface AnalyseData {
+  issue: string;
+  evidence?: string;
+  /** The investigation's function calls and results (transcript.ts). */
+  investigation: string;
+  /** The model's own conclusion at the end of the investigation. */
+  findings?: string;
+  /** svc's own note when a limit ended the investigation early. */
+  stoppedEarly?: string;
+}
+
+/** Step 2 of remediate: the analysis as JSON, from what the investigation found (a fresh conversation). */
+export const analyseTemplate: Template<AnalyseData> = {
+  id: 'remediate/analyse',
+  instructions: `You investigated a problem in a Kubernetes cluster for svc with read-only functions; the calls you
+made and what they returned are given as data. Now give your analysis as one JSON object, and nothing
+else, with these fields:
+- rootCause: the root cause in one or two sentences.
+- confidence: a number from 0 to 1: how sure you are, given what you actually saw.
+- evidence: the objects, events and log lines you looked at that support the root cause (short strings).
+- actions: the changes that fix the root cause, in order, at most ${MAX_REMEDIATION_ACTIONS}; an empty list
+  when nothing in the cluster should change or you are not sure what would fix it.
+
+Each action is a Kubernetes API operation (never a command line), with "description", "risk" and "rationale":
+- {"type":"patch","target":{"apiVersion","kind","name","namespace"},"patch":{...}}: a JSON merge patch
+  (RFC 7386). Arrays are replaced whole: to change one container, send the whole containers list with
+  every container's name and all the fields it needs (image, resources, ...).
+- {"type":"apply","manifest":{...}}: server-side apply of a whole object.
+- {"type":"delete","target":{...}}, {"type":"scale","target":{...},"replicas":n},
+  {"type":"rolloutRestart","target":{...}}.
+risk: "low" (no disruption), "medium" (a restart or a brief disruption), "high" (an outage or data loss possible).
+Prefer the smallest change that fixes the cause; change the owner (the Deployment), not the pods it creates.`,
+  data: (d) => ({ issue: d.issue, evidence: d.evidence, investigation: d.investigation, your_findings: d.findings, investigation_note: d.stoppedEarly }),
+  ask: 'Answer with the JSON object only.',
+};

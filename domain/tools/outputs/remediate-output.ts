@@ -1,0 +1,74 @@
+import { z } from 'zod';
+import { RISK_LEVELS } from '../../actions/cluster-action.js';
+
+const ref = z.object({ apiVersion: z.string(), kind: z.string(), name: z.string(), namespace: z.string().optional() });
+
+const run = z.object({
+  modelCalls: z.number().int().min(0),
+  functionsCalled: z.array(z.object({ name: z.string(), arguments: z.string(), ok: z.boolean(), error: z.string().optional() })).describe('the first 40 calls'),
+  functionCallCount: z.number().int().min(0),
+  stoppedBy: z.enum(['final-answer', 'model-calls', 'tokens', 'deadline', 'provider-error', 'analysis-unusable']),
+  limit: z.string().optional().describe('in words, when a limit or a failure ended the run before a usable answer'),
+  tokens: z.object({ input: z.number().int().min(0), output: z.number().int().min(0) }),
+});
+
+const action = z
+  .object({
+    action: z.number().int().min(1),
+    type: z.enum(['apply', 'patch', 'delete', 'scale', 'rolloutRestart']),
+    target: ref.optional().describe('absent for apply: the manifest names the object'),
+    manifest: z.record(z.string(), z.unknown()).optional(),
+    patch: z.record(z.string(), z.unknown()).optional().describe('JSON merge patch (RFC 7386)'),
+    replicas: z.number().int().optional(),
+    description: z.string(),
+    risk: z.enum(RISK_LEVELS).describe("the model's label, raised to svc's floor for the operation"),
+    rationale: z.string(),
+    kubectl: z.string().describe('the equivalent kubectl command, for people only; svc never runs it'),
+  })
+  .describe('a Kubernetes API operation');
+
+const outcome = z.object({
+  action: z.number().int(),
+  description: z.string(),
+  kubectl: z.string(),
+  status: z.enum(['applied', 'failed', 'not-run']),
+  message: z.string().optional(),
+});
+
+/** The `remediate` tool's result, for every step (start, execute, stop, look). */
+export const remediateOutput = z.object({
+  sessionId: z.string().describe('rem_ followed by 32 hex digits'),
+  status: z.enum(['awaiting_approval', 'executing', 'executed', 'not_executed', 'execution_failed', 'stopped', 'no_action', 'investigation_incomplete']),
+  issue: z.string(),
+  rootCause: z.string().optional(),
+  confidence: z.number().min(0).max(1).optional(),
+  evidence: z.array(z.string()).optional().describe('what the model looked at'),
+  actions: z.array(action),
+  investigation: run.extend({ findings: z.string().optional().describe("the model's last words, up to 2000 characters") }),
+  settings: z.object({ mode: z.enum(['manual', 'automatic']), confidenceThreshold: z.number(), maxRiskLevel: z.enum(RISK_LEVELS) }),
+  automaticExecution: z.object({ executed: z.boolean(), reason: z.string() }).optional(),
+  execution: z
+    .object({
+      status: z.enum(['running', 'done', 'failed']),
+      startedAt: z.string(),
+      finishedAt: z.string().optional(),
+      error: z.string().optional(),
+      outcome: z
+        .object({
+          report: z.object({
+            dryRunPassed: z.boolean().describe('false: the API server refused a dry run and nothing was applied'),
+            refused: z.object({ action: z.number().int(), description: z.string(), reason: z.string(), message: z.string(), causes: z.array(z.object({ field: z.string().optional(), message: z.string() })) }).optional(),
+            outcomes: z.array(outcome),
+          }),
+        })
+        .optional(),
+    })
+    .optional(),
+  verification: z
+    .object({ resolved: z.boolean().nullable().describe('null: the follow-up check could not tell'), summary: z.string(), remainingProblems: z.array(z.string()).optional(), run })
+    .optional(),
+  message: z.string(),
+  nextStep: z.string(),
+  expiresAt: z.string(),
+});
+export type RemediateOutput = z.infer<typeof remediateOutput>;
