@@ -13,8 +13,10 @@ export interface CloneRequest {
   /** Abort after this many milliseconds. */
   timeoutMs: number;
   /**
-   * Refuse to follow a redirect to a non-public IP literal (loopback, private, ...),
-   * so a public host cannot bounce a per-request clone into the server's network.
+   * A per-request repo: refuse to connect to a non-public address (loopback,
+   * private, ...), whether a redirect names it or a host name resolves to it,
+   * so a stranger's URL cannot reach into the server's network. Host names the
+   * fetcher was configured with as internal are exempt; so is the configured repo (false).
    */
   refuseNonPublicRedirects: boolean;
 }

@@ -1,6 +1,7 @@
 import { ValidationError } from '../errors.js';
 import { scrubUrl } from '../security/scrub-credentials.js';
 import { nonPublicKindOf } from './ip-literal.js';
+import { ambiguousHostReason } from './repo-url-spelling.js';
 
 /** What a request may say about where prompts come from (query for GET/render, body for refresh). */
 export interface RepoOverrideInput {
@@ -98,6 +99,14 @@ function validateRepo(repo: string): Omit<RepoLocation, 'subPath' | 'branch'> {
   if (kind) {
     throw new ValidationError(
       `Invalid override repoUrl host: ${url.hostname} is a ${kind} address, not a public destination this server may fetch prompts from, for ${shown}`,
+    );
+  }
+  // after the IP rule, so every spelling of a non-public address keeps SPEC's message
+  const ambiguity = ambiguousHostReason(repo, url);
+  if (ambiguity) {
+    // not echoed: a URL parsers disagree on is also one scrubbing may read wrongly
+    throw new ValidationError(
+      `Invalid override repoUrl: its host would read differently to other URL parsers (git, curl): ${ambiguity}. Write it as http(s)://host/path with a plain ASCII host name`,
     );
   }
   url.hash = '';

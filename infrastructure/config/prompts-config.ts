@@ -13,6 +13,11 @@ export interface PromptsConfig {
   gitToken?: string;
   /** SVC_ALLOWED_REPO_HOSTS (default github.com,www.github.com). */
   allowedRepoHosts: string[];
+  /**
+   * SVC_REPO_INTERNAL_HOSTS (default none): host names of internal git servers
+   * that per-request repos may reach although they resolve to non-public addresses.
+   */
+  repoInternalHosts: string[];
   /** Folder of the built-in prompts (shipped in the source tree, read at runtime). */
   builtinDir: string;
 }
@@ -72,12 +77,31 @@ function allowedHosts(env: Env): string[] {
   return hosts;
 }
 
+const HOST_NAME = /^(?:[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?\.)*[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?$/;
+
+function internalHosts(env: Env): string[] {
+  const raw = str(env, 'SVC_REPO_INTERNAL_HOSTS');
+  if (raw === undefined) return [];
+  const hosts = raw.split(',').map((h) => h.trim().toLowerCase().replace(/\.$/, '')).filter(Boolean);
+  for (const h of hosts) {
+    // an IP literal in `repo` is refused before any connection, so listing one here could never take effect
+    if (!HOST_NAME.test(h) || h.length > 253 || /^[\d.]+$|\.\d+$/.test(h)) {
+      throw new ConfigError(
+        'SVC_REPO_INTERNAL_HOSTS',
+        `must be a comma-separated list of DNS host names (no scheme, port, path or IP address), got "${h}"`,
+      );
+    }
+  }
+  return [...new Set(hosts)];
+}
+
 export function parsePromptsConfig(env: Env): PromptsConfig {
   return {
     configuredRepo: configuredRepo(env),
     cacheTtlSeconds: int(env, 'SVC_USER_PROMPTS_CACHE_TTL', 86400, 0, TEN_YEARS_SECONDS),
     gitToken: str(env, 'SVC_GIT_TOKEN'),
     allowedRepoHosts: allowedHosts(env),
+    repoInternalHosts: internalHosts(env),
     builtinDir: builtinPromptsDir(),
   };
 }

@@ -2,11 +2,16 @@ import fs from 'node:fs';
 import git from 'isomorphic-git';
 import { GitFetchError, type CloneOutcome, type CloneRequest, type GitFetcher } from '../../domain/ports/git-fetcher.js';
 import { scrubText } from '../../domain/security/scrub-credentials.js';
+import type { HostResolver } from './connect-guard.js';
 import { basicAuthFor, GitTransportError, ScopedGitHttpClient, sizeLimitMessage } from './scoped-git-http-client.js';
 
 export interface IsomorphicGitFetcherOptions {
   /** Bytes a clone may download in total; default 64 MiB. */
   maxBytes?: number;
+  /** SVC_REPO_INTERNAL_HOSTS: host names a per-request clone may reach even when they resolve to non-public addresses. */
+  internalHosts?: readonly string[];
+  /** Resolver for per-request clones' host names; the system's by default (tests inject one). */
+  resolve?: HostResolver;
 }
 
 /** How much of a text/plain error body goes into the message, verbatim. */
@@ -52,7 +57,7 @@ interface IsoGitError {
 export class IsomorphicGitFetcher implements GitFetcher {
   private readonly maxBytes: number;
 
-  constructor(options: IsomorphicGitFetcherOptions = {}) {
+  constructor(private readonly options: IsomorphicGitFetcherOptions = {}) {
     this.maxBytes = options.maxBytes ?? 64 * 1024 * 1024;
   }
 
@@ -64,6 +69,8 @@ export class IsomorphicGitFetcher implements GitFetcher {
       signal: controller.signal,
       maxBytes: this.maxBytes,
       refuseNonPublicRedirects: request.refuseNonPublicRedirects,
+      internalHosts: this.options.internalHosts,
+      resolve: this.options.resolve,
     });
     const aborted = new Promise<never>((_, reject) => {
       controller.signal.addEventListener('abort', () => reject(new GitTransportError('aborted')), { once: true });

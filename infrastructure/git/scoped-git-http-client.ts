@@ -2,6 +2,10 @@ import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import type { GitHttpRequest, GitHttpResponse, HttpClient } from 'isomorphic-git';
 import { nonPublicKindOf } from '../../domain/prompts/ip-literal.js';
+import { ConnectGuard, pinnedLookup, systemResolver, type HostResolver } from './connect-guard.js';
+import { GitTransportError } from './git-transport-error.js';
+
+export { GitTransportError };
 
 /** A failing answer kept for the error message (body capped at FAILURE_BODY_CAP bytes). */
 export interface HttpFailure {
@@ -11,9 +15,6 @@ export interface HttpFailure {
   body: string;
 }
 
-/** Raised inside a clone; the fetcher turns it into a GitFetchError message. */
-export class GitTransportError extends Error {}
-
 export interface ScopedHttpOptions {
   /** The clone URL; its scheme and host:port form the only origin a credential is sent to. */
   repoUrl: string;
@@ -22,7 +23,16 @@ export interface ScopedHttpOptions {
   signal: AbortSignal;
   /** Cap on bytes received over the whole clone. */
   maxBytes: number;
+  /**
+   * A per-request repo: refuse every non-public destination, whether named by
+   * an IP literal in a redirect or reached through a host name that resolves
+   * there (see ConnectGuard). False for the configured repo, which is exempt.
+   */
   refuseNonPublicRedirects: boolean;
+  /** Host names a guarded clone may reach even when they resolve to non-public addresses (SVC_REPO_INTERNAL_HOSTS). */
+  internalHosts?: readonly string[];
+  /** How host names are resolved for a guarded clone; the system resolver by default. */
+  resolve?: HostResolver;
   maxRedirects?: number;
 }
 
@@ -74,9 +84,15 @@ export class ScopedGitHttpClient implements HttpClient {
   sizeExceeded = false;
   private received = 0;
   private readonly origin: URL;
+  private readonly guard: ConnectGuard;
 
   constructor(private readonly options: ScopedHttpOptions) {
     this.origin = new URL(options.repoUrl);
+    this.guard = new ConnectGuard({
+      enabled: options.refuseNonPublicRedirects,
+      internalHosts: options.internalHosts ?? [],
+      resolve: options.resolve ?? systemResolver,
+    });
   }
 
   request = async (req: GitHttpRequest): Promise<GitHttpResponse> => {
@@ -85,7 +101,7 @@ export class ScopedGitHttpClient implements HttpClient {
     let body = await collect(req.body);
     const maxRedirects = this.options.maxRedirects ?? 5;
     for (let hop = 0; ; hop++) {
-      const res = await this.send(url, method, this.headersFor(url, req.headers ?? {}), body);
+      const res = await this.send(url, method, this.headersFor(url, req.headers ?? {}), body, hop > 0);
       const location = res.headers.location;
       if (!REDIRECTS.has(res.statusCode ?? 0) || !location) return this.toResponse(url, method, res);
       res.resume();
@@ -139,10 +155,12 @@ export class ScopedGitHttpClient implements HttpClient {
     return headers;
   }
 
-  private send(url: URL, method: string, headers: Record<string, string>, body: Buffer | undefined): Promise<IncomingMessage> {
+  private async send(url: URL, method: string, headers: Record<string, string>, body: Buffer | undefined, viaRedirect: boolean): Promise<IncomingMessage> {
     const transport = url.protocol === 'https:' ? https : http;
+    const pinned = await this.guard.addressesFor(url, viaRedirect);
+    const lookup = pinned ? { lookup: pinnedLookup(pinned) } : {};
     return new Promise((resolve, reject) => {
-      const req = transport.request(url, { method, headers, signal: this.options.signal }, resolve);
+      const req = transport.request(url, { method, headers, signal: this.options.signal, ...lookup }, resolve);
       req.on('error', reject);
       req.end(body);
     });

@@ -35,7 +35,7 @@ export function registerPrompts(c: DependencyContainer, config: Config, override
   };
   const cache = new PromptRepoCache(
     {
-      fetcher: overrides.gitFetcher ?? new IsomorphicGitFetcher(),
+      fetcher: overrides.gitFetcher ?? new IsomorphicGitFetcher({ internalHosts: config.prompts.repoInternalHosts }),
       workspace: new DataDirCloneWorkspace(config.server.dataDir, logger),
       reader,
       clock: c.resolve<Clock>(TOKENS.Clock),

@@ -12,7 +12,8 @@ describe('IsomorphicGitFetcher against git http-backend', function () {
   let server: GitHttpServer;
   let work: string;
   let n = 0;
-  const fetcher = new IsomorphicGitFetcher();
+  // the server is reached as `localhost`: listed internal, as SVC_REPO_INTERNAL_HOSTS would
+  const fetcher = new IsomorphicGitFetcher({ internalHosts: ['localhost'] });
 
   before(async () => {
     server = await startGitHttpServer(PROMPT_REPOS);

@@ -38,7 +38,7 @@ describe('canary token: never in responses, errors, logs, spans or cache keys', 
   it('survives every path a token can take', async () => {
     const logger = new CapturingLogger();
     const tracer = new RecordingTracer();
-    const env = { SVC_DATA_DIR: dataDir, SVC_ALLOWED_REPO_HOSTS: 'localhost', SVC_GIT_TOKEN: CANARY, LOG_LEVEL: 'silent' };
+    const env = { SVC_DATA_DIR: dataDir, SVC_ALLOWED_REPO_HOSTS: 'localhost', SVC_REPO_INTERNAL_HOSTS: 'localhost', SVC_GIT_TOKEN: CANARY, LOG_LEVEL: 'silent' };
     const strict = buildTestApp(env, { logger, tracer });
     const permissive = buildTestApp(env, { logger, tracer, gitFetcher: new PermissiveGitFetcher() });
     const configured = buildTestApp({ ...env, SVC_USER_PROMPTS_REPO: `http://user:${CANARY}@localhost:${git.port}/echo-auth/x.git` }, { logger, tracer });

@@ -24,7 +24,7 @@ describe('HTTP /api/v1/prompts', function () {
   afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
 
   const appWith = (env: Record<string, string> = {}, overrides = {}) =>
-    buildTestApp({ SVC_DATA_DIR: dataDir, SVC_ALLOWED_REPO_HOSTS: 'localhost', ...env }, overrides);
+    buildTestApp({ SVC_DATA_DIR: dataDir, SVC_ALLOWED_REPO_HOSTS: 'localhost', SVC_REPO_INTERNAL_HOSTS: 'localhost', ...env }, overrides);
   const repoUrl = (name: string) => `${git.baseUrl}/${name}.git`;
   const names = (res: request.Response) => res.body.data.prompts.map((p: { name: string }) => p.name);
   const clones = () => readdirSync(path.join(dataDir, 'prompt-clones'));
@@ -180,6 +180,27 @@ describe('HTTP /api/v1/prompts', function () {
       const res = await request(app).get('/api/v1/prompts').query({ repo: url }).set(auth).expect(502);
       expect(res.body.error.message).to.contain('refused to follow a redirect to 127.0.0.1: it is a loopback address');
       expect(git.requests.filter((r) => r.host.startsWith('127.0.0.1'))).to.deep.equal([]);
+    });
+
+    it('a host name resolving to loopback is refused at connect time (502, not 400) unless listed in SVC_REPO_INTERNAL_HOSTS', async () => {
+      const { app } = appWith({ SVC_REPO_INTERNAL_HOSTS: '' });
+      const url = repoUrl('public');
+      for (const call of [
+        request(app).get('/api/v1/prompts').query({ repo: url }),
+        request(app).post('/api/v1/prompts/rollout-check').query({ repo: url }),
+        request(app).post('/api/v1/prompts/refresh').send({ repo: url }),
+      ]) {
+        const res = await call.set(auth).expect(502);
+        expect(res.body.error.code).to.equal('PROMPTS_SOURCE_ERROR');
+        expect(res.body.error.message).to.contain('refused to connect to localhost: the name resolves to a loopback address, not a public destination');
+      }
+      expect(git.requests).to.deep.equal([]);
+    });
+
+    it('the configured repo is exempt from the connect-time guard', async () => {
+      const { app } = appWith({ SVC_REPO_INTERNAL_HOSTS: '', SVC_USER_PROMPTS_REPO: repoUrl('public') });
+      const res = await request(app).get('/api/v1/prompts').set(auth).expect(200);
+      expect(names(res)).to.include('rollout-check');
     });
 
     it('the header token is not forwarded across a cross-host redirect', async () => {

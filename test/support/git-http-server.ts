@@ -173,6 +173,12 @@ export async function startGitHttpServer(repos: Record<string, RepoSpec>, token 
       res.writeHead(302, { Location: `http://${host}${tail}` }).end();
       return;
     }
+    if (first === 'redirect-to') {
+      // /redirect-to/<host name>/<path>: a redirect to the same port on a host the test names
+      const [target, ...more] = rest;
+      res.writeHead(302, { Location: `http://${target}:${port}/${more.join('/')}${url.search}` }).end();
+      return;
+    }
     if (first === 'error-text') {
       res.writeHead(503, { 'Content-Type': 'text/plain; charset=utf-8' }).end(`${plainErrorBody}\n`);
       return;

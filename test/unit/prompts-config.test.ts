@@ -11,6 +11,12 @@ describe('prompts config', () => {
     expect(c.cacheTtlSeconds).to.equal(86400);
     expect(c.allowedRepoHosts).to.deep.equal(['github.com', 'www.github.com']);
     expect(c.gitToken).to.equal(undefined);
+    expect(c.repoInternalHosts).to.deep.equal([]);
+  });
+
+  it('reads SVC_REPO_INTERNAL_HOSTS: lower-case, trailing dot dropped, duplicates folded', () => {
+    const c = parsePromptsConfig({ SVC_REPO_INTERNAL_HOSTS: ' Git.Corp.example. , gitea ,git.corp.example,,localhost' });
+    expect(c.repoInternalHosts).to.deep.equal(['git.corp.example', 'gitea', 'localhost']);
   });
 
   it('finds the built-in prompts folder in the project, not under dist', () => {
@@ -52,6 +58,14 @@ describe('prompts config', () => {
     [{ SVC_USER_PROMPTS_CACHE_TTL: '1d' }, /SVC_USER_PROMPTS_CACHE_TTL must be a whole number/],
     [{ SVC_ALLOWED_REPO_HOSTS: 'https://github.com' }, /SVC_ALLOWED_REPO_HOSTS must be a comma-separated list of host names/],
     [{ SVC_ALLOWED_REPO_HOSTS: 'github.com:443' }, /SVC_ALLOWED_REPO_HOSTS/],
+    [{ SVC_REPO_INTERNAL_HOSTS: 'https://git.corp' }, /^Invalid configuration: SVC_REPO_INTERNAL_HOSTS must be a comma-separated list of DNS host names \(no scheme, port, path or IP address\), got "https:\/\/git.corp"$/],
+    [{ SVC_REPO_INTERNAL_HOSTS: 'git.corp:8443' }, /SVC_REPO_INTERNAL_HOSTS must be/],
+    [{ SVC_REPO_INTERNAL_HOSTS: 'git.corp/x' }, /SVC_REPO_INTERNAL_HOSTS must be/],
+    [{ SVC_REPO_INTERNAL_HOSTS: '10.0.0.5' }, /SVC_REPO_INTERNAL_HOSTS must be .*got "10.0.0.5"/],
+    [{ SVC_REPO_INTERNAL_HOSTS: '[fd00::1]' }, /SVC_REPO_INTERNAL_HOSTS must be/],
+    [{ SVC_REPO_INTERNAL_HOSTS: '*.corp' }, /SVC_REPO_INTERNAL_HOSTS must be/],
+    [{ SVC_REPO_INTERNAL_HOSTS: 'bad..name' }, /SVC_REPO_INTERNAL_HOSTS must be/],
+    [{ SVC_REPO_INTERNAL_HOSTS: 'gït.corp' }, /SVC_REPO_INTERNAL_HOSTS must be/],
   ];
   for (const [env, message] of BAD) {
     it(`refuses ${JSON.stringify(env)} naming the variable`, () => {

@@ -1,0 +1,305 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { expect } from 'chai';
+import { parse } from 'yaml';
+import { loadConfig } from '../../infrastructure/config/config.js';
+import { projectRoot } from '../../infrastructure/project-root.js';
+import { parseDockerfile } from './dockerfile-parser.js';
+import { TemplateError, TemplateSet } from './go-template.js';
+import { renderChart, type Manifest } from './helm-chart.js';
+import { KUBE_SCHEMAS, validate } from './kube-schemas.js';
+
+const root = projectRoot();
+const CHART = path.join(root, 'charts', 'svc');
+
+type Env = { name: string; value?: string; valueFrom?: { secretKeyRef?: { name: string; key: string } } };
+type Rule = { apiGroups?: string[]; resources?: string[]; nonResourceURLs?: string[]; verbs: string[] };
+type Container = {
+  env: Env[];
+  ports: { name: string; containerPort: number }[];
+  livenessProbe: { httpGet: { path: string; port: string } };
+  readinessProbe: { httpGet: { path: string; port: string } };
+  securityContext: Record<string, unknown> & { capabilities: { drop: string[] } };
+  volumeMounts: { name: string; mountPath: string; readOnly?: boolean }[];
+  resources: { requests?: Record<string, string>; limits?: Record<string, string> };
+};
+type PodSpec = {
+  serviceAccountName: string;
+  securityContext: Record<string, unknown>;
+  containers: Container[];
+  volumes: { name: string; emptyDir?: object; persistentVolumeClaim?: { claimName: string } }[];
+};
+
+const find = (objects: Manifest[], kind: string) => objects.filter((o) => o.kind === kind);
+const one = (objects: Manifest[], kind: string) => {
+  const found = find(objects, kind);
+  expect(found, kind).to.have.length(1);
+  return found[0];
+};
+const podSpec = (objects: Manifest[]) => (one(objects, 'Deployment') as unknown as { spec: { template: { spec: PodSpec } } }).spec.template.spec;
+const container = (objects: Manifest[]) => podSpec(objects).containers[0];
+const envOf = (objects: Manifest[]) => Object.fromEntries(container(objects).env.map((e) => [e.name, e]));
+const plainEnv = (objects: Manifest[]) => Object.fromEntries(container(objects).env.filter((e) => e.value !== undefined).map((e) => [e.name, e.value!]));
+const rules = (objects: Manifest[]) => (one(objects, 'ClusterRole') as unknown as { rules: Rule[] }).rules;
+const WRITE_VERBS = ['create', 'update', 'patch', 'delete', 'deletecollection', 'escalate', 'bind', 'impersonate', '*'];
+const SECRET_ENV = ['SVC_AUTH_TOKEN', 'SVC_GIT_TOKEN', 'OPENAI_API_KEY', 'QDRANT_API_KEY'];
+
+function schemaErrors(objects: Manifest[]): string[] {
+  return objects.flatMap((o) => {
+    const schema = KUBE_SCHEMAS[`${o.apiVersion}/${o.kind}`];
+    if (!schema) return [`no schema for ${o.apiVersion} ${o.kind}`];
+    return validate(schema, o).map((e) => `${o.kind}/${o.metadata.name}${e}`);
+  });
+}
+
+/** The environment svc would see: plain values, and each secret reference filled with a stand-in. */
+function environment(objects: Manifest[]): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const e of container(objects).env) {
+    env[e.name] = e.value ?? `secret-${e.valueFrom!.secretKeyRef!.name}-${e.valueFrom!.secretKeyRef!.key}-padding`;
+  }
+  return env;
+}
+
+const OVERRIDES = {
+  image: { repository: 'registry.example/platform/svc', tag: '1.2.3' },
+  rbac: { write: true },
+  secrets: {
+    authToken: { name: 'svc-bearer', key: 'token' },
+    gitToken: { name: 'svc-git', key: 'token' },
+    openaiApiKey: { name: 'llm', key: 'api-key' },
+    qdrantApiKey: { name: 'qdrant-auth', key: 'api-key' },
+  },
+  prompts: { repo: 'https://github.com/acme/prompts.git', path: 'team/sre', branch: 'release/2', cacheTtlSeconds: 600, internalHosts: ['git.corp.example', 'gitea.tools'] },
+  gitops: { allowedRepoHosts: ['github.com', 'git.corp.example'] },
+  qdrant: { enabled: true },
+  llm: { baseUrl: 'http://vllm.ai:8000/v1', model: 'qwen3-32b', structuredOutput: 'json_object', embeddingsModel: 'bge-small' },
+  tracing: { enabled: true, serviceName: 'svc-prod', exporterType: 'otlp', otlpEndpoint: 'http://otel-collector.obs:4318', samplingProbability: '0.25', debug: false },
+  persistence: { enabled: true, size: '20Gi', storageClass: 'fast' },
+  extraEnv: [{ name: 'SVC_KUBE_TIMEOUT_MS', value: '15000' }],
+  podAnnotations: { 'prometheus.io/scrape': 'false' },
+  resources: { requests: { cpu: '250m', memory: '512Mi' }, limits: { memory: '2Gi' } },
+};
+
+describe('Helm chart charts/svc (rendered without helm or a cluster)', () => {
+  describe('the template renderer the checks rely on', () => {
+    const render = (src: string, data: unknown, defines = '') => {
+      const set = new TemplateSet();
+      set.add('_h.tpl', defines);
+      set.add('t.yaml', src);
+      return set.render('t.yaml', data);
+    };
+
+    it('trims, branches, scopes with `with`, ranges and includes as Go templates do', () => {
+      expect(render('a:\n  {{- if .x }} yes{{ else if .y }} maybe{{ else }} no{{ end }}\n', { x: 0, y: '' })).to.equal('a: no\n');
+      expect(render('{{ with .m }}{{ .k | quote }}{{ end }}|{{ range .l }}[{{ . }}]{{ end }}', { m: { k: 'v' }, l: [1, 2] })).to.equal('"v"|[1][2]');
+      expect(render('x:{{- include "h" (dict "n" 3) | nindent 2 }}', {}, '{{- define "h" -}}\nn: {{ .n }}\n{{- end -}}')).to.equal('x:\n  n: 3');
+      expect(render('{{ toYaml .v }}', { v: { b: [1], a: 'x' } })).to.equal('a: x\nb:\n  - 1');
+      expect(render('{{ default "d" .e }} {{ join "," .l }} {{ printf "%s-%s" "a" "b" | trunc 2 }}', { e: '', l: ['p', 'q'] })).to.equal('d p,q a-');
+    });
+
+    it('fails on a field that is not in the values, and on unsupported syntax', () => {
+      expect(() => render('{{ .Values.nope.deeper }}', { Values: {} })).to.throw(TemplateError, '.Values.nope is not defined');
+      expect(() => render('{{ lookup "v1" "Secret" "ns" "x" }}', {})).to.throw(TemplateError, 'function lookup is not supported');
+      expect(() => render('{{ if .a }}open', { a: 1 })).to.throw(TemplateError, 'missing {{ end }}');
+    });
+  });
+
+  describe('default values', () => {
+    const { objects } = renderChart(CHART);
+
+    it('renders a Deployment, a Service, a ServiceAccount and the cluster RBAC, no claim', () => {
+      expect(objects.map((o) => o.kind).sort()).to.deep.equal(['ClusterRole', 'ClusterRoleBinding', 'Deployment', 'Service', 'ServiceAccount']);
+      for (const o of objects.filter((x) => !x.kind.startsWith('Cluster'))) expect(o.metadata.namespace, o.kind).to.equal('tools');
+    });
+
+    it('every object is valid against the Kubernetes schemas of its kind', () => {
+      expect(schemaErrors(objects)).to.deep.equal([]);
+    });
+
+    it('the schema check catches a misspelt field, a wrong type and a bad enum', () => {
+      const broken = JSON.parse(JSON.stringify(one(objects, 'Deployment'))) as { spec: { replicas: unknown; template: { spec: { containers: Record<string, unknown>[] } } } };
+      broken.spec.replicas = '1';
+      const c = broken.spec.template.spec.containers[0];
+      c.readinessprobe = c.readinessProbe;
+      c.imagePullPolicy = 'Sometimes';
+      expect(schemaErrors([broken as unknown as Manifest])).to.deep.equal([
+        'Deployment/rel-svc.spec.replicas: expected integer, got string ("1")',
+        'Deployment/rel-svc.spec.template.spec.containers[0].imagePullPolicy: "Sometimes" is not one of ["Always","IfNotPresent","Never"]',
+        'Deployment/rel-svc.spec.template.spec.containers[0]: unknown field "readinessprobe"',
+      ]);
+    });
+
+    it('probes liveness and readiness on /healthz (never /readyz), on the named port 3456', () => {
+      const c = container(objects);
+      expect(c.ports).to.deep.equal([{ name: 'http', containerPort: 3456, protocol: 'TCP' }]);
+      expect(c.livenessProbe.httpGet).to.deep.equal({ path: '/healthz', port: 'http' });
+      expect(c.readinessProbe.httpGet).to.deep.equal({ path: '/healthz', port: 'http' });
+      const service = one(objects, 'Service') as unknown as { spec: { ports: { port: number; targetPort: string }[]; selector: object } };
+      expect(service.spec.ports[0]).to.include({ port: 3456, targetPort: 'http' });
+      expect(service.spec.selector).to.deep.equal((one(objects, 'Deployment') as unknown as { spec: { selector: { matchLabels: object } } }).spec.selector.matchLabels);
+    });
+
+    it('maps the environment: 0.0.0.0:3456, /data, github.com allowlist, bearer from a Secret, nothing else set', () => {
+      expect(plainEnv(objects)).to.deep.equal({
+        HOST: '0.0.0.0',
+        PORT: '3456',
+        SVC_DATA_DIR: '/data',
+        LOG_LEVEL: 'info',
+        SVC_SHUTDOWN_GRACE_MS: '10000',
+        SVC_ALLOWED_REPO_HOSTS: 'github.com,www.github.com',
+        OTEL_TRACING_ENABLED: 'false',
+      });
+      expect(envOf(objects).SVC_AUTH_TOKEN.valueFrom).to.deep.equal({ secretKeyRef: { name: 'rel-svc-auth', key: 'SVC_AUTH_TOKEN' } });
+      for (const name of ['SVC_GIT_TOKEN', 'OPENAI_API_KEY', 'QDRANT_API_KEY', 'QDRANT_URL', 'SVC_USER_PROMPTS_REPO']) expect(envOf(objects)).to.not.have.property(name);
+    });
+
+    it('is read-only by default: get/list on resources, get on pods/log, list on events, no Secrets, no write verb', () => {
+      const r = rules(objects);
+      const verbs = new Set(r.flatMap((x) => x.verbs));
+      expect([...verbs].sort()).to.deep.equal(['get', 'list']);
+      expect(r.flatMap((x) => x.resources ?? [])).to.not.include.members(['secrets', '*']);
+      expect(r.find((x) => x.resources?.includes('pods/log'))!.verbs).to.deep.equal(['get']);
+      expect(r.filter((x) => x.resources?.includes('events')).map((x) => x.verbs)).to.deep.equal([['list'], ['list']]);
+      expect(r.find((x) => x.apiGroups?.includes('apps'))!.resources).to.include.members(['deployments', 'replicasets', 'statefulsets', 'daemonsets']);
+      for (const rule of r) expect(rule.apiGroups ?? []).to.not.include('*');
+      const binding = one(objects, 'ClusterRoleBinding') as unknown as { roleRef: { name: string }; subjects: { kind: string; name: string; namespace: string }[] };
+      expect(binding.roleRef.name).to.equal(one(objects, 'ClusterRole').metadata.name);
+      expect(binding.subjects).to.deep.equal([{ kind: 'ServiceAccount', name: 'rel-svc', namespace: 'tools' }]);
+      expect(podSpec(objects).serviceAccountName).to.equal(one(objects, 'ServiceAccount').metadata.name);
+    });
+
+    it('locks the container down: non-root (the image user), read-only root, no escalation, no capabilities, RuntimeDefault seccomp', () => {
+      const pod = podSpec(objects);
+      const c = container(objects);
+      expect(pod.securityContext).to.deep.include({ runAsNonRoot: true, runAsUser: 1000, fsGroup: 1000, seccompProfile: { type: 'RuntimeDefault' } });
+      expect(c.securityContext).to.deep.include({ allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, runAsNonRoot: true, privileged: false });
+      expect(c.securityContext.capabilities.drop).to.deep.equal(['ALL']);
+      expect(c.securityContext.seccompProfile).to.deep.equal({ type: 'RuntimeDefault' });
+      const dockerUser = parseDockerfile(readFileSync(path.join(root, 'Dockerfile'), 'utf8')).stages.at(-1)!.instructions.find((i) => i.keyword === 'USER')!.args;
+      expect(dockerUser).to.equal(`${pod.securityContext.runAsUser}:${pod.securityContext.runAsGroup}`);
+    });
+
+    it('gives the read-only root two writable volumes: /data (emptyDir by default) and /tmp', () => {
+      const c = container(objects);
+      expect(c.volumeMounts).to.deep.equal([{ name: 'data', mountPath: '/data' }, { name: 'tmp', mountPath: '/tmp' }]);
+      expect(podSpec(objects).volumes).to.deep.equal([
+        { name: 'data', emptyDir: { sizeLimit: '2Gi' } },
+        { name: 'tmp', emptyDir: { sizeLimit: '256Mi' } },
+      ]);
+      expect(c.resources.requests).to.deep.equal({ cpu: '100m', memory: '256Mi' });
+      expect(c.resources.limits).to.deep.equal({ memory: '1Gi' });
+    });
+
+    it('starts svc: the rendered environment passes svc\'s own configuration parsing', () => {
+      const config = loadConfig(environment(objects), '/');
+      expect(config.server.host).to.equal('0.0.0.0');
+      expect(config.server.port).to.equal(3456);
+      expect(config.prompts.allowedRepoHosts).to.deep.equal(['github.com', 'www.github.com']);
+    });
+  });
+
+  describe('a values override', () => {
+    const { objects } = renderChart(CHART, OVERRIDES, { Name: 'prod', Namespace: 'platform' });
+
+    it('still renders valid objects, now with a claim', () => {
+      expect(objects.map((o) => o.kind).sort()).to.deep.equal(['ClusterRole', 'ClusterRoleBinding', 'Deployment', 'PersistentVolumeClaim', 'Service', 'ServiceAccount']);
+      expect(schemaErrors(objects)).to.deep.equal([]);
+    });
+
+    it('references each credential by Secret name and key, never as a value', () => {
+      const env = envOf(objects);
+      expect(env.SVC_AUTH_TOKEN.valueFrom!.secretKeyRef).to.deep.equal({ name: 'svc-bearer', key: 'token' });
+      expect(env.SVC_GIT_TOKEN.valueFrom!.secretKeyRef).to.deep.equal({ name: 'svc-git', key: 'token' });
+      expect(env.OPENAI_API_KEY.valueFrom!.secretKeyRef).to.deep.equal({ name: 'llm', key: 'api-key' });
+      expect(env.QDRANT_API_KEY.valueFrom!.secretKeyRef).to.deep.equal({ name: 'qdrant-auth', key: 'api-key' });
+      for (const name of SECRET_ENV) expect(env[name].value, name).to.equal(undefined);
+    });
+
+    it('maps prompts, hosts, Qdrant, model and tracing values to svc\'s variables', () => {
+      expect(plainEnv(objects)).to.deep.include({
+        SVC_USER_PROMPTS_REPO: 'https://github.com/acme/prompts.git',
+        SVC_USER_PROMPTS_PATH: 'team/sre',
+        SVC_USER_PROMPTS_BRANCH: 'release/2',
+        SVC_USER_PROMPTS_CACHE_TTL: '600',
+        SVC_ALLOWED_REPO_HOSTS: 'github.com,git.corp.example',
+        SVC_REPO_INTERNAL_HOSTS: 'git.corp.example,gitea.tools',
+        QDRANT_URL: 'http://prod-qdrant:6333',
+        OPENAI_BASE_URL: 'http://vllm.ai:8000/v1',
+        SVC_LLM_MODEL: 'qwen3-32b',
+        SVC_LLM_STRUCTURED_OUTPUT: 'json_object',
+        SVC_EMBEDDINGS_MODEL: 'bge-small',
+        OTEL_TRACING_ENABLED: 'true',
+        OTEL_SERVICE_NAME: 'svc-prod',
+        OTEL_EXPORTER_TYPE: 'otlp',
+        OTEL_EXPORTER_OTLP_ENDPOINT: 'http://otel-collector.obs:4318',
+        OTEL_SAMPLING_PROBABILITY: '0.25',
+        OTEL_DEBUG: 'false',
+        SVC_KUBE_TIMEOUT_MS: '15000',
+      });
+      const config = loadConfig(environment(objects), '/');
+      expect(config.prompts.configuredRepo).to.include({ host: 'github.com', subPath: 'team/sre', branch: 'release/2' });
+      expect(config.prompts.repoInternalHosts).to.deep.equal(['git.corp.example', 'gitea.tools']);
+      const explicit = renderChart(CHART, { ...OVERRIDES, vector: { qdrantUrl: 'https://qdrant.data:6333' } }).objects;
+      expect(plainEnv(explicit).QDRANT_URL).to.equal('https://qdrant.data:6333');
+    });
+
+    it('adds exactly create, patch and delete on the workload kinds with rbac.write, and still no Secrets', () => {
+      const r = rules(objects);
+      const writes = r.filter((x) => x.verbs.some((v) => WRITE_VERBS.includes(v)));
+      for (const w of writes) expect(w.verbs).to.deep.equal(['create', 'patch', 'delete']);
+      const writable = writes.flatMap((w) => (w.apiGroups ?? []).flatMap((g) => (w.resources ?? []).map((res) => `${g}/${res}`)));
+      expect(writable).to.include.members(['apps/deployments', 'apps/statefulsets', 'apps/daemonsets', 'batch/jobs', '/services', '/configmaps']);
+      expect(writable.filter((x) => /secrets|roles|rolebindings|namespaces|nodes|customresourcedefinitions/.test(x))).to.deep.equal([]);
+      expect(r.flatMap((x) => x.resources ?? [])).to.not.include('secrets');
+    });
+
+    it('keeps data on a claim, one pod at a time (Recreate), and sets the image and resources', () => {
+      const deployment = one(objects, 'Deployment') as unknown as { spec: { strategy: { type: string }; template: { metadata: { annotations: object } } } };
+      expect(deployment.spec.strategy).to.deep.equal({ type: 'Recreate' });
+      expect(deployment.spec.template.metadata.annotations).to.deep.equal({ 'prometheus.io/scrape': 'false' });
+      expect(podSpec(objects).volumes[0]).to.deep.equal({ name: 'data', persistentVolumeClaim: { claimName: 'prod-svc-data' } });
+      const claim = one(objects, 'PersistentVolumeClaim') as unknown as { metadata: { name: string }; spec: { storageClassName: string; resources: { requests: { storage: string } } } };
+      expect(claim.metadata.name).to.equal('prod-svc-data');
+      expect(claim.spec).to.deep.include({ storageClassName: 'fast', resources: { requests: { storage: '20Gi' } } });
+      expect((podSpec(objects).containers[0] as unknown as { image: string }).image).to.equal('registry.example/platform/svc:1.2.3');
+      expect(container(objects).resources).to.deep.equal({ requests: { cpu: '250m', memory: '512Mi' }, limits: { memory: '2Gi' } });
+    });
+
+    it('runs open only when asked, and can use an existing service account and claim', () => {
+      const open = renderChart(CHART, { auth: { allowUnauthenticated: true }, serviceAccount: { create: false, name: 'shared' }, persistence: { enabled: true, existingClaim: 'svc-data' } }).objects;
+      expect(envOf(open)).to.not.have.property('SVC_AUTH_TOKEN');
+      expect(plainEnv(open).SVC_ALLOW_UNAUTHENTICATED).to.equal('true');
+      expect(find(open, 'ServiceAccount')).to.deep.equal([]);
+      expect(find(open, 'PersistentVolumeClaim')).to.deep.equal([]);
+      expect(podSpec(open).serviceAccountName).to.equal('shared');
+      expect(podSpec(open).volumes[0]).to.deep.equal({ name: 'data', persistentVolumeClaim: { claimName: 'svc-data' } });
+      expect(schemaErrors(open)).to.deep.equal([]);
+    });
+  });
+
+  describe('chart metadata', () => {
+    const chart = parse(readFileSync(path.join(CHART, 'Chart.yaml'), 'utf8')) as { apiVersion: string; appVersion: string; dependencies: { name: string; condition: string; repository: string }[] };
+    const values = parse(readFileSync(path.join(CHART, 'values.yaml'), 'utf8')) as { qdrant: { enabled: boolean }; gitops: { allowedRepoHosts: string[] }; rbac: { write: boolean } };
+
+    it('declares Qdrant as an optional dependency, off by default', () => {
+      expect(chart.apiVersion).to.equal('v2');
+      expect(chart.dependencies).to.have.length(1);
+      expect(chart.dependencies[0]).to.include({ name: 'qdrant', condition: 'qdrant.enabled' });
+      expect(chart.dependencies[0].repository).to.match(/^https:\/\//);
+      expect(values.qdrant.enabled).to.equal(false);
+      expect(values.rbac.write).to.equal(false);
+      expect(values.gitops.allowedRepoHosts).to.deep.equal(['github.com', 'www.github.com']);
+    });
+
+    it('follows the package version and sets only variables svc reads', () => {
+      const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string };
+      expect(chart.appVersion).to.equal(pkg.version);
+      const configDir = path.join(root, 'infrastructure', 'config');
+      const sources = readdirSync(configDir).map((f) => readFileSync(path.join(configDir, f), 'utf8')).join('\n');
+      const rendered = [...renderChart(CHART).objects, ...renderChart(CHART, OVERRIDES).objects];
+      const names = new Set(rendered.filter((o) => o.kind === 'Deployment').flatMap((o) => container([o]).env.map((e) => e.name)));
+      for (const name of names) expect(sources, name).to.contain(`'${name}'`);
+    });
+  });
+});
