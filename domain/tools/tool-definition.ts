@@ -25,9 +25,9 @@ export interface ToolDefinition<Schema extends z.ZodType = z.ZodType> {
   /**
    * The shape of `data.result`: the OpenAPI response schema, MCP `outputSchema`
    * and the CLI's reading of results come from it, and a test holds every
-   * tool's real answer to it. Undefined only for a tool not built yet.
+   * tool's real answer to it.
    */
-  outputSchema?: z.ZodType;
+  outputSchema: z.ZodType;
 }
 
 export const EVIDENCE_MAX_LENGTH = 20000;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { answerQuestionOutput, chooseSolutionOutput, deployManifestsOutput, generateManifestsOutput, recommendOutput } from './outputs/deployment-outputs.js';
+import { orgDataOutput } from './outputs/org-data-output.js';
 import { versionOutput } from './outputs/version-output.js';
 import { operateOutput } from './outputs/operate-output.js';
 import { remediateOutput } from './outputs/remediate-output.js';
@@ -132,6 +133,7 @@ export const TOOL_DEFINITIONS: ToolDefinition[] = [
     category: 'Management',
     tags: ['patterns', 'policies', 'capabilities', 'vector'],
     inputSchema: TOOL_INPUTS.manageOrgData,
+    outputSchema: orgDataOutput,
   },
   {
     name: 'operate',

@@ -18,6 +18,7 @@ const ECHO_NOTE: ToolDefinition = {
     note: z.string().min(1).max(100).describe('The note to repeat (1 to 100 characters)'),
     times: z.number().int().min(1).max(3).optional().describe('How many times (1 to 3, default 1)'),
   }),
+  outputSchema: z.object({ text: z.string().describe('The note, repeated') }),
 };
 
 class EchoNote implements ToolHandler {

@@ -34,6 +34,7 @@ describe('HTTP GET /api/v1/openapi', () => {
       category: 'Documentation',
       tags: ['docs'],
       inputSchema: z.strictObject({ kind: z.string().min(1).describe('Resource kind, for example Deployment') }),
+      outputSchema: z.object({ explanation: z.string() }),
     };
     const { app } = buildTestApp({}, { toolDefinitions: [...TOOL_DEFINITIONS, extra] });
     const doc = (await request(app).get('/api/v1/openapi').expect(200)).body;
