@@ -159,7 +159,7 @@ async function runCall(byName: Map<string, ModelFunction>, call: ChatResult['too
   try {
     parsed = JSON.parse(call.arguments.trim() === '' ? '{}' : call.arguments);
   } catch (e) {
-    throw new Error(`invalid arguments JSON: ${(e as Error).message.slice(0, 200)}`);
+    throw new Error(`invalid arguments JSON: ${(e as Error).message.slice(0, 200)}`, { cause: e });
   }
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('invalid arguments JSON: arguments must be a JSON object');
   const result = await budget.race(fn.run(parsed as Record<string, unknown>, budget.signal));

@@ -17,6 +17,7 @@ const CANONICAL_V4 = /^(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?:\.(?:25[0-5]|2[0-4]
  * as `parsed.hostname`. `parsed` is `new URL(raw)`, already known to be http(s).
  */
 export function ambiguousHostReason(raw: string, parsed: URL): string | undefined {
+  // eslint-disable-next-line no-control-regex -- control characters are what this pattern looks for
   if (/[\u0000-\u0020\u007f]/.test(raw)) return 'it contains a space, tab, line break or other control character';
   if (raw.includes('\\')) return 'it contains a backslash, which some parsers read as "/" and others as part of the host or user name';
   if (!SCHEME_AND_SLASHES.test(raw)) return 'it does not start with http:// or https:// followed by the host';
@@ -35,6 +36,7 @@ export function ambiguousHostReason(raw: string, parsed: URL): string | undefine
   if (port !== '' && !/^:\d{1,5}$/.test(port)) return 'the port is not a number';
   if (host.startsWith('[')) return undefined; // an IPv6 literal: WHATWG already refused anything but hex, ':' and '.'
   if (host.includes('%')) return 'the host is percent-encoded';
+  // eslint-disable-next-line no-control-regex -- control characters are what this pattern looks for
   if (/[^\u0000-\u007f]/.test(host)) return 'the host has non-ASCII characters, which parsers map differently (send its IDNA A-label, xn--...)';
   if (!NAME.test(host)) return 'the host has characters other than letters, digits, ".", "-" and "_", or an empty label';
   // WHATWG reads a host whose last label is a number as IPv4 (what curl does varies with its version)

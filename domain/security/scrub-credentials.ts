@@ -14,6 +14,7 @@ const CREDENTIAL_PARAM = /^(x(amz|goog)?)?(access)?(token|accesstoken|authtoken|
 // `https:///u:p@h` as URLs with userinfo too.
 const USERINFO = /^([a-zA-Z][a-zA-Z0-9+.-]*:[\\/]*)([^/\\?#]*)@/;
 // What WHATWG parsing ignores: C0 controls and spaces around the URL, tabs and newlines inside it.
+// eslint-disable-next-line no-control-regex -- control characters are what this pattern looks for
 const IGNORED_BY_URL_PARSER = /^[\u0000-\u0020]+|[\u0000-\u0020]+$|[\t\n\r]/g;
 
 function isCredentialParam(name: string): boolean {

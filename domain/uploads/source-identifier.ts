@@ -7,6 +7,7 @@ import { MAX_SOURCE_IDENTIFIER_LENGTH } from './upload-limits.js';
 const URL_SCHEMES = new Set(['http:', 'https:', 'ssh:', 'git:', 'git+ssh:', 'ssh+git:']);
 // scp-like git address: user@host:path (the form `git clone git@host:org/repo` takes)
 const SCP_LIKE = /^[A-Za-z0-9._~-]+@[A-Za-z0-9.-]+:(?!\/\/).+$/;
+// eslint-disable-next-line no-control-regex -- control characters are what this pattern looks for
 const WHITESPACE_OR_CONTROL = /[\s\u0000-\u001f\u007f]/;
 const EXPECTED = 'expected a git URL (https://, http://, ssh://, git:// or user@host:path) or local:<label>';
 

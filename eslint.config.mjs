@@ -1,0 +1,40 @@
+// typescript-eslint's recommended rules over the whole tree (no type information: fast in CI).
+import js from '@eslint/js';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+/** SDKs loaded with a lazy `require` only when their adapter is configured (start-up time and memory). */
+const LAZY_MODULES = [
+  '^node:https?$',
+  '^@kubernetes/client-node$',
+  '^ioredis$',
+  '^swagger-ui-dist$',
+  '^@modelcontextprotocol/sdk/',
+  '^@opentelemetry/',
+  '^\\./(kubernetes-cluster-client|openai-llm-provider|qdrant-vector-store|mcp-route|otel-tracer)\\.js$',
+  '^\\.\\./embeddings/openai-embedder\\.js$',
+];
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'interfaces/http/generated/**', 'test-artifacts/**', '.svc-data/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      // `_`-prefixed names are deliberately unused (interface-shaped parameters, destructuring to drop a key)
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
+      '@typescript-eslint/no-require-imports': ['error', { allow: LAZY_MODULES }],
+    },
+  },
+  {
+    files: ['test/**/*.ts', 'bench/**/*.ts'],
+    languageOptions: { globals: { ...globals.mocha } },
+    rules: {
+      // chai's property assertions (`expect(x).to.be.true`) are expressions by design
+      '@typescript-eslint/no-unused-expressions': 'off',
+      // tests and benches read arbitrary JSON bodies from the wire
+      '@typescript-eslint/no-explicit-any': 'off',
+    },
+  },
+);
