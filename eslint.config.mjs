@@ -8,6 +8,7 @@ const LAZY_MODULES = [
   '^node:https?$',
   '^@kubernetes/client-node$',
   '^ioredis$',
+  '^isomorphic-git$',
   '^swagger-ui-dist$',
   '^@modelcontextprotocol/sdk/',
   '^@opentelemetry/',

@@ -29,7 +29,7 @@ import { SystemClock } from './clock/system-clock.js';
 import { createSharedState } from './redis/shared-state.js';
 import { configSecrets } from './config/config-secrets.js';
 import { deploymentHandlers } from './deployment-handlers.js';
-import { createClusterClient } from './kubernetes/create-cluster-client.js';
+import { createLazyClusterClient } from './kubernetes/create-cluster-client.js';
 import { createLlmProvider } from './llm/create-llm-provider.js';
 import { PinoLogger } from './logging/pino-logger.js';
 import { registerOrgData } from './orgdata/register-org-data.js';
@@ -82,7 +82,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
     vectorStore: overrides.vectorStore ?? createVectorStore(config.vector, logger),
     embedder: overrides.embedder ?? createEmbedder(config.vector),
     llm: overrides.llm ?? createLlmProvider(config.llm),
-    cluster: overrides.cluster ?? createClusterClient(config.cluster),
+    cluster: overrides.cluster ?? createLazyClusterClient(config.cluster),
   };
   // Tools see the ports through their span decorators (when tracing is on)...
   const ports = tracePorts(adapters, tracer, overrides.vectorStore ? undefined : config.vector.store.kind);

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import git from 'isomorphic-git';
+import type gitModule from 'isomorphic-git';
 import { GitFetchError, type CloneOutcome, type CloneRequest, type GitFetcher } from '../../domain/ports/git-fetcher.js';
 import { scrubText } from '../../domain/security/scrub-credentials.js';
 import type { HostResolver } from './connect-guard.js';
@@ -78,6 +78,8 @@ export class IsomorphicGitFetcher implements GitFetcher {
     aborted.catch(() => undefined);
     const timer = setTimeout(() => controller.abort(), request.timeoutMs);
     try {
+      // loaded on the first clone: a server on the built-in prompts never pays for it
+      const git = (require('isomorphic-git') as { default: typeof gitModule }).default;
       const cloning = git.clone({
         fs,
         http: client,

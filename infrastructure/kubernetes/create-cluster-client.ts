@@ -6,11 +6,27 @@ import type { ClusterClient } from '../../domain/ports/cluster-client.js';
 import type { ClusterConfig } from '../config/cluster-config.js';
 import { ConfigError } from '../config/env-parsers.js';
 import { UnconfiguredClusterClient } from '../not-configured/unconfigured-cluster-client.js';
+import { kubeconfigContext, LazyClusterClient } from './lazy-cluster-client.js';
+
+/**
+ * The composition root's client: the kubeconfig is parsed now (a file that
+ * does not parse stops start-up), the Kubernetes library loads on first use.
+ */
+export function createLazyClusterClient(config: ClusterConfig): ClusterClient {
+  const { source } = config;
+  if (source.mode === 'none') return new UnconfiguredClusterClient();
+  const context = source.mode === 'in-cluster' ? 'in-cluster' : kubeconfigContext(source.files, variableOf(source.origin));
+  return LazyClusterClient.create(() => createClusterClient(config), context);
+}
+
+function variableOf(origin: 'KUBECONFIG' | 'default'): string {
+  return origin === 'KUBECONFIG' ? 'KUBECONFIG' : 'KUBECONFIG (default ~/.kube/config)';
+}
 
 /**
  * Builds the cluster client the configuration asks for. A kubeconfig that
- * does not parse stops start-up (ConfigError naming KUBECONFIG); one that
- * parses but has no usable context yields a client whose status says so.
+ * does not parse is a ConfigError naming KUBECONFIG; one that parses but has
+ * no usable context yields a client whose status says so.
  */
 export function createClusterClient(config: ClusterConfig): ClusterClient {
   const { source } = config;
@@ -36,8 +52,7 @@ export function createClusterClient(config: ClusterConfig): ClusterClient {
     } catch (e) {
       // parser messages quote the offending lines (which may hold a token): keep the first line only
       const first = (e instanceof Error ? e.message : String(e)).split('\n')[0].slice(0, 200);
-      const variable = source.origin === 'KUBECONFIG' ? 'KUBECONFIG' : 'KUBECONFIG (default ~/.kube/config)';
-      throw new ConfigError(variable, `file ${file} is not a usable kubeconfig: ${first}`);
+      throw new ConfigError(variableOf(source.origin), `file ${file} is not a usable kubeconfig: ${first}`);
     }
   });
   return new KubernetesClusterClient(kc, { requestTimeoutMs: config.requestTimeoutMs });

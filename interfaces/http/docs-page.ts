@@ -56,7 +56,8 @@ export function isDocsPath(p: string): boolean {
  * Assets are read once, on first request, and kept in memory (a fixed set).
  */
 export function docsRouter(): Router {
-  const dir = (require('swagger-ui-dist') as { getAbsoluteFSPath(): string }).getAbsoluteFSPath();
+  // resolved on the first asset request, not at start-up
+  let dir: string | undefined;
   const cache = new Map<string, Buffer>();
   const send = (res: Response, type: string, body: string | Buffer) => {
     res.setHeader('Content-Type', type);
@@ -73,6 +74,7 @@ export function docsRouter(): Router {
     const type = Object.hasOwn(VENDOR_FILES, file) ? VENDOR_FILES[file] : undefined;
     if (!type) return next();
     let body = cache.get(file);
+    dir ??= (require('swagger-ui-dist') as { getAbsoluteFSPath(): string }).getAbsoluteFSPath();
     if (!body) cache.set(file, (body = readFileSync(path.join(dir, file))));
     send(res, type, body);
   });

@@ -6,7 +6,7 @@ import { NotConfiguredError } from '../../domain/errors.js';
 import { parseClusterConfig } from '../../infrastructure/config/cluster-config.js';
 import { ConfigError } from '../../infrastructure/config/env-parsers.js';
 import { DEFAULT_LLM_MODEL, parseLlmConfig } from '../../infrastructure/config/llm-config.js';
-import { createClusterClient } from '../../infrastructure/kubernetes/create-cluster-client.js';
+import { createClusterClient, createLazyClusterClient } from '../../infrastructure/kubernetes/create-cluster-client.js';
 import { KubernetesClusterClient } from '../../infrastructure/kubernetes/kubernetes-cluster-client.js';
 import { createLlmProvider } from '../../infrastructure/llm/create-llm-provider.js';
 import { OpenAiLlmProvider } from '../../infrastructure/llm/openai-llm-provider.js';
@@ -90,5 +90,36 @@ describe('cluster and AI provider configuration', () => {
     const e = await c.list({ apiVersion: 'v1', kind: 'Pod' }).catch((err) => err);
     expect(e).to.be.instanceOf(NotConfiguredError);
     expect(e.message).to.equal('The Kubernetes cluster is not configured: set KUBECONFIG or run svc inside a cluster');
+  });
+});
+
+describe('the lazily built cluster client', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'svc-lazy-kube-'));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('parses the kubeconfig at start-up and answers context() without loading the Kubernetes library', () => {
+    const good = path.join(dir, 'good.yaml');
+    writeFileSync(good, 'apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: "https://127.0.0.1:1"}}]\nusers: [{name: u, user: {token: t}}]\ncontexts: [{name: ctx, context: {cluster: c, user: u}}]\ncurrent-context: ctx\n');
+    const before = Object.keys(require.cache).filter((k) => k.includes('@kubernetes/client-node')).length;
+    const client = createLazyClusterClient({ source: { mode: 'kubeconfig', files: [good], origin: 'KUBECONFIG' }, requestTimeoutMs: 1000 });
+    expect(client.context()).to.equal('ctx');
+    expect(client).not.to.be.instanceOf(KubernetesClusterClient);
+    if (before === 0) expect(Object.keys(require.cache).filter((k) => k.includes('@kubernetes/client-node'))).to.have.length(0);
+  });
+
+  it('stops start-up on a file that does not parse, without quoting it; a structure the library refuses is a clean not-configured error later', async () => {
+    const bad = path.join(dir, 'bad.yaml');
+    writeFileSync(bad, 'users:\n- name: u\n  user:\n    token: "kube-secret-token-123456"\n   oops: [\n');
+    expect(() => createLazyClusterClient({ source: { mode: 'kubeconfig', files: [bad], origin: 'KUBECONFIG' }, requestTimeoutMs: 1000 }))
+      .to.throw(ConfigError, /^Invalid configuration: KUBECONFIG file .*bad\.yaml is not a usable kubeconfig: /)
+      .with.property('message').that.does.not.contain('kube-secret-token-123456');
+    const odd = path.join(dir, 'odd.yaml');
+    writeFileSync(odd, 'clusters: 7\ncurrent-context: x\n');
+    const client = createLazyClusterClient({ source: { mode: 'kubeconfig', files: [odd], origin: 'KUBECONFIG' }, requestTimeoutMs: 1000 });
+    expect(client.context()).to.equal('x');
+    const status = await client.status();
+    expect(status.connected).to.equal(false);
+    const e = await client.version().catch((err: Error) => err);
+    expect((e as Error).message).to.match(/^The Kubernetes cluster is not configured: |Kubernetes/);
   });
 });
