@@ -8,6 +8,7 @@ import { IngestedPromptSource } from '../application/ingested-prompt-source.js';
 import { ListTools } from '../application/list-tools.js';
 import { Operate } from '../application/operations/operate.js';
 import { Remediate } from '../application/remediation/remediate.js';
+import type { AiToolDeps } from '../application/ai/ai-tool-deps.js';
 import { handlerTable, type ToolHandler } from '../application/tool-handler.js';
 import type { ClusterClient } from '../domain/ports/cluster-client.js';
 import { readOnlyView } from '../domain/ports/cluster-reader.js';
@@ -108,6 +109,15 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
   const registry = new ToolRegistry(overrides.toolDefinitions ?? TOOL_DEFINITIONS);
   value(TOKENS.ToolRegistry, registry);
 
+  const aiTools: AiToolDeps = {
+    llm: c.resolve(TOKENS.LlmProvider),
+    reader: c.resolve(TOKENS.ClusterReader),
+    writer: c.resolve(TOKENS.ClusterWriter),
+    sessions: c.resolve(TOKENS.SessionStore),
+    tracer: c.resolve(TOKENS.Tracer),
+    clock: c.resolve(TOKENS.Clock),
+    limits: { timeoutMs: config.ai.timeoutMs, maxTokens: config.ai.maxTokens },
+  };
   const handlers = handlerTable(
     {
       version: new GetSystemStatus(
@@ -122,24 +132,8 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
       ),
       manageOrgData: registerOrgData(c, config, overrides.scanStates ?? shared.scanStates),
       ...deploymentHandlers(c, config.ai),
-      operate: new Operate({
-        llm: c.resolve(TOKENS.LlmProvider),
-        reader: c.resolve(TOKENS.ClusterReader),
-        writer: c.resolve(TOKENS.ClusterWriter),
-        sessions: c.resolve(TOKENS.SessionStore),
-        tracer: c.resolve(TOKENS.Tracer),
-        clock: c.resolve(TOKENS.Clock),
-        limits: { timeoutMs: config.ai.timeoutMs, maxTokens: config.ai.maxTokens },
-      }),
-      remediate: new Remediate({
-        llm: c.resolve(TOKENS.LlmProvider),
-        reader: c.resolve(TOKENS.ClusterReader),
-        writer: c.resolve(TOKENS.ClusterWriter),
-        sessions: c.resolve(TOKENS.SessionStore),
-        tracer: c.resolve(TOKENS.Tracer),
-        clock: c.resolve(TOKENS.Clock),
-        limits: { timeoutMs: config.ai.timeoutMs, maxTokens: config.ai.maxTokens },
-      }),
+      operate: new Operate(aiTools),
+      remediate: new Remediate(aiTools),
     },
     overrides.toolHandlers,
   );

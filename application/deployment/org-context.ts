@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DependencyError } from '../../domain/errors.js';
-import { isConstraintPath, type PolicyConstraint } from '../../domain/orgdata/policy-constraint.js';
+import { compiles, isConstraintPath, type PolicyConstraint } from '../../domain/orgdata/policy-constraint.js';
 import type { Embedder } from '../../domain/ports/embedder.js';
 import type { StoredPoint, VectorStore } from '../../domain/ports/vector-store.js';
 
@@ -47,15 +47,6 @@ const capabilityPayload = z.object({
   description: z.string().catch(''),
   capabilities: strings,
 });
-
-function compiles(pattern: string): boolean {
-  try {
-    new RegExp(`^(?:${pattern})$`);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 const constraintPayload = z.object({
   kind: z.string().regex(/^(\*|[A-Z][A-Za-z0-9]{0,62})$/),

@@ -1,11 +1,6 @@
+import type { AiToolDeps } from '../ai/ai-tool-deps.js';
 import { ValidationError, NotConfiguredError } from '../../domain/errors.js';
 import { overallRisk } from '../../domain/operations/operation-plan.js';
-import type { Clock } from '../../domain/ports/clock.js';
-import type { ClusterReader } from '../../domain/ports/cluster-reader.js';
-import type { ClusterWriter } from '../../domain/ports/cluster-writer.js';
-import type { LlmProvider } from '../../domain/ports/llm-provider.js';
-import type { SessionStore } from '../../domain/ports/session-store.js';
-import type { Tracer } from '../../domain/ports/tracer.js';
 import type { Session } from '../../domain/sessions/session.js';
 import { unknownSession } from '../../domain/sessions/session-id.js';
 import type { ToolInput } from '../../domain/tools/tool-definitions.js';
@@ -18,13 +13,7 @@ import type { OperationState, Proposal } from './operation-state.js';
 import { PlanOperation, type PlanLimits } from './plan-operation.js';
 import { previewActions } from './preview-actions.js';
 
-export interface OperateDeps {
-  llm: LlmProvider;
-  reader: ClusterReader;
-  writer: ClusterWriter;
-  sessions: SessionStore;
-  tracer: Tracer;
-  clock: Clock;
+export interface OperateDeps extends AiToolDeps {
   limits: PlanLimits;
   rollout?: RolloutWaitOptions;
 }

@@ -1,11 +1,6 @@
+import type { AiToolDeps } from '../ai/ai-tool-deps.js';
 import { decideAutoExecution } from '../../domain/actions/auto-execution.js';
 import { DomainError, NotConfiguredError, ValidationError } from '../../domain/errors.js';
-import type { Clock } from '../../domain/ports/clock.js';
-import type { ClusterReader } from '../../domain/ports/cluster-reader.js';
-import type { ClusterWriter } from '../../domain/ports/cluster-writer.js';
-import type { LlmProvider } from '../../domain/ports/llm-provider.js';
-import type { SessionStore } from '../../domain/ports/session-store.js';
-import type { Tracer } from '../../domain/ports/tracer.js';
 import type { Session } from '../../domain/sessions/session.js';
 import { unknownSession } from '../../domain/sessions/session-id.js';
 import type { ToolInput } from '../../domain/tools/tool-definitions.js';
@@ -23,16 +18,7 @@ export const REMEDIATE_MODEL_CALLS = 25;
 const EVIDENCE_EXCERPT_CHARS = 500;
 const START = 'Start a new investigation with remediate and an issue.';
 
-export interface RemediateDeps {
-  llm: LlmProvider;
-  reader: ClusterReader;
-  writer: ClusterWriter;
-  sessions: SessionStore;
-  tracer: Tracer;
-  clock: Clock;
-  /** Per run: SVC_AI_TIMEOUT_MS and SVC_AI_MAX_TOKENS. */
-  limits: { timeoutMs: number; maxTokens: number };
-}
+export type RemediateDeps = AiToolDeps;
 
 type Input = ToolInput<'remediate'>;
 

@@ -92,7 +92,8 @@ export function checkConstraints(objects: KubeObject[], constraints: PolicyConst
 const KIND = /^(\*|[A-Z][A-Za-z0-9]{0,62})$/;
 const MAX_PATTERN = 200;
 
-function compiles(pattern: string): boolean {
+/** Whether a constraint's pattern compiles as the checker anchors it. */
+export function compiles(pattern: string): boolean {
   try {
     new RegExp(`^(?:${pattern})$`);
     return true;

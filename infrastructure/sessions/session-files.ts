@@ -52,15 +52,20 @@ export async function writeFileAtomic(file: string, text: string): Promise<void>
   await syncDirectory(path.dirname(file));
 }
 
-/** The whole file as text; undefined when absent; CorruptSessionFileError when larger than `maxBytes`. */
-export async function readFileBounded(file: string, maxBytes: number): Promise<string | undefined> {
-  let handle;
+/** The file opened for reading, or undefined when it does not exist. */
+async function openIfExists(file: string) {
   try {
-    handle = await open(file, 'r');
+    return await open(file, 'r');
   } catch (e) {
     if (isErrno(e, 'ENOENT')) return undefined;
     throw e;
   }
+}
+
+/** The whole file as text; undefined when absent; CorruptSessionFileError when larger than `maxBytes`. */
+export async function readFileBounded(file: string, maxBytes: number): Promise<string | undefined> {
+  const handle = await openIfExists(file);
+  if (!handle) return undefined;
   try {
     const { size } = await handle.stat();
     if (size > maxBytes) throw new CorruptSessionFileError(`file of ${size} bytes exceeds ${maxBytes}`);
@@ -72,13 +77,8 @@ export async function readFileBounded(file: string, maxBytes: number): Promise<s
 
 /** The first `bytes` bytes of the file as text; undefined when absent. */
 export async function readHead(file: string, bytes: number): Promise<string | undefined> {
-  let handle;
-  try {
-    handle = await open(file, 'r');
-  } catch (e) {
-    if (isErrno(e, 'ENOENT')) return undefined;
-    throw e;
-  }
+  const handle = await openIfExists(file);
+  if (!handle) return undefined;
   try {
     const buffer = Buffer.alloc(bytes);
     const { bytesRead } = await handle.read(buffer, 0, bytes, 0);

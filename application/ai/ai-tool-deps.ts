@@ -1,0 +1,23 @@
+import type { Clock } from '../../domain/ports/clock.js';
+import type { ClusterReader } from '../../domain/ports/cluster-reader.js';
+import type { ClusterWriter } from '../../domain/ports/cluster-writer.js';
+import type { LlmProvider } from '../../domain/ports/llm-provider.js';
+import type { SessionStore } from '../../domain/ports/session-store.js';
+import type { Tracer } from '../../domain/ports/tracer.js';
+
+/** Per run, from the configuration: SVC_AI_TIMEOUT_MS and SVC_AI_MAX_TOKENS. */
+export interface AiRunLimits {
+  timeoutMs: number;
+  maxTokens: number;
+}
+
+/** The ports a cluster-changing AI tool (remediate, operate) is built from. */
+export interface AiToolDeps {
+  llm: LlmProvider;
+  reader: ClusterReader;
+  writer: ClusterWriter;
+  sessions: SessionStore;
+  tracer: Tracer;
+  clock: Clock;
+  limits: AiRunLimits;
+}
