@@ -1,6 +1,7 @@
 import type { Clock, Timers } from '../domain/ports/clock.js';
 import type { Embedder } from '../domain/ports/embedder.js';
 import type { Logger } from '../domain/ports/logger.js';
+import type { SharedState } from '../domain/ports/shared-state.js';
 import type { VectorStore } from '../domain/ports/vector-store.js';
 import { isUsableVector } from '../domain/vector/embedding-rules.js';
 
@@ -16,6 +17,13 @@ export interface ReadinessReport {
   storedCount?: number;
   /** ISO 8601 */
   checkedAt: string;
+  /**
+   * Whether the store replicas share (Redis) answers; present only when one is
+   * configured (REDIS_URL). Informational: `ready` keeps SPEC.md's rule.
+   */
+  sharedStateHealthy?: boolean;
+  /** Deployment problems worth a look (REDIS_URL without QDRANT_URL: vectors are not shared); omitted when none. */
+  warnings?: string[];
 }
 
 export interface ReadinessOptions {
@@ -25,6 +33,10 @@ export interface ReadinessOptions {
   cacheMs?: number;
   /** Per dependency; default 10 s (SPEC.md, Limits). */
   timeoutMs?: number;
+  /** The store several replicas share; probed only when configured. */
+  sharedState?: SharedState;
+  /** Fixed by the configuration, repeated in every report. */
+  warnings?: readonly string[];
 }
 
 type Outcome<T> = { ok: true; value: T } | { ok: false; reason: string };
@@ -43,6 +55,8 @@ export class CheckReadiness {
   private readonly collection: string;
   private readonly cacheMs: number;
   private readonly timeoutMs: number;
+  private readonly sharedState?: SharedState;
+  private readonly warnings: readonly string[];
 
   constructor(
     private readonly vectorStore: VectorStore,
@@ -54,6 +68,8 @@ export class CheckReadiness {
     this.collection = options.collection ?? 'capabilities';
     this.cacheMs = options.cacheMs ?? 30_000;
     this.timeoutMs = options.timeoutMs ?? 10_000;
+    this.sharedState = options.sharedState;
+    this.warnings = options.warnings ?? [];
   }
 
   execute(): Promise<ReadinessReport> {
@@ -88,11 +104,12 @@ export class CheckReadiness {
   }
 
   private async probe(): Promise<ReadinessReport> {
-    const [health, exists, count, embedding] = await Promise.all([
+    const [health, exists, count, embedding, shared] = await Promise.all([
       this.within('vector database', () => this.vectorStore.health()),
       this.within(`collection ${this.collection}`, () => this.vectorStore.collectionExists(this.collection)),
       this.within(`count of ${this.collection}`, () => this.vectorStore.count(this.collection)),
       this.within('embedding service', () => this.embedder.embed([PROBE_TEXT])),
+      this.sharedState ? this.within('shared state', () => this.sharedState!.status()) : Promise.resolve<Outcome<undefined>>({ ok: true, value: undefined }),
     ]);
     const reasons: string[] = [];
     const vectorDBHealthy = health.ok && health.value.connected;
@@ -118,8 +135,17 @@ export class CheckReadiness {
       checkedAt: new Date(this.clock.now()).toISOString(),
     };
     if (absent) report.storedCount = 0;
+    if (shared.ok && shared.value?.configured) {
+      report.sharedStateHealthy = shared.value.connected;
+      if (!shared.value.connected) reasons.push(`shared state: ${shared.value.error ?? 'not connected'}`);
+    } else if (!shared.ok) {
+      report.sharedStateHealthy = false;
+      reasons.push(shared.reason);
+    }
+    if (this.warnings.length > 0) report.warnings = [...this.warnings];
     else if (count.ok && Number.isInteger(count.value) && count.value >= 0) report.storedCount = count.value;
     if (!report.ready) this.logger?.warn('not ready', { reasons });
+    else if (report.sharedStateHealthy === false) this.logger?.warn('shared state unavailable', { reasons });
     return report;
   }
 }

@@ -93,13 +93,13 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
   // One adapter, two ports: the reader view cannot reach a write method, even through a cast.
   value(TOKENS.ClusterReader, readOnlyView(ports.cluster));
   value(TOKENS.ClusterWriter, ports.cluster);
-  const shared = createSharedState(config, c.resolve(TOKENS.Clock), logger);
+  const shared = createSharedState(config, c.resolve(TOKENS.Clock), logger, tracer);
   value(TOKENS.SessionStore, overrides.sessions ?? shared.sessions);
   value(TOKENS.SharedState, shared.sharedState);
   value(TOKENS.RateLimiter, shared.rateLimiter);
   value(TOKENS.OnShutdown, [shared.close]);
   // ...readiness checks do not: a probe every few seconds would be a trace of its own each time.
-  value(TOKENS.CheckReadiness, new CheckReadiness(adapters.vectorStore, adapters.embedder, c.resolve(TOKENS.Clock), logger));
+  value(TOKENS.CheckReadiness, new CheckReadiness(adapters.vectorStore, adapters.embedder, c.resolve(TOKENS.Clock), logger, { sharedState: shared.sharedState, warnings: shared.warnings }));
   value<RuntimeInfo>(TOKENS.RuntimeInfo, {
     version: SERVICE_VERSION,
     nodeVersion: process.version,

@@ -1,10 +1,21 @@
 import type { Redis as RedisClient, RedisOptions } from 'ioredis';
 import { DependencyError } from '../../domain/errors.js';
 import type { Logger } from '../../domain/ports/logger.js';
+import type { SpanAttributes, Tracer } from '../../domain/ports/tracer.js';
 import { scrubText, scrubUrl } from '../../domain/security/scrub-credentials.js';
 
 /** How long a command may take before it fails (a lost Redis must never hang a request). */
 const COMMAND_TIMEOUT_MS = 2000;
+
+/** One Redis call as a span names it: the command and what it touches, never a key (keys carry ids). */
+export interface RedisCall {
+  /** The command sent: GET, SET, DEL, EVAL, PING... (`db.operation.name`). */
+  command: string;
+  /** The kind of key, low-cardinality: session, source, blob, rl, scan (`db.query.summary` is `<command> <target>`). */
+  target: string;
+  /** For the error message: "Redis at ... failed to <what>". */
+  what: string;
+}
 
 export interface RedisStatus {
   connected: boolean;
@@ -25,17 +36,28 @@ export class RedisConnection {
   readonly where: string;
   private readonly secrets: string[];
   private up = false;
+  /** Attributes every Redis span carries: where (no credential), which database. */
+  private readonly spanBase: SpanAttributes;
 
   constructor(
     url: string,
     readonly prefix: string,
     private readonly logger: Logger,
+    /** Redis calls made inside a recorded tool run become its child spans; outside one (probes, rate limits) nothing is recorded. */
+    private readonly tracer?: Tracer,
   ) {
     // loaded only when REDIS_URL is set
     const { Redis } = require('ioredis') as typeof import('ioredis');
     const parsed = new URL(url);
     this.where = scrubUrl(url);
     this.secrets = [decodeURIComponent(parsed.password), decodeURIComponent(parsed.username)].filter((s) => s.length >= 4);
+    this.spanBase = {
+      'db.system.name': 'redis',
+      'db.namespace': /^\/\d+$/.test(parsed.pathname) ? parsed.pathname.slice(1) : '0',
+      'server.address': parsed.hostname,
+      'server.port': parsed.port ? Number(parsed.port) : 6379,
+      'svc.redis.key_prefix': prefix,
+    };
     const options: RedisOptions = {
       enableOfflineQueue: false,
       maxRetriesPerRequest: 1,
@@ -56,19 +78,29 @@ export class RedisConnection {
     this.client.on('end', () => (this.up = false));
   }
 
-  /** Runs one Redis call; any failure is DependencyError('redis') with a message that names Redis and carries no credential. */
-  async run<T>(what: string, fn: (client: RedisClient) => Promise<T>): Promise<T> {
+  /**
+   * Runs one Redis call, as a client span under the current tool run (when one
+   * is recorded); any failure is DependencyError('redis') with a message that
+   * names Redis and carries no credential.
+   */
+  run<T>(call: RedisCall, fn: (client: RedisClient) => Promise<T>): Promise<T> {
+    if (!this.tracer) return this.call(call, fn);
+    const summary = `${call.command} ${call.target}`;
+    return this.tracer.inChildSpan(summary, { ...this.spanBase, 'db.operation.name': call.command, 'db.query.summary': summary }, () => this.call(call, fn), 'client');
+  }
+
+  private async call<T>(call: RedisCall, fn: (client: RedisClient) => Promise<T>): Promise<T> {
     try {
       return await fn(this.client);
     } catch (e) {
-      throw new DependencyError('redis', `Redis at ${this.where} failed to ${what}: ${this.clean(e instanceof Error ? e.message : String(e))}`);
+      throw new DependencyError('redis', `Redis at ${this.where} failed to ${call.what}: ${this.clean(e instanceof Error ? e.message : String(e))}`);
     }
   }
 
-  /** PING, bounded; never throws. */
+  /** PING, bounded; never throws. A probe, not an operation on the data: never a span. */
   async status(): Promise<RedisStatus> {
     try {
-      await this.run('answer PING', (c) => c.ping());
+      await this.call({ command: 'PING', target: 'server', what: 'answer PING' }, (c) => c.ping());
       return { connected: true, url: this.where };
     } catch (e) {
       return { connected: false, url: this.where, error: (e as Error).message };

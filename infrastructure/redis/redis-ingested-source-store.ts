@@ -78,14 +78,14 @@ export class RedisIngestedSourceStore implements IngestedSourceStore {
     const local = await this.l1.get(key);
     let pointer: Pointer | undefined;
     try {
-      const text = await this.redis.run('read an uploaded source', (c) => c.get(this.redis.key('source', key)));
+      const text = await this.redis.run({ command: 'GET', target: 'source', what: 'read an uploaded source' }, (c) => c.get(this.redis.key('source', key)));
       pointer = text ? (JSON.parse(text) as Pointer) : undefined;
       if (!pointer) {
         if (local) this.l1.remove(key);
         return undefined;
       }
       if (local && this.blobIdOf(local) === pointer.blob) return local;
-      const blob = await this.redis.run('read an uploaded source', (c) => c.getBuffer(this.redis.key('blob', pointer!.blob)));
+      const blob = await this.redis.run({ command: 'GET', target: 'blob', what: 'read an uploaded source' }, (c) => c.getBuffer(this.redis.key('blob', pointer!.blob)));
       if (!blob) return undefined;
       const source = decode(key, pointer, blob);
       this.blobIds.set(source, pointer.blob);
@@ -106,7 +106,7 @@ export class RedisIngestedSourceStore implements IngestedSourceStore {
     const id = createHash('sha256').update(blob).digest('hex');
     const pointer: Pointer = { source: source.source, ...(source.contentHash ? { contentHash: source.contentHash } : {}), blob: id, totalBytes: source.totalBytes };
     const k = (name: string) => this.redis.key('sources', name);
-    await this.redis.run('store an uploaded source', (c) =>
+    await this.redis.run({ command: 'EVAL', target: 'sources', what: 'store an uploaded source' }, (c) =>
       c.eval(PUT_SCRIPT, 3, k('lru'), k('sizes'), k('blobrefs'), this.redis.prefix, source.key, JSON.stringify(pointer), id, blob, String(source.totalBytes), String(Date.now()), String(this.limits.maxSources), String(this.limits.maxBytes), String(this.limits.ttlMs)),
     );
     this.blobIds.set(source, id);

@@ -44,28 +44,28 @@ export class RedisScanStateStore implements ScanStateStore {
   ) {}
 
   async load(): Promise<ScanState | undefined> {
-    const text = await this.redis.run('read the scan progress', (c) => c.get(this.redis.key('scan', 'state')));
+    const text = await this.redis.run({ command: 'GET', target: 'scan', what: 'read the scan progress' }, (c) => c.get(this.redis.key('scan', 'state')));
     return text ? (JSON.parse(text) as ScanState) : undefined;
   }
 
   async save(state: ScanState): Promise<void> {
-    await this.redis.run('save the scan progress', (c) => c.set(this.redis.key('scan', 'state'), JSON.stringify(state)));
+    await this.redis.run({ command: 'SET', target: 'scan', what: 'save the scan progress' }, (c) => c.set(this.redis.key('scan', 'state'), JSON.stringify(state)));
   }
 
   async acquire(holder: string, ttlMs: number): Promise<LeaseOutcome> {
     const now = this.clock.now();
-    const [taken, lease] = (await this.redis.run('take the scan lease', (c) => c.eval(ACQUIRE, 1, this.leaseKey(), holder, String(now), leaseJson(holder, now + ttlMs)))) as [number, string];
+    const [taken, lease] = (await this.redis.run({ command: 'EVAL', target: 'scan lease', what: 'take the scan lease' }, (c) => c.eval(ACQUIRE, 1, this.leaseKey(), holder, String(now), leaseJson(holder, now + ttlMs)))) as [number, string];
     const parsed = JSON.parse(lease) as ScanLease;
     return taken === 1 ? { acquired: true, lease: parsed } : { acquired: false, lease: parsed };
   }
 
   async renew(holder: string, ttlMs: number): Promise<boolean> {
-    const renewed = await this.redis.run('renew the scan lease', (c) => c.eval(RENEW, 1, this.leaseKey(), holder, leaseJson(holder, this.clock.now() + ttlMs)));
+    const renewed = await this.redis.run({ command: 'EVAL', target: 'scan lease', what: 'renew the scan lease' }, (c) => c.eval(RENEW, 1, this.leaseKey(), holder, leaseJson(holder, this.clock.now() + ttlMs)));
     return renewed === 1;
   }
 
   async release(holder: string): Promise<void> {
-    await this.redis.run('release the scan lease', (c) => c.eval(RELEASE, 1, this.leaseKey(), holder));
+    await this.redis.run({ command: 'EVAL', target: 'scan lease', what: 'release the scan lease' }, (c) => c.eval(RELEASE, 1, this.leaseKey(), holder));
   }
 
   private leaseKey(): string {

@@ -4,9 +4,11 @@ import type { Logger } from '../../domain/ports/logger.js';
 import type { SessionStore } from '../../domain/ports/session-store.js';
 import type { IngestedSourceStore } from '../../domain/ports/ingested-source-store.js';
 import type { RateLimiter } from '../../domain/ports/rate-limiter.js';
+import type { Tracer } from '../../domain/ports/tracer.js';
 import type { ScanStateStore } from '../../domain/ports/scan-state-store.js';
 import { RedisScanStateStore } from './redis-scan-state-store.js';
 import type { SharedState } from '../../domain/ports/shared-state.js';
+import { NoopTracer } from '../tracing/noop-tracer.js';
 import { MemoryRateLimiter } from '../rate-limit/memory-rate-limiter.js';
 import { RedisRateLimiter } from './redis-rate-limiter.js';
 import { InMemoryIngestedSourceStore } from '../uploads/in-memory-ingested-source-store.js';
@@ -25,15 +27,20 @@ export interface SharedStateAdapters {
   rateLimiter: RateLimiter;
   /** The capability scan's progress and lease on Redis; undefined: the file store under SVC_DATA_DIR. */
   scanStates?: ScanStateStore;
+  /** What /readyz should warn about in this deployment (each a sentence); empty when nothing. */
+  warnings: string[];
   /** Closes what was opened (the Redis client); called on shutdown. */
   close(): Promise<void>;
 }
+
+export const UNSHARED_VECTORS =
+  'REDIS_URL is set but QDRANT_URL is not: each replica keeps its own embedded vectors (patterns, policies, capabilities); set QDRANT_URL to share them';
 
 /**
  * REDIS_URL set: sessions on Redis, shared by every replica. Unset: one
  * process, sessions in files under SVC_DATA_DIR (the default).
  */
-export function createSharedState(config: Config, clock: Clock, logger: Logger): SharedStateAdapters {
+export function createSharedState(config: Config, clock: Clock, logger: Logger, tracer?: Tracer): SharedStateAdapters {
   const ttlMs = config.sessions.ttlSeconds * 1000;
   if (config.redis.url === undefined) {
     return {
@@ -41,12 +48,16 @@ export function createSharedState(config: Config, clock: Clock, logger: Logger):
       sharedState: { status: async () => ({ configured: false, connected: false, provider: 'none' }) },
       ingestedSources: new InMemoryIngestedSourceStore(config.uploads),
       rateLimiter: new MemoryRateLimiter(clock),
+      warnings: [],
       close: async () => undefined,
     };
   }
-  const redis = new RedisConnection(config.redis.url, config.redis.prefix, logger);
+  // a disabled tracer would only add a call per command: not passed, like tracePorts leaves ports unwrapped
+  const redis = new RedisConnection(config.redis.url, config.redis.prefix, logger, tracer instanceof NoopTracer ? undefined : tracer);
+  const warnings: string[] = [];
   if (config.vector.store.kind !== 'qdrant') {
-    logger.warn('REDIS_URL is set but QDRANT_URL is not: each replica keeps its own embedded vectors (patterns, policies, capabilities); set QDRANT_URL to share them');
+    warnings.push(UNSHARED_VECTORS);
+    logger.warn(UNSHARED_VECTORS);
   }
   return {
     sessions: new RedisSessionStore(redis, { ttlMs, clock }),
@@ -54,6 +65,7 @@ export function createSharedState(config: Config, clock: Clock, logger: Logger):
     rateLimiter: new RedisRateLimiter(redis, new MemoryRateLimiter(clock), logger),
     scanStates: new RedisScanStateStore(redis, clock),
     ingestedSources: new RedisIngestedSourceStore(redis, new InMemoryIngestedSourceStore(config.uploads), { ...config.uploads, ttlMs: config.uploads.ttlSeconds * 1000 }, logger),
+    warnings,
     close: () => redis.close(),
   };
 }

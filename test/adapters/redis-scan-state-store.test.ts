@@ -1,9 +1,10 @@
 import { expect } from 'chai';
+import { newScanState } from '../../domain/orgdata/scan-state.js';
 import type { RedisConnection } from '../../infrastructure/redis/redis-connection.js';
 import { RedisScanStateStore } from '../../infrastructure/redis/redis-scan-state-store.js';
 import { scanStateStoreContract } from '../contract/scan-state-store-contract.js';
 import { FakeClock } from '../support/fake-clock.js';
-import { connectRedis, requireRedisServer } from '../support/redis-fixture.js';
+import { connectRedis, requireRedisServer, waitReady } from '../support/redis-fixture.js';
 import { RedisServer } from '../support/redis-server.js';
 
 describe('RedisScanStateStore on a real redis-server', function () {
@@ -25,6 +26,22 @@ describe('RedisScanStateStore on a real redis-server', function () {
     reopen: () => new RedisScanStateStore(conn, clock),
     cleanup: async () => void (await conn.client.flushdb()),
   }));
+
+  it('loses no acknowledged progress or lease across a kill -9 with append-only on', async () => {
+    const clock = new FakeClock();
+    const store = new RedisScanStateStore(conn, clock);
+    const target = { id: 'deployment.apps', group: 'apps', version: 'v1', apiVersion: 'apps/v1', kind: 'Deployment', resource: 'deployments', namespaced: true };
+    const state = { ...newScanState(`scan_${'c'.repeat(32)}`, 'all', [target], [], '2026-01-01T00:00:00.000Z'), completed: ['statefulset.apps'] };
+    await store.save(state);
+    const taken = await store.acquire('replica-a', 60000);
+    expect(taken.acquired).to.equal(true);
+    await server.restart({ kill: true });
+    await waitReady(conn);
+    expect(await store.load()).to.deep.equal(state);
+    expect((await store.acquire('replica-b', 60000)).acquired).to.equal(false);
+    expect(await store.renew('replica-a', 60000)).to.equal(true);
+    await conn.client.flushdb();
+  });
 
   it('lets exactly one of two replicas take the lease at once, and the other after it expires', async () => {
     const other = await connectRedis(server.url, 'svc-scan:');

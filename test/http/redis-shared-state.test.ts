@@ -5,6 +5,9 @@ import { requireRedisServer } from '../support/redis-fixture.js';
 import { RedisServer } from '../support/redis-server.js';
 import { TOKENS } from '../../infrastructure/tokens.js';
 import { manifestOf, skillFiles } from '../support/upload-manifests.js';
+import { FakeClock } from '../support/fake-clock.js';
+import { QdrantServer } from '../support/qdrant-server.js';
+import { UNSHARED_VECTORS } from '../../infrastructure/redis/shared-state.js';
 
 describe('REDIS_URL: shared state on a real redis-server', function () {
   this.timeout(30000);
@@ -47,6 +50,42 @@ describe('REDIS_URL: shared state on a real redis-server', function () {
       expect(t.logger.text()).to.contain('each replica keeps its own embedded vectors');
     } finally {
       for (const close of t.container.resolve(TOKENS.OnShutdown)) await close();
+    }
+  });
+
+  it('/readyz says whether Redis answers (ready keeps SPEC.md\'s rule) and warns that vectors are not shared without QDRANT_URL', async () => {
+    const clock = new FakeClock();
+    const t = buildTestApp({ REDIS_URL: server.url, SVC_REDIS_PREFIX: 'svc-ready:' }, { clock });
+    try {
+      await new Promise((r) => setTimeout(r, 300));
+      const up = (await request(t.app).get('/readyz').set(auth).expect(200)).body;
+      expect(up).to.include({ ready: true, vectorDBHealthy: true, embeddingHealthy: true, sharedStateHealthy: true });
+      expect(up.warnings).to.deep.equal([UNSHARED_VECTORS]);
+      await server.halt();
+      clock.advance(30_000);
+      const down = (await request(t.app).get('/readyz').set(auth).expect(200)).body;
+      expect(down).to.include({ ready: true, sharedStateHealthy: false });
+      await request(t.app).get('/healthz').expect(200);
+      await server.restart();
+    } finally {
+      for (const close of t.container.resolve(TOKENS.OnShutdown)) await close();
+    }
+  });
+
+  it('/readyz carries no warning when vectors are shared through QDRANT_URL, and no Redis field without REDIS_URL', async () => {
+    const qdrant = await new QdrantServer().start();
+    const t = buildTestApp({ REDIS_URL: server.url, SVC_REDIS_PREFIX: 'svc-ready2:', QDRANT_URL: qdrant.url });
+    try {
+      await new Promise((r) => setTimeout(r, 300));
+      const body = (await request(t.app).get('/readyz').set(auth).expect(200)).body;
+      expect(body).to.include({ ready: true, sharedStateHealthy: true });
+      expect(body).not.to.have.property('warnings');
+      expect(t.logger.text()).not.to.contain('each replica keeps its own embedded vectors');
+      const plain = (await request(buildTestApp().app).get('/readyz').set(auth).expect(200)).body;
+      expect(plain).not.to.have.any.keys('sharedStateHealthy', 'warnings');
+    } finally {
+      for (const close of t.container.resolve(TOKENS.OnShutdown)) await close();
+      await qdrant.stop();
     }
   });
 

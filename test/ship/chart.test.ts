@@ -52,11 +52,11 @@ function schemaErrors(objects: Manifest[]): string[] {
   });
 }
 
-/** The environment svc would see: plain values, and each secret reference filled with a stand-in. */
+/** The environment svc would see: plain values with `$(NAME)` of earlier entries expanded as the kubelet does, and each secret reference filled with a stand-in. */
 function environment(objects: Manifest[]): Record<string, string> {
   const env: Record<string, string> = {};
   for (const e of container(objects).env) {
-    env[e.name] = e.value ?? `secret-${e.valueFrom!.secretKeyRef!.name}-${e.valueFrom!.secretKeyRef!.key}-padding`;
+    env[e.name] = e.value !== undefined ? e.value.replace(/\$\(([A-Za-z_][A-Za-z0-9_]*)\)/g, (m, name: string) => env[name] ?? m) : `secret-${e.valueFrom!.secretKeyRef!.name}-${e.valueFrom!.secretKeyRef!.key}-padding`;
   }
   return env;
 }
@@ -79,6 +79,13 @@ const OVERRIDES = {
   extraEnv: [{ name: 'SVC_KUBE_TIMEOUT_MS', value: '15000' }],
   podAnnotations: { 'prometheus.io/scrape': 'false' },
   resources: { requests: { cpu: '250m', memory: '512Mi' }, limits: { memory: '2Gi' } },
+};
+
+const REPLICAS = {
+  replicaCount: 3,
+  redis: { existingSecret: { name: 'svc-redis', key: 'url' }, prefix: 'prod:', sourcesTtlSeconds: 3600 },
+  vector: { qdrantUrl: 'http://qdrant.data:6333' },
+  rateLimit: { windowSeconds: 30, ai: 40, other: 2000 },
 };
 
 describe('Helm chart charts/svc (rendered without helm or a cluster)', () => {
@@ -148,10 +155,13 @@ describe('Helm chart charts/svc (rendered without helm or a cluster)', () => {
         LOG_LEVEL: 'info',
         SVC_SHUTDOWN_GRACE_MS: '10000',
         SVC_ALLOWED_REPO_HOSTS: 'github.com,www.github.com',
+        SVC_RATE_LIMIT_ENABLED: 'true',
         OTEL_TRACING_ENABLED: 'false',
       });
       expect(envOf(objects).SVC_AUTH_TOKEN.valueFrom).to.deep.equal({ secretKeyRef: { name: 'rel-svc-auth', key: 'SVC_AUTH_TOKEN' } });
-      for (const name of ['SVC_GIT_TOKEN', 'OPENAI_API_KEY', 'QDRANT_API_KEY', 'QDRANT_URL', 'SVC_USER_PROMPTS_REPO']) expect(envOf(objects)).to.not.have.property(name);
+      for (const name of ['SVC_GIT_TOKEN', 'OPENAI_API_KEY', 'QDRANT_API_KEY', 'QDRANT_URL', 'SVC_USER_PROMPTS_REPO', 'REDIS_URL', 'SVC_REDIS_PREFIX']) expect(envOf(objects)).to.not.have.property(name);
+      expect(find(objects, 'PodDisruptionBudget')).to.deep.equal([]);
+      expect(podSpec(objects)).to.not.have.property('topologySpreadConstraints');
     });
 
     it('is read-only by default: get/list on resources, get on pods/log, list on events, no Secrets, no write verb', () => {
@@ -278,16 +288,106 @@ describe('Helm chart charts/svc (rendered without helm or a cluster)', () => {
     });
   });
 
+  describe('several replicas', () => {
+    const fails = (values: Record<string, unknown>) => {
+      try {
+        renderChart(CHART, values);
+      } catch (e) {
+        expect(e).to.be.instanceOf(TemplateError);
+        return (e as Error).message;
+      }
+      throw new Error('rendered without failing');
+    };
+
+    it('refuses replicaCount above 1 without Redis, without Qdrant, or with a ReadWriteOnce claim, saying what to set', () => {
+      expect(fails({ replicaCount: 3 })).to.equal(
+        'fail: replicaCount 3 needs shared state: set redis.existingSecret.name, redis.url or redis.enabled (otherwise each replica keeps its own sessions, uploaded sources, rate-limit counters and scan lease)',
+      );
+      expect(fails({ replicaCount: 2, redis: { url: 'redis://redis.data:6379/0' } })).to.equal(
+        'fail: replicaCount 2 needs one vector store: set vector.qdrantUrl or qdrant.enabled (otherwise each replica keeps its own embedded vectors)',
+      );
+      expect(fails({ replicaCount: 2, qdrant: { enabled: true } })).to.match(/^fail: replicaCount 2 needs shared state/);
+      expect(fails({ ...REPLICAS, persistence: { enabled: true } })).to.match(/^fail: replicaCount 3 with persistence\.enabled needs persistence\.accessModes \[ReadWriteMany\]/);
+      expect(renderChart(CHART, { ...REPLICAS, persistence: { enabled: true, accessModes: ['ReadWriteMany'] } }).objects.map((o) => o.kind)).to.include('PersistentVolumeClaim');
+      expect(() => renderChart(CHART, { replicaCount: 'three' })).to.throw(TemplateError, 'int cannot convert "three"');
+    });
+
+    const { objects } = renderChart(CHART, REPLICAS, { Name: 'prod', Namespace: 'platform' });
+
+    it('renders valid objects with a PodDisruptionBudget (one pod down at a time) over the pods of the Deployment', () => {
+      expect(objects.map((o) => o.kind).sort()).to.deep.equal(['ClusterRole', 'ClusterRoleBinding', 'Deployment', 'PodDisruptionBudget', 'Service', 'ServiceAccount']);
+      expect(schemaErrors(objects)).to.deep.equal([]);
+      const deployment = one(objects, 'Deployment') as unknown as { spec: { replicas: number; selector: { matchLabels: object } } };
+      expect(deployment.spec.replicas).to.equal(3);
+      const pdb = one(objects, 'PodDisruptionBudget') as unknown as { metadata: { namespace: string }; spec: object };
+      expect(pdb.metadata.namespace).to.equal('platform');
+      expect(pdb.spec).to.deep.equal({ maxUnavailable: 1, selector: { matchLabels: deployment.spec.selector.matchLabels } });
+      expect(find(renderChart(CHART, { ...REPLICAS, podDisruptionBudget: { enabled: false } }).objects, 'PodDisruptionBudget')).to.deep.equal([]);
+    });
+
+    it('spreads the pods over zones and nodes by default, or as the values say', () => {
+      const selector = (one(objects, 'Deployment') as unknown as { spec: { selector: { matchLabels: object } } }).spec.selector.matchLabels;
+      expect((podSpec(objects) as unknown as { topologySpreadConstraints: unknown[] }).topologySpreadConstraints).to.deep.equal([
+        { maxSkew: 1, topologyKey: 'topology.kubernetes.io/zone', whenUnsatisfiable: 'ScheduleAnyway', labelSelector: { matchLabels: selector } },
+        { maxSkew: 1, topologyKey: 'kubernetes.io/hostname', whenUnsatisfiable: 'ScheduleAnyway', labelSelector: { matchLabels: selector } },
+      ]);
+      const own = [{ maxSkew: 2, topologyKey: 'kubernetes.io/hostname', whenUnsatisfiable: 'DoNotSchedule', labelSelector: { matchLabels: { team: 'sre' } } }];
+      const custom = renderChart(CHART, { ...REPLICAS, topologySpreadConstraints: own }).objects;
+      expect((podSpec(custom) as unknown as { topologySpreadConstraints: unknown[] }).topologySpreadConstraints).to.deep.equal(own);
+      expect(schemaErrors(custom)).to.deep.equal([]);
+    });
+
+    it('takes REDIS_URL from an existing Secret, maps the prefix, the sources TTL and the rate limits, and svc parses them', () => {
+      const env = envOf(objects);
+      expect(env.REDIS_URL.valueFrom!.secretKeyRef).to.deep.equal({ name: 'svc-redis', key: 'url' });
+      expect(env.REDIS_URL.value).to.equal(undefined);
+      expect(plainEnv(objects)).to.deep.include({
+        SVC_REDIS_PREFIX: 'prod:', SVC_SOURCES_TTL: '3600', QDRANT_URL: 'http://qdrant.data:6333',
+        SVC_RATE_LIMIT_ENABLED: 'true', SVC_RATE_LIMIT_WINDOW_S: '30', SVC_RATE_LIMIT_AI: '40', SVC_RATE_LIMIT_OTHER: '2000',
+      });
+      const config = loadConfig({ ...environment(objects), REDIS_URL: 'rediss://:pass-from-secret@redis.data:6380/1' }, '/');
+      expect(config.redis).to.deep.equal({ url: 'rediss://:pass-from-secret@redis.data:6380/1', prefix: 'prod:' });
+      expect(config.uploads.ttlSeconds).to.equal(3600);
+      expect(config.rateLimit).to.deep.include({ enabled: true, windowMs: 30000, aiPerWindow: 40, otherPerWindow: 2000 });
+    });
+
+    it('uses a plain redis.url, or the Redis installed with the chart with its password from that chart\'s Secret', () => {
+      const plain = renderChart(CHART, { replicaCount: 2, redis: { url: 'redis://valkey.data:6379/0' }, qdrant: { enabled: true } }).objects;
+      expect(plainEnv(plain)).to.deep.include({ REDIS_URL: 'redis://valkey.data:6379/0', QDRANT_URL: 'http://rel-qdrant:6333' });
+      const bundled = renderChart(CHART, { replicaCount: 2, redis: { enabled: true }, qdrant: { enabled: true } }).objects;
+      const env = envOf(bundled);
+      expect(env.REDIS_PASSWORD.valueFrom!.secretKeyRef).to.deep.equal({ name: 'rel-redis', key: 'redis-password' });
+      const names = container(bundled).env.map((e) => e.name);
+      expect(names.indexOf('REDIS_PASSWORD')).to.be.below(names.indexOf('REDIS_URL'));
+      expect(env.REDIS_URL.value).to.equal('redis://:$(REDIS_PASSWORD)@rel-redis-master:6379/0');
+      expect(loadConfig(environment(bundled), '/').redis.url).to.equal('redis://:secret-rel-redis-redis-password-padding@rel-redis-master:6379/0');
+      const open = renderChart(CHART, { replicaCount: 2, redis: { enabled: true, auth: { enabled: false } }, qdrant: { enabled: true } }).objects;
+      expect(plainEnv(open).REDIS_URL).to.equal('redis://rel-redis-master:6379/0');
+      expect(envOf(open)).to.not.have.property('REDIS_PASSWORD');
+      for (const o of [plain, bundled, open]) expect(schemaErrors(o)).to.deep.equal([]);
+    });
+
+    it('one replica with Redis: shared state without a PodDisruptionBudget or spread', () => {
+      const single = renderChart(CHART, { redis: { url: 'redis://redis.data:6379/0' } }).objects;
+      expect(plainEnv(single).REDIS_URL).to.equal('redis://redis.data:6379/0');
+      expect(find(single, 'PodDisruptionBudget')).to.deep.equal([]);
+      expect(podSpec(single)).to.not.have.property('topologySpreadConstraints');
+    });
+  });
+
   describe('chart metadata', () => {
     const chart = parse(readFileSync(path.join(CHART, 'Chart.yaml'), 'utf8')) as { apiVersion: string; appVersion: string; dependencies: { name: string; condition: string; repository: string }[] };
-    const values = parse(readFileSync(path.join(CHART, 'values.yaml'), 'utf8')) as { qdrant: { enabled: boolean }; gitops: { allowedRepoHosts: string[] }; rbac: { write: boolean } };
+    const values = parse(readFileSync(path.join(CHART, 'values.yaml'), 'utf8')) as { qdrant: { enabled: boolean }; redis: { enabled: boolean }; gitops: { allowedRepoHosts: string[] }; rbac: { write: boolean } };
 
-    it('declares Qdrant as an optional dependency, off by default', () => {
+    it('declares Qdrant and Redis as optional dependencies, off by default', () => {
       expect(chart.apiVersion).to.equal('v2');
-      expect(chart.dependencies).to.have.length(1);
+      expect(chart.dependencies).to.have.length(2);
       expect(chart.dependencies[0]).to.include({ name: 'qdrant', condition: 'qdrant.enabled' });
       expect(chart.dependencies[0].repository).to.match(/^https:\/\//);
+      expect(chart.dependencies[1]).to.include({ name: 'redis', condition: 'redis.enabled' });
+      expect(chart.dependencies[1].repository).to.match(/^(https|oci):\/\//);
       expect(values.qdrant.enabled).to.equal(false);
+      expect(values.redis.enabled).to.equal(false);
       expect(values.rbac.write).to.equal(false);
       expect(values.gitops.allowedRepoHosts).to.deep.equal(['github.com', 'www.github.com']);
     });
@@ -297,9 +397,12 @@ describe('Helm chart charts/svc (rendered without helm or a cluster)', () => {
       expect(chart.appVersion).to.equal(pkg.version);
       const configDir = path.join(root, 'infrastructure', 'config');
       const sources = readdirSync(configDir).map((f) => readFileSync(path.join(configDir, f), 'utf8')).join('\n');
-      const rendered = [...renderChart(CHART).objects, ...renderChart(CHART, OVERRIDES).objects];
-      const names = new Set(rendered.filter((o) => o.kind === 'Deployment').flatMap((o) => container([o]).env.map((e) => e.name)));
-      for (const name of names) expect(sources, name).to.contain(`'${name}'`);
+      const rendered = [...renderChart(CHART).objects, ...renderChart(CHART, OVERRIDES).objects, ...renderChart(CHART, REPLICAS).objects, ...renderChart(CHART, { ...REPLICAS, redis: { enabled: true } }).objects];
+      const env = rendered.filter((o) => o.kind === 'Deployment').flatMap((o) => container([o]).env);
+      // a variable only expanded into another value ($(REDIS_PASSWORD) in REDIS_URL) is for the kubelet, not svc
+      const expanded = new Set(env.flatMap((e) => [...(e.value ?? '').matchAll(/\$\(([A-Za-z_][A-Za-z0-9_]*)\)/g)].map((m) => m[1])));
+      expect([...expanded]).to.deep.equal(['REDIS_PASSWORD']);
+      for (const name of new Set(env.map((e) => e.name))) if (!expanded.has(name)) expect(sources, name).to.contain(`'${name}'`);
     });
   });
 });

@@ -269,6 +269,20 @@ const FUNCTIONS: Record<string, (...args: Value[]) => Value> = {
   add: (a, b) => Number(a) + Number(b),
   mul: (a, b) => Number(a) * Number(b),
   eq: (a, b) => a === b,
+  gt: (a, b) => {
+    if (typeof a !== 'number' || typeof b !== 'number') throw new TemplateError(`gt needs two numbers, got ${JSON.stringify(a)} and ${JSON.stringify(b)}`);
+    return a > b;
+  },
+  // Sprig's int turns what does not parse into 0; here that is an error (a typo must fail the test)
+  int: (v) => {
+    const n = typeof v === 'number' ? v : typeof v === 'string' && /^-?\d+$/.test(v.trim()) ? Number(v) : NaN;
+    if (!Number.isFinite(n)) throw new TemplateError(`int cannot convert ${JSON.stringify(v)}`);
+    return Math.trunc(n);
+  },
+  has: (needle, list) => {
+    if (!Array.isArray(list)) throw new TemplateError('has needs a list');
+    return list.includes(needle);
+  },
   ne: (a, b) => a !== b,
   not: (a) => !truthy(a),
   and: (...xs) => xs.find((x) => !truthy(x)) ?? xs[xs.length - 1],

@@ -110,6 +110,22 @@ const podSpec = obj(
     volumes: { type: 'array', items: volume },
     nodeSelector: strMap,
     affinity: { type: 'object' },
+    topologySpreadConstraints: {
+      type: 'array',
+      items: obj(
+        {
+          maxSkew: { type: 'integer', minimum: 1 },
+          topologyKey: str,
+          whenUnsatisfiable: { type: 'string', enum: ['DoNotSchedule', 'ScheduleAnyway'] },
+          labelSelector,
+          minDomains: int,
+          matchLabelKeys: strList,
+          nodeAffinityPolicy: { type: 'string', enum: ['Honor', 'Ignore'] },
+          nodeTaintsPolicy: { type: 'string', enum: ['Honor', 'Ignore'] },
+        },
+        ['maxSkew', 'topologyKey', 'whenUnsatisfiable'],
+      ),
+    },
     tolerations: { type: 'array', items: { type: 'object' } },
   },
   ['containers'],
@@ -143,6 +159,13 @@ export const KUBE_SCHEMAS: Record<string, Schema> = {
       }),
     },
     ['apiVersion', 'kind', 'metadata'],
+  ),
+  'policy/v1/PodDisruptionBudget': obj(
+    {
+      ...head('policy/v1', 'PodDisruptionBudget'),
+      spec: obj({ maxUnavailable: intOrString, minAvailable: intOrString, selector: labelSelector, unhealthyPodEvictionPolicy: { type: 'string', enum: ['IfHealthyBudget', 'AlwaysAllow'] } }),
+    },
+    ['apiVersion', 'kind', 'metadata', 'spec'],
   ),
   'v1/ServiceAccount': obj({ ...head('v1', 'ServiceAccount'), automountServiceAccountToken: bool }, ['apiVersion', 'kind', 'metadata']),
   'v1/PersistentVolumeClaim': obj(

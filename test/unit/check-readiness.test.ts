@@ -8,6 +8,8 @@ import { FakeClock } from '../support/fake-clock.js';
 import { FakeEmbedder, never } from '../support/fake-embedder.js';
 import { FakeVectorStore, unreachable } from '../support/fake-vector-store.js';
 import { OpenAiCompatibleServer } from '../support/openai-compatible-server.js';
+import { CapturingLogger } from '../support/capturing-logger.js';
+import type { SharedState } from '../../domain/ports/shared-state.js';
 
 /** Lets settled promises and quick loopback I/O run before the fake clock moves. */
 async function flush(rounds = 5): Promise<void> {
@@ -170,5 +172,38 @@ describe('CheckReadiness', () => {
         await server.stop();
       }
     });
+  });
+});
+
+describe('CheckReadiness: the shared state store (REDIS_URL)', () => {
+  const clock = () => new FakeClock(Date.UTC(2026, 4, 1, 12, 0, 0));
+  const shared = (connected: boolean): SharedState => ({
+    status: async () => ({ configured: true, connected, provider: 'redis', url: 'redis://redis:6379', ...(connected ? {} : { error: 'Redis at redis://redis:6379 failed to answer PING: connect ECONNREFUSED' }) }),
+  });
+
+  it('reports sharedStateHealthy and the configured warnings without changing the ready rule', async () => {
+    const up = await new CheckReadiness(new FakeVectorStore(), new FakeEmbedder(4), clock(), undefined, { sharedState: shared(true), warnings: ['vectors are not shared'] }).execute();
+    expect(up).to.include({ ready: true, sharedStateHealthy: true });
+    expect(up.warnings).to.deep.equal(['vectors are not shared']);
+    const logger = new CapturingLogger();
+    const down = await new CheckReadiness(new FakeVectorStore(), new FakeEmbedder(4), clock(), logger, { sharedState: shared(false) }).execute();
+    expect(down).to.include({ ready: true, vectorDBHealthy: true, embeddingHealthy: true, sharedStateHealthy: false });
+    expect(down).not.to.have.property('warnings');
+    expect(logger.text()).to.contain('failed to answer PING');
+  });
+
+  it('omits both fields when no shared store is configured', async () => {
+    const notConfigured: SharedState = { status: async () => ({ configured: false, connected: false, provider: 'none' }) };
+    const report = await new CheckReadiness(new FakeVectorStore(), new FakeEmbedder(4), clock(), undefined, { sharedState: notConfigured, warnings: [] }).execute();
+    expect(report).not.to.have.property('sharedStateHealthy');
+    expect(report).not.to.have.property('warnings');
+  });
+
+  it('counts a shared store silent for 10 s as unhealthy', async () => {
+    const c = clock();
+    const pending = new CheckReadiness(new FakeVectorStore(), new FakeEmbedder(4), c, undefined, { sharedState: { status: () => new Promise(() => undefined) } }).execute();
+    await flush();
+    c.advance(10_000);
+    expect(await pending).to.include({ ready: true, sharedStateHealthy: false });
   });
 });

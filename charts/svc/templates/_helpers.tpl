@@ -43,6 +43,49 @@ app.kubernetes.io/managed-by: {{ .Release.Service }}
 {{- end -}}
 {{- end -}}
 
+{{/* Several replicas need every piece of state shared: refuses to render otherwise. */}}
+{{- define "svc.checkReplicas" -}}
+{{- if gt (int .Values.replicaCount) 1 -}}
+{{- if not (or .Values.redis.existingSecret.name .Values.redis.url .Values.redis.enabled) -}}
+{{- fail (printf "replicaCount %v needs shared state: set redis.existingSecret.name, redis.url or redis.enabled (otherwise each replica keeps its own sessions, uploaded sources, rate-limit counters and scan lease)" .Values.replicaCount) -}}
+{{- end -}}
+{{- if not (include "svc.qdrantUrl" .) -}}
+{{- fail (printf "replicaCount %v needs one vector store: set vector.qdrantUrl or qdrant.enabled (otherwise each replica keeps its own embedded vectors)" .Values.replicaCount) -}}
+{{- end -}}
+{{- if and .Values.persistence.enabled (not .Values.persistence.existingClaim) (not (has "ReadWriteMany" .Values.persistence.accessModes)) -}}
+{{- fail (printf "replicaCount %v with persistence.enabled needs persistence.accessModes [ReadWriteMany] or an existingClaim that allows it; with Redis and Qdrant, /data holds only caches and can stay an emptyDir (persistence.enabled false)" .Values.replicaCount) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{/* REDIS_URL: from an existing Secret, a plain value, or the Redis installed with the chart (its password expanded from REDIS_PASSWORD). */}}
+{{- define "svc.redisEnv" -}}
+{{- if .Values.redis.existingSecret.name }}
+- name: REDIS_URL
+  valueFrom:
+    secretKeyRef:
+      name: {{ .Values.redis.existingSecret.name | quote }}
+      key: {{ .Values.redis.existingSecret.key | quote }}
+{{- else if .Values.redis.url }}
+- name: REDIS_URL
+  value: {{ .Values.redis.url | quote }}
+{{- else if .Values.redis.enabled }}
+{{- if .Values.redis.auth.enabled }}
+# not read by svc: only expanded into REDIS_URL below
+- name: REDIS_PASSWORD
+  valueFrom:
+    secretKeyRef:
+      name: {{ printf "%s-redis" .Release.Name | quote }}
+      key: redis-password
+- name: REDIS_URL
+  value: {{ printf "redis://:$(REDIS_PASSWORD)@%s-redis-master:6379/0" .Release.Name | quote }}
+{{- else }}
+- name: REDIS_URL
+  value: {{ printf "redis://%s-redis-master:6379/0" .Release.Name | quote }}
+{{- end }}
+{{- end }}
+{{- end -}}
+
 {{/* One env entry from a secret reference, when the reference names a Secret. */}}
 {{- define "svc.secretEnv" -}}
 {{- if .ref.name }}

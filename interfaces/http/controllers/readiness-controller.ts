@@ -14,7 +14,8 @@ export class ReadinessController extends Controller {
   /**
    * Scan readiness, as a raw object (no envelope): ready when the vector
    * database answers and the embedding service returns a finite vector of the
-   * expected dimension. Collection existence and storedCount are informational.
+   * expected dimension. Collection existence and storedCount are informational,
+   * as are sharedStateHealthy (with REDIS_URL: whether Redis answers) and warnings.
    * Cached for 30 s; a dependency silent for 10 s counts as unavailable.
    * Bearer-gated; not a deployment probe (use /healthz).
    */
