@@ -93,6 +93,18 @@ export class PromptRepoCache {
     return (await pending).library;
   }
 
+  /**
+   * The library `load` would answer `request` with right now without cloning:
+   * the slot's entry when it holds the same key and is within the TTL, else
+   * undefined. Never loads. A refresh or a new clone installs a new library
+   * object, so callers may use the returned object's identity as its version.
+   */
+  peek(slotName: CacheSlotName, request: RepoLoadRequest): PromptLibrary | undefined {
+    const current = this.slots[slotName].entry;
+    if (!current || this.deps.clock.now() - current.loadedAt >= this.options.ttlMs) return undefined;
+    return current.key === this.keyOf(request) ? current.library : undefined;
+  }
+
   /** Prompt count of a cached copy of that source (any slot, any credential), if one is held. */
   cachedCount(identity: string): number | undefined {
     const hit = Object.values(this.slots).find((s) => s.entry?.identity === identity);

@@ -61,6 +61,24 @@ export class PromptSourceResolver {
     }
   }
 
+  /**
+   * The source a request without overrides (no `repo`, `path`, `branch`,
+   * token header or `?source=`) is served from right now, if it is loaded and
+   * fresh; undefined otherwise. Never loads or clones. A refresh, a new clone
+   * or a reload yields a new library object, and an expired copy yields
+   * undefined, so the library's identity is a version that cannot go stale.
+   */
+  peekDefault(): ResolvedPromptSource | undefined {
+    const location = this.settings.configuredRepo;
+    if (!location) {
+      const library = this.builtins.peek();
+      return library && { library, source: BUILT_IN_SOURCE };
+    }
+    const credential = selectCloneCredential({ serverToken: this.settings.serverToken, allowedHosts: this.settings.allowedHosts });
+    const library = this.cache.peek('shared', { location, credential, refuseNonPublicRedirects: false });
+    return library && { library, source: location.source };
+  }
+
   /** Prompt count of a cached copy of that source, or 0. */
   cachedCount(sourceIdentity: string): number {
     return this.cache.cachedCount(sourceIdentity) ?? 0;

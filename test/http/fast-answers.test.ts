@@ -49,7 +49,7 @@ describe('fast answers and the request gate', () => {
     const lane = fastAnswers(t.container);
     const res = () => ({ setHeader() {}, on() {}, writeHead() {}, write() {}, end() {}, headersSent: false }) as any;
     const ctx = (path: string) => ({ requestId: 'r', log: t.logger, path });
-    const handled = (method: string, url: string) => lane({ method, url } as any, res(), ctx(url.split('?')[0]));
+    const handled = (method: string, url: string) => lane({ method, url, headers: {} } as any, res(), ctx(url.split('?')[0]), () => undefined);
     expect(handled('GET', '/api/v1/tools')).to.equal(true);
     expect(handled('GET', '/api/v1/tools?tag=ai&search=x')).to.equal(true);
     expect(handled('GET', '/api/v1/openapi')).to.equal(true);
