@@ -104,19 +104,13 @@ export function promptLanes(container: DependencyContainer, kept: KeptAnswers): 
     if (!body) return undefined;
     const compute = () => answer(req, `render:${name}`, (resolved) => renderPrompt.of(resolved, name));
     if (body === 'none') return compute();
-    // The body arrives just after the headers; if it is all there by then, look at it without consuming it.
-    return new Promise<Buffer | undefined>((resolve, reject) => {
-      queueMicrotask(() => {
-        try {
-          if (!req.complete || !isNoArgumentBody(req)) return resolve(undefined);
-          Promise.resolve(compute()).then((head) => {
-            // answered here: let the (already read) body drain so the connection can go on
-            if (head) req.resume();
-            resolve(head);
-          }, reject);
-        } catch (e) {
-          reject(e);
-        }
+    // The body arrives after the headers: once it is all there, look at it without consuming it.
+    return whenComplete(req).then((complete) => {
+      if (!complete || !isNoArgumentBody(req)) return undefined;
+      return Promise.resolve(compute()).then((head) => {
+        // answered here: let the (already buffered) body drain so the connection can go on
+        if (head) req.resume();
+        return head;
       });
     });
   };
@@ -131,6 +125,26 @@ function bodyKind(req: IncomingMessage): 'none' | 'small' | undefined {
   if (length === undefined || length === '0') return 'none';
   if (!/^[1-9]\d?$/.test(length) || Number(length) > MAX_PEEKED_BODY) return undefined;
   return JSON_BODY_TYPE.test(req.headers['content-type'] ?? '') ? 'small' : undefined;
+}
+
+/**
+ * Resolves true once the whole (short) body is buffered, false if the request
+ * closes first. Listening for 'readable' pauses the stream without reading it;
+ * removing the listener hands the stream back to whoever reads it next.
+ */
+function whenComplete(req: IncomingMessage): Promise<boolean> {
+  if (req.complete) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const done = (complete: boolean) => {
+      req.off('readable', onReadable);
+      req.off('close', onClose);
+      resolve(complete);
+    };
+    const onReadable = () => req.complete && done(true);
+    const onClose = () => done(req.complete);
+    req.on('readable', onReadable);
+    req.once('close', onClose);
+  });
 }
 
 /** Reads the buffered body and puts it straight back, so express can still read it when this returns false. */
