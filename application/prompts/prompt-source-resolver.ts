@@ -4,7 +4,7 @@ import { validateRepoOverride, type RepoOverrideInput } from '../../domain/promp
 import type { IngestedPromptSource } from '../ingested-prompt-source.js';
 import type { BuiltinPrompts } from './builtin-prompts.js';
 import { explainCloneFailure } from './explain-clone-failure.js';
-import type { PromptRepoCache } from './prompt-repo-cache.js';
+import type { PromptRepoCache, RepoLoadRequest } from './prompt-repo-cache.js';
 import type { PromptSourceSettings } from './prompt-source-settings.js';
 
 export const BUILT_IN_SOURCE = 'built-in';
@@ -29,6 +29,9 @@ export interface ResolvedPromptSource {
  * never reaches a clone or the cache.
  */
 export class PromptSourceResolver {
+  private defaultLoad?: RepoLoadRequest;
+  private peeked?: ResolvedPromptSource;
+
   constructor(
     private readonly settings: PromptSourceSettings,
     private readonly cache: PromptRepoCache,
@@ -74,9 +77,15 @@ export class PromptSourceResolver {
       const library = this.builtins.peek();
       return library && { library, source: BUILT_IN_SOURCE };
     }
-    const credential = selectCloneCredential({ serverToken: this.settings.serverToken, allowedHosts: this.settings.allowedHosts });
-    const library = this.cache.peek('shared', { location, credential, refuseNonPublicRedirects: false });
-    return library && { library, source: location.source };
+    // the configured repository and the server token are fixed for the life of the process
+    this.defaultLoad ??= {
+      location,
+      credential: selectCloneCredential({ serverToken: this.settings.serverToken, allowedHosts: this.settings.allowedHosts }),
+      refuseNonPublicRedirects: false,
+    };
+    const library = this.cache.peek('shared', this.defaultLoad);
+    if (library !== this.peeked?.library) this.peeked = library && { library, source: location.source };
+    return this.peeked;
   }
 
   /** Prompt count of a cached copy of that source, or 0. */

@@ -133,7 +133,11 @@ function bodyKind(req: IncomingMessage): 'none' | 'small' | undefined {
  * removing the listener hands the stream back to whoever reads it next.
  */
 function whenComplete(req: IncomingMessage): Promise<boolean> {
-  if (req.complete) return Promise.resolve(true);
+  // usually the body came in the same read as the headers: it is parsed by the next microtask
+  return Promise.resolve().then(() => req.complete || untilComplete(req));
+}
+
+function untilComplete(req: IncomingMessage): Promise<boolean> {
   return new Promise((resolve) => {
     const done = (complete: boolean) => {
       req.off('readable', onReadable);
