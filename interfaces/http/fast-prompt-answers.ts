@@ -120,7 +120,8 @@ export function promptLanes(container: DependencyContainer, kept: KeptAnswers): 
 
 /** 'none': no body at all; 'small': a short JSON body worth looking at; undefined: leave it to express. */
 function bodyKind(req: IncomingMessage): 'none' | 'small' | undefined {
-  if (req.headers['transfer-encoding'] !== undefined) return undefined;
+  // a chunked or compressed body is express's to decode
+  if (req.headers['transfer-encoding'] !== undefined || req.headers['content-encoding'] !== undefined) return undefined;
   const length = req.headers['content-length'];
   if (length === undefined || length === '0') return 'none';
   if (!/^[1-9]\d?$/.test(length) || Number(length) > MAX_PEEKED_BODY) return undefined;
