@@ -5,6 +5,8 @@ import type { PromptTreeReader } from '../../domain/ports/prompt-tree-reader.js'
 /** The prompts shipped with the service, read once from their folder and kept. */
 export class BuiltinPrompts {
   private loaded?: Promise<PromptLibrary>;
+  /** The library `loaded` settled with, while it is still the current load. */
+  private settled?: PromptLibrary;
 
   constructor(
     private readonly dir: string,
@@ -17,12 +19,23 @@ export class BuiltinPrompts {
     if (!this.loaded || reload) {
       const loading = this.read();
       // a failed read is retried next time rather than cached
-      loading.catch(() => {
-        if (this.loaded === loading) this.loaded = undefined;
-      });
+      loading.then(
+        (library) => {
+          if (this.loaded === loading) this.settled = library;
+        },
+        () => {
+          if (this.loaded === loading) this.loaded = undefined;
+        },
+      );
       this.loaded = loading;
+      this.settled = undefined;
     }
     return this.loaded;
+  }
+
+  /** The library `get()` would answer with now, once it is read; undefined while a (re)load is under way. */
+  peek(): PromptLibrary | undefined {
+    return this.settled;
   }
 
   private async read(): Promise<PromptLibrary> {

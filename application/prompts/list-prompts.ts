@@ -1,5 +1,5 @@
 import type { PromptSummary } from '../../domain/prompts/prompt.js';
-import type { PromptSourceRequest, PromptSourceResolver } from './prompt-source-resolver.js';
+import type { PromptSourceRequest, PromptSourceResolver, ResolvedPromptSource } from './prompt-source-resolver.js';
 
 export interface ListPromptsOutput {
   prompts: PromptSummary[];
@@ -11,7 +11,11 @@ export class ListPrompts {
   constructor(private readonly sources: PromptSourceResolver) {}
 
   async execute(input: PromptSourceRequest): Promise<ListPromptsOutput> {
-    const { library, source } = await this.sources.resolve(input);
+    return this.of(await this.sources.resolve(input));
+  }
+
+  /** The answer for a source already resolved (the HTTP layer keeps it ready while that source stays current). */
+  of({ library, source }: ResolvedPromptSource): ListPromptsOutput {
     return { prompts: library.list(), source };
   }
 }

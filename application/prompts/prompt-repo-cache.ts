@@ -66,6 +66,8 @@ export class PromptRepoCache {
     credentialed: { inflight: new Map() },
   };
   private readonly keySecret = randomBytes(32);
+  /** Keys of the (immutable) requests callers peek with again and again: the HMAC is computed once per request object. */
+  private readonly peekedKeys = new WeakMap<RepoLoadRequest, string>();
   private readonly clones: ConcurrencyLimit;
 
   constructor(
@@ -91,6 +93,20 @@ export class PromptRepoCache {
       slot.inflight.set(key, pending);
     }
     return (await pending).library;
+  }
+
+  /**
+   * The library `load` would answer `request` with right now without cloning:
+   * the slot's entry when it holds the same key and is within the TTL, else
+   * undefined. Never loads; `request` must not be mutated afterwards. A refresh or a new clone installs a new library
+   * object, so callers may use the returned object's identity as its version.
+   */
+  peek(slotName: CacheSlotName, request: RepoLoadRequest): PromptLibrary | undefined {
+    const current = this.slots[slotName].entry;
+    if (!current || this.deps.clock.now() - current.loadedAt >= this.options.ttlMs) return undefined;
+    let key = this.peekedKeys.get(request);
+    if (key === undefined) this.peekedKeys.set(request, (key = this.keyOf(request)));
+    return current.key === key ? current.library : undefined;
   }
 
   /** Prompt count of a cached copy of that source (any slot, any credential), if one is held. */

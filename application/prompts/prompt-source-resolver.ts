@@ -4,7 +4,7 @@ import { validateRepoOverride, type RepoOverrideInput } from '../../domain/promp
 import type { IngestedPromptSource } from '../ingested-prompt-source.js';
 import type { BuiltinPrompts } from './builtin-prompts.js';
 import { explainCloneFailure } from './explain-clone-failure.js';
-import type { PromptRepoCache } from './prompt-repo-cache.js';
+import type { PromptRepoCache, RepoLoadRequest } from './prompt-repo-cache.js';
 import type { PromptSourceSettings } from './prompt-source-settings.js';
 
 export const BUILT_IN_SOURCE = 'built-in';
@@ -29,6 +29,9 @@ export interface ResolvedPromptSource {
  * never reaches a clone or the cache.
  */
 export class PromptSourceResolver {
+  private defaultLoad?: RepoLoadRequest;
+  private peeked?: ResolvedPromptSource;
+
   constructor(
     private readonly settings: PromptSourceSettings,
     private readonly cache: PromptRepoCache,
@@ -59,6 +62,30 @@ export class PromptSourceResolver {
     } catch (e) {
       throw explainCloneFailure(e, location, credential, !!override);
     }
+  }
+
+  /**
+   * The source a request without overrides (no `repo`, `path`, `branch`,
+   * token header or `?source=`) is served from right now, if it is loaded and
+   * fresh; undefined otherwise. Never loads or clones. A refresh, a new clone
+   * or a reload yields a new library object, and an expired copy yields
+   * undefined, so the library's identity is a version that cannot go stale.
+   */
+  peekDefault(): ResolvedPromptSource | undefined {
+    const location = this.settings.configuredRepo;
+    if (!location) {
+      const library = this.builtins.peek();
+      return library && { library, source: BUILT_IN_SOURCE };
+    }
+    // the configured repository and the server token are fixed for the life of the process
+    this.defaultLoad ??= {
+      location,
+      credential: selectCloneCredential({ serverToken: this.settings.serverToken, allowedHosts: this.settings.allowedHosts }),
+      refuseNonPublicRedirects: false,
+    };
+    const library = this.cache.peek('shared', this.defaultLoad);
+    if (library !== this.peeked?.library) this.peeked = library && { library, source: location.source };
+    return this.peeked;
   }
 
   /** Prompt count of a cached copy of that source, or 0. */

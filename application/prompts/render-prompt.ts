@@ -1,7 +1,7 @@
 import { ERROR_CODES, NotFoundError } from '../../domain/errors.js';
 import type { RenderedPrompt } from '../../domain/prompts/prompt.js';
 import { renderPrompt, type PromptArgumentValues } from '../../domain/prompts/prompt-renderer.js';
-import type { PromptSourceRequest, PromptSourceResolver } from './prompt-source-resolver.js';
+import type { PromptSourceRequest, PromptSourceResolver, ResolvedPromptSource } from './prompt-source-resolver.js';
 
 export interface RenderPromptInput extends PromptSourceRequest {
   name: string;
@@ -16,9 +16,13 @@ export class RenderPrompt {
 
   /** Throws NotFoundError(PROMPT_NOT_FOUND) for an unknown name, ValidationError for a missing required argument. */
   async execute(input: RenderPromptInput): Promise<RenderPromptOutput> {
-    const { library, source } = await this.sources.resolve(input);
-    const prompt = library.get(input.name);
-    if (!prompt) throw new NotFoundError(ERROR_CODES.PROMPT_NOT_FOUND, `Prompt not found: ${input.name}`);
-    return { ...renderPrompt(prompt, input.arguments), source };
+    return this.of(await this.sources.resolve(input), input.name, input.arguments);
+  }
+
+  /** The answer for a source already resolved; throws as `execute` does. */
+  of({ library, source }: ResolvedPromptSource, name: string, args?: PromptArgumentValues): RenderPromptOutput {
+    const prompt = library.get(name);
+    if (!prompt) throw new NotFoundError(ERROR_CODES.PROMPT_NOT_FOUND, `Prompt not found: ${name}`);
+    return { ...renderPrompt(prompt, args), source };
   }
 }

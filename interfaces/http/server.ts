@@ -25,7 +25,8 @@ export async function startServer(container: DependencyContainer): Promise<Runni
   const fast = fastAnswers(container);
   const server = http.createServer((req, res) => {
     afterGate(gate(req, res), res, (context) => {
-      if (!fast(req, res, context)) app(req, res);
+      const express = () => app(req, res);
+      if (!fast(req, res, context, express)) express();
     });
   });
   server.headersTimeout = 30_000;

@@ -3,7 +3,12 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fastAnswers } from '../../interfaces/http/fast-answers.js';
 import { startServer, type RunningServer } from '../../interfaces/http/server.js';
-import { auth, buildTestApp } from '../support/test-app.js';
+import { TOKENS } from '../../infrastructure/tokens.js';
+import { KeptAnswers } from '../../interfaces/http/kept-answers.js';
+import { FakeClock } from '../support/fake-clock.js';
+import { manifestOf } from '../support/upload-manifests.js';
+import { auth, buildTestApp, type TestApp } from '../support/test-app.js';
+import { promptFile, WritingGitFetcher } from '../support/writing-git-fetcher.js';
 
 const QUERIES = ['', '?category=Deployment', '?tag=ai', '?tags=status,operations', '?search=DRY%20run', '?category=Management&tag=ai&search=day-2', '?search=a+b', '?category=nope'];
 
@@ -49,7 +54,7 @@ describe('fast answers and the request gate', () => {
     const lane = fastAnswers(t.container);
     const res = () => ({ setHeader() {}, on() {}, writeHead() {}, write() {}, end() {}, headersSent: false }) as any;
     const ctx = (path: string) => ({ requestId: 'r', log: t.logger, path });
-    const handled = (method: string, url: string) => lane({ method, url } as any, res(), ctx(url.split('?')[0]));
+    const handled = (method: string, url: string) => lane({ method, url, headers: {} } as any, res(), ctx(url.split('?')[0]), () => undefined);
     expect(handled('GET', '/api/v1/tools')).to.equal(true);
     expect(handled('GET', '/api/v1/tools?tag=ai&search=x')).to.equal(true);
     expect(handled('GET', '/api/v1/openapi')).to.equal(true);
@@ -108,5 +113,237 @@ describe('fast answers and the request gate', () => {
       expect(lines, path).to.have.length(1);
       expect(lines[0].fields).to.include({ method: 'GET', path: path.split('?')[0], status: 200 });
     }
+  });
+});
+
+/** svc as served (gate, fast answers, express) beside the same app's express alone, on one container. */
+async function pairOf(t: TestApp) {
+  const running = await startServer(t.container);
+  const plain = http.createServer(t.app).listen(0, '127.0.0.1');
+  await new Promise((r) => plain.once('listening', r));
+  const plainUrl = `http://127.0.0.1:${(plain.address() as AddressInfo).port}`;
+  // The express routes call `execute`; the fast answers never do: counting those calls tells who answered.
+  const listPrompts = t.container.resolve(TOKENS.ListPrompts);
+  const renderPrompt = t.container.resolve(TOKENS.RenderPrompt);
+  const refreshPrompts = t.container.resolve(TOKENS.RefreshPrompts);
+  let expressAnswers = 0;
+  for (const useCase of [listPrompts, renderPrompt, refreshPrompts] as { execute: (...a: never[]) => Promise<unknown> }[]) {
+    const real = useCase.execute.bind(useCase);
+    useCase.execute = (...a: never[]) => (expressAnswers++, real(...a));
+  }
+  /** Sends one request to both; expects the same status, headers but date and request id, and body. */
+  const same = async (path: string, init: RequestInit = {}) => {
+    const withAuth = { ...init, headers: { ...auth, ...(init.headers as Record<string, string>) } };
+    const before = expressAnswers;
+    const fast = await snapshot(await fetch(`${running.url}${path}`, withAuth));
+    const byFastLane = expressAnswers === before;
+    const slow = await snapshot(await fetch(`${plainUrl}${path}`, withAuth));
+    expect(fast.status, path).to.equal(slow.status);
+    expect(fast.headers, path).to.deep.equal(slow.headers);
+    expect(fast.body, path).to.deep.equal(slow.body);
+    if (fast.meta) expect(fast.meta.requestId).to.equal(fast.requestId);
+    return { ...fast, byFastLane };
+  };
+  const close = async () => {
+    await running.close();
+    plain.closeAllConnections();
+    await new Promise((r) => plain.close(r));
+  };
+  return { running, plainUrl, same, close };
+}
+
+const json = (body: string): RequestInit => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body });
+const NO_ARGUMENTS: RequestInit[] = [{ method: 'POST' }, json('{}'), json('{"arguments":{}}')];
+const data = (s: { body: Record<string, unknown> }) => s.body.data as any;
+
+describe('fast answers of the prompt library', function () {
+  this.timeout(30000);
+
+  describe('built-in prompts', () => {
+    const t = buildTestApp();
+    let pair: Awaited<ReturnType<typeof pairOf>>;
+    before(async () => (pair = await pairOf(t)));
+    after(async () => pair.close());
+
+    it('answers the list exactly as express does, from kept bytes once the built-ins are read', async () => {
+      await pair.same('/api/v1/prompts');
+      const second = await pair.same('/api/v1/prompts');
+      expect(second.status).to.equal(200);
+      expect(second.byFastLane).to.equal(true);
+      expect(data(second).source).to.equal('built-in');
+      // a query the lane does not know, or the token header, goes to express
+      expect((await pair.same('/api/v1/prompts?branch=main')).byFastLane).to.equal(false);
+      expect((await pair.same('/api/v1/prompts', { headers: { 'X-Svc-Git-Token': 'x' } })).byFastLane).to.equal(false);
+    });
+
+    it('leaves renders with arguments, missing arguments and unknown prompts to express, with the same answers', async () => {
+      const withArgs = await pair.same('/api/v1/prompts/debug-crashloop', json('{"arguments":{"pod":"web","namespace":"shop"}}'));
+      expect(withArgs.status).to.equal(200);
+      expect(withArgs.byFastLane).to.equal(false);
+      expect(data(withArgs).messages[0].content.text).to.contain('Pod `web` in namespace `shop`');
+      for (const init of NO_ARGUMENTS) {
+        const missing = await pair.same('/api/v1/prompts/debug-crashloop', init);
+        expect(missing.status).to.equal(400);
+      }
+      expect((await pair.same('/api/v1/prompts/no-such-prompt', json('{}'))).status).to.equal(404);
+      expect((await pair.same('/api/v1/prompts/debug-crashloop', json('{'))).status).to.equal(400);
+      const plainText = await pair.same('/api/v1/prompts/debug-crashloop', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{}' });
+      expect(plainText.byFastLane).to.equal(false);
+    });
+  });
+
+  describe('a configured repository', () => {
+    const clock = new FakeClock();
+    const remote = new WritingGitFetcher({
+      'hello.md': promptFile('hello', 'Say hello', 'Hello {{who}}!', [{ name: 'who', required: false }]),
+      'plain.md': promptFile('plain', 'No arguments', 'Just text.'),
+      'strict.md': promptFile('strict', 'One required argument', 'Look at {{pod}}', [{ name: 'pod', required: true }]),
+    });
+    const t = buildTestApp({ SVC_USER_PROMPTS_REPO: 'https://git.example/team/prompts.git', SVC_USER_PROMPTS_CACHE_TTL: '60' }, { clock, gitFetcher: remote });
+    let pair: Awaited<ReturnType<typeof pairOf>>;
+    before(async () => (pair = await pairOf(t)));
+    after(async () => pair.close());
+
+    it('answers the list and renders without arguments exactly as express does, from kept bytes', async () => {
+      await pair.same('/api/v1/prompts');
+      const list = await pair.same('/api/v1/prompts');
+      expect(list.byFastLane).to.equal(true);
+      expect(data(list).prompts.map((p: { name: string }) => p.name)).to.deep.equal(['hello', 'plain', 'strict']);
+      expect(data(list).source).to.equal('https://git.example/team/prompts.git');
+      for (const name of ['hello', 'plain']) {
+        for (const init of NO_ARGUMENTS) {
+          const r = await pair.same(`/api/v1/prompts/${name}`, init);
+          expect(r.status).to.equal(200);
+          expect(r.byFastLane, `${name} ${String(init.body)}`).to.equal(true);
+        }
+      }
+      expect(data(await pair.same('/api/v1/prompts/hello', json('{}'))).messages[0].content.text).to.equal('Hello !\n');
+    });
+
+    it('hands a short body with arguments on to express intact (looked at, not consumed)', async () => {
+      const r = await pair.same('/api/v1/prompts/hello', json('{"arguments":{"who":"Ann"}}'));
+      expect(r.byFastLane).to.equal(false);
+      expect(data(r).messages[0].content.text).to.equal('Hello Ann!\n');
+      // a compressed body is express's to decode (here it fails to), never read as a plain {}
+      const gzipped = await pair.same('/api/v1/prompts/plain', { method: 'POST', headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' }, body: '{}' });
+      expect(gzipped.status).to.not.equal(200);
+      const strict = await pair.same('/api/v1/prompts/strict', json('{}'));
+      expect(strict.status).to.equal(400);
+      expect((await pair.same('/api/v1/prompts/refresh', { method: 'POST' })).byFastLane).to.equal(false);
+    });
+
+    it('serves the new content after a refresh, never the kept bytes of the old clone', async () => {
+      expect(data(await pair.same('/api/v1/prompts/plain', json('{}'))).messages[0].content.text).to.equal('Just text.\n');
+      remote.files['plain.md'] = promptFile('plain', 'No arguments', 'Refreshed text.');
+      remote.files['extra.md'] = promptFile('extra', 'Added later', 'More.');
+      const refreshed = await fetch(`${pair.running.url}/api/v1/prompts/refresh`, { method: 'POST', headers: auth });
+      expect(refreshed.status).to.equal(200);
+      const render = await pair.same('/api/v1/prompts/plain', json('{}'));
+      expect(render.byFastLane).to.equal(true);
+      expect(data(render).messages[0].content.text).to.equal('Refreshed text.\n');
+      const list = await pair.same('/api/v1/prompts');
+      expect(list.byFastLane).to.equal(true);
+      expect(data(list).prompts.map((p: { name: string }) => p.name)).to.deep.equal(['extra', 'hello', 'plain', 'strict']);
+    });
+
+    it('drops the kept bytes when the cache TTL expires: express clones again, then the new copy is kept', async () => {
+      await pair.same('/api/v1/prompts/plain', { method: 'POST' });
+      remote.files['plain.md'] = promptFile('plain', 'No arguments', 'After expiry.');
+      const clones = remote.clones;
+      clock.advance(61_000);
+      const first = await pair.same('/api/v1/prompts/plain', { method: 'POST' });
+      expect(first.byFastLane).to.equal(false);
+      expect(remote.clones).to.equal(clones + 1);
+      expect(data(first).messages[0].content.text).to.equal('After expiry.\n');
+      const again = await pair.same('/api/v1/prompts/plain', { method: 'POST' });
+      expect(again.byFastLane).to.equal(true);
+      expect(data(again).messages[0].content.text).to.equal('After expiry.\n');
+    });
+
+    it('logs a failure inside a fast answer with the request id, and express answers instead', async () => {
+      const resolver = t.container.resolve(TOKENS.PromptSourceResolver);
+      const real = resolver.peekDefault.bind(resolver);
+      resolver.peekDefault = () => {
+        throw new Error('injected fast-lane failure');
+      };
+      try {
+        const r = await pair.same('/api/v1/prompts');
+        expect(r.status).to.equal(200);
+        expect(r.byFastLane).to.equal(false);
+        const line = t.logger.lines.find((l) => l.msg === 'fast answer failed; express answers instead' && l.fields.requestId === r.requestId);
+        expect(line, 'failure logged with the request id').to.not.equal(undefined);
+        expect(String(line!.fields.err)).to.contain('injected fast-lane failure');
+      } finally {
+        resolver.peekDefault = real;
+      }
+    });
+  });
+
+  describe('an uploaded source (?source=)', () => {
+    const t = buildTestApp();
+    let pair: Awaited<ReturnType<typeof pairOf>>;
+    before(async () => (pair = await pairOf(t)));
+    after(async () => pair.close());
+    const ID = 'https://alice:s3cret@git.corp.example/team/skills.git';
+    const upload = async (text: string) => {
+      const manifest = manifestOf(ID, [{ path: 'note.md', bytes: Buffer.from(promptFile('note', 'A note', text)) }]);
+      const res = await fetch(`${pair.running.url}/api/v1/prompts/sources`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify(manifest) });
+      expect(res.status).to.equal(200);
+    };
+    const q = `?source=${encodeURIComponent(ID)}`;
+
+    it('answers as express does, and serves the new upload of that identifier, not the kept bytes of the old', async () => {
+      expect((await pair.same(`/api/v1/prompts${q}`)).status).to.equal(400);
+      await upload('First.');
+      await pair.same(`/api/v1/prompts/note${q}`, json('{}'));
+      const first = await pair.same(`/api/v1/prompts/note${q}`, json('{}'));
+      expect(first.byFastLane).to.equal(true);
+      expect(data(first).messages[0].content.text).to.equal('First.\n');
+      expect(data(first).source).to.equal('https://***:***@git.corp.example/team/skills.git');
+      const list = await pair.same(`/api/v1/prompts${q}`);
+      expect(list.byFastLane).to.equal(true);
+      await upload('Second.');
+      const second = await pair.same(`/api/v1/prompts/note${q}`, json('{}'));
+      expect(second.byFastLane).to.equal(true);
+      expect(data(second).messages[0].content.text).to.equal('Second.\n');
+    });
+
+    it('logs an asynchronous failure with the request id, and express answers instead', async () => {
+      const ingested = t.container.resolve(TOKENS.IngestedPromptSource);
+      const real = ingested.resolve.bind(ingested);
+      let failures = 1;
+      ingested.resolve = (id: string) => (failures-- > 0 ? Promise.reject(new Error('injected store failure')) : real(id));
+      try {
+        const r = await pair.same(`/api/v1/prompts${q}`);
+        expect(r.status).to.equal(200);
+        expect(r.byFastLane).to.equal(false);
+        const line = t.logger.lines.find((l) => l.msg === 'fast answer failed; express answers instead' && l.fields.requestId === r.requestId);
+        expect(String(line?.fields.err)).to.contain('injected store failure');
+      } finally {
+        ingested.resolve = real;
+      }
+    });
+  });
+});
+
+describe('kept answers', () => {
+  it('holds at most the configured count and bytes, and drops a group kept under another version', () => {
+    const kept = new KeptAnswers({ maxAnswers: 3, maxBytes: 400 });
+    const v1 = {};
+    const v2 = {};
+    kept.put('a', v1, 'x', Buffer.alloc(50));
+    kept.put('a', v1, 'y', Buffer.alloc(50));
+    kept.put('b', v1, 'x', Buffer.alloc(50));
+    kept.put('b', v1, 'y', Buffer.alloc(50));
+    expect(kept.stats()).to.deep.equal({ groups: 2, answers: 3, bytes: 150 });
+    expect(kept.get('a', v1, 'x')).to.equal(undefined);
+    kept.put('c', v1, 'big', Buffer.alloc(101));
+    expect(kept.stats().answers).to.equal(3);
+    kept.put('c', v1, 'z', Buffer.alloc(100));
+    kept.put('c', v1, 'w', Buffer.alloc(100));
+    kept.put('c', v1, 'v', Buffer.alloc(100));
+    expect(kept.stats().bytes).to.be.at.most(400);
+    expect(kept.get('c', v2, 'z')).to.equal(undefined);
+    expect(kept.stats()).to.deep.equal({ groups: 0, answers: 0, bytes: 0 });
   });
 });

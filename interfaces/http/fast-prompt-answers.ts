@@ -1,0 +1,169 @@
+import type { IncomingMessage } from 'node:http';
+import { parse as parseQuery } from 'node:querystring';
+import type { DependencyContainer } from 'tsyringe';
+import type { ResolvedPromptSource } from '../../application/prompts/prompt-source-resolver.js';
+import { NotFoundError, ValidationError } from '../../domain/errors.js';
+import { TOKENS } from '../../infrastructure/tokens.js';
+import type { KeptAnswers } from './kept-answers.js';
+
+/** A kept answer: the envelope up to `"meta":`, or (undefined) leave the request to express. */
+export type Lane = (req: IncomingMessage) => Buffer | undefined | Promise<Buffer | undefined>;
+
+const PROMPTS_PATH = '/api/v1/prompts';
+const RENDER_PREFIX = `${PROMPTS_PATH}/`;
+/** Names express would decode differently, and the routes beside the render route, are left to express. */
+const PLAIN_NAME = /^[A-Za-z0-9._-]+$/;
+const NOT_A_PROMPT = new Set(['refresh', 'sources']);
+/** The bodies that ask for a render without arguments, exactly as a client sends them. */
+const NO_ARGUMENT_BODIES = new Set(['{}', '{"arguments":{}}']);
+const MAX_PEEKED_BODY = 64;
+const JSON_BODY_TYPE = /^application\/json(?:;\s*charset=utf-8)?$/i;
+
+/** The group the default source (configured repo, else built-ins) is kept in. */
+export const DEFAULT_PROMPTS_GROUP = 'prompts:default';
+const UPLOAD_GROUP = 'prompts:upload:';
+
+export function envelopeHead(data: unknown): Buffer {
+  return Buffer.from(`{"success":true,"data":${JSON.stringify(data)},"meta":`);
+}
+
+/**
+ * The prompt library's fast answers: the list (`GET /api/v1/prompts`, with no
+ * query or only `?source=`) and renders without arguments (`POST
+ * /api/v1/prompts/{name}` with no body, `{}` or `{"arguments":{}}`), of the
+ * default source when it is loaded and fresh, or of an uploaded source. The
+ * version the kept bytes are checked against on every answer is the library
+ * object the resolver serves right now: a refresh, a new clone, a new upload
+ * of that identifier or the TTL changes it (or leaves no loaded source), so
+ * stale bytes are never served. Per-request repositories, branches, folders
+ * and the git token header go to express: none of them is used as a key.
+ */
+export function promptLanes(container: DependencyContainer, kept: KeptAnswers): { list: Lane; render: Lane } {
+  const resolver = container.resolve(TOKENS.PromptSourceResolver);
+  const ingested = container.resolve(TOKENS.IngestedPromptSource);
+  const listPrompts = container.resolve(TOKENS.ListPrompts);
+  const renderPrompt = container.resolve(TOKENS.RenderPrompt);
+
+  /** The source of this request and its group, now or after a store read; undefined: express decides. */
+  const sourceOf = (req: IncomingMessage): { group: string; resolved: ResolvedPromptSource | Promise<ResolvedPromptSource> } | undefined => {
+    if (req.headers['x-svc-git-token'] !== undefined) return undefined;
+    const url = req.url ?? '';
+    const q = url.indexOf('?');
+    const query = q === -1 ? {} : parseQuery(url.slice(q + 1));
+    const keys = Object.keys(query);
+    if (keys.length === 0) {
+      const resolved = resolver.peekDefault();
+      if (!resolved) {
+        // not loaded, expired or reloading: whatever was kept is of no use any more
+        kept.drop(DEFAULT_PROMPTS_GROUP);
+        return undefined;
+      }
+      return { group: DEFAULT_PROMPTS_GROUP, resolved };
+    }
+    const source = query.source;
+    if (keys.length !== 1 || typeof source !== 'string') return undefined;
+    return { group: UPLOAD_GROUP, resolved: ingested.resolve(source) };
+  };
+
+  const answer = (req: IncomingMessage, key: string, compute: (resolved: ResolvedPromptSource) => unknown): Buffer | undefined | Promise<Buffer | undefined> => {
+    const target = sourceOf(req);
+    if (!target) return undefined;
+    const fromResolved = (resolved: ResolvedPromptSource): Buffer | undefined => {
+      // an upload is grouped by its scrubbed identifier: the library's identity tells copies apart, never a credential
+      const group = target.group === UPLOAD_GROUP ? `${UPLOAD_GROUP}${resolved.source}` : target.group;
+      const hit = kept.get(group, resolved.library, key);
+      if (hit) return hit;
+      let data: unknown;
+      try {
+        data = compute(resolved);
+      } catch (e) {
+        // an unknown prompt or a missing argument: express gives the error answer
+        if (e instanceof NotFoundError || e instanceof ValidationError) return undefined;
+        throw e;
+      }
+      const head = envelopeHead(data);
+      kept.put(group, resolved.library, key, head);
+      return head;
+    };
+    if (!(target.resolved instanceof Promise)) return fromResolved(target.resolved);
+    return target.resolved.then(fromResolved, (e: unknown) => {
+      // a source that was never uploaded or was evicted: express gives the 400 with the remedy
+      if (e instanceof ValidationError) return undefined;
+      throw e;
+    });
+  };
+
+  const list: Lane = (req) => answer(req, 'list', (resolved) => listPrompts.of(resolved));
+
+  const render: Lane = (req) => {
+    const url = req.url ?? '';
+    const q = url.indexOf('?');
+    const name = url.slice(RENDER_PREFIX.length, q === -1 ? undefined : q);
+    if (!PLAIN_NAME.test(name) || NOT_A_PROMPT.has(name)) return undefined;
+    const body = bodyKind(req);
+    if (!body) return undefined;
+    const compute = () => answer(req, `render:${name}`, (resolved) => renderPrompt.of(resolved, name));
+    if (body === 'none') return compute();
+    // The body arrives after the headers: once it is all there, look at it without consuming it.
+    return whenComplete(req).then((complete) => {
+      if (!complete || !isNoArgumentBody(req)) return undefined;
+      return Promise.resolve(compute()).then((head) => {
+        // answered here: let the (already buffered) body drain so the connection can go on
+        if (head) req.resume();
+        return head;
+      });
+    });
+  };
+
+  return { list, render };
+}
+
+/** 'none': no body at all; 'small': a short JSON body worth looking at; undefined: leave it to express. */
+function bodyKind(req: IncomingMessage): 'none' | 'small' | undefined {
+  // a chunked or compressed body is express's to decode
+  if (req.headers['transfer-encoding'] !== undefined || req.headers['content-encoding'] !== undefined) return undefined;
+  const length = req.headers['content-length'];
+  if (length === undefined || length === '0') return 'none';
+  if (!/^[1-9]\d?$/.test(length) || Number(length) > MAX_PEEKED_BODY) return undefined;
+  return JSON_BODY_TYPE.test(req.headers['content-type'] ?? '') ? 'small' : undefined;
+}
+
+/**
+ * Resolves true once the whole (short) body is buffered, false if the request
+ * closes first. Listening for 'readable' pauses the stream without reading it;
+ * removing the listener hands the stream back to whoever reads it next.
+ */
+function whenComplete(req: IncomingMessage): Promise<boolean> {
+  // usually the body came in the same read as the headers: it is parsed by the next microtask
+  return Promise.resolve().then(() => req.complete || untilComplete(req));
+}
+
+function untilComplete(req: IncomingMessage): Promise<boolean> {
+  return new Promise((resolve) => {
+    const done = (complete: boolean) => {
+      req.off('readable', onReadable);
+      req.off('close', onClose);
+      resolve(complete);
+    };
+    const onReadable = () => req.complete && done(true);
+    const onClose = () => done(req.complete);
+    req.on('readable', onReadable);
+    req.once('close', onClose);
+  });
+}
+
+/** Reads the buffered body and puts it straight back, so express can still read it when this returns false. */
+function isNoArgumentBody(req: IncomingMessage): boolean {
+  const chunk = req.read() as Buffer | null;
+  if (chunk === null) return false;
+  req.unshift(chunk);
+  return NO_ARGUMENT_BODIES.has(chunk.toString('latin1'));
+}
+
+export function isPromptsListPath(path: string): boolean {
+  return path === PROMPTS_PATH;
+}
+
+export function isPromptRenderPath(path: string): boolean {
+  return path.startsWith(RENDER_PREFIX);
+}
