@@ -85,7 +85,10 @@ export class ExecuteTool {
     if (!schema) return;
     const parsed = schema.safeParse(result);
     if (!parsed.success) {
-      const issues = parsed.error.issues.slice(0, 5).map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
+      const issues = parsed.error.issues
+        .slice(0, 5)
+        .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
+        .join('; ');
       throw new Error(`result of ${name} does not match its output schema: ${issues}`);
     }
   }

@@ -49,7 +49,8 @@ export class GetSystemStatus implements ToolHandler {
     const info = this.embedder.info();
     const embedding = { ...info, dimension: info.dimension ?? null, healthy: readiness.embeddingHealthy };
     const aiProvider = this.llm.status();
-    const healthy = vector.connected && embedding.healthy && kubernetes.connected && aiProvider.configured && (!sharedState.configured || sharedState.connected);
+    const healthy =
+      vector.connected && embedding.healthy && kubernetes.connected && aiProvider.configured && (!sharedState.configured || sharedState.connected);
     return {
       status: healthy ? 'healthy' : 'degraded',
       system: {

@@ -14,7 +14,12 @@ export interface ResolvedIngestedSource {
 /** The name a root-level SKILL.md without a `name` gets: the label, or the repository's last path segment. */
 export function rootSkillName(identifier: string): string {
   if (identifier.startsWith('local:')) return identifier.slice('local:'.length) || 'skill';
-  const path = identifier.replace(/[?#].*$/, '').split(/[/:]/).filter(Boolean).pop() ?? '';
+  const path =
+    identifier
+      .replace(/[?#].*$/, '')
+      .split(/[/:]/)
+      .filter(Boolean)
+      .pop() ?? '';
   return path.replace(/\.git$/, '') || 'skill';
 }
 

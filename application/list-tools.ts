@@ -17,11 +17,13 @@ export class ListTools {
   async execute(input: ListToolsInput): Promise<ToolDefinition[]> {
     const search = input.search?.toLowerCase();
     const tags = input.tags?.filter((t) => t.length > 0);
-    return this.registry.list().filter(
-      (t) =>
-        (input.category === undefined || t.category === input.category) &&
-        (!tags?.length || t.tags.some((tag) => tags.includes(tag))) &&
-        (!search || t.name.toLowerCase().includes(search) || t.description.toLowerCase().includes(search)),
-    );
+    return this.registry
+      .list()
+      .filter(
+        (t) =>
+          (input.category === undefined || t.category === input.category) &&
+          (!tags?.length || t.tags.some((tag) => tags.includes(tag))) &&
+          (!search || t.name.toLowerCase().includes(search) || t.description.toLowerCase().includes(search)),
+      );
   }
 }

@@ -20,5 +20,7 @@ export type ToolHandlers = ReadonlyMap<string, ToolHandler<never>>;
 
 /** The lookup table from the typed record. */
 export function handlerTable(handlers: TypedToolHandlers, extra: Record<string, ToolHandler> = {}): ToolHandlers {
-  return new Map<string, ToolHandler<never>>([...Object.entries(handlers), ...Object.entries(extra)].filter((e): e is [string, ToolHandler<never>] => e[1] !== undefined));
+  return new Map<string, ToolHandler<never>>(
+    [...Object.entries(handlers), ...Object.entries(extra)].filter((e): e is [string, ToolHandler<never>] => e[1] !== undefined),
+  );
 }

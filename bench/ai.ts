@@ -41,9 +41,13 @@ const innerServer = (s: OpenAiChatServer | KubeApiServer) => (s as unknown as { 
 /** A cluster worth reading: 20 healthy Deployments of 2 pods, one broken one, a long log. */
 function seed(kube: KubeApiServer): { bigLogPod: string; brokenPod: string } {
   for (let i = 0; i < 20; i++) {
-    const d = webDeployment('nginx:1.25', undefined, 2) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+    const d = webDeployment('nginx:1.25', undefined, 2) as Record<string, any>;
     const labels = { app: `app-${i}` };
-    kube.create({ ...d, metadata: { ...d.metadata, name: `app-${i}`, labels }, spec: { ...d.spec, selector: { matchLabels: labels }, template: { ...d.spec.template, metadata: { labels } } } });
+    kube.create({
+      ...d,
+      metadata: { ...d.metadata, name: `app-${i}`, labels },
+      spec: { ...d.spec, selector: { matchLabels: labels }, template: { ...d.spec.template, metadata: { labels } } },
+    });
   }
   kube.create(webDeployment('nginx:9.9-missing'));
   kube.settle();
@@ -51,7 +55,13 @@ function seed(kube: KubeApiServer): { bigLogPod: string; brokenPod: string } {
   const pods = [...kube.objects.values()].filter((o) => o.kind === 'Pod');
   const bigLogPod = pods.find((p) => p.metadata.name.startsWith('app-0-'))!.metadata.name;
   const brokenPod = pods.find((p) => p.metadata.name.startsWith('web-'))!.metadata.name;
-  kube.logs.set(`x/${bigLogPod}/app`, Array.from({ length: 3000 }, (_, i) => `2026-11-23T10:00:${String(i % 60).padStart(2, '0')}Z INFO request ${i} served in ${i % 97} ms path=/api/items/${i}\n`).join(''));
+  kube.logs.set(
+    `x/${bigLogPod}/app`,
+    Array.from(
+      { length: 3000 },
+      (_, i) => `2026-11-23T10:00:${String(i % 60).padStart(2, '0')}Z INFO request ${i} served in ${i % 97} ms path=/api/items/${i}\n`,
+    ).join(''),
+  );
   return { bigLogPod, brokenPod };
 }
 
@@ -98,7 +108,8 @@ async function remediateSection(): Promise<void> {
       limits: { timeoutMs: 300000, maxTokens: 10_000_000 },
     });
     for (let run = 0; run < WARMUP + RUNS; run++) {
-      if (run === WARMUP) [modelSamples, clusterSamples].forEach((s) => s.clear());      const first = chat.requests.length;
+      if (run === WARMUP) [modelSamples, clusterSamples].forEach((s) => s.clear());
+      const first = chat.requests.length;
       chat.script(...investigationScript(pods));
       const [m0, c0] = [sum(modelSamples.wall), sum(clusterSamples.wall)];
       const t0 = performance.now();
@@ -119,7 +130,9 @@ async function remediateSection(): Promise<void> {
     console.log(`\nRest of svc per model round trip (loop, function dispatch, result cutting, analysis parsing, session write): ${ms(rest)} ms`);
     console.log(`svc own per round trip, model call + its share of the rest: p50 ${ms(percentile(modelSamples.own, 50) + rest)} ms (target < 2 ms)`);
     const byPosition = (from: number, to: number) => modelSamples.own.filter((_, i) => i % 25 >= from - 1 && i % 25 <= to - 1);
-    console.log(`svc own per model round trip by position: calls 1-5 p50 ${ms(percentile(byPosition(1, 5), 50))} ms, calls 20-25 p50 ${ms(percentile(byPosition(20, 25), 50))} ms (the request body grows)`);
+    console.log(
+      `svc own per model round trip by position: calls 1-5 p50 ${ms(percentile(byPosition(1, 5), 50))} ms, calls 20-25 p50 ${ms(percentile(byPosition(20, 25), 50))} ms (the request body grows)`,
+    );
     const at = (n: number) => bytes.map((b) => b[n - 1]);
     console.log('\n| model call of the investigation | bytes sent (request body) |\n|---|---:|');
     for (const n of [1, 10, 24, 25]) console.log(`| ${n}${n === 24 ? ' (analysis)' : n === 25 ? ' (analysis retry)' : ''} | ${percentile(at(n), 50)} |`);

@@ -37,7 +37,14 @@ const ALL_TARGETS: Target[] = [
   { route: 'POST /api/v1/prompts/{name} (no arguments)', method: 'POST', path: '/api/v1/prompts/cluster-overview', body: '{}', peer: 'bare', target: 0.7 },
   { route: 'GET /healthz', method: 'GET', path: '/healthz', peer: 'bare', target: 0.7 },
   { route: 'POST /api/v1/tools/version', method: 'POST', path: '/api/v1/tools/version', body: '{}', peer: 'express', target: 0.85 },
-  { route: 'POST /api/v1/prompts/{name} (arguments)', method: 'POST', path: '/api/v1/prompts/debug-crashloop', body: WITH_ARGUMENTS, peer: 'express', target: 0.85 },
+  {
+    route: 'POST /api/v1/prompts/{name} (arguments)',
+    method: 'POST',
+    path: '/api/v1/prompts/debug-crashloop',
+    body: WITH_ARGUMENTS,
+    peer: 'express',
+    target: 0.85,
+  },
 ];
 
 /** BENCH_ONLY=<text> keeps the routes whose name contains it (a quick look at one route). */
@@ -55,7 +62,11 @@ function repoFiles(): Record<string, string> {
     }
   };
   walk(builtinPromptsDir(), '');
-  files['cluster-overview.md'] = promptFile('cluster-overview', 'A tour of the cluster', 'List the namespaces, then the workloads that are not ready, and explain why.');
+  files['cluster-overview.md'] = promptFile(
+    'cluster-overview',
+    'A tour of the cluster',
+    'List the namespaces, then the workloads that are not ready, and explain why.',
+  );
   return files;
 }
 
@@ -154,7 +165,9 @@ async function main() {
     printTable(rows);
     const by = (label: string) => rows.find((x) => x.label === label)!;
     const loadAfter = os.loadavg();
-    console.log(`\nmedian of ${rounds} alternating rounds of ${seconds}s, 32 connections; load average ${loadBefore[0].toFixed(2)} before, ${loadAfter[0].toFixed(2)} after (${os.cpus().length} cores)\n`);
+    console.log(
+      `\nmedian of ${rounds} alternating rounds of ${seconds}s, 32 connections; load average ${loadBefore[0].toFixed(2)} before, ${loadAfter[0].toFixed(2)} after (${os.cpus().length} cores)\n`,
+    );
     console.log('| route | peer | svc / peer | target | |');
     console.log('|---|---|---:|---:|---|');
     let missed = 0;

@@ -66,7 +66,10 @@ async function seed(store: VectorStore, embedder: HashingEmbedder): Promise<numb
   for (let start = 0; start < DOCS; start += 1000) {
     const docs = Array.from({ length: Math.min(1000, DOCS - start) }, (_, k) => ({ id: `seed-${start + k}`, ...docFor(start + k) }));
     const vectors = await embedder.embed(docs.map(documentEmbeddingText));
-    await store.upsert('patterns', docs.map((d, k) => ({ id: d.id, vector: vectors[k], payload: { ...d, dataType: 'pattern' } })));
+    await store.upsert(
+      'patterns',
+      docs.map((d, k) => ({ id: d.id, vector: vectors[k], payload: { ...d, dataType: 'pattern' } })),
+    );
   }
   return (performance.now() - t) / 1000;
 }
@@ -84,7 +87,11 @@ async function measureStore(name: string, store: VectorStore): Promise<Rate[]> {
   const rows: Rate[] = [];
   // alternate use case and raw so both see the same machine load
   for (const concurrency of [1, CONCURRENCY]) {
-    rows.push(await rate(`${name}: raw upsert of one point, x${concurrency}`, OPS, concurrency, (i) => store.upsert('patterns', [{ id: `raw-${concurrency}-${i}`, vector: ready[i], payload: { ...docs[i], dataType: 'pattern' } }])));
+    rows.push(
+      await rate(`${name}: raw upsert of one point, x${concurrency}`, OPS, concurrency, (i) =>
+        store.upsert('patterns', [{ id: `raw-${concurrency}-${i}`, vector: ready[i], payload: { ...docs[i], dataType: 'pattern' } }]),
+      ),
+    );
     rows.push(await rate(`${name}: create (use case), x${concurrency}`, OPS, concurrency, (i) => ops.create(docs[i])));
   }
   rows.push(await rate(`${name}: raw search top-10, x1`, OPS, 1, (i) => store.search('patterns', { vector: queryVectors[i], limit: 10 })));

@@ -41,7 +41,8 @@ function benchRepoFiles(): Record<string, RepoFile> {
   };
   walk(builtinPromptsDir(), '');
   for (let i = 0; i < 40; i++) {
-    files[`team-${i}.md`] = `---\nname: team-${i}\ndescription: Team prompt ${i}\narguments:\n  - name: service\n    required: true\n---\n${'Check {{service}} carefully. '.repeat(40)}\n`;
+    files[`team-${i}.md`] =
+      `---\nname: team-${i}\ndescription: Team prompt ${i}\narguments:\n  - name: service\n    required: true\n---\n${'Check {{service}} carefully. '.repeat(40)}\n`;
   }
   return files;
 }
@@ -168,10 +169,21 @@ async function main() {
     children.push(bare.child);
 
     const rows = [];
-    for (const [label, url] of [['bare', bare.url], ['svc', svc.url]] as const) {
+    for (const [label, url] of [
+      ['bare', bare.url],
+      ['svc', svc.url],
+    ] as const) {
       const target = `${url}/api/v1/prompts/debug-crashloop`;
       await load('warm-up', { url: target, method: 'POST', headers, body: RENDER_BODY, duration: 1 });
-      rows.push(await load(`${label} POST /api/v1/prompts/debug-crashloop (warm cache)`, { url: target, method: 'POST', headers, body: RENDER_BODY, duration: seconds }));
+      rows.push(
+        await load(`${label} POST /api/v1/prompts/debug-crashloop (warm cache)`, {
+          url: target,
+          method: 'POST',
+          headers,
+          body: RENDER_BODY,
+          duration: seconds,
+        }),
+      );
     }
     printTable(rows);
 

@@ -44,7 +44,16 @@ const clock = new SystemClock();
 /** A session as operate stores one: a plan with a few actions, a diff and the investigation summary (~3 KB of JSON). */
 const STATE = {
   intent: 'scale web in namespace x to 5 replicas',
-  plan: { summary: 'web runs 2 replicas of nginx:1.27; scale it to 5', actions: Array.from({ length: 3 }, (_, i) => ({ type: 'scale', target: { kind: 'Deployment', name: `web-${i}`, namespace: 'x' }, replicas: 5, risk: 'low', rationale: 'load'.repeat(40) })) },
+  plan: {
+    summary: 'web runs 2 replicas of nginx:1.27; scale it to 5',
+    actions: Array.from({ length: 3 }, (_, i) => ({
+      type: 'scale',
+      target: { kind: 'Deployment', name: `web-${i}`, namespace: 'x' },
+      replicas: 5,
+      risk: 'low',
+      rationale: 'load'.repeat(40),
+    })),
+  },
   diff: Array.from({ length: 20 }, (_, i) => ({ path: `spec.template.spec.containers[${i}].image`, from: 'nginx:1.27', to: 'nginx:1.28' })),
   findings: 'x'.repeat(1500),
 };
@@ -70,9 +79,11 @@ async function sequential(fn: (i: number) => Promise<unknown>, n: number): Promi
 async function concurrent(fn: (i: number) => Promise<unknown>, n: number): Promise<number> {
   let next = 0;
   const t0 = performance.now();
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    while (next < n) await fn(next++);
-  }));
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < n) await fn(next++);
+    }),
+  );
   return n / ((performance.now() - t0) / 1000);
 }
 
@@ -96,7 +107,11 @@ async function measureStore(name: string, store: SessionStore): Promise<StoreRow
   };
   // warm-up
   for (let i = 0; i < 50; i++) await create();
-  for (const [op, fn] of [['create', create], ['get', get], ['update', update]] as const) {
+  for (const [op, fn] of [
+    ['create', create],
+    ['get', get],
+    ['update', update],
+  ] as const) {
     const times = await sequential(fn, OPS);
     // concurrent updates need distinct sessions: one per in-flight call at a time
     const rate = op === 'update' ? await concurrent((i) => update(i * 7919), OPS) : await concurrent(fn, OPS);
@@ -119,16 +134,23 @@ async function sessionSection(): Promise<void> {
         await server.stop();
       }
     }
-    rows.push(...(await measureStore('file (SVC_DATA_DIR, fsync per write)', new FileSessionStore({ dir: path.join(dataDir, 'sessions'), ttlMs: 3600_000, clock }))));
+    rows.push(
+      ...(await measureStore('file (SVC_DATA_DIR, fsync per write)', new FileSessionStore({ dir: path.join(dataDir, 'sessions'), ttlMs: 3600_000, clock }))),
+    );
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }
-  console.log(`\n### SessionStore: ${OPS} calls one at a time (latency) and ${OPS} with ${CONCURRENCY} in flight (throughput), ~${Buffer.byteLength(JSON.stringify(STATE))} B of state\n`);
+  console.log(
+    `\n### SessionStore: ${OPS} calls one at a time (latency) and ${OPS} with ${CONCURRENCY} in flight (throughput), ~${Buffer.byteLength(JSON.stringify(STATE))} B of state\n`,
+  );
   console.log('| store | op | p50 ms | p99 ms | ops/s (32 in flight) |\n|---|---|---:|---:|---:|');
   for (const r of rows) console.log(`| ${r.store} | ${r.op} | ${ms(r.p50)} | ${ms(r.p99)} | ${r.opsPerSecond.toFixed(0)} |`);
   const file = (op: string) => rows.find((r) => r.store.startsWith('file') && r.op === op)!;
   const redis = (op: string) => rows.find((r) => r.store === 'Redis, appendfsync everysec' && r.op === op)!;
-  console.log('\nRedis (everysec) against the file store, throughput ratio: ' + ['create', 'get', 'update'].map((op) => `${op} ${(redis(op).opsPerSecond / file(op).opsPerSecond).toFixed(2)}x`).join(', '));
+  console.log(
+    '\nRedis (everysec) against the file store, throughput ratio: ' +
+      ['create', 'get', 'update'].map((op) => `${op} ${(redis(op).opsPerSecond / file(op).opsPerSecond).toFixed(2)}x`).join(', '),
+  );
 }
 
 /** One operate round (start, then execute) on `sessions`; returns the two step times in ms. */
@@ -137,7 +159,15 @@ async function operateRound(sessions: SessionStore): Promise<[number, number]> {
   cluster.onWrite = (o: KubeObject) => ({ ...o, status: rolledOut((o.spec as { replicas: number }).replicas, 3) });
   const get = { toolCalls: [{ name: 'get_resource', arguments: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', namespace: 'x' } }] };
   const llm = new FakeLlm([get, 'web runs 2 replicas', planJson([scaleWeb(5)])]);
-  const operate = new Operate({ llm, reader: cluster, writer: cluster, sessions, tracer: new NoopTracer(), clock, limits: { timeoutMs: 60_000, maxTokens: 1_000_000 } });
+  const operate = new Operate({
+    llm,
+    reader: cluster,
+    writer: cluster,
+    sessions,
+    tracer: new NoopTracer(),
+    clock,
+    limits: { timeoutMs: 60_000, maxTokens: 1_000_000 },
+  });
   let t = performance.now();
   const { sessionId } = await operate.execute({ intent: 'scale web in x to 5 replicas' });
   const start = performance.now() - t;
@@ -175,7 +205,9 @@ async function stepSection(): Promise<void> {
   console.log('| session store | start p50 ms | start p99 ms | execute p50 ms | execute p99 ms |\n|---|---:|---:|---:|---:|');
   for (const [name] of stores) {
     const s = samples.get(name)!;
-    console.log(`| ${name} | ${ms(percentile(s.start, 50))} | ${ms(percentile(s.start, 99))} | ${ms(percentile(s.execute, 50))} | ${ms(percentile(s.execute, 99))} |`);
+    console.log(
+      `| ${name} | ${ms(percentile(s.start, 50))} | ${ms(percentile(s.start, 99))} | ${ms(percentile(s.execute, 50))} | ${ms(percentile(s.execute, 99))} |`,
+    );
   }
   const p50 = (name: string, step: 'start' | 'execute') => percentile(samples.get(name)![step], 50);
   for (const step of ['start', 'execute'] as const) {

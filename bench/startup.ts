@@ -21,7 +21,10 @@ const MAIN = path.join(__dirname, '..', 'interfaces', 'main.js');
 async function startOnce(env: Record<string, string>): Promise<{ ms: number; rssMb: number }> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'svc-startup-'));
   const started = process.hrtime.bigint();
-  const child = spawn(process.execPath, [MAIN], { env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', SVC_DATA_DIR: dataDir, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [MAIN], {
+    env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', SVC_DATA_DIR: dataDir, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   try {
     let out = '';
     child.stdout!.on('data', (d) => (out += d));
@@ -54,7 +57,9 @@ async function measure(label: string, env: Record<string, string>, target: { ms:
   for (let i = 0; i < RUNS; i++) runs.push(await startOnce(env));
   const ms = median(runs.map((r) => r.ms));
   const mb = median(runs.map((r) => r.rssMb));
-  console.log(`| ${label} | ${ms.toFixed(0)} ms | ${mb.toFixed(0)} MB | <= ${target.ms} ms, <= ${target.mb} MB | ${ms <= target.ms && mb <= target.mb ? 'met' : 'missed'} |`);
+  console.log(
+    `| ${label} | ${ms.toFixed(0)} ms | ${mb.toFixed(0)} MB | <= ${target.ms} ms, <= ${target.mb} MB | ${ms <= target.ms && mb <= target.mb ? 'met' : 'missed'} |`,
+  );
 }
 
 async function main(): Promise<void> {
@@ -67,16 +72,20 @@ async function main(): Promise<void> {
     console.log('| configuration | start-up | RSS | target | |');
     console.log('|---|---:|---:|---|---|');
     await measure('embedded defaults', {}, { ms: 500, mb: 100 });
-    await measure('cluster + OpenAI-compatible + Qdrant + OTLP tracing', {
-      KUBECONFIG: kube.writeKubeconfig(),
-      OPENAI_API_KEY: chat.apiKey,
-      OPENAI_BASE_URL: chat.baseUrl,
-      SVC_LLM_MODEL: 'gpt-test',
-      QDRANT_URL: qdrant.url,
-      OTEL_TRACING_ENABLED: 'true',
-      OTEL_EXPORTER_TYPE: 'otlp',
-      OTEL_EXPORTER_OTLP_ENDPOINT: traces.url,
-    }, { ms: 800, mb: 130 });
+    await measure(
+      'cluster + OpenAI-compatible + Qdrant + OTLP tracing',
+      {
+        KUBECONFIG: kube.writeKubeconfig(),
+        OPENAI_API_KEY: chat.apiKey,
+        OPENAI_BASE_URL: chat.baseUrl,
+        SVC_LLM_MODEL: 'gpt-test',
+        QDRANT_URL: qdrant.url,
+        OTEL_TRACING_ENABLED: 'true',
+        OTEL_EXPORTER_TYPE: 'otlp',
+        OTEL_EXPORTER_OTLP_ENDPOINT: traces.url,
+      },
+      { ms: 800, mb: 130 },
+    );
   } finally {
     await Promise.all([kube.close(), chat.close(), qdrant.stop(), traces.close()]);
   }

@@ -154,7 +154,9 @@ async function main() {
     const perRequest = 1e6 / median(perCpu.get('off')!);
     for (const mode of MODES.filter((m) => m.startsWith('on'))) {
       const added = median(cpu.get(mode)!) - off;
-      console.log(`  ${mode} adds ${added.toFixed(1)} µs per run; on the ${perRequest.toFixed(0)} µs an HTTP tool request costs with tracing off: ${pct(perRequest, perRequest + added)} of off`);
+      console.log(
+        `  ${mode} adds ${added.toFixed(1)} µs per run; on the ${perRequest.toFixed(0)} µs an HTTP tool request costs with tracing off: ${pct(perRequest, perRequest + added)} of off`,
+      );
     }
     const stats = (await (await fetch(sink.url)).json()) as { requests: number; bytes: number };
     console.log(`\nOTLP received by the sink: ${stats.requests} exports, ${(stats.bytes / 1e6).toFixed(1)} MB`);

@@ -78,8 +78,8 @@ async function inProcess(): Promise<void> {
   row('ingest, no contentHash', ingestPlain);
   row('unchanged fast path', unchanged);
   console.log('\ntargets: full ingest costs at most 6x a JSON.parse of its body; the unchanged path at most 2x');
-  console.log(`ingest (hash) ${(ingestHash / parse * 100).toFixed(1)}% of JSON.parse throughput: ${parse / ingestHash <= 6 ? 'PASS' : 'FAIL'}`);
-  console.log(`unchanged    ${(unchanged / parse * 100).toFixed(1)}% of JSON.parse throughput: ${parse / unchanged <= 2 ? 'PASS' : 'FAIL'}\n`);
+  console.log(`ingest (hash) ${((ingestHash / parse) * 100).toFixed(1)}% of JSON.parse throughput: ${parse / ingestHash <= 6 ? 'PASS' : 'FAIL'}`);
+  console.log(`unchanged    ${((unchanged / parse) * 100).toFixed(1)}% of JSON.parse throughput: ${parse / unchanged <= 2 ? 'PASS' : 'FAIL'}\n`);
 }
 
 async function serveSvc(): Promise<void> {
@@ -90,7 +90,9 @@ async function serveSvc(): Promise<void> {
     setInterval(() => {
       const m = process.memoryUsage();
       const f = (n: number) => (n / MIB).toFixed(0);
-      process.stderr.write(`mem rss ${f(m.rss)} heapTotal ${f(m.heapTotal)} heapUsed ${f(m.heapUsed)} external ${f(m.external)} arrayBuffers ${f(m.arrayBuffers)}\n`);
+      process.stderr.write(
+        `mem rss ${f(m.rss)} heapTotal ${f(m.heapTotal)} heapUsed ${f(m.heapUsed)} external ${f(m.external)} arrayBuffers ${f(m.arrayBuffers)}\n`,
+      );
     }, 1000).unref();
   }
 }
@@ -198,7 +200,9 @@ async function flood(): Promise<void> {
       child.child.kill();
     }
   }
-  console.log(`flood: ${uploads} uploads of 256 KiB decoded (${mib(uploads * 262144)} offered) under distinct identifiers, ${concurrency} at a time; svc cache bound ${mib(bound)}\n`);
+  console.log(
+    `flood: ${uploads} uploads of 256 KiB decoded (${mib(uploads * 262144)} offered) under distinct identifiers, ${concurrency} at a time; svc cache bound ${mib(bound)}\n`,
+  );
   console.log('| server | uploads/s | RSS before | peak RSS | peak growth | statuses |');
   console.log('|---|---:|---:|---:|---:|---|');
   for (const [role, r] of rows) {

@@ -168,10 +168,14 @@ async function main() {
     rows.push(await measure(size, queries));
   }
   console.log(`Exact cosine top-${K}, ${DIM} dimensions, Node ${process.version}\n`);
-  console.log('| points | plain loop p50 ms | plain p99 ms | same kernel p50 ms | store p50 ms | store p99 ms | store/plain | store/kernel | store queries/s | load (upserts) s |');
+  console.log(
+    '| points | plain loop p50 ms | plain p99 ms | same kernel p50 ms | store p50 ms | store p99 ms | store/plain | store/kernel | store queries/s | load (upserts) s |',
+  );
   console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const r of rows) {
-    console.log(`| ${r.size} | ${r.plainMs.toFixed(3)} | ${r.plainP99.toFixed(3)} | ${r.kernelMs.toFixed(3)} | ${r.storeMs.toFixed(3)} | ${r.storeP99.toFixed(3)} | ${(r.storeMs / r.plainMs).toFixed(2)}x | ${(r.storeMs / r.kernelMs).toFixed(2)}x | ${r.qps.toFixed(0)} | ${r.loadS.toFixed(2)} |`);
+    console.log(
+      `| ${r.size} | ${r.plainMs.toFixed(3)} | ${r.plainP99.toFixed(3)} | ${r.kernelMs.toFixed(3)} | ${r.storeMs.toFixed(3)} | ${r.storeP99.toFixed(3)} | ${(r.storeMs / r.plainMs).toFixed(2)}x | ${(r.storeMs / r.kernelMs).toFixed(2)}x | ${r.qps.toFixed(0)} | ${r.loadS.toFixed(2)} |`,
+    );
   }
   console.log('\nstore/plain < 1: the store beats a plain loop (its kernel keeps four running sums); store/kernel is its own overhead.');
   console.log('\nGrowth of store p50 latency with size (linear scan: ~10x per 10x points):');

@@ -63,7 +63,10 @@ export class PromptsSourceError extends DomainError {
 
 /** A dependency (vector DB, embeddings, cluster, LLM) failed or did not answer. */
 export class DependencyError extends DomainError {
-  constructor(readonly dependency: string, message: string) {
+  constructor(
+    readonly dependency: string,
+    message: string,
+  ) {
     super(ERROR_CODES.DEPENDENCY_ERROR, message);
   }
 }

@@ -76,8 +76,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
   value(TOKENS.Logger, logger);
   value(TOKENS.Clock, overrides.clock ?? new SystemClock());
   // Started before any adapter or the app: the http/undici instrumentations must be in place first.
-  const tracer =
-    overrides.tracer ?? createTracer(config.tracing, { logger, serviceVersion: SERVICE_VERSION, secrets: configSecrets(config) });
+  const tracer = overrides.tracer ?? createTracer(config.tracing, { logger, serviceVersion: SERVICE_VERSION, secrets: configSecrets(config) });
   value(TOKENS.Tracer, tracer);
   const adapters = {
     vectorStore: overrides.vectorStore ?? createVectorStore(config.vector, logger),
@@ -99,7 +98,13 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
   value(TOKENS.RateLimiter, shared.rateLimiter);
   value(TOKENS.OnShutdown, [shared.close]);
   // ...readiness checks do not: a probe every few seconds would be a trace of its own each time.
-  value(TOKENS.CheckReadiness, new CheckReadiness(adapters.vectorStore, adapters.embedder, c.resolve(TOKENS.Clock), logger, { sharedState: shared.sharedState, warnings: shared.warnings }));
+  value(
+    TOKENS.CheckReadiness,
+    new CheckReadiness(adapters.vectorStore, adapters.embedder, c.resolve(TOKENS.Clock), logger, {
+      sharedState: shared.sharedState,
+      warnings: shared.warnings,
+    }),
+  );
   value<RuntimeInfo>(TOKENS.RuntimeInfo, {
     version: SERVICE_VERSION,
     nodeVersion: process.version,

@@ -18,7 +18,9 @@ export async function serve(): Promise<void> {
   const container = buildContainer(config);
   const running = await startServer(container);
   // after the server listens: a resumed scan never delays start-up
-  resumeBackgroundWork(container).catch((err) => process.stderr.write(`svc: resuming the capability scan failed: ${err instanceof Error ? err.message : String(err)}\n`));
+  resumeBackgroundWork(container).catch((err) =>
+    process.stderr.write(`svc: resuming the capability scan failed: ${err instanceof Error ? err.message : String(err)}\n`),
+  );
   const stop = (signal: string) => {
     process.stderr.write(`svc: ${signal} received, draining\n`);
     Promise.all([stopBackgroundWork(container), running.close()]).then(

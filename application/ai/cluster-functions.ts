@@ -75,7 +75,12 @@ export function clusterFunctions(cluster: ClusterReader): ModelFunction[] {
       async (a) => {
         const involved = a.involvedKind && a.involvedName ? { involvedObject: { kind: a.involvedKind, name: a.involvedName } } : {};
         const events = await cluster.events({ namespace: a.namespace, ...involved, limit: 100 });
-        return events.slice(-40).map((e) => `${e.type} ${e.reason} ${e.involvedObject.kind}/${e.involvedObject.name} x${e.count}: ${e.message}`).join('\n') || 'no events';
+        return (
+          events
+            .slice(-40)
+            .map((e) => `${e.type} ${e.reason} ${e.involvedObject.kind}/${e.involvedObject.name} x${e.count}: ${e.message}`)
+            .join('\n') || 'no events'
+        );
       },
     ),
     fn(

@@ -34,7 +34,8 @@ export async function askStructured<T>(llm: LlmProvider, request: StructuredRequ
   let excerpt = '';
   for (let attempt = 1; attempt <= 2; attempt++) {
     const limit = budget.exhausted();
-    if (limit) throw new StructuredAnswerError(`No usable ${request.what}: ${budget.describe(limit)}${problem ? ` (the last answer was unusable: ${problem})` : ''}`);
+    if (limit)
+      throw new StructuredAnswerError(`No usable ${request.what}: ${budget.describe(limit)}${problem ? ` (the last answer was unusable: ${problem})` : ''}`);
     let text: string;
     try {
       const answer = await budget.race(

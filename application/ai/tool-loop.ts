@@ -151,7 +151,8 @@ async function loop(llm: LlmProvider, request: ToolLoopRequest, byName: Map<stri
 }
 
 async function runCall(byName: Map<string, ModelFunction>, call: ChatResult['toolCalls'][number], index: number, budget: RunBudget): Promise<string> {
-  if (index >= LOOP_LIMITS.callsPerAnswer) throw new Error(`too many function calls in one answer (at most ${LOOP_LIMITS.callsPerAnswer}); call the rest again`);
+  if (index >= LOOP_LIMITS.callsPerAnswer)
+    throw new Error(`too many function calls in one answer (at most ${LOOP_LIMITS.callsPerAnswer}); call the rest again`);
   const fn = byName.get(call.name);
   if (!fn) throw new Error(`unknown function ${JSON.stringify(call.name.slice(0, 64))}; available: ${[...byName.keys()].join(', ')}`);
   if (call.arguments.length > LOOP_LIMITS.argumentChars) throw new Error(`arguments too long (at most ${LOOP_LIMITS.argumentChars} characters)`);
@@ -170,7 +171,10 @@ async function runCall(byName: Map<string, ModelFunction>, call: ChatResult['too
 function cut(content: string): string {
   const bytes = Buffer.byteLength(content);
   if (bytes <= LOOP_LIMITS.resultBytes) return content;
-  const head = Buffer.from(content).subarray(0, LOOP_LIMITS.resultBytes - 200).toString('utf8').replace(/\uFFFD$/, '');
+  const head = Buffer.from(content)
+    .subarray(0, LOOP_LIMITS.resultBytes - 200)
+    .toString('utf8')
+    .replace(/\uFFFD$/, '');
   return `${head}\n[svc: result cut from ${bytes} to ${Buffer.byteLength(head)} bytes; ask for less (a narrower selector, a namespace, fewer log lines)]`;
 }
 

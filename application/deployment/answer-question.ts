@@ -25,11 +25,17 @@ export class AnswerQuestion implements ToolHandler<ToolInput<'answerQuestion'>> 
     const namespace = accepted.namespace;
     if (stage === 'required' && typeof namespace === 'string' && namespace !== 'default') {
       const found = await this.cluster.get({ apiVersion: 'v1', kind: 'Namespace', name: namespace });
-      if (!found) throw new ValidationError(`Invalid answer for question "namespace": namespace ${namespace} does not exist in the cluster`, { question: 'namespace', rule: 'exists' });
+      if (!found)
+        throw new ValidationError(`Invalid answer for question "namespace": namespace ${namespace} does not exist in the cluster`, {
+          question: 'namespace',
+          rule: 'exists',
+        });
     }
     const { manifests: _dropped, deployment: _gone, ...rest } = session.state;
     const changed = session.state.manifests !== undefined && JSON.stringify(session.state.answers[stage]) !== JSON.stringify(accepted);
-    const state = changed ? { ...rest, answers: { ...rest.answers, [stage]: accepted } } : { ...session.state, answers: { ...session.state.answers, [stage]: accepted } };
+    const state = changed
+      ? { ...rest, answers: { ...rest.answers, [stage]: accepted } }
+      : { ...session.state, answers: { ...session.state.answers, [stage]: accepted } };
     const saved = await this.sessions.save(session, state);
     return {
       solutionId,

@@ -34,10 +34,15 @@ export class ChooseSolution implements ToolHandler<ToolInput<'chooseSolution'>> 
           if (!(e instanceof DependencyError)) throw e;
           notes.push(`The schema of ${r.kind} could not be read (${e.message}): no questions about its fields.`);
         }
-        if (!schema && !notes.some((n) => n.includes(r.kind))) notes.push(`The cluster publishes no schema for ${r.apiVersion} ${r.kind}: no questions about its fields.`);
+        if (!schema && !notes.some((n) => n.includes(r.kind)))
+          notes.push(`The cluster publishes no schema for ${r.apiVersion} ${r.kind}: no questions about its fields.`);
         resources.push({ kind: r.kind, namespaced: r.namespaced, schema });
       }
-      const questions = applyPolicies(questionsFromSchemas(intent, resources), policies, solution.resources.map((r) => r.kind));
+      const questions = applyPolicies(
+        questionsFromSchemas(intent, resources),
+        policies,
+        solution.resources.map((r) => r.kind),
+      );
       session = await this.sessions.save(session, { ...session.state, questions });
     }
     const { state } = session;

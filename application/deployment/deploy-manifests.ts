@@ -21,7 +21,12 @@ export interface ObjectStatus {
   reason: string;
 }
 
-const refOf = (o: KubeObject) => ({ apiVersion: o.apiVersion, kind: o.kind, name: o.metadata.name, ...(o.metadata.namespace ? { namespace: o.metadata.namespace } : {}) });
+const refOf = (o: KubeObject) => ({
+  apiVersion: o.apiVersion,
+  kind: o.kind,
+  name: o.metadata.name,
+  ...(o.metadata.namespace ? { namespace: o.metadata.namespace } : {}),
+});
 
 /**
  * deployManifests: server-side apply of the generated objects (field manager
@@ -87,9 +92,13 @@ export class DeployManifests implements ToolHandler<ToolInput<'deployManifests'>
       const all = await this.reader.events({ namespace: s.namespace, limit: 200 });
       pods = all.filter((e) => e.involvedObject.kind === 'Pod' && e.involvedObject.name.startsWith(`${s.name}-`) && e.type === 'Warning');
     }
-    return [...own, ...pods]
-      .slice(-MAX_EVENTS)
-      .map((e) => ({ object: `${e.involvedObject.kind} ${e.involvedObject.name}`, type: e.type, reason: e.reason, message: e.message.slice(0, 500), count: e.count }));
+    return [...own, ...pods].slice(-MAX_EVENTS).map((e) => ({
+      object: `${e.involvedObject.kind} ${e.involvedObject.name}`,
+      type: e.type,
+      reason: e.reason,
+      message: e.message.slice(0, 500),
+      count: e.count,
+    }));
   }
 
   private sleep(ms: number): Promise<void> {

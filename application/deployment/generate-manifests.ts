@@ -31,8 +31,12 @@ export class GenerateManifests implements ToolHandler<ToolInput<'generateManifes
     const kinds = state.solution.resources.map((r) => r.kind);
     const constraints = state.policies.flatMap((p) => p.constraints).filter((c) => c.kind === '*' || kinds.includes(c.kind));
     const questions = new Map(allQuestions(state.questions!).map((q) => [q.id, q]));
-    const answers = Object.entries({ ...state.answers.required, ...state.answers.basic, ...state.answers.advanced })
-      .map(([id, value]) => ({ id, question: questions.get(id)?.text, target: questions.get(id)?.target, value }));
+    const answers = Object.entries({ ...state.answers.required, ...state.answers.basic, ...state.answers.advanced }).map(([id, value]) => ({
+      id,
+      question: questions.get(id)?.text,
+      target: questions.get(id)?.target,
+      value,
+    }));
     const open = state.answers.open?.open;
     const messages = render(generateManifestsTemplate, {
       intent: state.intent,

@@ -33,7 +33,9 @@ async function problemsOf(raw: KubeObject[], input: RepairLoopInput, writer: Clu
     const verdict = await writer.dryRunApply(o, { fieldManager: 'svc' });
     if (verdict.accepted) continue;
     const causes = verdict.causes.map((c) => `${c.field ? `${c.field}: ` : ''}${c.message}`).join('; ');
-    problems.push(`${objectName(o)}: the API server refused it (${verdict.reason}): ${verdict.message}${causes && !verdict.message.includes(causes) ? ` [${causes}]` : ''}`);
+    problems.push(
+      `${objectName(o)}: the API server refused it (${verdict.reason}): ${verdict.message}${causes && !verdict.message.includes(causes) ? ` [${causes}]` : ''}`,
+    );
   }
   return { objects, problems };
 }
@@ -45,7 +47,11 @@ async function problemsOf(raw: KubeObject[], input: RepairLoopInput, writer: Clu
  * answer and its errors are sent each time, so a long repair does not grow
  * the context. Exhaustion is an EXECUTION_ERROR listing the last errors.
  */
-export async function generateWithRepair(llm: LlmProvider, writer: ClusterWriter, input: RepairLoopInput): Promise<{ objects: KubeObject[]; attempts: number }> {
+export async function generateWithRepair(
+  llm: LlmProvider,
+  writer: ClusterWriter,
+  input: RepairLoopInput,
+): Promise<{ objects: KubeObject[]; attempts: number }> {
   let messages = input.messages;
   let last: string[] = [];
   for (let attempt = 1; attempt <= MAX_MANIFEST_ATTEMPTS; attempt++) {
@@ -56,8 +62,8 @@ export async function generateWithRepair(llm: LlmProvider, writer: ClusterWriter
     const repair = render(repairManifestsTemplate, { attempt, maxAttempts: MAX_MANIFEST_ATTEMPTS, errors: last.join('\n') })[1];
     messages = [...input.messages, { role: 'assistant', content: JSON.stringify(answer).slice(0, 60_000) }, repair];
   }
-  throw new ExecutionError(
-    `The manifests were refused ${MAX_MANIFEST_ATTEMPTS} times; nothing was stored. Last errors: ${last.join(' | ').slice(0, 4000)}`,
-    { attempts: MAX_MANIFEST_ATTEMPTS, errors: last },
-  );
+  throw new ExecutionError(`The manifests were refused ${MAX_MANIFEST_ATTEMPTS} times; nothing was stored. Last errors: ${last.join(' | ').slice(0, 4000)}`, {
+    attempts: MAX_MANIFEST_ATTEMPTS,
+    errors: last,
+  });
 }

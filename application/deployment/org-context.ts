@@ -51,7 +51,10 @@ const capabilityPayload = z.object({
 const constraintPayload = z.object({
   kind: z.string().regex(/^(\*|[A-Z][A-Za-z0-9]{0,62})$/),
   field: z.string().refine(isConstraintPath),
-  allowedValues: z.array(z.union([z.string(), z.number(), z.boolean()])).max(100).optional(),
+  allowedValues: z
+    .array(z.union([z.string(), z.number(), z.boolean()]))
+    .max(100)
+    .optional(),
   pattern: z.string().max(200).refine(compiles).optional(),
   minimum: z.number().optional(),
   maximum: z.number().optional(),
@@ -90,20 +93,38 @@ export async function searchOrgContext(store: VectorStore, embedder: Embedder, i
   }
   const patterns = parseAll(hits.patterns, (p) => {
     const r = patternPayload.safeParse(p.payload);
-    return r.success ? { id: p.id, description: truncate(r.data.description), suggestedResources: r.data.suggestedResources.slice(0, 30), ...(r.data.rationale ? { rationale: truncate(r.data.rationale) } : {}) } : undefined;
+    return r.success
+      ? {
+          id: p.id,
+          description: truncate(r.data.description),
+          suggestedResources: r.data.suggestedResources.slice(0, 30),
+          ...(r.data.rationale ? { rationale: truncate(r.data.rationale) } : {}),
+        }
+      : undefined;
   });
   const policies = parseAll(hits.policies, (p) => {
     const r = policyPayload.safeParse(p.payload);
     if (!r.success) return undefined;
-    const constraints = r.data.constraints.map((c) => constraintPayload.safeParse(c)).filter((c) => c.success).map((c) => c.data as PolicyConstraint);
+    const constraints = r.data.constraints
+      .map((c) => constraintPayload.safeParse(c))
+      .filter((c) => c.success)
+      .map((c) => c.data as PolicyConstraint);
     return { id: p.id, description: truncate(r.data.description), constraints };
   });
   const capabilities = parseAll(hits.capabilities, (p) => {
     const r = capabilityPayload.safeParse(p.payload);
-    return r.success ? { id: p.id, kind: r.data.resource.kind, ...(r.data.resource.apiVersion ? { apiVersion: r.data.resource.apiVersion } : {}), description: truncate(r.data.description), capabilities: r.data.capabilities.slice(0, 20) } : undefined;
+    return r.success
+      ? {
+          id: p.id,
+          kind: r.data.resource.kind,
+          ...(r.data.resource.apiVersion ? { apiVersion: r.data.resource.apiVersion } : {}),
+          description: truncate(r.data.description),
+          capabilities: r.data.capabilities.slice(0, 20),
+        }
+      : undefined;
   });
   if (capabilities.length + patterns.length + policies.length === 0) {
-    notes.push('No capabilities, patterns or policies are stored (manageOrgData adds them): these solutions come from the cluster\'s API discovery alone.');
+    notes.push("No capabilities, patterns or policies are stored (manageOrgData adds them): these solutions come from the cluster's API discovery alone.");
   }
   return { capabilities, patterns, policies, notes };
 }

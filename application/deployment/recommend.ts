@@ -75,7 +75,8 @@ export class Recommend implements ToolHandler<ToolInput<'recommend'>> {
       what: 'recommendation',
       budget: new RunBudget({ ...this.limits, maxCalls: 2 }),
     });
-    if (answer.clarity === 'vague' && !final && answer.solutions.length === 0) return this.guidance(intent, answer.guidance?.length ? answer.guidance : VAGUE_GUIDANCE);
+    if (answer.clarity === 'vague' && !final && answer.solutions.length === 0)
+      return this.guidance(intent, answer.guidance?.length ? answer.guidance : VAGUE_GUIDANCE);
     const notes = [...org.notes];
     const policies: PolicyRules[] = org.policies.map((p) => ({ policy: p.id, constraints: p.constraints }));
     const solutions = [];
@@ -96,7 +97,10 @@ export class Recommend implements ToolHandler<ToolInput<'recommend'>> {
       organizationalContext: { capabilities: org.capabilities.length, patterns: org.patterns.map((p) => p.id), policies: org.policies.map((p) => p.id) },
       notes,
       nextSteps: solutions.length
-        ? solutions.map((s, i) => ({ ...nextSteps(s.solutionId, { intent, solution: s, policies, answers: {} })[0], why: `Choose solution ${i + 1} (score ${s.score}): ${s.description}` }))
+        ? solutions.map((s, i) => ({
+            ...nextSteps(s.solutionId, { intent, solution: s, policies, answers: {} })[0],
+            why: `Choose solution ${i + 1} (score ${s.score}): ${s.description}`,
+          }))
         : [{ tool: 'recommend', params: { intent, final: true }, why: 'Refine the intent (name the software and how it is used) and ask again' }],
     };
   }
@@ -107,7 +111,9 @@ export class Recommend implements ToolHandler<ToolInput<'recommend'>> {
       intent,
       guidance,
       solutions: [],
-      notes: ['The intent is too vague to recommend a solution: refine it with the answers to the guidance, or call recommend again with final: true to get solutions anyway.'],
+      notes: [
+        'The intent is too vague to recommend a solution: refine it with the answers to the guidance, or call recommend again with final: true to get solutions anyway.',
+      ],
       nextSteps: [{ tool: 'recommend', params: { intent, final: true }, why: 'Refine the intent (or keep it, with final: true)' }],
     };
   }

@@ -86,7 +86,14 @@ export class ExecuteOperation {
     }
   }
 
-  private notRolledOut(target: ResourceRef, state: RolloutReport['state'], message: string, waitedMs: number, before: KubeObject | null, after: KubeObject | undefined): RolloutReport {
+  private notRolledOut(
+    target: ResourceRef,
+    state: RolloutReport['state'],
+    message: string,
+    waitedMs: number,
+    before: KubeObject | null,
+    after: KubeObject | undefined,
+  ): RolloutReport {
     const advice = before && after ? rollbackAdvice(target, before, diffSegments(before, after)) : undefined;
     return { target, state, message, waitedMs, ...(advice ? { rollback: advice } : {}) };
   }

@@ -49,8 +49,10 @@ export class Operate implements ToolHandler<Input> {
       if (input.intent === undefined) throw new ValidationError('intent is required to start an operation (or send sessionId to continue one)');
       return this.start(input.intent, input.evidence);
     }
-    if (input.intent !== undefined) throw new ValidationError('intent starts a new operation: to change the plan of a session, send refinedIntent with its sessionId');
-    if (input.refinedIntent !== undefined && input.executeChoice !== undefined) throw new ValidationError('Send either refinedIntent or executeChoice, not both');
+    if (input.intent !== undefined)
+      throw new ValidationError('intent starts a new operation: to change the plan of a session, send refinedIntent with its sessionId');
+    if (input.refinedIntent !== undefined && input.executeChoice !== undefined)
+      throw new ValidationError('Send either refinedIntent or executeChoice, not both');
     if (input.refinedIntent !== undefined) this.requireAiAndCluster();
     else if (input.executeChoice === 1) this.requireCluster();
     const session = await this.deps.sessions.get<OperationState>('operation', input.sessionId);
@@ -91,7 +93,9 @@ export class Operate implements ToolHandler<Input> {
   private async run(session: Session<OperationState>): Promise<OperationView> {
     if (session.state.stopped) throw new ValidationError(`Session ${session.id} was stopped at ${session.state.stopped.at}; nothing was applied. ${START}`);
     if (!session.state.execution && !session.state.proposal.executable) {
-      throw new ValidationError(`Session ${session.id} cannot be executed: ${notExecutableReason(session.state.proposal)}. Send refinedIntent with this sessionId to plan again, or executeChoice 2 to stop.`);
+      throw new ValidationError(
+        `Session ${session.id} cannot be executed: ${notExecutableReason(session.state.proposal)}. Send refinedIntent with this sessionId to plan again, or executeChoice 2 to stop.`,
+      );
     }
     const started = this.deps.clock.now();
     const { session: saved } = await runOnce(this.deps.sessions, 'operation', session, this.deps.clock, () =>
@@ -102,7 +106,10 @@ export class Operate implements ToolHandler<Input> {
 
   private async stop(session: Session<OperationState>): Promise<OperationView> {
     this.refuseWhenClosed(session, 'stopped');
-    const saved = await this.deps.sessions.update<OperationState>('operation', session.id, session.revision, { ...session.state, stopped: { at: new Date(this.deps.clock.now()).toISOString() } });
+    const saved = await this.deps.sessions.update<OperationState>('operation', session.id, session.revision, {
+      ...session.state,
+      stopped: { at: new Date(this.deps.clock.now()).toISOString() },
+    });
     if (saved.conflict) {
       if (!saved.current) throw unknownSession('operation', session.id, START);
       this.refuseWhenClosed(saved.current, 'stopped');
@@ -111,7 +118,12 @@ export class Operate implements ToolHandler<Input> {
     return operationView(saved.session);
   }
 
-  private async propose(input: { intent: string; evidence?: string; refinements: string[]; previousPlan?: string }): Promise<Pick<OperationState, 'plan' | 'proposal'>> {
+  private async propose(input: {
+    intent: string;
+    evidence?: string;
+    refinements: string[];
+    previousPlan?: string;
+  }): Promise<Pick<OperationState, 'plan' | 'proposal'>> {
     const { plan, investigation } = await this.planner.execute(input);
     const now = new Date(this.deps.clock.now());
     const actions = await previewActions(this.deps.reader, this.deps.writer, plan.actions, now);
@@ -130,7 +142,8 @@ export class Operate implements ToolHandler<Input> {
   private refuseWhenClosed(session: Session<OperationState>, step: 'refined' | 'stopped'): void {
     const { execution, stopped } = session.state;
     if (execution) {
-      const when = execution.status === 'running' ? 'is being executed' : `was already executed (${execution.status} at ${execution.finishedAt ?? execution.startedAt})`;
+      const when =
+        execution.status === 'running' ? 'is being executed' : `was already executed (${execution.status} at ${execution.finishedAt ?? execution.startedAt})`;
       throw new ValidationError(`Session ${session.id} ${when}; it cannot be ${step}. ${START}`, { execution });
     }
     if (stopped) throw new ValidationError(`Session ${session.id} was stopped at ${stopped.at}; it cannot be ${step}. ${START}`);
@@ -150,5 +163,7 @@ export class Operate implements ToolHandler<Input> {
 export function notExecutableReason(p: Proposal): string {
   if (p.actions.length === 0) return 'the plan has no action';
   const refused = p.actions.filter((a) => !a.dryRun.accepted);
-  return refused.map((a) => `the API server refused the dry run of action ${a.action} (${a.description}): ${a.dryRun.accepted ? '' : a.dryRun.message}`).join('; ');
+  return refused
+    .map((a) => `the API server refused the dry run of action ${a.action} (${a.description}): ${a.dryRun.accepted ? '' : a.dryRun.message}`)
+    .join('; ');
 }

@@ -7,9 +7,7 @@ import type { ActionOutcome, DryRunRefusal } from '../actions/execute-actions.js
 import type { Executable } from '../actions/run-once.js';
 
 /** The server's verdict on one action's dry run, as shown to the caller. */
-export type DryRunVerdict =
-  | { accepted: true }
-  | { accepted: false; reason: string; message: string; causes: { field?: string; message: string }[] };
+export type DryRunVerdict = { accepted: true } | { accepted: false; reason: string; message: string; causes: { field?: string; message: string }[] };
 
 /** One proposed action as the caller sees it: what, where, the kubectl equivalent, the dry run and the field-level diff. */
 export interface ProposedAction {

@@ -52,7 +52,13 @@ function nextStep(id: string, status: OperationStatus, state: OperationState): s
       return `Review the actions, their dry-run verdicts and diffs. To apply them send {"sessionId":"${id}","executeChoice":1}; to stop without changing anything, executeChoice 2; to change the plan, ${refine}.`;
     case 'needs_refinement': {
       const p = state.proposal;
-      const why = p.actions.length === 0 ? 'The plan has no action' : `The API server refused the dry run of action ${p.actions.filter((a) => !a.dryRun.accepted).map((a) => a.action).join(', ')}`;
+      const why =
+        p.actions.length === 0
+          ? 'The plan has no action'
+          : `The API server refused the dry run of action ${p.actions
+              .filter((a) => !a.dryRun.accepted)
+              .map((a) => a.action)
+              .join(', ')}`;
       return `${why}, so it cannot be executed: ${refine}, or send executeChoice 2 to stop.`;
     }
     case 'stopped':
@@ -65,8 +71,12 @@ function nextStep(id: string, status: OperationStatus, state: OperationState): s
       return 'The dry run at execution time refused an action (see execution.outcome.refused); nothing was applied. Start a new operation with an intent to plan against the current state.';
     case 'execution_failed': {
       const rollouts = state.execution?.outcome?.rollouts.filter((r) => r.state !== 'rolled-out') ?? [];
-      if (rollouts.length === 0) return 'An action failed (see execution.outcome.actions); later actions were not run. Start a new operation with an intent to finish or undo the change.';
-      const how = rollouts.map((r) => `${r.target.kind} ${r.target.namespace ? `${r.target.namespace}/` : ''}${r.target.name}: ${r.message}${r.rollback ? `; to roll back apply execution.outcome.rollouts[].rollback.patch (operate intent "roll back ${r.target.kind.toLowerCase()} ${r.target.name}", or ${r.rollback.kubectlPatch.split('\n')[0]}), or run ${r.rollback.kubectlUndo}` : ''}`);
+      if (rollouts.length === 0)
+        return 'An action failed (see execution.outcome.actions); later actions were not run. Start a new operation with an intent to finish or undo the change.';
+      const how = rollouts.map(
+        (r) =>
+          `${r.target.kind} ${r.target.namespace ? `${r.target.namespace}/` : ''}${r.target.name}: ${r.message}${r.rollback ? `; to roll back apply execution.outcome.rollouts[].rollback.patch (operate intent "roll back ${r.target.kind.toLowerCase()} ${r.target.name}", or ${r.rollback.kubectlPatch.split('\n')[0]}), or run ${r.rollback.kubectlUndo}` : ''}`,
+      );
       return `Not every rollout finished. ${how.join(' | ')}`;
     }
   }

@@ -52,7 +52,10 @@ export class PlanOperation {
       budget,
       reserveCalls: RESERVED_FOR_PLAN,
     });
-    const note = loop.stoppedBy === 'final-answer' ? undefined : `The investigation was cut short: ${loop.stoppedBy === 'provider-error' ? 'the AI provider failed' : budget.describe(loop.stoppedBy)}. Plan from what was read; give no actions if that is not enough.`;
+    const note =
+      loop.stoppedBy === 'final-answer'
+        ? undefined
+        : `The investigation was cut short: ${loop.stoppedBy === 'provider-error' ? 'the AI provider failed' : budget.describe(loop.stoppedBy)}. Plan from what was read; give no actions if that is not enough.`;
     const [instructions, ask] = render(planTemplate, { investigationNote: note });
     const messages: ChatMessage[] = [
       ...loop.messages,

@@ -32,13 +32,31 @@ export async function previewActions(reader: ClusterReader, writer: ClusterWrite
   const out: ProposedAction[] = [];
   for (const [i, action] of actions.entries()) {
     const target = actionTarget(action);
-    const base = { action: i + 1, type: action.type, description: action.description, risk: action.risk, rationale: action.rationale, target, kubectl: kubectlEquivalent(action) };
+    const base = {
+      action: i + 1,
+      type: action.type,
+      description: action.description,
+      risk: action.risk,
+      rationale: action.rationale,
+      target,
+      kubectl: kubectlEquivalent(action),
+    };
     const live = await refusalOf(() => reader.get(target));
     const verdict = refused(live) ? live : await refusalOf(() => dryRunOperation(writer, toOperation(action, now)));
     const liveObject = refused(live) ? null : (live as KubeObject | null);
     const effect = action.type === 'delete' ? 'delete' : liveObject ? 'update' : 'create';
     if (!verdict.accepted) {
-      out.push({ ...base, effect, dryRun: { accepted: false, reason: verdict.reason, message: verdict.message, causes: verdict.causes.map(({ field, message }) => ({ ...(field ? { field } : {}), message })) }, diff: [] });
+      out.push({
+        ...base,
+        effect,
+        dryRun: {
+          accepted: false,
+          reason: verdict.reason,
+          message: verdict.message,
+          causes: verdict.causes.map(({ field, message }) => ({ ...(field ? { field } : {}), message })),
+        },
+        diff: [],
+      });
       continue;
     }
     const diff = action.type === 'delete' ? [] : diffObjects(liveObject, verdict.object);

@@ -1,4 +1,10 @@
-import { capabilityAnalysisSchema, capabilityEmbeddingText, toCapabilityDocument, type CapabilityDocument, type ScanTarget } from '../../domain/orgdata/capability.js';
+import {
+  capabilityAnalysisSchema,
+  capabilityEmbeddingText,
+  toCapabilityDocument,
+  type CapabilityDocument,
+  type ScanTarget,
+} from '../../domain/orgdata/capability.js';
 import type { ClusterReader } from '../../domain/ports/cluster-reader.js';
 import type { LlmProvider } from '../../domain/ports/llm-provider.js';
 import { askStructured } from '../ai/structured-chat.js';

@@ -16,7 +16,14 @@ export class CollectionOperations {
 
   async list(limit = DEFAULT_LIMIT, cursor?: string) {
     const [page, total] = await Promise.all([this.collection.list(limit, cursor), this.collection.count()]);
-    return { dataType: this.dataType, operation: 'list', items: page.points.map(item), count: page.points.length, total, ...(page.next ? { next: page.next } : {}) };
+    return {
+      dataType: this.dataType,
+      operation: 'list',
+      items: page.points.map(item),
+      count: page.points.length,
+      total,
+      ...(page.next ? { next: page.next } : {}),
+    };
   }
 
   async get(id: string) {

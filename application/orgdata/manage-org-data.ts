@@ -23,7 +23,8 @@ export class ManageOrgData implements ToolHandler<Input> {
   async execute(input: Input): Promise<unknown> {
     const { dataType, operation } = input;
     // the schema already refused these; kept so a caller that skips validation cannot reach a wrong branch
-    if (!isValidCombination(dataType, operation)) throw new ValidationError(`operation '${operation}' is not valid for dataType '${dataType}'. Valid combinations: ${validCombinations()}`);
+    if (!isValidCombination(dataType, operation))
+      throw new ValidationError(`operation '${operation}' is not valid for dataType '${dataType}'. Valid combinations: ${validCombinations()}`);
     const ops = dataType === 'pattern' ? this.patterns : dataType === 'policy' ? this.policies : this.capabilities;
     switch (operation) {
       case 'create':

@@ -5,7 +5,6 @@ import { ScanRun, type ScanDeps } from './scan-run.js';
 
 export type { ScanDeps, ScanSettings } from './scan-run.js';
 
-
 /**
  * The capability scan: `start` answers at once with the scan id and its
  * progress while the kinds are analysed in the background, `batchSize` at a
@@ -58,7 +57,8 @@ export class ScanCapabilities {
 
   async progress(id?: string) {
     const state = await this.d.states.load();
-    if (!state) return { dataType: 'capabilities', operation: 'progress', progress: null, message: 'No capability scan has run yet: start one with operation scan' };
+    if (!state)
+      return { dataType: 'capabilities', operation: 'progress', progress: null, message: 'No capability scan has run yet: start one with operation scan' };
     if (id !== undefined && id !== state.id) throw new NotFoundError('NOT_FOUND', `No scan with id ${JSON.stringify(id)}; the latest scan is ${state.id}`);
     return { dataType: 'capabilities', operation: 'progress', progress: toProgress(state) };
   }
@@ -116,7 +116,9 @@ export class ScanCapabilities {
     }
     if (targets.size === 0) {
       const kinds = served.slice(0, 40).map((t) => t.kind);
-      throw new ValidationError(`None of the resources to scan is served by the cluster: ${resources.join(', ')}. It serves: ${kinds.join(', ')}${served.length > 40 ? ', …' : ''}`);
+      throw new ValidationError(
+        `None of the resources to scan is served by the cluster: ${resources.join(', ')}. It serves: ${kinds.join(', ')}${served.length > 40 ? ', …' : ''}`,
+      );
     }
     return { targets: [...targets.values()], unknown };
   }

@@ -75,7 +75,9 @@ export class ScanRun {
   private async scanOne(state: ScanState, target: ScanTarget): Promise<void> {
     let reason: string | undefined;
     try {
-      await this.d.tracer.inSpan('scan_capability', { 'svc.scan.id': state.id, 'k8s.resource': target.id }, () => this.d.analyse.execute(target, state.id, () => this.now()));
+      await this.d.tracer.inSpan('scan_capability', { 'svc.scan.id': state.id, 'k8s.resource': target.id }, () =>
+        this.d.analyse.execute(target, state.id, () => this.now()),
+      );
     } catch (e) {
       reason = e instanceof DomainError ? e.message.slice(0, MAX_REASON) : 'unexpected failure; see the server log';
       this.d.logger.warn('capability scan: kind failed', { scanId: state.id, resource: target.id, err: e instanceof Error ? e.message : String(e) });

@@ -50,7 +50,8 @@ export class Investigate {
     });
     const findings = loop.text.trim() ? { findings: loop.text.trim().slice(0, FINDINGS_CHARS) } : {};
     if (loop.stoppedBy === 'provider-error') return { investigation: { ...runSummary(loop, budget), ...findings } };
-    const stoppedEarly = loop.stoppedBy === 'final-answer' ? undefined : `svc ended the investigation: ${budget.describe(loop.stoppedBy)}. Answer with what you found.`;
+    const stoppedEarly =
+      loop.stoppedBy === 'final-answer' ? undefined : `svc ended the investigation: ${budget.describe(loop.stoppedBy)}. Answer with what you found.`;
     try {
       const analysis = await askStructured(this.llm, {
         messages: render(analyseTemplate, { ...input, investigation: transcript(loop), findings: findings.findings, stoppedEarly }),
@@ -61,7 +62,8 @@ export class Investigate {
       });
       return { analysis: { ...analysis, actions: analysis.actions.map(withEffectiveRisk) }, investigation: { ...runSummary(loop, budget), ...findings } };
     } catch (e) {
-      if (e instanceof StructuredAnswerError) return { investigation: { ...runSummary(loop, budget, budget.exhausted() ?? 'analysis-unusable', e.message), ...findings } };
+      if (e instanceof StructuredAnswerError)
+        return { investigation: { ...runSummary(loop, budget, budget.exhausted() ?? 'analysis-unusable', e.message), ...findings } };
       if (e instanceof DependencyError) return { investigation: { ...runSummary(loop, budget, 'provider-error', e.message), ...findings } };
       throw e;
     }

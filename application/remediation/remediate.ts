@@ -43,12 +43,16 @@ export class Remediate implements ToolHandler<Input> {
 
   async execute(input: Input, _context?: ToolContext): Promise<RemediationView> {
     if (input.sessionId === undefined) {
-      if (input.executeChoice !== undefined) throw new ValidationError('executeChoice continues an investigation: send it with the sessionId an earlier remediate call returned');
+      if (input.executeChoice !== undefined)
+        throw new ValidationError('executeChoice continues an investigation: send it with the sessionId an earlier remediate call returned');
       if (input.issue === undefined) throw new ValidationError('issue is required to start an investigation (or send sessionId to continue one)');
       return this.start({ ...input, issue: input.issue });
     }
     const extra = (['issue', 'evidence', 'mode', 'confidenceThreshold', 'maxRiskLevel'] as const).filter((k) => input[k] !== undefined);
-    if (extra.length) throw new ValidationError(`${extra.join(', ')} only apply when starting an investigation; with sessionId send executeChoice (1 execute, 2 stop) or nothing to see the session`);
+    if (extra.length)
+      throw new ValidationError(
+        `${extra.join(', ')} only apply when starting an investigation; with sessionId send executeChoice (1 execute, 2 stop) or nothing to see the session`,
+      );
     if (input.executeChoice === 1) this.requireCluster();
     const session = await this.deps.sessions.get<RemediationState>('remediation', input.sessionId);
     if (!session) throw unknownSession('remediation', input.sessionId, START);
@@ -61,7 +65,11 @@ export class Remediate implements ToolHandler<Input> {
     this.requireAi();
     this.requireCluster();
     const started = this.deps.clock.now();
-    const settings = { mode: input.mode ?? 'manual', confidenceThreshold: input.confidenceThreshold ?? 0.8, maxRiskLevel: input.maxRiskLevel ?? 'low' } as const;
+    const settings = {
+      mode: input.mode ?? 'manual',
+      confidenceThreshold: input.confidenceThreshold ?? 0.8,
+      maxRiskLevel: input.maxRiskLevel ?? 'low',
+    } as const;
     const budget = new RunBudget({ maxCalls: REMEDIATE_MODEL_CALLS, ...this.deps.limits });
     const { analysis, investigation } = await this.investigate.execute({ issue: input.issue, evidence: input.evidence }, budget);
     const automatic =
@@ -95,8 +103,12 @@ export class Remediate implements ToolHandler<Input> {
     const { state } = session;
     if (!state.execution) {
       if (state.stopped) throw new ValidationError(`Session ${session.id} was stopped at ${state.stopped.at}; nothing was applied. ${START}`);
-      if (!state.analysis) throw new ValidationError(`Session ${session.id} has nothing to execute: its investigation ended before an analysis (${state.investigation.limit ?? state.investigation.stoppedBy}). ${START}`);
-      if (state.analysis.actions.length === 0) throw new ValidationError(`Session ${session.id} has nothing to execute: its analysis proposes no action. ${START}`);
+      if (!state.analysis)
+        throw new ValidationError(
+          `Session ${session.id} has nothing to execute: its investigation ended before an analysis (${state.investigation.limit ?? state.investigation.stoppedBy}). ${START}`,
+        );
+      if (state.analysis.actions.length === 0)
+        throw new ValidationError(`Session ${session.id} has nothing to execute: its analysis proposes no action. ${START}`);
     }
     const actions = state.analysis?.actions ?? [];
     const { session: saved } = await runOnce(this.deps.sessions, 'remediation', session, this.deps.clock, async (): Promise<RemediationOutcome> => {
@@ -121,7 +133,10 @@ export class Remediate implements ToolHandler<Input> {
     };
     refuseExecuted(session);
     if (session.state.stopped) return remediationView(session);
-    const saved = await this.deps.sessions.update<RemediationState>('remediation', session.id, session.revision, { ...session.state, stopped: { at: new Date(this.deps.clock.now()).toISOString() } });
+    const saved = await this.deps.sessions.update<RemediationState>('remediation', session.id, session.revision, {
+      ...session.state,
+      stopped: { at: new Date(this.deps.clock.now()).toISOString() },
+    });
     if (saved.conflict) {
       if (!saved.current) throw unknownSession('remediation', session.id, START);
       refuseExecuted(saved.current);

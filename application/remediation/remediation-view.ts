@@ -5,14 +5,7 @@ import type { ExecutionRecord } from '../actions/run-once.js';
 import type { RemediationOutcome, RemediationState, RunSummary, VerificationResult } from './remediation-state.js';
 
 export type RemediationStatus =
-  | 'awaiting_approval'
-  | 'executing'
-  | 'executed'
-  | 'not_executed'
-  | 'execution_failed'
-  | 'stopped'
-  | 'no_action'
-  | 'investigation_incomplete';
+  'awaiting_approval' | 'executing' | 'executed' | 'not_executed' | 'execution_failed' | 'stopped' | 'no_action' | 'investigation_incomplete';
 
 export type ActionView = ClusterAction & { action: number; kubectl: string };
 
@@ -81,19 +74,25 @@ function words(session: Session<RemediationState>, status: RemediationStatus): {
   const n = s.analysis?.actions.length ?? 0;
   const report = s.execution?.outcome?.report;
   const verdict = s.execution?.outcome?.verification;
-  const checked = verdict ? ` Follow-up check: ${verdict.resolved === true ? 'resolved' : verdict.resolved === false ? 'not resolved' : 'unknown'}: ${verdict.summary}` : '';
+  const checked = verdict
+    ? ` Follow-up check: ${verdict.resolved === true ? 'resolved' : verdict.resolved === false ? 'not resolved' : 'unknown'}: ${verdict.summary}`
+    : '';
   switch (status) {
     case 'awaiting_approval':
       return {
-        message: s.automatic && !s.automatic.execute
-          ? `Automatic mode did not act: ${s.automatic.reason}. ${n} action(s) proposed; nothing was changed.`
-          : `${n} action(s) proposed; nothing was changed.`,
+        message:
+          s.automatic && !s.automatic.execute
+            ? `Automatic mode did not act: ${s.automatic.reason}. ${n} action(s) proposed; nothing was changed.`
+            : `${n} action(s) proposed; nothing was changed.`,
         nextStep: `Call remediate with {"sessionId":"${id}","executeChoice":1} to execute (every action is dry-run on the API server first), or with {"sessionId":"${id}","executeChoice":2} to stop.`,
       };
     case 'executing':
       return { message: 'Another request is executing this session.', nextStep: `Call remediate with {"sessionId":"${id}"} to see its outcome.` };
     case 'executed':
-      return { message: `Applied ${n} action(s).${checked}`, nextStep: verdict?.resolved === true ? 'Nothing more to do.' : `Look at the cluster, or ${START.toLowerCase()}` };
+      return {
+        message: `Applied ${n} action(s).${checked}`,
+        nextStep: verdict?.resolved === true ? 'Nothing more to do.' : `Look at the cluster, or ${START.toLowerCase()}`,
+      };
     case 'not_executed': {
       const r = report?.refused;
       return { message: `Nothing was applied: the API server refused the dry run of action ${r?.action} (${r?.description}): ${r?.message}`, nextStep: START };
@@ -102,7 +101,10 @@ function words(session: Session<RemediationState>, status: RemediationStatus): {
       const failed = report?.outcomes.find((o) => o.status === 'failed');
       const applied = report?.outcomes.filter((o) => o.status === 'applied').length ?? 0;
       const why = failed ? `action ${failed.action} (${failed.description}) failed: ${failed.message}` : `the execution failed: ${s.execution?.error}`;
-      return { message: `${why}. ${applied} action(s) before it were applied; the rest were not run.${checked}`, nextStep: `Look at the cluster before anything else; ${START.toLowerCase()}` };
+      return {
+        message: `${why}. ${applied} action(s) before it were applied; the rest were not run.${checked}`,
+        nextStep: `Look at the cluster before anything else; ${START.toLowerCase()}`,
+      };
     }
     case 'stopped':
       return { message: `Stopped at ${s.stopped?.at}; nothing was applied.`, nextStep: START };

@@ -14,7 +14,9 @@ export function runSummary(loop: ToolLoopResult, budget: RunBudget, stoppedBy: R
   const usage = budget.usage;
   return {
     modelCalls: budget.calls,
-    functionsCalled: loop.functionCalls.slice(0, MAX_LISTED_CALLS).map((c) => ({ name: c.name, arguments: c.arguments, ok: c.ok, ...(c.error ? { error: c.error.slice(0, 300) } : {}) })),
+    functionsCalled: loop.functionCalls
+      .slice(0, MAX_LISTED_CALLS)
+      .map((c) => ({ name: c.name, arguments: c.arguments, ok: c.ok, ...(c.error ? { error: c.error.slice(0, 300) } : {}) })),
     functionCallCount: loop.functionCalls.length,
     stoppedBy,
     ...(limit ? { limit } : {}),

@@ -38,7 +38,12 @@ export class VerifyFix {
   async execute(input: VerifyData, budget: RunBudget): Promise<VerificationResult> {
     let loop: ToolLoopResult | undefined;
     try {
-      loop = await runToolLoop(this.llm, this.tracer, { messages: render(verifyTemplate, input), functions: this.functions, budget, reserveCalls: STRUCTURED_CALLS });
+      loop = await runToolLoop(this.llm, this.tracer, {
+        messages: render(verifyTemplate, input),
+        functions: this.functions,
+        budget,
+        reserveCalls: STRUCTURED_CALLS,
+      });
       if (loop.stoppedBy === 'provider-error') return unknown(`the AI provider failed: ${loop.error ?? 'no answer'}`, runSummary(loop, budget));
       const direct = loop.stoppedBy === 'final-answer' ? parseStructuredAnswer(loop.text, verificationSchema, MAX_ANSWER_CHARS) : undefined;
       const verdict = direct?.ok
@@ -66,5 +71,12 @@ function unknown(why: string, run: RunSummary): VerificationResult {
 
 function emptyRun(budget: RunBudget, why: string): RunSummary {
   const usage = budget.usage;
-  return { modelCalls: budget.calls, functionsCalled: [], functionCallCount: 0, stoppedBy: 'provider-error', limit: why.slice(0, 1000), tokens: { input: usage.inputTokens, output: usage.outputTokens } };
+  return {
+    modelCalls: budget.calls,
+    functionsCalled: [],
+    functionCallCount: 0,
+    stoppedBy: 'provider-error',
+    limit: why.slice(0, 1000),
+    tokens: { input: usage.inputTokens, output: usage.outputTokens },
+  };
 }

@@ -39,14 +39,23 @@ export async function operateFigures(rounds = 200): Promise<OperateFigures> {
     const cluster = new FakeCluster().put(deployment());
     cluster.onWrite = (o: KubeObject) => ({ ...o, status: rolledOut((o.spec as { replicas: number }).replicas, 3) });
     const llm = new FakeLlm([get, 'web runs 2 replicas', planJson([scaleWeb(5)])]);
-    const operate = new Operate({ llm, reader: cluster, writer: cluster, sessions: new FakeSessionStore({ clock }), tracer: new NoopTracer(), clock, limits: { timeoutMs: 60_000, maxTokens: 1_000_000 } });
+    const operate = new Operate({
+      llm,
+      reader: cluster,
+      writer: cluster,
+      sessions: new FakeSessionStore({ clock }),
+      tracer: new NoopTracer(),
+      clock,
+      limits: { timeoutMs: 60_000, maxTokens: 1_000_000 },
+    });
     let t = performance.now();
     const { sessionId } = await operate.execute({ intent: 'scale web in x to 5 replicas' });
     const start = performance.now() - t;
     t = performance.now();
     await operate.execute({ sessionId, executeChoice: 1 });
     const execute = performance.now() - t;
-    if (i >= 20) { // warm-up rounds left out
+    if (i >= 20) {
+      // warm-up rounds left out
       starts.push(start);
       executes.push(execute);
     }

@@ -22,15 +22,28 @@ export async function benchScan(kinds: number, batchSize: number): Promise<{ kin
     const clock = new SystemClock();
     const cluster = new FakeCluster();
     cluster.resources = Array.from({ length: kinds }, (_, i) => ({
-      group: `g${i % 6}.example.com`, version: 'v1', apiVersion: `g${i % 6}.example.com/v1`, kind: `Kind${i}`, resource: `kind${i}s`, namespaced: true, verbs: ['get'], shortNames: [],
+      group: `g${i % 6}.example.com`,
+      version: 'v1',
+      apiVersion: `g${i % 6}.example.com/v1`,
+      kind: `Kind${i}`,
+      resource: `kind${i}s`,
+      namespaced: true,
+      verbs: ['get'],
+      shortNames: [],
     }));
     const llm = new FakeLlm([], capabilityReply());
     const collection = new OrgCollection('capabilities', new EmbeddedVectorStore({ dir: path.join(dir, 'vectors') }), new HashingEmbedder(), 'deleteAll');
     const scan = new ScanCapabilities({
-      cluster, llm, collection,
+      cluster,
+      llm,
+      collection,
       analyse: new AnalyseCapability(cluster, llm, collection, { timeoutMs: 60_000, maxTokens: 100_000, maxOutputTokens: 2000 }),
       states: new FileScanStateStore({ dir: path.join(dir, 'scans'), clock }),
-      clock, tracer: new NoopTracer(), logger: new CapturingLogger(), holder: 'bench', newScanId: () => `scan_${'0'.repeat(32)}`,
+      clock,
+      tracer: new NoopTracer(),
+      logger: new CapturingLogger(),
+      holder: 'bench',
+      newScanId: () => `scan_${'0'.repeat(32)}`,
       settings: { batchSize, leaseMs: 60_000 },
     });
     const t = performance.now();

@@ -51,13 +51,23 @@ async function oneRun(): Promise<{ totalMs: number; steps: { step: string; ms: n
       const before = s.chat.requests.length;
       const cpu = process.cpuUsage();
       const t0 = performance.now();
-      const res = await fetch(`${server.url}/api/v1/tools/${tool}`, { method: 'POST', headers: { Authorization: `Bearer ${TEST_TOKEN}`, 'Content-Type': 'application/json' }, body: JSON.stringify(params) });
+      const res = await fetch(`${server.url}/api/v1/tools/${tool}`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${TEST_TOKEN}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify(params),
+      });
       const body = (await res.json()) as { data?: { result: Record<string, unknown> }; error?: unknown };
       const ms = performance.now() - t0;
       const used = process.cpuUsage(cpu);
       if (!res.ok || !body.data) throw new Error(`${tool} answered ${res.status}: ${JSON.stringify(body.error)}`);
       const sent = s.chat.requests.slice(before);
-      steps.push({ step: tool === 'answerQuestion' ? `${tool}:${String(params.stage)}` : tool, ms, cpuMs: (used.user + used.system) / 1000, requests: sent.length, bytes: sent.reduce((n, r) => n + Buffer.byteLength(JSON.stringify(r)), 0) });
+      steps.push({
+        step: tool === 'answerQuestion' ? `${tool}:${String(params.stage)}` : tool,
+        ms,
+        cpuMs: (used.user + used.system) / 1000,
+        requests: sent.length,
+        bytes: sent.reduce((n, r) => n + Buffer.byteLength(JSON.stringify(r)), 0),
+      });
       return body.data.result;
     };
     const t0 = performance.now();
@@ -90,8 +100,18 @@ export async function measureWorkflow(options: { runs?: number } = {}): Promise<
 
 /** A table for the terminal. */
 export function formatWorkflowMeasurement(m: WorkflowMeasurement): string {
-  const rows = [['step', 'median ms', 'cpu ms', 'model requests', 'bytes to model'], ...m.steps.map((s) => [s.step, String(s.medianMs), String(s.medianCpuMs), String(s.modelRequests), String(s.bytesToModel)])];
+  const rows = [
+    ['step', 'median ms', 'cpu ms', 'model requests', 'bytes to model'],
+    ...m.steps.map((s) => [s.step, String(s.medianMs), String(s.medianCpuMs), String(s.modelRequests), String(s.bytesToModel)]),
+  ];
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  const table = rows.map((r) => r.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd()).join('\n');
+  const table = rows
+    .map((r) =>
+      r
+        .map((c, i) => c.padEnd(widths[i]))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
   return `deployment workflow, ${m.runs} runs: median ${m.medianTotalMs} ms (min ${m.minTotalMs}, max ${m.maxTotalMs})\n${table}\n`;
 }

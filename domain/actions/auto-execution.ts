@@ -21,7 +21,10 @@ export function decideAutoExecution(input: AutoExecutionInput): { execute: boole
   }
   const risky = input.actions.filter((a) => !riskWithin(a.risk, input.maxRiskLevel));
   if (risky.length > 0) {
-    return { execute: false, reason: `${risky.length} action(s) exceed maxRiskLevel ${input.maxRiskLevel}: ${risky.map((a) => `${a.description} (${a.risk})`).join('; ')}` };
+    return {
+      execute: false,
+      reason: `${risky.length} action(s) exceed maxRiskLevel ${input.maxRiskLevel}: ${risky.map((a) => `${a.description} (${a.risk})`).join('; ')}`,
+    };
   }
   return { execute: true, reason: `confidence ${input.confidence} reaches ${input.confidenceThreshold} and every action is within ${input.maxRiskLevel} risk` };
 }

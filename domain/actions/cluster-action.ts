@@ -21,9 +21,16 @@ const ref = z.strictObject({
 
 const bounded = (max: number) => (v: unknown) => JSON.stringify(v).length <= max;
 const manifest = z
-  .looseObject({ apiVersion: z.string().min(1).max(100), kind: z.string().min(1).max(63), metadata: z.looseObject({ name: z.string().min(1).max(253), namespace: z.string().max(63).optional() }) })
+  .looseObject({
+    apiVersion: z.string().min(1).max(100),
+    kind: z.string().min(1).max(63),
+    metadata: z.looseObject({ name: z.string().min(1).max(253), namespace: z.string().max(63).optional() }),
+  })
   .refine(bounded(MAX_MANIFEST_CHARS), `a manifest may be at most ${MAX_MANIFEST_CHARS} characters of JSON`);
-const patch = z.record(z.string(), z.unknown()).refine((p) => Object.keys(p).length > 0, 'a patch must change something').refine(bounded(MAX_PATCH_CHARS), `a patch may be at most ${MAX_PATCH_CHARS} characters of JSON`);
+const patch = z
+  .record(z.string(), z.unknown())
+  .refine((p) => Object.keys(p).length > 0, 'a patch must change something')
+  .refine(bounded(MAX_PATCH_CHARS), `a patch may be at most ${MAX_PATCH_CHARS} characters of JSON`);
 
 const common = {
   description: z.string().min(1).max(500).describe('What this action does, for a person'),
@@ -47,9 +54,7 @@ export type ClusterAction = z.infer<typeof clusterActionSchema>;
 
 /** What the write port is asked to do for an action. */
 export type ClusterOperation =
-  | { method: 'apply'; manifest: KubeObject }
-  | { method: 'patch'; ref: ResourceRef; patch: Record<string, unknown> }
-  | { method: 'delete'; ref: ResourceRef };
+  { method: 'apply'; manifest: KubeObject } | { method: 'patch'; ref: ResourceRef; patch: Record<string, unknown> } | { method: 'delete'; ref: ResourceRef };
 
 /** The API operation behind an action; scale and rollout restart are merge patches, as kubectl sends them. `now` stamps a restart. */
 export function toOperation(action: ClusterAction, now: Date): ClusterOperation {

@@ -60,6 +60,8 @@ function falseConditions(status: Obj): string[] {
 /** The object without what only adds bulk: the last-applied annotation and managed fields. */
 export function compactObject(o: KubeObject): KubeObject {
   const { annotations, managedFields: _m, ...meta } = o.metadata;
-  const kept = annotations ? Object.fromEntries(Object.entries(annotations).filter(([k]) => k !== 'kubectl.kubernetes.io/last-applied-configuration')) : undefined;
+  const kept = annotations
+    ? Object.fromEntries(Object.entries(annotations).filter(([k]) => k !== 'kubectl.kubernetes.io/last-applied-configuration'))
+    : undefined;
   return { ...o, metadata: { ...meta, ...(kept && Object.keys(kept).length ? { annotations: kept } : {}) } };
 }

@@ -30,16 +30,25 @@ export function rolloutStatus(o: KubeObject): RolloutStatus {
   }
   const progressing = (Array.isArray(status.conditions) ? status.conditions : []).map(asObj).find((c) => c.type === 'Progressing');
   if (progressing?.status === 'False' && progressing.reason === 'ProgressDeadlineExceeded') {
-    return { done: false, failed: true, message: `rollout failed: ${typeof progressing.message === 'string' ? progressing.message : 'progress deadline exceeded'}` };
+    return {
+      done: false,
+      failed: true,
+      message: `rollout failed: ${typeof progressing.message === 'string' ? progressing.message : 'progress deadline exceeded'}`,
+    };
   }
   const updated = num(status.updatedReplicas) ?? 0;
   const total = num(status.replicas) ?? updated;
-  const ready = o.kind === 'Deployment' ? num(status.availableReplicas) ?? 0 : num(status.readyReplicas) ?? 0;
+  const ready = o.kind === 'Deployment' ? (num(status.availableReplicas) ?? 0) : (num(status.readyReplicas) ?? 0);
   const word = o.kind === 'Deployment' ? 'available' : 'ready';
   if (updated < desired) return { done: false, failed: false, message: `${updated} of ${desired} new replicas updated` };
   if (total > updated) return { done: false, failed: false, message: `${total - updated} old replicas pending termination` };
   if (ready < desired) return { done: false, failed: false, message: `${ready} of ${desired} updated replicas ${word}` };
-  if (o.kind === 'StatefulSet' && typeof status.updateRevision === 'string' && status.currentRevision !== undefined && status.currentRevision !== status.updateRevision) {
+  if (
+    o.kind === 'StatefulSet' &&
+    typeof status.updateRevision === 'string' &&
+    status.currentRevision !== undefined &&
+    status.currentRevision !== status.updateRevision
+  ) {
     return { done: false, failed: false, message: 'waiting for the partitioned rollout to finish' };
   }
   return { done: true, failed: false, message: `successfully rolled out (${desired} of ${desired} replicas ${word})` };

@@ -20,9 +20,7 @@ export function conditionMet(object: KubeObject | null, condition: WaitCondition
       const wanted = condition.status ?? 'True';
       return conditions.some(
         (c: unknown) =>
-          typeof c === 'object' && c !== null &&
-          (c as { type?: unknown }).type === condition.name &&
-          (c as { status?: unknown }).status === wanted,
+          typeof c === 'object' && c !== null && (c as { type?: unknown }).type === condition.name && (c as { status?: unknown }).status === wanted,
       );
     }
   }

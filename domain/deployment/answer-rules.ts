@@ -8,7 +8,12 @@ export interface PolicyRules {
   constraints: PolicyConstraint[];
 }
 
-const slug = (s: string) => s.toLowerCase().replace(/\[\]/g, '').replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+const slug = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/\[\]/g, '')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 
 function tighten(q: Question, c: PolicyConstraint): void {
   const v = q.validation;
@@ -19,7 +24,7 @@ function tighten(q: Question, c: PolicyConstraint): void {
   if (c.pattern !== undefined && v.pattern === undefined) v.pattern = c.pattern;
   if (v.enum && q.type !== 'select') q.type = 'select';
   if (q.default !== undefined && ruleProblem(q.default, c)) {
-    const fallback: ConstraintValue | undefined = v.enum?.[0] ?? (c.minimum ?? c.maximum);
+    const fallback: ConstraintValue | undefined = v.enum?.[0] ?? c.minimum ?? c.maximum;
     if (fallback !== undefined) q.default = fallback;
     else delete q.default;
   }
@@ -73,7 +78,13 @@ export function applyPolicies(set: QuestionSet, policies: PolicyRules[], kinds: 
 }
 
 function coerce(q: Question, raw: AnswerValue): AnswerValue {
-  if ((q.type === 'integer' || q.type === 'number' || (q.type === 'select' && typeof q.validation.enum?.[0] === 'number')) && typeof raw === 'string' && raw.trim() !== '' && Number.isFinite(Number(raw))) return Number(raw);
+  if (
+    (q.type === 'integer' || q.type === 'number' || (q.type === 'select' && typeof q.validation.enum?.[0] === 'number')) &&
+    typeof raw === 'string' &&
+    raw.trim() !== '' &&
+    Number.isFinite(Number(raw))
+  )
+    return Number(raw);
   if (q.type === 'boolean' && (raw === 'true' || raw === 'false')) return raw === 'true';
   return raw;
 }
@@ -91,8 +102,10 @@ export function answerProblem(q: Question, value: AnswerValue): string | undefin
     const problem = ruleProblem(value, r.constraint);
     if (problem) return `policy ${r.policy}${r.constraint.message ? ` (${r.constraint.message})` : ''}: ${problem}`;
   }
-  if (v.enum && !v.enum.some((e) => e === value)) return `enum: must be one of ${v.enum.map((e) => JSON.stringify(e)).join(', ')}, got ${JSON.stringify(value)}`;
-  if (v.pattern !== undefined && typeof value === 'string' && !new RegExp(`^(?:${v.pattern})$`).test(value)) return `pattern: must match ${v.pattern}, got ${JSON.stringify(value)}`;
+  if (v.enum && !v.enum.some((e) => e === value))
+    return `enum: must be one of ${v.enum.map((e) => JSON.stringify(e)).join(', ')}, got ${JSON.stringify(value)}`;
+  if (v.pattern !== undefined && typeof value === 'string' && !new RegExp(`^(?:${v.pattern})$`).test(value))
+    return `pattern: must match ${v.pattern}, got ${JSON.stringify(value)}`;
   if (v.minimum !== undefined && typeof value === 'number' && value < v.minimum) return `minimum: must be at least ${v.minimum}, got ${value}`;
   if (v.maximum !== undefined && typeof value === 'number' && value > v.maximum) return `maximum: must be at most ${v.maximum}, got ${value}`;
   return undefined;
@@ -109,7 +122,10 @@ export function validateStageAnswers(set: QuestionSet, stage: QuestionStage, ans
   const known = new Map(questions.map((q) => [q.id, q]));
   for (const id of Object.keys(answers)) {
     if (!known.has(id)) {
-      throw new ValidationError(`Unknown question "${id}" for stage ${stage}; its questions are: ${questions.map((q) => q.id).join(', ') || '(none)'}`, { question: id, rule: 'unknown' });
+      throw new ValidationError(`Unknown question "${id}" for stage ${stage}; its questions are: ${questions.map((q) => q.id).join(', ') || '(none)'}`, {
+        question: id,
+        rule: 'unknown',
+      });
     }
   }
   const out: Record<string, AnswerValue> = {};
@@ -117,11 +133,17 @@ export function validateStageAnswers(set: QuestionSet, stage: QuestionStage, ans
     const given = answers[q.id];
     const value = given === undefined || given === '' ? q.default : coerce(q, given);
     if (value === undefined) {
-      if (q.validation.required) throw new ValidationError(`Question "${q.id}" (${q.text}) is required and has no suggested default: answer it`, { question: q.id, rule: 'required' });
+      if (q.validation.required)
+        throw new ValidationError(`Question "${q.id}" (${q.text}) is required and has no suggested default: answer it`, { question: q.id, rule: 'required' });
       continue;
     }
     const problem = answerProblem(q, value);
-    if (problem) throw new ValidationError(`Invalid answer for question "${q.id}": ${problem}`, { question: q.id, rule: problem.startsWith('policy ') ? `policy:${problem.split(' ')[1]}` : problem.split(':')[0], problem });
+    if (problem)
+      throw new ValidationError(`Invalid answer for question "${q.id}": ${problem}`, {
+        question: q.id,
+        rule: problem.startsWith('policy ') ? `policy:${problem.split(' ')[1]}` : problem.split(':')[0],
+        problem,
+      });
     out[q.id] = value;
   }
   return out;

@@ -50,7 +50,9 @@ export function checkGeneratedObjects(
     const info = served.find((r) => r.apiVersion === o.apiVersion && r.kind === o.kind);
     if (!info) {
       const other = served.find((r) => r.kind === o.kind);
-      problems.push(`${label}: the cluster does not serve ${o.kind} in ${o.apiVersion}${other ? `; it serves it as ${other.apiVersion}` : '; use only the kinds of the solution'}`);
+      problems.push(
+        `${label}: the cluster does not serve ${o.kind} in ${o.apiVersion}${other ? `; it serves it as ${other.apiVersion}` : '; use only the kinds of the solution'}`,
+      );
       continue;
     }
     const object = JSON.parse(JSON.stringify(o)) as KubeObject;

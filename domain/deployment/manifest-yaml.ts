@@ -22,7 +22,8 @@ function lines(v: unknown, indent: string): string[] {
     const entries = Object.entries(v).filter(([, x]) => x !== undefined);
     if (entries.length === 0) return [`${indent}{}`];
     return entries.flatMap(([k, x]) => {
-      if ((isMap(x) && Object.keys(x).length) || (Array.isArray(x) && x.length)) return [`${indent}${key(k)}:`, ...lines(x, Array.isArray(x) ? indent : `${indent}  `)];
+      if ((isMap(x) && Object.keys(x).length) || (Array.isArray(x) && x.length))
+        return [`${indent}${key(k)}:`, ...lines(x, Array.isArray(x) ? indent : `${indent}  `)];
       return [`${indent}${key(k)}: ${isMap(x) ? '{}' : Array.isArray(x) ? '[]' : scalar(x)}`];
     });
   }

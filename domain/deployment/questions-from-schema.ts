@@ -18,15 +18,34 @@ const workload = (defaultReplicas: number): KnownField[] => [
   { id: 'image', field: `${CONTAINERS}.image`, stage: 'required', text: 'Container image to run (for example postgres:16)' },
   { id: 'replicas', field: 'spec.replicas', stage: 'basic', text: 'How many replicas', default: defaultReplicas },
   { id: 'port', field: `${CONTAINERS}.ports[].containerPort`, stage: 'basic', text: 'Port the container listens on' },
-  { id: 'memory-limit', field: `${CONTAINERS}.resources.limits.memory`, stage: 'advanced', text: 'Memory limit of the container (for example 512Mi)', pattern: QUANTITY },
-  { id: 'cpu-request', field: `${CONTAINERS}.resources.requests.cpu`, stage: 'advanced', text: 'CPU request of the container (for example 250m)', pattern: QUANTITY },
+  {
+    id: 'memory-limit',
+    field: `${CONTAINERS}.resources.limits.memory`,
+    stage: 'advanced',
+    text: 'Memory limit of the container (for example 512Mi)',
+    pattern: QUANTITY,
+  },
+  {
+    id: 'cpu-request',
+    field: `${CONTAINERS}.resources.requests.cpu`,
+    stage: 'advanced',
+    text: 'CPU request of the container (for example 250m)',
+    pattern: QUANTITY,
+  },
 ];
 
 const KNOWN: Record<string, KnownField[]> = {
   Deployment: [...workload(1), { id: 'strategy', field: 'spec.strategy.type', stage: 'advanced', text: 'How pods are replaced on an update' }],
   StatefulSet: [
     ...workload(1),
-    { id: 'storage', field: 'spec.volumeClaimTemplates[].spec.resources.requests.storage', stage: 'basic', text: 'Storage size per replica (for example 10Gi)', default: '1Gi', pattern: QUANTITY },
+    {
+      id: 'storage',
+      field: 'spec.volumeClaimTemplates[].spec.resources.requests.storage',
+      stage: 'basic',
+      text: 'Storage size per replica (for example 10Gi)',
+      default: '1Gi',
+      pattern: QUANTITY,
+    },
     { id: 'pod-management', field: 'spec.podManagementPolicy', stage: 'advanced', text: 'How pods are started and stopped' },
   ],
   Service: [
@@ -38,7 +57,13 @@ const KNOWN: Record<string, KnownField[]> = {
     { id: 'storage-class', field: 'spec.storageClassName', stage: 'advanced', text: 'Storage class (empty: the cluster default)' },
   ],
   CronJob: [
-    { id: 'schedule', field: 'spec.schedule', stage: 'required', text: 'When the job runs, in cron format (for example "0 2 * * *" for 02:00 every night)', pattern: '\\S+( \\S+){4}|@(yearly|annually|monthly|weekly|daily|midnight|hourly)' },
+    {
+      id: 'schedule',
+      field: 'spec.schedule',
+      stage: 'required',
+      text: 'When the job runs, in cron format (for example "0 2 * * *" for 02:00 every night)',
+      pattern: '\\S+( \\S+){4}|@(yearly|annually|monthly|weekly|daily|midnight|hourly)',
+    },
     { id: 'image', field: 'spec.jobTemplate.spec.template.spec.containers[].image', stage: 'required', text: 'Container image the job runs' },
     { id: 'concurrency', field: 'spec.concurrencyPolicy', stage: 'advanced', text: 'What to do when a run is still going at the next schedule' },
   ],
@@ -56,7 +81,15 @@ export function nameFromIntent(intent: string): string {
   return /^[a-z]/.test(name) ? name : `app${name ? `-${name}` : ''}`.slice(0, 40).replace(/-+$/, '');
 }
 
-function questionOf(kind: string, id: string, field: string, node: JsonSchema, stage: QuestionStage, text: string, extra: { default?: AnswerValue; pattern?: string; required?: boolean }): Question {
+function questionOf(
+  kind: string,
+  id: string,
+  field: string,
+  node: JsonSchema,
+  stage: QuestionStage,
+  text: string,
+  extra: { default?: AnswerValue; pattern?: string; required?: boolean },
+): Question {
   const type = Array.isArray(node.enum) ? 'select' : node.type === 'integer' || node.type === 'number' || node.type === 'boolean' ? node.type : 'string';
   const about = shortDescription(node);
   const validation: Question['validation'] = {
@@ -86,7 +119,11 @@ function genericQuestions(kind: string, schema: JsonSchema): Question[] {
       if (out.length >= GENERIC_LIMIT) return;
       const field = `${prefix}.${name}`;
       const required = isRequiredField(schema, field);
-      const stage: QuestionStage = required ? 'required' : prop.enum || prop.minimum !== undefined || prop.maximum !== undefined || prop.pattern ? 'basic' : 'advanced';
+      const stage: QuestionStage = required
+        ? 'required'
+        : prop.enum || prop.minimum !== undefined || prop.maximum !== undefined || prop.pattern
+          ? 'basic'
+          : 'advanced';
       out.push(questionOf(kind, field.replace(/^spec\./, '').replace(/\./g, '-'), field, prop, stage, `${kind} ${field}`, { required }));
     }
     if (depth === 0) {
@@ -105,9 +142,23 @@ function genericQuestions(kind: string, schema: JsonSchema): Question[] {
  */
 export function questionsFromSchemas(intent: string, resources: { kind: string; namespaced: boolean; schema: JsonSchema | null }[]): QuestionSet {
   const set = emptyQuestionSet();
-  set.required.push({ id: 'name', text: 'Name of the application (a DNS label; objects are named after it)', type: 'string', stage: 'required', validation: { pattern: '[a-z0-9]([-a-z0-9]{0,38}[a-z0-9])?', required: true }, default: nameFromIntent(intent) });
+  set.required.push({
+    id: 'name',
+    text: 'Name of the application (a DNS label; objects are named after it)',
+    type: 'string',
+    stage: 'required',
+    validation: { pattern: '[a-z0-9]([-a-z0-9]{0,38}[a-z0-9])?', required: true },
+    default: nameFromIntent(intent),
+  });
   if (resources.some((r) => r.namespaced)) {
-    set.required.push({ id: 'namespace', text: 'Namespace to deploy into (it must exist)', type: 'string', stage: 'required', validation: { pattern: DNS_LABEL, required: true }, default: 'default' });
+    set.required.push({
+      id: 'namespace',
+      text: 'Namespace to deploy into (it must exist)',
+      type: 'string',
+      stage: 'required',
+      validation: { pattern: DNS_LABEL, required: true },
+      default: 'default',
+    });
   }
   const seen = new Set<string>(set.required.map((q) => q.id));
   for (const r of resources) {

@@ -26,10 +26,11 @@ export function readiness(object: KubeObject | null): Readiness {
     case 'Deployment':
     case 'StatefulSet': {
       const want = typeof o.spec?.replicas === 'number' ? o.spec.replicas : 1;
-      const ready = o.kind === 'Deployment' ? status.availableReplicas ?? 0 : status.readyReplicas ?? 0;
+      const ready = o.kind === 'Deployment' ? (status.availableReplicas ?? 0) : (status.readyReplicas ?? 0);
       const updated = status.updatedReplicas ?? (o.kind === 'StatefulSet' ? ready : 0);
       if (!observed) return { ready: false, reason: 'the controller has not seen the latest spec yet' };
-      if (updated < want || ready < want) return { ready: false, reason: `${ready} of ${want} replicas ${o.kind === 'Deployment' ? 'available' : 'ready'}, ${updated} updated` };
+      if (updated < want || ready < want)
+        return { ready: false, reason: `${ready} of ${want} replicas ${o.kind === 'Deployment' ? 'available' : 'ready'}, ${updated} updated` };
       return { ready: true, reason: `${ready} of ${want} replicas ready` };
     }
     case 'PersistentVolumeClaim':
@@ -40,7 +41,8 @@ export function readiness(object: KubeObject | null): Readiness {
     }
     default: {
       const c = condition(o, 'Ready');
-      if (c) return c.status === 'True' ? { ready: true, reason: 'Ready' } : { ready: false, reason: `Ready is ${c.status}${c.reason ? ` (${c.reason})` : ''}` };
+      if (c)
+        return c.status === 'True' ? { ready: true, reason: 'Ready' } : { ready: false, reason: `Ready is ${c.status}${c.reason ? ` (${c.reason})` : ''}` };
       return { ready: true, reason: 'exists' };
     }
   }

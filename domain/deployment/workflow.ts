@@ -48,8 +48,11 @@ export function nextSteps(id: string, state: SolutionState): NextStep[] {
   const stage = nextStage(state);
   if (stage === 'required') return [answerStep(id, state, stage)];
   if (!state.manifests) return stage ? [answerStep(id, state, stage), generate] : [generate];
-  if (!state.deployment) return [{ tool: 'deployManifests', params: { solutionId: id, timeout: 30 }, why: 'Apply the manifests and wait until they are ready' }];
-  return state.deployment.ready ? [] : [{ tool: 'deployManifests', params: { solutionId: id, timeout: 120 }, why: 'Deploy again (idempotent) and wait longer for the pending objects' }];
+  if (!state.deployment)
+    return [{ tool: 'deployManifests', params: { solutionId: id, timeout: 30 }, why: 'Apply the manifests and wait until they are ready' }];
+  return state.deployment.ready
+    ? []
+    : [{ tool: 'deployManifests', params: { solutionId: id, timeout: 120 }, why: 'Deploy again (idempotent) and wait longer for the pending objects' }];
 }
 
 function outOfOrder(call: DeploymentCall, what: string, id: string, state: SolutionState, unblocks?: DeploymentCall): ValidationError {
@@ -70,5 +73,6 @@ export function assertCallAllowed(call: DeploymentCall, id: string, state: Solut
     return;
   }
   if (!readyForManifests(state)) throw outOfOrder(call, 'the required questions are not answered', id, state);
-  if (call === 'deployManifests' && !state.manifests) throw outOfOrder(call, 'no manifests have been generated (or an answer changed since)', id, state, 'generateManifests');
+  if (call === 'deployManifests' && !state.manifests)
+    throw outOfOrder(call, 'no manifests have been generated (or an answer changed since)', id, state, 'generateManifests');
 }

@@ -59,14 +59,20 @@ export function orgDataInputIssues(input: { dataType: OrgDataType; operation: Or
   }
   for (const field of OPERATION_FIELDS) {
     if (input[field] !== undefined && !takes.includes(field)) {
-      issues.push({ path: [field], message: `is not used by ${operation}${takes.length ? ` (it takes: ${takes.join(', ')})` : ' (it takes no other parameter)'}` });
+      issues.push({
+        path: [field],
+        message: `is not used by ${operation}${takes.length ? ` (it takes: ${takes.join(', ')})` : ' (it takes no other parameter)'}`,
+      });
     }
   }
   const doc = input.document as { suggestedResources?: unknown; constraints?: unknown } | undefined;
   if (operation === 'create' && doc) {
-    if (dataType === 'pattern' && doc.suggestedResources === undefined) issues.push({ path: ['document', 'suggestedResources'], message: 'is required for a pattern' });
-    if (dataType === 'pattern' && doc.constraints !== undefined) issues.push({ path: ['document', 'constraints'], message: 'only a policy carries constraints' });
-    if (dataType === 'policy' && doc.suggestedResources !== undefined) issues.push({ path: ['document', 'suggestedResources'], message: 'only a pattern suggests resources' });
+    if (dataType === 'pattern' && doc.suggestedResources === undefined)
+      issues.push({ path: ['document', 'suggestedResources'], message: 'is required for a pattern' });
+    if (dataType === 'pattern' && doc.constraints !== undefined)
+      issues.push({ path: ['document', 'constraints'], message: 'only a policy carries constraints' });
+    if (dataType === 'policy' && doc.suggestedResources !== undefined)
+      issues.push({ path: ['document', 'suggestedResources'], message: 'only a pattern suggests resources' });
   }
   return issues;
 }

@@ -4,7 +4,16 @@ import { policyConstraintSchema, type PolicyConstraint } from './policy-constrai
 const text = (max: number) => z.string().trim().min(1).max(max);
 
 /** Bounds of a pattern or policy document (also what the OpenAPI document publishes). */
-export const DOCUMENT_LIMITS = { description: 2000, trigger: 200, triggers: 20, resource: 200, resources: 30, rationale: 4000, createdBy: 200, constraints: 50 } as const;
+export const DOCUMENT_LIMITS = {
+  description: 2000,
+  trigger: 200,
+  triggers: 20,
+  resource: 200,
+  resources: 30,
+  rationale: 4000,
+  createdBy: 200,
+  constraints: 50,
+} as const;
 
 /**
  * The `document` of a `create`: one shape for patterns and policies, whose

@@ -62,7 +62,8 @@ export function valuesAt(object: unknown, field: string): unknown[] {
 
 /** The problem with one value under a constraint, or undefined when it satisfies it. */
 export function checkValue(value: unknown, c: PolicyConstraint): string | undefined {
-  if (c.allowedValues && !c.allowedValues.some((a) => a === value)) return `must be one of ${c.allowedValues.map((a) => JSON.stringify(a)).join(', ')}, got ${JSON.stringify(value)}`;
+  if (c.allowedValues && !c.allowedValues.some((a) => a === value))
+    return `must be one of ${c.allowedValues.map((a) => JSON.stringify(a)).join(', ')}, got ${JSON.stringify(value)}`;
   if (c.pattern !== undefined) {
     if (typeof value !== 'string' || !new RegExp(`^(?:${c.pattern})$`).test(value)) return `must match ${c.pattern}, got ${JSON.stringify(value)}`;
   }
@@ -114,8 +115,19 @@ export const policyConstraintSchema = z
       .string()
       .refine(isConstraintPath, 'a dotted path such as spec.replicas or spec.template.spec.containers[].image')
       .describe('Dotted path into the object; [] walks every element of an array (spec.template.spec.containers[].image)'),
-    allowedValues: z.array(z.union([z.string().max(300), z.number(), z.boolean()])).min(1).max(100).optional().describe('The only values allowed'),
-    pattern: z.string().min(1).max(MAX_PATTERN).refine(compiles, 'a valid regular expression').optional().describe('Regular expression the whole string value must match'),
+    allowedValues: z
+      .array(z.union([z.string().max(300), z.number(), z.boolean()]))
+      .min(1)
+      .max(100)
+      .optional()
+      .describe('The only values allowed'),
+    pattern: z
+      .string()
+      .min(1)
+      .max(MAX_PATTERN)
+      .refine(compiles, 'a valid regular expression')
+      .optional()
+      .describe('Regular expression the whole string value must match'),
     minimum: z.number().optional().describe('Smallest number allowed'),
     maximum: z.number().optional().describe('Largest number allowed'),
     required: z.boolean().optional().describe('The field must be present'),
@@ -124,4 +136,6 @@ export const policyConstraintSchema = z
   .refine((c) => c.allowedValues !== undefined || c.pattern !== undefined || c.minimum !== undefined || c.maximum !== undefined || c.required === true, {
     message: 'a constraint needs at least one rule: allowedValues, pattern, minimum, maximum or required',
   })
-  .refine((c) => c.minimum === undefined || c.maximum === undefined || c.minimum <= c.maximum, { message: 'minimum must not exceed maximum' }) satisfies z.ZodType<PolicyConstraint>;
+  .refine((c) => c.minimum === undefined || c.maximum === undefined || c.minimum <= c.maximum, {
+    message: 'minimum must not exceed maximum',
+  }) satisfies z.ZodType<PolicyConstraint>;

@@ -1,12 +1,4 @@
-import type {
-  ApplyOptions,
-  DryRunResult,
-  KubeObject,
-  ResourceRef,
-  WaitCondition,
-  WaitOptions,
-  WaitResult,
-} from '../cluster/kube-types.js';
+import type { ApplyOptions, DryRunResult, KubeObject, ResourceRef, WaitCondition, WaitOptions, WaitResult } from '../cluster/kube-types.js';
 
 /**
  * Kubernetes API writes. Use cases call these only after a server-side dry

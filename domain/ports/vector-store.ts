@@ -60,9 +60,7 @@ export type FilterScalar = string | number | boolean;
  * One condition on a payload field. `key` is a dot path into nested objects
  * ('metadata.kind'). A field holding an array matches when any element matches.
  */
-export type FieldCondition =
-  | { key: string; equals: FilterScalar }
-  | { key: string; anyOf: readonly FilterScalar[] };
+export type FieldCondition = { key: string; equals: FilterScalar } | { key: string; anyOf: readonly FilterScalar[] };
 
 /** Points where every `must` condition holds and no `mustNot` condition holds. A missing field never matches. */
 export interface PayloadFilter {

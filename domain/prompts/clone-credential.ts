@@ -4,10 +4,7 @@ import type { RepoLocation } from './repo-override.js';
 /** Why a clone goes out without a credential; it decides the remedy a 401 names. */
 export type NoCredentialReason = 'host-not-allowlisted' | 'plain-http' | 'no-server-token';
 
-export type CloneCredential =
-  | { kind: 'header'; token: string }
-  | { kind: 'server'; token: string }
-  | { kind: 'none'; reason: NoCredentialReason };
+export type CloneCredential = { kind: 'header'; token: string } | { kind: 'server'; token: string } | { kind: 'none'; reason: NoCredentialReason };
 
 export interface CredentialContext {
   /** The validated per-request override; undefined means the configured repo. */
@@ -36,8 +33,7 @@ export function isAllowlistedHost(host: string, allowedHosts: readonly string[])
  * The header has no effect without an override.
  */
 export function selectCloneCredential(ctx: CredentialContext): CloneCredential {
-  const server = (): CloneCredential =>
-    ctx.serverToken ? { kind: 'server', token: ctx.serverToken } : { kind: 'none', reason: 'no-server-token' };
+  const server = (): CloneCredential => (ctx.serverToken ? { kind: 'server', token: ctx.serverToken } : { kind: 'none', reason: 'no-server-token' });
   if (!ctx.override) return server();
   if (ctx.headerToken) return { kind: 'header', token: ctx.headerToken };
   if (ctx.override.scheme !== 'https') return { kind: 'none', reason: 'plain-http' };

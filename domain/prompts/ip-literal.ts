@@ -10,16 +10,7 @@
  * embeds an IPv4 address (mapped, NAT64) that is itself public.
  */
 
-export type NonPublicKind =
-  | 'loopback'
-  | 'private'
-  | 'link-local'
-  | 'unique-local'
-  | 'unspecified'
-  | 'broadcast'
-  | 'multicast'
-  | 'documentation'
-  | 'reserved';
+export type NonPublicKind = 'loopback' | 'private' | 'link-local' | 'unique-local' | 'unspecified' | 'broadcast' | 'multicast' | 'documentation' | 'reserved';
 
 type V4Range = [base: number, prefix: number, kind: NonPublicKind];
 
@@ -46,7 +37,7 @@ const V4_RANGES: V4Range[] = [
 
 function inV4(ip: number, base: number, prefix: number): boolean {
   const mask = prefix === 0 ? 0 : (0xffffffff << (32 - prefix)) >>> 0;
-  return ((ip & mask) >>> 0) === base;
+  return (ip & mask) >>> 0 === base;
 }
 
 /** A canonical dotted quad (decimal, each part 0-255) as a 32-bit number; undefined otherwise. */

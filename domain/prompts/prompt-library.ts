@@ -100,12 +100,7 @@ function findSkillDirs(sorted: readonly PromptSourceFile[]): string[] {
   return [...new Set(outermost)];
 }
 
-function parseOne(
-  file: PromptSourceFile,
-  fallbackName: string,
-  files: PromptSourceFile[],
-  warnings: PromptLoadWarning[],
-): Prompt | undefined {
+function parseOne(file: PromptSourceFile, fallbackName: string, files: PromptSourceFile[], warnings: PromptLoadWarning[]): Prompt | undefined {
   try {
     const parsed = parsePromptFile(file.content.toString('utf8'), fallbackName);
     return { ...parsed, sourcePath: file.path, files };

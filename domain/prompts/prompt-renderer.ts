@@ -30,9 +30,7 @@ export function renderPrompt(prompt: Prompt, args: PromptArgumentValues | undefi
   const values = new Map<string, string>();
   const missing: string[] = [];
   for (const declared of prompt.arguments) {
-    const text = Object.prototype.hasOwnProperty.call(given, declared.name)
-      ? toText(declared.name, given[declared.name])
-      : undefined;
+    const text = Object.prototype.hasOwnProperty.call(given, declared.name) ? toText(declared.name, given[declared.name]) : undefined;
     if (text === undefined || (declared.required && text.trim() === '')) {
       if (declared.required) missing.push(declared.name);
       values.set(declared.name, '');

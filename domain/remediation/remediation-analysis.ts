@@ -17,7 +17,9 @@ export const remediationAnalysisSchema = z.strictObject({
   actions: z
     .array(clusterActionSchema)
     .max(MAX_REMEDIATION_ACTIONS)
-    .describe(`Kubernetes API operations that fix the root cause, in order (at most ${MAX_REMEDIATION_ACTIONS}); empty when nothing in the cluster should change`),
+    .describe(
+      `Kubernetes API operations that fix the root cause, in order (at most ${MAX_REMEDIATION_ACTIONS}); empty when nothing in the cluster should change`,
+    ),
 });
 export type RemediationAnalysis = z.infer<typeof remediationAnalysisSchema>;
 

@@ -7,7 +7,8 @@
 export const REDACTED = '***';
 
 /** Query parameter names whose values are treated as credentials (compared lower-case, `-` and `_` ignored). */
-const CREDENTIAL_PARAM = /^(x(amz|goog)?)?(access)?(token|accesstoken|authtoken|idtoken|refreshtoken|privatetoken|jobtoken|gittoken|apikey|key|secret|clientsecret|password|passwd|pwd|pass|auth|authorization|credential|credentials|signature|sig|session|sessiontoken|securitytoken|code|bearer)$/;
+const CREDENTIAL_PARAM =
+  /^(x(amz|goog)?)?(access)?(token|accesstoken|authtoken|idtoken|refreshtoken|privatetoken|jobtoken|gittoken|apikey|key|secret|clientsecret|password|passwd|pwd|pass|auth|authorization|credential|credentials|signature|sig|session|sessiontoken|securitytoken|code|bearer)$/;
 
 // scheme://userinfo@ ; userinfo runs to the last '@' before the path, query or fragment.
 // Any number of slashes: WHATWG parsing reads `http:u:p@h`, `http:/u:p@h` and

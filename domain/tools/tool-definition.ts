@@ -1,14 +1,7 @@
 import type { z } from 'zod';
 
 /** The six categories of SPEC.md. */
-export const TOOL_CATEGORIES = [
-  'AI Tools',
-  'Deployment',
-  'Management',
-  'System',
-  'Troubleshooting',
-  'Documentation',
-] as const;
+export const TOOL_CATEGORIES = ['AI Tools', 'Deployment', 'Management', 'System', 'Troubleshooting', 'Documentation'] as const;
 export type ToolCategory = (typeof TOOL_CATEGORIES)[number];
 
 /**

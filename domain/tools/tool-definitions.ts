@@ -14,34 +14,37 @@ const evidence = z
   .string()
   .max(EVIDENCE_MAX_LENGTH)
   .describe(`Optional evidence gathered by the caller (logs, events, command output), up to ${EVIDENCE_MAX_LENGTH} characters`);
-const executeChoice = z.number().int().min(1).max(2).describe('With sessionId: 1 to execute the proposed change through svc (dry run first), 2 to stop without executing');
+const executeChoice = z
+  .number()
+  .int()
+  .min(1)
+  .max(2)
+  .describe('With sessionId: 1 to execute the proposed change through svc (dry run first), 2 to stop without executing');
 
 /** Each tool's input schema, by tool name: the one source of the handlers' input types. */
 export const TOOL_INPUTS = {
   version: z.strictObject({}),
   recommend: z.strictObject({
-      intent: z.string().trim().min(1).max(2000).describe('What to deploy, in plain language (for example "a PostgreSQL database with backups")'),
-      final: z.boolean().optional().describe('true when the intent is already refined and recommend must not ask clarifying questions'),
-    }),
+    intent: z.string().trim().min(1).max(2000).describe('What to deploy, in plain language (for example "a PostgreSQL database with backups")'),
+    final: z.boolean().optional().describe('true when the intent is already refined and recommend must not ask clarifying questions'),
+  }),
   chooseSolution: z.strictObject({ solutionId }),
   answerQuestion: z.strictObject({
-      solutionId,
-      stage: z.enum(['required', 'basic', 'advanced', 'open']).describe('Question stage being answered'),
-      answers: z
-        .record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]))
-        .describe('Answers keyed by question id; the open stage takes {"open": "free text"}; an empty object skips an optional stage'),
-    }),
+    solutionId,
+    stage: z.enum(['required', 'basic', 'advanced', 'open']).describe('Question stage being answered'),
+    answers: z
+      .record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]))
+      .describe('Answers keyed by question id; the open stage takes {"open": "free text"}; an empty object skips an optional stage'),
+  }),
   generateManifests: z.strictObject({ solutionId }),
   deployManifests: z.strictObject({
-      solutionId,
-      timeout: z.number().int().min(1).max(600).optional().describe('Seconds to wait for readiness (1 to 600, default 30)'),
-    }),
+    solutionId,
+    timeout: z.number().int().min(1).max(600).optional().describe('Seconds to wait for readiness (1 to 600, default 30)'),
+  }),
   manageOrgData: z
     .strictObject({
       dataType: z.enum(ORG_DATA_TYPES).describe('Kind of organizational data: pattern, policy or capabilities'),
-      operation: z
-        .enum(ORG_DATA_OPERATIONS)
-        .describe(`Operation to perform; valid per dataType: ${validCombinations()}`),
+      operation: z.enum(ORG_DATA_OPERATIONS).describe(`Operation to perform; valid per dataType: ${validCombinations()}`),
       id: z.string().min(1).max(200).optional().describe('Document id, for get and delete; a scan id for progress (default: the latest scan)'),
       document: orgDocumentInput.optional().describe('The whole pattern or policy, for create'),
       query: z.string().trim().min(1).max(2000).optional().describe('Search text, for search'),
@@ -57,21 +60,27 @@ export const TOOL_INPUTS = {
     })
     .superRefine(refineOrgDataInput),
   operate: z.strictObject({
-      intent: z.string().trim().min(1).max(2000).optional().describe('The change to make, in plain language; required to start a new operation'),
-      evidence: evidence.optional(),
-      sessionId: sessionId.optional(),
-      refinedIntent: z.string().trim().min(1).max(2000).optional().describe('With sessionId: a corrected or more precise intent; the operation is planned again within the session'),
-      executeChoice: executeChoice.optional(),
-    }),
+    intent: z.string().trim().min(1).max(2000).optional().describe('The change to make, in plain language; required to start a new operation'),
+    evidence: evidence.optional(),
+    sessionId: sessionId.optional(),
+    refinedIntent: z
+      .string()
+      .trim()
+      .min(1)
+      .max(2000)
+      .optional()
+      .describe('With sessionId: a corrected or more precise intent; the operation is planned again within the session'),
+    executeChoice: executeChoice.optional(),
+  }),
   remediate: z.strictObject({
-      issue: z.string().trim().min(1).max(2000).optional().describe('The problem to investigate, in plain language; required to start a new investigation'),
-      evidence: evidence.optional(),
-      mode: z.enum(['manual', 'automatic']).optional().describe('manual (default) asks before executing; automatic executes within the thresholds'),
-      confidenceThreshold: z.number().min(0).max(1).optional().describe('Minimum confidence (0 to 1) for automatic execution, default 0.8'),
-      maxRiskLevel: z.enum(['low', 'medium', 'high']).optional().describe('Highest risk automatic execution may take, default low'),
-      sessionId: sessionId.optional(),
-      executeChoice: executeChoice.optional(),
-    }),
+    issue: z.string().trim().min(1).max(2000).optional().describe('The problem to investigate, in plain language; required to start a new investigation'),
+    evidence: evidence.optional(),
+    mode: z.enum(['manual', 'automatic']).optional().describe('manual (default) asks before executing; automatic executes within the thresholds'),
+    confidenceThreshold: z.number().min(0).max(1).optional().describe('Minimum confidence (0 to 1) for automatic execution, default 0.8'),
+    maxRiskLevel: z.enum(['low', 'medium', 'high']).optional().describe('Highest risk automatic execution may take, default low'),
+    sessionId: sessionId.optional(),
+    executeChoice: executeChoice.optional(),
+  }),
 } as const;
 
 export type ToolName = keyof typeof TOOL_INPUTS;
@@ -81,7 +90,8 @@ export type ToolInput<N extends ToolName> = z.infer<(typeof TOOL_INPUTS)[N]>;
 export const TOOL_DEFINITIONS: ToolDefinition[] = [
   {
     name: 'version',
-    description: 'Report the service version and the health of every dependency: vector database and its collections, embedding service, AI provider, Kubernetes cluster and tracing.',
+    description:
+      'Report the service version and the health of every dependency: vector database and its collections, embedding service, AI provider, Kubernetes cluster and tracing.',
     category: 'System',
     tags: ['status', 'health', 'diagnostics'],
     inputSchema: TOOL_INPUTS.version,
@@ -129,7 +139,8 @@ export const TOOL_DEFINITIONS: ToolDefinition[] = [
   },
   {
     name: 'manageOrgData',
-    description: 'Manage organizational data used by recommendations: deployment patterns, policies (with machine-checkable constraints) and cluster resource capabilities learned by scanning the cluster (create, list, get, delete, deleteAll, search, scan, progress).',
+    description:
+      'Manage organizational data used by recommendations: deployment patterns, policies (with machine-checkable constraints) and cluster resource capabilities learned by scanning the cluster (create, list, get, delete, deleteAll, search, scan, progress).',
     category: 'Management',
     tags: ['patterns', 'policies', 'capabilities', 'vector'],
     inputSchema: TOOL_INPUTS.manageOrgData,

@@ -41,10 +41,7 @@ export class ToolRegistry {
     const parsed = d.inputSchema.safeParse(input);
     if (!parsed.success) {
       const fields = toFieldErrors(parsed.error);
-      throw new ValidationError(
-        `Invalid parameters for tool ${name}: ${fields.map((f) => `${f.field}: ${f.message}`).join('; ')}`,
-        fields,
-      );
+      throw new ValidationError(`Invalid parameters for tool ${name}: ${fields.map((f) => `${f.field}: ${f.message}`).join('; ')}`, fields);
     }
     return parsed.data as Record<string, unknown>;
   }

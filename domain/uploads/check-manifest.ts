@@ -50,7 +50,6 @@ function rejectUnknownFields(obj: Record<string, unknown>, allowed: Set<string>,
   }
 }
 
-
 function checkFiles(files: unknown): CheckedFile[] {
   if (files === undefined || files === null) throw new ValidationError(`Missing required field files: ${FILES_SHAPE}`);
   if (!Array.isArray(files)) throw new ValidationError(`Invalid files: must be ${FILES_SHAPE}`);

@@ -1,14 +1,5 @@
 import { ValidationError } from '../errors.js';
-import type {
-  CollectionSpec,
-  FieldCondition,
-  FilterScalar,
-  ListQuery,
-  Payload,
-  PayloadFilter,
-  SearchQuery,
-  VectorPoint,
-} from '../ports/vector-store.js';
+import type { CollectionSpec, FieldCondition, FilterScalar, ListQuery, Payload, PayloadFilter, SearchQuery, VectorPoint } from '../ports/vector-store.js';
 
 /**
  * Input rules every VectorStore adapter applies before any I/O, so the
@@ -31,7 +22,9 @@ const COLLECTION_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 
 export function assertCollectionName(name: string): void {
   if (typeof name !== 'string' || !COLLECTION_NAME.test(name)) {
-    throw new ValidationError(`Invalid collection name: ${JSON.stringify(String(name)).slice(0, 80)} (letters, digits, '_' and '-', at most 64, starting with a letter or digit)`);
+    throw new ValidationError(
+      `Invalid collection name: ${JSON.stringify(String(name)).slice(0, 80)} (letters, digits, '_' and '-', at most 64, starting with a letter or digit)`,
+    );
   }
 }
 

@@ -68,7 +68,10 @@ function configuredRepo(env: Env): RepoLocation | undefined {
 function allowedHosts(env: Env): string[] {
   const raw = str(env, 'SVC_ALLOWED_REPO_HOSTS');
   if (raw === undefined) return [...DEFAULT_ALLOWED_REPO_HOSTS];
-  const hosts = raw.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean);
+  const hosts = raw
+    .split(',')
+    .map((h) => h.trim().toLowerCase())
+    .filter(Boolean);
   for (const h of hosts) {
     if (!/^[a-z0-9.-]+$|^\[[0-9a-f:.]+\]$/.test(h)) {
       throw new ConfigError('SVC_ALLOWED_REPO_HOSTS', `must be a comma-separated list of host names (no scheme, port or path), got "${h}"`);
@@ -82,14 +85,14 @@ const HOST_NAME = /^(?:[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?\.)*[a-z0-9_](?:[a
 function internalHosts(env: Env): string[] {
   const raw = str(env, 'SVC_REPO_INTERNAL_HOSTS');
   if (raw === undefined) return [];
-  const hosts = raw.split(',').map((h) => h.trim().toLowerCase().replace(/\.$/, '')).filter(Boolean);
+  const hosts = raw
+    .split(',')
+    .map((h) => h.trim().toLowerCase().replace(/\.$/, ''))
+    .filter(Boolean);
   for (const h of hosts) {
     // an IP literal in `repo` is refused before any connection, so listing one here could never take effect
     if (!HOST_NAME.test(h) || h.length > 253 || /^[\d.]+$|\.\d+$/.test(h)) {
-      throw new ConfigError(
-        'SVC_REPO_INTERNAL_HOSTS',
-        `must be a comma-separated list of DNS host names (no scheme, port, path or IP address), got "${h}"`,
-      );
+      throw new ConfigError('SVC_REPO_INTERNAL_HOSTS', `must be a comma-separated list of DNS host names (no scheme, port, path or IP address), got "${h}"`);
     }
   }
   return [...new Set(hosts)];

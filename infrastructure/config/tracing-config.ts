@@ -65,7 +65,6 @@ export function parseTracingConfig(env: Env): TracingConfig {
     otlpProtocol,
     samplingProbability: num(env, 'OTEL_SAMPLING_PROBABILITY', 1, 0, 1),
     debug: bool(env, 'OTEL_DEBUG', false),
-    attributeValueLengthLimit:
-      limit === undefined ? undefined : int(env, 'OTEL_ATTRIBUTE_VALUE_LENGTH_LIMIT', 0, 1, Number.MAX_SAFE_INTEGER),
+    attributeValueLengthLimit: limit === undefined ? undefined : int(env, 'OTEL_ATTRIBUTE_VALUE_LENGTH_LIMIT', 0, 1, Number.MAX_SAFE_INTEGER),
   };
 }

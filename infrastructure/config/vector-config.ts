@@ -1,13 +1,9 @@
 import path from 'node:path';
 import { ConfigError, httpUrl, int, str, type Env } from './env-parsers.js';
 
-export type VectorStoreConfig =
-  | { kind: 'qdrant'; url: string; apiKey?: string }
-  | { kind: 'embedded'; dir: string };
+export type VectorStoreConfig = { kind: 'qdrant'; url: string; apiKey?: string } | { kind: 'embedded'; dir: string };
 
-export type EmbeddingsConfig =
-  | { kind: 'openai'; apiKey: string; baseURL: string; model: string; dimension?: number }
-  | { kind: 'hashing'; dimension: number };
+export type EmbeddingsConfig = { kind: 'openai'; apiKey: string; baseURL: string; model: string; dimension?: number } | { kind: 'hashing'; dimension: number };
 
 export interface VectorConfig {
   store: VectorStoreConfig;
@@ -36,7 +32,10 @@ function parseEmbeddings(env: Env): EmbeddingsConfig {
   const model = str(env, 'SVC_EMBEDDINGS_MODEL');
   if (apiKey === undefined) {
     if (model !== undefined) {
-      throw new ConfigError('SVC_EMBEDDINGS_MODEL', 'is set but OPENAI_API_KEY is not: set OPENAI_API_KEY (any value for a server that needs none), or unset SVC_EMBEDDINGS_MODEL to use the local lexical embedder');
+      throw new ConfigError(
+        'SVC_EMBEDDINGS_MODEL',
+        'is set but OPENAI_API_KEY is not: set OPENAI_API_KEY (any value for a server that needs none), or unset SVC_EMBEDDINGS_MODEL to use the local lexical embedder',
+      );
     }
     return { kind: 'hashing', dimension: int(env, 'SVC_EMBEDDINGS_DIMENSIONS', DEFAULT_HASHING_DIMENSION, 8, 65536) };
   }

@@ -105,7 +105,9 @@ export class OpenAiEmbedder implements Embedder {
       if (!isUsableVector(vector, undefined)) throw this.invalid('answered with an embedding that is not a list of finite numbers');
       this.dim ??= vector.length;
       if (vector.length !== this.dim) {
-        throw this.invalid(`answered with ${vector.length}-dimensional embeddings, expected ${this.dim}; check SVC_EMBEDDINGS_MODEL and SVC_EMBEDDINGS_DIMENSIONS`);
+        throw this.invalid(
+          `answered with ${vector.length}-dimensional embeddings, expected ${this.dim}; check SVC_EMBEDDINGS_MODEL and SVC_EMBEDDINGS_DIMENSIONS`,
+        );
       }
       return vector;
     });
@@ -123,7 +125,7 @@ export class OpenAiEmbedder implements Embedder {
       return new DependencyError('embeddings', `Embedding service at ${where} did not answer within ${this.timeoutMs} ms`);
     }
     if (e instanceof APIConnectionError) {
-      const cause = (e.cause as { cause?: { code?: string }; code?: string } | undefined);
+      const cause = e.cause as { cause?: { code?: string }; code?: string } | undefined;
       const code = cause?.code ?? cause?.cause?.code ?? scrub(e.message);
       return new DependencyError('embeddings', `Embedding service at ${where} is unreachable: ${code}`);
     }
@@ -134,7 +136,10 @@ export class OpenAiEmbedder implements Embedder {
         case 403:
           return new DependencyError('embeddings', `Embedding service at ${where} rejected the credentials (${e.status}): check OPENAI_API_KEY`);
         case 404:
-          return new DependencyError('embeddings', `Embedding service at ${where} does not know model '${this.options.model}' (404): check SVC_EMBEDDINGS_MODEL and OPENAI_BASE_URL`);
+          return new DependencyError(
+            'embeddings',
+            `Embedding service at ${where} does not know model '${this.options.model}' (404): check SVC_EMBEDDINGS_MODEL and OPENAI_BASE_URL`,
+          );
         case 429:
           return new DependencyError('embeddings', `Embedding service at ${where} is rate limiting (429) after retries: ${detail}`);
         default:

@@ -33,7 +33,10 @@ export function pinnedLookup(addresses: readonly ResolvedAddress[]): LookupFunct
       const err: NodeJS.ErrnoException = Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
       callback(err, '', 0);
     } else if (options.all) {
-      callback(null, usable.map((a) => ({ address: a.address, family: a.family })));
+      callback(
+        null,
+        usable.map((a) => ({ address: a.address, family: a.family })),
+      );
     } else {
       callback(null, usable[0].address, usable[0].family);
     }

@@ -47,9 +47,7 @@ export class KubeObjects {
   }
 
   async events(query: EventQuery): Promise<ClusterEvent[]> {
-    const selector = query.involvedObject
-      ? `involvedObject.kind=${query.involvedObject.kind},involvedObject.name=${query.involvedObject.name}`
-      : undefined;
+    const selector = query.involvedObject ? `involvedObject.kind=${query.involvedObject.kind},involvedObject.name=${query.involvedObject.name}` : undefined;
     const res = await this.transport.json<{ items?: unknown[] }>({
       method: 'GET',
       path: query.namespace ? `/api/v1/namespaces/${enc(query.namespace)}/events` : '/api/v1/events',
@@ -64,7 +62,13 @@ export class KubeObjects {
         {
           method: 'GET',
           path: `/api/v1/namespaces/${enc(query.namespace)}/pods/${enc(query.pod)}/log`,
-          query: { container: query.container, tailLines: query.tailLines, sinceSeconds: query.sinceSeconds, previous: query.previous || undefined, limitBytes },
+          query: {
+            container: query.container,
+            tailLines: query.tailLines,
+            sinceSeconds: query.sinceSeconds,
+            previous: query.previous || undefined,
+            limitBytes,
+          },
           // the server honours limitBytes; the margin only guards against one that does not
           maxBytes: limitBytes + 65536,
         },

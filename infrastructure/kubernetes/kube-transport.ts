@@ -88,7 +88,10 @@ export class KubeTransport {
       // exec/OIDC plugins and refused settings (http:// without insecure-skip-tls-verify) fail here;
       // their text may quote the kubeconfig, so keep only its first line
       const first = (e instanceof Error ? e.message : String(e)).split('\n')[0].slice(0, 300);
-      throw new DependencyError('kubernetes', `Kubernetes credentials or TLS settings of the kubeconfig could not be applied: ${scrubText(first, this.secrets())}`);
+      throw new DependencyError(
+        'kubernetes',
+        `Kubernetes credentials or TLS settings of the kubeconfig could not be applied: ${scrubText(first, this.secrets())}`,
+      );
     }
     const payload = req.body === undefined ? undefined : Buffer.from(JSON.stringify(req.body));
     if (payload) Object.assign(opts.headers as object, { 'Content-Type': req.contentType ?? 'application/json', 'Content-Length': payload.length });

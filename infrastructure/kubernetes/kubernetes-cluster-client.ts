@@ -1,7 +1,21 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import type {
-  ApiResourceInfo, ApplyOptions, ClusterEvent, ClusterVersion, DescribeResult, DryRunResult, EventQuery, KubeObject,
-  ListQuery, ListResult, LogQuery, ResourceRef, ResourceSchema, WaitCondition, WaitOptions, WaitResult,
+  ApiResourceInfo,
+  ApplyOptions,
+  ClusterEvent,
+  ClusterVersion,
+  DescribeResult,
+  DryRunResult,
+  EventQuery,
+  KubeObject,
+  ListQuery,
+  ListResult,
+  LogQuery,
+  ResourceRef,
+  ResourceSchema,
+  WaitCondition,
+  WaitOptions,
+  WaitResult,
 } from '../../domain/cluster/kube-types.js';
 import * as v from '../../domain/cluster/kube-validation.js';
 import { conditionMet } from '../../domain/cluster/wait-condition.js';

@@ -39,7 +39,9 @@ export function toLlmError(e: unknown, ctx: ErrorContext): DomainError {
       case 403:
         return fail(`AI provider at ${where} denied access (403)${suffix}`);
       case 404:
-        return fail(`AI provider at ${where} has no model "${ctx.model}" or no chat completions endpoint (404); check SVC_LLM_MODEL and OPENAI_BASE_URL${suffix}`);
+        return fail(
+          `AI provider at ${where} has no model "${ctx.model}" or no chat completions endpoint (404); check SVC_LLM_MODEL and OPENAI_BASE_URL${suffix}`,
+        );
       case 429:
         return fail(`AI provider rate limit or quota exceeded (429)${suffix}`);
       default:

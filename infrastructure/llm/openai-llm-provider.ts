@@ -59,17 +59,22 @@ export class OpenAiLlmProvider implements LlmProvider {
     // The SDK is given a per-call signal: it adds an abort listener to the signal it gets and never
     // removes it, and a run's signal lives through all of the run's calls (25 listeners piled up).
     try {
-      completion = await this.client.chat.completions.create({
-        model,
-        messages: toOpenAiMessages(messages),
-        ...(options.tools?.length ? { tools: toOpenAiTools(options.tools) } : {}),
-        ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
-        // api.openai.com wants max_completion_tokens (reasoning models refuse max_tokens); most compatible servers know only max_tokens
-        ...(options.maxOutputTokens !== undefined
-          ? this.hosted ? { max_completion_tokens: options.maxOutputTokens } : { max_tokens: options.maxOutputTokens }
-          : {}),
-        ...this.responseFormat(options.responseFormat),
-      }, options.signal ? { signal: AbortSignal.any([options.signal]) } : undefined);
+      completion = await this.client.chat.completions.create(
+        {
+          model,
+          messages: toOpenAiMessages(messages),
+          ...(options.tools?.length ? { tools: toOpenAiTools(options.tools) } : {}),
+          ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
+          // api.openai.com wants max_completion_tokens (reasoning models refuse max_tokens); most compatible servers know only max_tokens
+          ...(options.maxOutputTokens !== undefined
+            ? this.hosted
+              ? { max_completion_tokens: options.maxOutputTokens }
+              : { max_tokens: options.maxOutputTokens }
+            : {}),
+          ...this.responseFormat(options.responseFormat),
+        },
+        options.signal ? { signal: AbortSignal.any([options.signal]) } : undefined,
+      );
     } catch (e) {
       throw toLlmError(e, ctx);
     }

@@ -29,7 +29,12 @@ export function registerOrgData(c: DependencyContainer, config: Config, scanStat
   const clock = c.resolve(TOKENS.Clock);
   const patterns = new OrgCollection('patterns', store, embedder, rebuild('pattern', 'create the patterns again'));
   const policies = new OrgCollection('policies', store, embedder, rebuild('policy', 'create the policies again'));
-  const capabilities = new OrgCollection('capabilities', store, embedder, rebuild('capabilities', 'manageOrgData {"dataType":"capabilities","operation":"scan"}'));
+  const capabilities = new OrgCollection(
+    'capabilities',
+    store,
+    embedder,
+    rebuild('capabilities', 'manageOrgData {"dataType":"capabilities","operation":"scan"}'),
+  );
   const states = scanStates ?? new FileScanStateStore({ dir: path.join(config.server.dataDir, 'scans'), clock, logger: c.resolve(TOKENS.Logger) });
   c.register(TOKENS.ScanStateStore, { useValue: states });
   const analyse = new AnalyseCapability(c.resolve(TOKENS.ClusterReader), c.resolve(TOKENS.LlmProvider), capabilities, {

@@ -86,7 +86,12 @@ export class RedisConnection {
   run<T>(call: RedisCall, fn: (client: RedisClient) => Promise<T>): Promise<T> {
     if (!this.tracer) return this.call(call, fn);
     const summary = `${call.command} ${call.target}`;
-    return this.tracer.inChildSpan(summary, { ...this.spanBase, 'db.operation.name': call.command, 'db.query.summary': summary }, () => this.call(call, fn), 'client');
+    return this.tracer.inChildSpan(
+      summary,
+      { ...this.spanBase, 'db.operation.name': call.command, 'db.query.summary': summary },
+      () => this.call(call, fn),
+      'client',
+    );
   }
 
   private async call<T>(call: RedisCall, fn: (client: RedisClient) => Promise<T>): Promise<T> {

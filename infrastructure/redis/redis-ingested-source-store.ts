@@ -85,7 +85,9 @@ export class RedisIngestedSourceStore implements IngestedSourceStore {
         return undefined;
       }
       if (local && this.blobIdOf(local) === pointer.blob) return local;
-      const blob = await this.redis.run({ command: 'GET', target: 'blob', what: 'read an uploaded source' }, (c) => c.getBuffer(this.redis.key('blob', pointer!.blob)));
+      const blob = await this.redis.run({ command: 'GET', target: 'blob', what: 'read an uploaded source' }, (c) =>
+        c.getBuffer(this.redis.key('blob', pointer!.blob)),
+      );
       if (!blob) return undefined;
       const source = decode(key, pointer, blob);
       this.blobIds.set(source, pointer.blob);
@@ -93,21 +95,44 @@ export class RedisIngestedSourceStore implements IngestedSourceStore {
       return source;
     } catch (e) {
       if (!local) throw e;
-      this.logger.warn('redis unavailable; rendering an uploaded source from this replica\'s memory', { error: (e as Error).message });
+      this.logger.warn("redis unavailable; rendering an uploaded source from this replica's memory", { error: (e as Error).message });
       return local;
     }
   }
 
   async put(source: IngestedSource): Promise<void> {
     if (source.totalBytes > this.limits.maxBytes) {
-      throw new ValidationError(`Upload of ${source.totalBytes} decoded bytes exceeds the server's source cache of ${this.limits.maxBytes} bytes (SVC_SOURCES_MAX_BYTES)`);
+      throw new ValidationError(
+        `Upload of ${source.totalBytes} decoded bytes exceeds the server's source cache of ${this.limits.maxBytes} bytes (SVC_SOURCES_MAX_BYTES)`,
+      );
     }
     const blob = encode(source);
     const id = createHash('sha256').update(blob).digest('hex');
-    const pointer: Pointer = { source: source.source, ...(source.contentHash ? { contentHash: source.contentHash } : {}), blob: id, totalBytes: source.totalBytes };
+    const pointer: Pointer = {
+      source: source.source,
+      ...(source.contentHash ? { contentHash: source.contentHash } : {}),
+      blob: id,
+      totalBytes: source.totalBytes,
+    };
     const k = (name: string) => this.redis.key('sources', name);
     await this.redis.run({ command: 'EVAL', target: 'sources', what: 'store an uploaded source' }, (c) =>
-      c.eval(PUT_SCRIPT, 3, k('lru'), k('sizes'), k('blobrefs'), this.redis.prefix, source.key, JSON.stringify(pointer), id, blob, String(source.totalBytes), String(Date.now()), String(this.limits.maxSources), String(this.limits.maxBytes), String(this.limits.ttlMs)),
+      c.eval(
+        PUT_SCRIPT,
+        3,
+        k('lru'),
+        k('sizes'),
+        k('blobrefs'),
+        this.redis.prefix,
+        source.key,
+        JSON.stringify(pointer),
+        id,
+        blob,
+        String(source.totalBytes),
+        String(Date.now()),
+        String(this.limits.maxSources),
+        String(this.limits.maxBytes),
+        String(this.limits.ttlMs),
+      ),
     );
     this.blobIds.set(source, id);
     await this.l1.put(source);

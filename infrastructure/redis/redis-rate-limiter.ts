@@ -28,7 +28,9 @@ export class RedisRateLimiter implements RateLimiter {
 
   async hit(key: string, limit: number, windowMs: number): Promise<RateVerdict> {
     try {
-      const [count, ttl] = (await this.redis.run({ command: 'EVAL', target: 'rl', what: 'count a request' }, (c) => c.eval(HIT_SCRIPT, 1, this.redis.key('rl', key), String(windowMs)))) as [number, number];
+      const [count, ttl] = (await this.redis.run({ command: 'EVAL', target: 'rl', what: 'count a request' }, (c) =>
+        c.eval(HIT_SCRIPT, 1, this.redis.key('rl', key), String(windowMs)),
+      )) as [number, number];
       if (this.degraded) this.logger.info('rate limiting is shared through Redis again');
       this.degraded = false;
       return { allowed: count <= limit, remaining: Math.max(0, limit - count), resetMs: ttl };

@@ -49,18 +49,24 @@ export class RedisScanStateStore implements ScanStateStore {
   }
 
   async save(state: ScanState): Promise<void> {
-    await this.redis.run({ command: 'SET', target: 'scan', what: 'save the scan progress' }, (c) => c.set(this.redis.key('scan', 'state'), JSON.stringify(state)));
+    await this.redis.run({ command: 'SET', target: 'scan', what: 'save the scan progress' }, (c) =>
+      c.set(this.redis.key('scan', 'state'), JSON.stringify(state)),
+    );
   }
 
   async acquire(holder: string, ttlMs: number): Promise<LeaseOutcome> {
     const now = this.clock.now();
-    const [taken, lease] = (await this.redis.run({ command: 'EVAL', target: 'scan lease', what: 'take the scan lease' }, (c) => c.eval(ACQUIRE, 1, this.leaseKey(), holder, String(now), leaseJson(holder, now + ttlMs)))) as [number, string];
+    const [taken, lease] = (await this.redis.run({ command: 'EVAL', target: 'scan lease', what: 'take the scan lease' }, (c) =>
+      c.eval(ACQUIRE, 1, this.leaseKey(), holder, String(now), leaseJson(holder, now + ttlMs)),
+    )) as [number, string];
     const parsed = JSON.parse(lease) as ScanLease;
     return taken === 1 ? { acquired: true, lease: parsed } : { acquired: false, lease: parsed };
   }
 
   async renew(holder: string, ttlMs: number): Promise<boolean> {
-    const renewed = await this.redis.run({ command: 'EVAL', target: 'scan lease', what: 'renew the scan lease' }, (c) => c.eval(RENEW, 1, this.leaseKey(), holder, leaseJson(holder, this.clock.now() + ttlMs)));
+    const renewed = await this.redis.run({ command: 'EVAL', target: 'scan lease', what: 'renew the scan lease' }, (c) =>
+      c.eval(RENEW, 1, this.leaseKey(), holder, leaseJson(holder, this.clock.now() + ttlMs)),
+    );
     return renewed === 1;
   }
 

@@ -49,9 +49,19 @@ export class RedisSessionStore implements SessionStore {
   async create<S>(kind: SessionKind, state: S): Promise<Session<S>> {
     const now = this.options.clock.now();
     for (let attempt = 0; attempt < 3; attempt++) {
-      const session: Session<S> = { id: newSessionId(kind, this.random()), kind, createdAt: now, updatedAt: now, expiresAt: now + this.options.ttlMs, revision: 1, state };
+      const session: Session<S> = {
+        id: newSessionId(kind, this.random()),
+        kind,
+        createdAt: now,
+        updatedAt: now,
+        expiresAt: now + this.options.ttlMs,
+        revision: 1,
+        state,
+      };
       const text = this.encode(session);
-      const written = await this.redis.run({ command: 'SET', target: 'session', what: 'create a session' }, (c) => c.set(this.key(kind, session.id), text, 'PX', this.options.ttlMs, 'NX'));
+      const written = await this.redis.run({ command: 'SET', target: 'session', what: 'create a session' }, (c) =>
+        c.set(this.key(kind, session.id), text, 'PX', this.options.ttlMs, 'NX'),
+      );
       if (written === 'OK') return JSON.parse(text) as Session<S>;
     }
     throw new ExecutionError('Could not allocate a unique session id');
@@ -75,7 +85,9 @@ export class RedisSessionStore implements SessionStore {
     const now = this.options.clock.now();
     const next: Session<S> = { ...current, state, revision: expectedRevision + 1, updatedAt: now, expiresAt: now + this.options.ttlMs };
     const text = this.encode(next);
-    const result = (await this.redis.run({ command: 'EVAL', target: 'session', what: 'update a session' }, (c) => c.eval(UPDATE_SCRIPT, 1, this.key(kind, id), String(expectedRevision), text, String(this.options.ttlMs)))) as [number, string?];
+    const result = (await this.redis.run({ command: 'EVAL', target: 'session', what: 'update a session' }, (c) =>
+      c.eval(UPDATE_SCRIPT, 1, this.key(kind, id), String(expectedRevision), text, String(this.options.ttlMs)),
+    )) as [number, string?];
     if (result[0] === 2) return { conflict: false, session: JSON.parse(text) as Session<S> };
     return { conflict: true, current: result[0] === 1 ? this.decode<S>(kind, result[1] ?? null) : undefined };
   }

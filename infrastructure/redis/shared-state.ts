@@ -64,7 +64,12 @@ export function createSharedState(config: Config, clock: Clock, logger: Logger, 
     sharedState: { status: async () => ({ configured: true, provider: 'redis', ...(await redis.status()) }) },
     rateLimiter: new RedisRateLimiter(redis, new MemoryRateLimiter(clock), logger),
     scanStates: new RedisScanStateStore(redis, clock),
-    ingestedSources: new RedisIngestedSourceStore(redis, new InMemoryIngestedSourceStore(config.uploads), { ...config.uploads, ttlMs: config.uploads.ttlSeconds * 1000 }, logger),
+    ingestedSources: new RedisIngestedSourceStore(
+      redis,
+      new InMemoryIngestedSourceStore(config.uploads),
+      { ...config.uploads, ttlMs: config.uploads.ttlSeconds * 1000 },
+      logger,
+    ),
     warnings,
     close: () => redis.close(),
   };

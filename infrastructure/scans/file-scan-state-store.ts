@@ -47,37 +47,45 @@ export class FileScanStateStore implements ScanStateStore {
 
   save(state: ScanState): Promise<void> {
     const text = JSON.stringify(state);
-    return this.io(() => this.lock.run('state', async () => {
-      await this.ensureDir();
-      await writeFileAtomic(this.stateFile, text);
-    }));
+    return this.io(() =>
+      this.lock.run('state', async () => {
+        await this.ensureDir();
+        await writeFileAtomic(this.stateFile, text);
+      }),
+    );
   }
 
   acquire(holder: string, ttlMs: number): Promise<LeaseOutcome> {
-    return this.io(() => this.lock.run('lease', async () => {
-      const now = this.options.clock.now();
-      const current = await this.readLease();
-      if (current && current.holder !== holder && now <= current.expiresAt) return { acquired: false, lease: current };
-      const lease = { holder, expiresAt: now + ttlMs };
-      await this.writeLease(lease);
-      return { acquired: true, lease };
-    }));
+    return this.io(() =>
+      this.lock.run('lease', async () => {
+        const now = this.options.clock.now();
+        const current = await this.readLease();
+        if (current && current.holder !== holder && now <= current.expiresAt) return { acquired: false, lease: current };
+        const lease = { holder, expiresAt: now + ttlMs };
+        await this.writeLease(lease);
+        return { acquired: true, lease };
+      }),
+    );
   }
 
   renew(holder: string, ttlMs: number): Promise<boolean> {
-    return this.io(() => this.lock.run('lease', async () => {
-      const current = await this.readLease();
-      if (!current || current.holder !== holder) return false;
-      await this.writeLease({ holder, expiresAt: this.options.clock.now() + ttlMs });
-      return true;
-    }));
+    return this.io(() =>
+      this.lock.run('lease', async () => {
+        const current = await this.readLease();
+        if (!current || current.holder !== holder) return false;
+        await this.writeLease({ holder, expiresAt: this.options.clock.now() + ttlMs });
+        return true;
+      }),
+    );
   }
 
   release(holder: string): Promise<void> {
-    return this.io(() => this.lock.run('lease', async () => {
-      const current = await this.readLease();
-      if (current?.holder === holder) await removeFile(this.leaseFile);
-    }));
+    return this.io(() =>
+      this.lock.run('lease', async () => {
+        const current = await this.readLease();
+        if (current?.holder === holder) await removeFile(this.leaseFile);
+      }),
+    );
   }
 
   private async readState(): Promise<ScanState | undefined> {
@@ -88,7 +96,8 @@ export class FileScanStateStore implements ScanStateStore {
     if (text === undefined) return undefined;
     try {
       const state = JSON.parse(text) as ScanState;
-      if (!SCAN_ID.test(state.id) || !Array.isArray(state.pending) || !Array.isArray(state.completed) || !Array.isArray(state.failures)) throw new Error('not a scan state');
+      if (!SCAN_ID.test(state.id) || !Array.isArray(state.pending) || !Array.isArray(state.completed) || !Array.isArray(state.failures))
+        throw new Error('not a scan state');
       return state;
     } catch (e) {
       const aside = `${this.stateFile}.corrupt-${this.options.clock.now()}`;

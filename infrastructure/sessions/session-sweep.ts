@@ -49,7 +49,10 @@ async function sweepKind(target: SweepTarget, kind: SessionKind, now: number): P
   }
   // resume after the last name examined (names come and go, so not at an index); wrap at the end
   const after = target.cursors.get(kind) ?? '';
-  const start = Math.max(0, names.findIndex((n) => n > after));
+  const start = Math.max(
+    0,
+    names.findIndex((n) => n > after),
+  );
   const batch = names.slice(start, start + SWEEP_BATCH);
   target.cursors.set(kind, start + batch.length < names.length ? batch[batch.length - 1] : '');
   let removed = 0;

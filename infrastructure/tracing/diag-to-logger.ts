@@ -9,10 +9,7 @@ import { scrubText } from '../../domain/security/scrub-credentials.js';
  */
 export function routeDiagnostics(logger: Logger, debug: boolean, secrets: readonly string[]): () => void {
   const text = (message: string, args: unknown[]) =>
-    scrubText(
-      [message, ...args.map((a) => (a instanceof Error ? a.message : typeof a === 'string' ? a : safeJson(a)))].join(' '),
-      secrets,
-    );
+    scrubText([message, ...args.map((a) => (a instanceof Error ? a.message : typeof a === 'string' ? a : safeJson(a)))].join(' '), secrets);
   const sink: DiagLogger = {
     error: (m, ...a) => logger.error(`otel: ${text(m, a)}`),
     warn: (m, ...a) => logger.warn(`otel: ${text(m, a)}`),

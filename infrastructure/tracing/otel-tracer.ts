@@ -1,13 +1,4 @@
-import {
-  context,
-  propagation,
-  SpanKind,
-  SpanStatusCode,
-  trace,
-  type Context,
-  type Span,
-  type Tracer as OtelApiTracer,
-} from '@opentelemetry/api';
+import { context, propagation, SpanKind, SpanStatusCode, trace, type Context, type Span, type Tracer as OtelApiTracer } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { defaultResource, resourceFromAttributes } from '@opentelemetry/resources';
 import { NodeSDK } from '@opentelemetry/sdk-node';
@@ -15,14 +6,7 @@ import { BatchSpanProcessor, ParentBasedSampler, TraceIdRatioBasedSampler } from
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
 import type { Logger } from '../../domain/ports/logger.js';
 import { scrubText } from '../../domain/security/scrub-credentials.js';
-import type {
-  ActiveSpan,
-  SpanAttributes,
-  SpanKindName,
-  TraceCarrier,
-  Tracer,
-  TracingStatus,
-} from '../../domain/ports/tracer.js';
+import type { ActiveSpan, SpanAttributes, SpanKindName, TraceCarrier, Tracer, TracingStatus } from '../../domain/ports/tracer.js';
 import type { TracingConfig } from '../config/tracing-config.js';
 import { enableClientInstrumentations } from './client-instrumentations.js';
 import type { LineSink } from './console-json-span-exporter.js';
@@ -86,8 +70,10 @@ export class OtelTracer implements Tracer {
     const { config, logger, secrets } = options;
     // The length limit is applied after scrubbing (see ScrubbingSpanExporter), never before.
     const scrubbing = new ScrubbingSpanExporter(createSpanExporter(config, options.consoleSink), secrets, config.attributeValueLengthLimit);
-    this.exporter = new StatusTrackingExporter(scrubbing, (text) => scrubText(text, secrets), (message) =>
-      logger.warn('tracing export failed', { exporter: config.exporter, error: message }),
+    this.exporter = new StatusTrackingExporter(
+      scrubbing,
+      (text) => scrubText(text, secrets),
+      (message) => logger.warn('tracing export failed', { exporter: config.exporter, error: message }),
     );
     const batch = (this.batch = new BatchSpanProcessor(this.exporter, {
       maxQueueSize: 2048,
@@ -97,9 +83,7 @@ export class OtelTracer implements Tracer {
     }));
     this.sdk = new NodeSDK({
       serviceName: config.serviceName,
-      resource: defaultResource().merge(
-        resourceFromAttributes({ [ATTR_SERVICE_NAME]: config.serviceName, [ATTR_SERVICE_VERSION]: options.serviceVersion }),
-      ),
+      resource: defaultResource().merge(resourceFromAttributes({ [ATTR_SERVICE_NAME]: config.serviceName, [ATTR_SERVICE_VERSION]: options.serviceVersion })),
       // Host and process detectors would put command lines into every export.
       autoDetectResources: false,
       textMapPropagator: this.propagator,

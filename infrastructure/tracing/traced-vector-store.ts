@@ -33,8 +33,10 @@ function resultCount(result: unknown) {
  * tool did with the vectors, and a status call stays cheap with tracing on.
  */
 function vectorPlan(system: string | undefined): SpanPlan {
-  const call = (operation: string, extra?: (args: unknown[]) => Partial<CallSpan>): SpanPlan[string] =>
-    (args) => vectorCall(system, operation, args, extra?.(args));
+  const call =
+    (operation: string, extra?: (args: unknown[]) => Partial<CallSpan>): SpanPlan[string] =>
+    (args) =>
+      vectorCall(system, operation, args, extra?.(args));
   return {
     ensureCollection: call('ensure_collection'),
     deleteCollection: call('delete_collection'),

@@ -95,7 +95,7 @@ export async function writeFileAtomic(file: string, chunks: readonly Buffer[]): 
     let position = 0;
     for (const chunk of chunks) {
       // a write may be partial; loop until every byte of the chunk is written
-      for (let done = 0; done < chunk.length; ) {
+      for (let done = 0; done < chunk.length;) {
         const { bytesWritten } = await handle.write(chunk, done, chunk.length - done, position);
         done += bytesWritten;
         position += bytesWritten;

@@ -103,7 +103,10 @@ export class EmbeddedVectorStore implements VectorStore {
         else await removeFileDurably(this.fileOf(name));
       });
       this.pendingFlush.set(name, run);
-      this.queues.set(name, run.catch(() => undefined));
+      this.queues.set(
+        name,
+        run.catch(() => undefined),
+      );
     }
     return run.catch((e: unknown) => {
       throw new DependencyError('vector-db', `Embedded vector store could not persist collection '${name}': ${(e as Error).message}`);
@@ -162,7 +165,10 @@ export class EmbeddedVectorStore implements VectorStore {
     await this.ready();
     const c = this.collections.get(collection);
     if (!c) throw new CollectionNotFoundError(collection);
-    const wrong = firstWrongLength(prepared.map((p) => p.vector), c.dimension);
+    const wrong = firstWrongLength(
+      prepared.map((p) => p.vector),
+      c.dimension,
+    );
     if (wrong !== undefined) throw new VectorDimensionError(collection, c.dimension, wrong);
     if (prepared.length === 0) return;
     c.upsert(prepared);

@@ -109,7 +109,9 @@ export class QdrantVectorStore implements VectorStore {
       throw new ExecutionError(`Qdrant collection '${collection}' uses named vectors, which svc does not use; delete it or point svc at another Qdrant`);
     }
     if (vectors.distance !== 'Cosine') {
-      throw new ExecutionError(`Qdrant collection '${collection}' uses ${String(vectors.distance)} distance, svc needs Cosine; delete the collection and re-index it`);
+      throw new ExecutionError(
+        `Qdrant collection '${collection}' uses ${String(vectors.distance)} distance, svc needs Cosine; delete the collection and re-index it`,
+      );
     }
     const { count } = await this.call('count', collection, () => this.client.count(collection, { exact: true }));
     return { name: collection, dimension: vectors.size, distance: 'cosine', count };
@@ -125,7 +127,8 @@ export class QdrantVectorStore implements VectorStore {
         return;
       } catch (e) {
         // 409: created concurrently by another caller; check what it was created with
-        if (httpStatusOf(e) !== 409) throw toDomainError(e, { url: this.options.url, apiKey: this.options.apiKey, timeoutMs: this.timeoutMs, operation: 'create collection', collection });
+        if (httpStatusOf(e) !== 409)
+          throw toDomainError(e, { url: this.options.url, apiKey: this.options.apiKey, timeoutMs: this.timeoutMs, operation: 'create collection', collection });
       }
       existing = await this.describeCollection(collection);
       if (!existing) throw new CollectionNotFoundError(collection);
@@ -144,7 +147,10 @@ export class QdrantVectorStore implements VectorStore {
     // checked up front: Qdrant would reject only the failing request, after earlier batches were written
     const info = await this.describeCollection(collection);
     if (!info) throw new CollectionNotFoundError(collection);
-    const wrong = firstWrongLength(prepared.map((p) => p.vector), info.dimension);
+    const wrong = firstWrongLength(
+      prepared.map((p) => p.vector),
+      info.dimension,
+    );
     if (wrong !== undefined) throw new VectorDimensionError(collection, info.dimension, wrong);
     for (let i = 0; i < prepared.length; i += this.batch) {
       const slice = prepared.slice(i, i + this.batch).map((p) => ({ id: toPointId(p.id), vector: [...p.vector], payload: toQdrantPayload(p.id, p.payload) }));
@@ -155,13 +161,19 @@ export class QdrantVectorStore implements VectorStore {
   async search(collection: string, query: SearchQuery): Promise<ScoredPoint[]> {
     assertCollectionName(collection);
     assertSearch(query);
-    const result = await this.read('search', collection, () => this.client.query(collection, {
-      query: [...query.vector],
-      limit: query.limit,
-      filter: toQdrantFilter(query.filter),
-      score_threshold: query.scoreThreshold,
-      with_payload: true,
-    }), { points: [] });
+    const result = await this.read(
+      'search',
+      collection,
+      () =>
+        this.client.query(collection, {
+          query: [...query.vector],
+          limit: query.limit,
+          filter: toQdrantFilter(query.filter),
+          score_threshold: query.scoreThreshold,
+          with_payload: true,
+        }),
+      { points: [] },
+    );
     return result.points.map((p) => ({ ...fromQdrantPoint(p), score: p.score }));
   }
 
@@ -193,12 +205,18 @@ export class QdrantVectorStore implements VectorStore {
     assertCollectionName(collection);
     assertList(query);
     assertCursor(query.cursor);
-    const result = await this.read('scroll', collection, () => this.client.scroll(collection, {
-      limit: query.limit,
-      offset: query.cursor,
-      filter: toQdrantFilter(query.filter),
-      with_payload: true,
-    }), { points: [], next_page_offset: null });
+    const result = await this.read(
+      'scroll',
+      collection,
+      () =>
+        this.client.scroll(collection, {
+          limit: query.limit,
+          offset: query.cursor,
+          filter: toQdrantFilter(query.filter),
+          with_payload: true,
+        }),
+      { points: [], next_page_offset: null },
+    );
     const next = result.next_page_offset;
     const points = result.points.map((p) => fromQdrantPoint(p));
     return next === null || next === undefined ? { points } : { points, next: String(next) };

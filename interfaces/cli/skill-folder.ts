@@ -66,7 +66,9 @@ async function walk(absDir: string, relDir: string, listing: FolderListing, limi
     listing.files.push({ path: rel, absolute, size: st.size, mode: st.mode & 0o777 });
     listing.totalBytes += st.size;
     if (listing.files.length > limits.maxFiles) {
-      throw new UsageError(`Too many files: more than ${limits.maxFiles} in this folder (the server accepts at most ${limits.maxFiles} per upload); nothing was sent`);
+      throw new UsageError(
+        `Too many files: more than ${limits.maxFiles} in this folder (the server accepts at most ${limits.maxFiles} per upload); nothing was sent`,
+      );
     }
     if (listing.totalBytes > limits.maxBytes) {
       throw new UsageError(

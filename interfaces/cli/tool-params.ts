@@ -58,12 +58,7 @@ function coerce(tool: string, name: string, prop: PropertySchema, raw: string): 
  * parameter takes JSON. A bare boolean flag means true. `--name=value` works
  * too, for values that start with `--`. Values override the `base` (from --json).
  */
-export function parseToolParams(
-  tool: string,
-  schema: ToolInputSchema,
-  argv: readonly string[],
-  base: Record<string, unknown> = {},
-): Record<string, unknown> {
+export function parseToolParams(tool: string, schema: ToolInputSchema, argv: readonly string[], base: Record<string, unknown> = {}): Record<string, unknown> {
   const props = schema.properties ?? {};
   const out: Record<string, unknown> = { ...base };
   const fromFlags = new Set<string>();

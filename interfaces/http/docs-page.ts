@@ -42,7 +42,8 @@ const INITIALIZER = `window.addEventListener('load', function () {
 `;
 
 /** The page's own policy: everything from svc itself; swagger-ui sets inline styles. */
-const CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+const CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
 /** true for the paths of the page and its assets (reachable without a bearer token, like the OpenAPI document). */
 export function isDocsPath(p: string): boolean {

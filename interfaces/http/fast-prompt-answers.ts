@@ -65,7 +65,11 @@ export function promptLanes(container: DependencyContainer, kept: KeptAnswers): 
     return { group: UPLOAD_GROUP, resolved: ingested.resolve(source) };
   };
 
-  const answer = (req: IncomingMessage, key: string, compute: (resolved: ResolvedPromptSource) => unknown): Buffer | undefined | Promise<Buffer | undefined> => {
+  const answer = (
+    req: IncomingMessage,
+    key: string,
+    compute: (resolved: ResolvedPromptSource) => unknown,
+  ): Buffer | undefined | Promise<Buffer | undefined> => {
     const target = sourceOf(req);
     if (!target) return undefined;
     const fromResolved = (resolved: ResolvedPromptSource): Buffer | undefined => {

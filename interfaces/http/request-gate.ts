@@ -101,7 +101,8 @@ export function requestGate(config: Config, logger: Logger, limiter?: RateLimite
     if (open && !isLocalHostHeader(req.headers.host)) {
       refuse(res, requestId, {
         code: HTTP_ERROR_CODES.FORBIDDEN,
-        message: 'This server runs without SVC_AUTH_TOKEN and answers only requests addressed to localhost, 127.0.0.1 or [::1]; set SVC_AUTH_TOKEN to serve other host names',
+        message:
+          'This server runs without SVC_AUTH_TOKEN and answers only requests addressed to localhost, 127.0.0.1 or [::1]; set SVC_AUTH_TOKEN to serve other host names',
       });
       return undefined;
     }

@@ -22,7 +22,8 @@ export const SOURCES_SCHEMAS: Json = {
       contentHash: {
         type: 'string',
         pattern: '^sha256:[0-9a-fA-F]{64}$',
-        description: 'Optional. SHA-256 over the files in UTF-8 path order, each as path NUL mode NUL size NUL bytes (see the README); verified, a mismatch is refused.',
+        description:
+          'Optional. SHA-256 over the files in UTF-8 path order, each as path NUL mode NUL size NUL bytes (see the README); verified, a mismatch is refused.',
       },
       files: {
         type: 'array',
@@ -35,7 +36,11 @@ export const SOURCES_SCHEMAS: Json = {
           properties: {
             path: { type: 'string', description: 'Relative path; no .. segment, absolute or drive path, null byte or control character' },
             content: { type: 'string', format: 'byte', description: 'Strict base64 (padded, no line breaks)' },
-            mode: { type: 'string', description: 'Octal; setuid, setgid and sticky dropped, masked to 0777; absent or unparseable means 0644', example: '0755' },
+            mode: {
+              type: 'string',
+              description: 'Octal; setuid, setgid and sticky dropped, masked to 0777; absent or unparseable means 0644',
+              example: '0755',
+            },
           },
         },
         description: `At most ${MAX_UPLOAD_FILES} files, at most ${MAX_UPLOAD_DECODED_BYTES} bytes decoded in total`,

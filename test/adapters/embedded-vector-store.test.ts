@@ -65,7 +65,13 @@ describe('EmbeddedVectorStore persistence', () => {
   });
 
   for (const [what, damage] of [
-    ['a flipped byte', (b: Buffer) => { b[b.length - 40] ^= 0xff; return b; }],
+    [
+      'a flipped byte',
+      (b: Buffer) => {
+        b[b.length - 40] ^= 0xff;
+        return b;
+      },
+    ],
     ['a truncated file', (b: Buffer) => b.subarray(0, b.length - 7)],
     ['foreign content', () => Buffer.from('{"not":"ours"}')],
   ] as const) {

@@ -12,7 +12,11 @@ import { rejection } from '../support/rejection.js';
 scanStateStoreContract('file store', async (clock) => {
   const root = await mkdtemp(path.join(tmpdir(), 'svc-scans-'));
   const dir = path.join(root, 'scans');
-  return { store: new FileScanStateStore({ dir, clock }), reopen: () => new FileScanStateStore({ dir, clock }), cleanup: () => rm(root, { recursive: true, force: true }) };
+  return {
+    store: new FileScanStateStore({ dir, clock }),
+    reopen: () => new FileScanStateStore({ dir, clock }),
+    cleanup: () => rm(root, { recursive: true, force: true }),
+  };
 });
 
 scanStateStoreContract('fake', async (clock) => {
@@ -29,7 +33,19 @@ describe('FileScanStateStore', () => {
 
   it('writes 0600 files in a 0700 directory and leaves no temp file', async () => {
     const store = new FileScanStateStore({ dir: path.join(root, 'scans'), clock: new FakeClock() });
-    await store.save({ id: `scan_${'c'.repeat(32)}`, status: 'running', requested: 'all', total: 0, pending: [], completed: [], failures: [], inFlight: [], startedAt: 'x', updatedAt: 'x', resumed: 0 });
+    await store.save({
+      id: `scan_${'c'.repeat(32)}`,
+      status: 'running',
+      requested: 'all',
+      total: 0,
+      pending: [],
+      completed: [],
+      failures: [],
+      inFlight: [],
+      startedAt: 'x',
+      updatedAt: 'x',
+      resumed: 0,
+    });
     await store.acquire('a', 1000);
     expect((await stat(path.join(root, 'scans'))).mode & 0o777).to.equal(0o700);
     for (const f of ['state.json', 'lease.json']) expect((await stat(path.join(root, 'scans', f))).mode & 0o777, f).to.equal(0o600);

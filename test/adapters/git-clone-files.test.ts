@@ -16,7 +16,6 @@ function write(root: string, files: Record<string, string>) {
   }
 }
 
-
 describe('clone files on disk', () => {
   let tmp: string;
   beforeEach(() => {

@@ -61,14 +61,18 @@ describe('connect-time guard for per-request clones', () => {
     for (const [url, kind] of REFUSED) {
       it(`refuses ${url}: resolves to a ${kind} address (the address is not echoed)`, async () => {
         const message = await refusal(guard, url);
-        expect(message).to.match(new RegExp(`^refused to connect to [^:]+: the name resolves to a ${kind} address, not a public destination this server may fetch prompts from`));
+        expect(message).to.match(
+          new RegExp(`^refused to connect to [^:]+: the name resolves to a ${kind} address, not a public destination this server may fetch prompts from`),
+        );
         expect(message).to.contain('SVC_REPO_INTERNAL_HOSTS');
         expect(message).to.not.match(/10\.20|127\.0|fd00|169\.254|a00:1/);
       });
     }
 
     it('says when a redirect led there', async () => {
-      expect(await refusal(guard, 'https://intranet.example.test/r.git', true)).to.contain('intranet.example.test (reached through a redirect): the name resolves to a private address');
+      expect(await refusal(guard, 'https://intranet.example.test/r.git', true)).to.contain(
+        'intranet.example.test (reached through a redirect): the name resolves to a private address',
+      );
     });
 
     it('refuses IP literals it is handed directly (a redirect target), with the kind', async () => {
@@ -107,13 +111,18 @@ describe('connect-time guard for per-request clones', () => {
       { address: '93.184.215.14', family: 4 },
       { address: '2606:2800::1', family: 6 },
     ]);
-    const call = (options: object) =>
-      new Promise<unknown[]>((resolve) => lookup('anything', options as never, (...args: unknown[]) => resolve(args)));
+    const call = (options: object) => new Promise<unknown[]>((resolve) => lookup('anything', options as never, (...args: unknown[]) => resolve(args)));
 
     it('answers only with the checked addresses, honouring all and family', async () => {
       expect(await call({})).to.deep.equal([null, '93.184.215.14', 4]);
       expect(await call({ family: 6 })).to.deep.equal([null, '2606:2800::1', 6]);
-      expect(await call({ all: true })).to.deep.equal([null, [{ address: '93.184.215.14', family: 4 }, { address: '2606:2800::1', family: 6 }]]);
+      expect(await call({ all: true })).to.deep.equal([
+        null,
+        [
+          { address: '93.184.215.14', family: 4 },
+          { address: '2606:2800::1', family: 6 },
+        ],
+      ]);
       expect(await call({ all: true, family: 'IPv4' })).to.deep.equal([null, [{ address: '93.184.215.14', family: 4 }]]);
     });
 

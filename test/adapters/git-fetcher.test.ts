@@ -138,7 +138,7 @@ describe('IsomorphicGitFetcher against git http-backend', function () {
     expect(await fetcher.clone(request(`${server.baseUrl}/not-a-repo/page`))).to.equal('not-a-repository');
   });
 
-  it('reports a refused connection with git\'s message', async () => {
+  it("reports a refused connection with git's message", async () => {
     const url = `http://localhost:${server.refusedPort}/repo.git`;
     const e = await failure(request(url));
     expect(e.httpStatus).to.equal(undefined);

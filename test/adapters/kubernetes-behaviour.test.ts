@@ -7,12 +7,13 @@ import { KubeApiServer } from '../support/kube-api-server.js';
 import { canonical } from '../support/kube-cluster.js';
 import { rejection } from '../support/rejection.js';
 
-type Any = any; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Any = any;
 
 const WEB: ResourceRef = { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', namespace: 'x' };
 
 const deployment = (image: string, replicas = 2, extra: { memory?: string; progressDeadlineSeconds?: number } = {}): KubeObject => ({
-  apiVersion: 'apps/v1', kind: 'Deployment',
+  apiVersion: 'apps/v1',
+  kind: 'Deployment',
   metadata: { name: 'web', namespace: 'x', labels: { app: 'web', team: 'a' } },
   spec: {
     replicas,
@@ -78,7 +79,11 @@ describe('KubernetesClusterClient against the behaving Kubernetes stand-in', () 
 
     it('gives NotFound verdicts for a missing object, and a patch of it throws', async () => {
       const gone = { ...WEB, name: 'gone' };
-      expect(await client.dryRunPatch(gone, { spec: { replicas: 1 } })).to.deep.include({ accepted: false, reason: 'NotFound', message: 'deployments.apps "gone" not found' });
+      expect(await client.dryRunPatch(gone, { spec: { replicas: 1 } })).to.deep.include({
+        accepted: false,
+        reason: 'NotFound',
+        message: 'deployments.apps "gone" not found',
+      });
       expect(await client.dryRunDelete(gone)).to.deep.include({ accepted: false, reason: 'NotFound' });
       const e = await rejection(client.patch(gone, { spec: { replicas: 1 } }));
       expect(e).to.be.instanceOf(ExecutionError);

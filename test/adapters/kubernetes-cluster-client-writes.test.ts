@@ -9,7 +9,8 @@ import { rejection } from '../support/rejection.js';
 const failure = (p: Promise<unknown>) => rejection<Error & { details?: any }>(p);
 
 const deployment = (replicas: number, namespace = 'x'): KubeObject => ({
-  apiVersion: 'apps/v1', kind: 'Deployment',
+  apiVersion: 'apps/v1',
+  kind: 'Deployment',
   metadata: { name: 'web', namespace },
   spec: { replicas, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } } } },
 });
@@ -95,7 +96,11 @@ describe('KubernetesClusterClient writes, waits and failures', () => {
     onSleep = () => {
       if (++polls === 2) server.objects.get(path)!.status = { conditions: [{ type: 'Available', status: 'True' }] };
     };
-    const r = await client.waitFor({ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', namespace: 'x' }, { type: 'condition', name: 'Available' }, { timeoutMs: 60000, intervalMs: 1000 });
+    const r = await client.waitFor(
+      { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', namespace: 'x' },
+      { type: 'condition', name: 'Available' },
+      { timeoutMs: 60000, intervalMs: 1000 },
+    );
     expect(r).to.deep.include({ met: true, elapsedMs: 2000 });
     expect((r.object!.status as any).conditions[0].type).to.equal('Available');
   });
@@ -112,14 +117,23 @@ describe('KubernetesClusterClient writes, waits and failures', () => {
   });
 
   it('maps a 5xx Status to DependencyError with the server message', async () => {
-    server.intercept = (r) => (r.path === '/version' ? { status: 500, body: { kind: 'Status', status: 'Failure', reason: 'InternalError', code: 500, message: 'etcdserver: request timed out' } } : undefined);
+    server.intercept = (r) =>
+      r.path === '/version'
+        ? { status: 500, body: { kind: 'Status', status: 'Failure', reason: 'InternalError', code: 500, message: 'etcdserver: request timed out' } }
+        : undefined;
     const e = await failure(client.version());
     expect(e).to.be.instanceOf(DependencyError);
     expect(e.message).to.equal('Kubernetes API failed GET /version (500 InternalError): etcdserver: request timed out');
   });
 
   it('maps a 403 to DependencyError and keeps a non-Status error body out of the message', async () => {
-    server.intercept = (r) => (r.path.includes('/pods') ? { status: 403, body: { kind: 'Status', status: 'Failure', reason: 'Forbidden', code: 403, message: 'pods is forbidden: User "svc" cannot list resource "pods"' } } : undefined);
+    server.intercept = (r) =>
+      r.path.includes('/pods')
+        ? {
+            status: 403,
+            body: { kind: 'Status', status: 'Failure', reason: 'Forbidden', code: 403, message: 'pods is forbidden: User "svc" cannot list resource "pods"' },
+          }
+        : undefined;
     const e = await failure(client.list({ apiVersion: 'v1', kind: 'Pod', namespace: 'x' }));
     expect(e).to.be.instanceOf(DependencyError);
     expect(e.message).to.contain('(403 Forbidden): pods is forbidden');
@@ -142,7 +156,20 @@ describe('KubernetesClusterClient writes, waits and failures', () => {
   });
 
   it('never puts the bearer token into a message, even when the server echoes it', async () => {
-    server.intercept = (r) => (r.method === 'PATCH' ? { status: 422, body: { kind: 'Status', status: 'Failure', reason: 'Invalid', code: 422, message: `bad token ${server.token} in https://u:${server.token}@h/?token=${server.token}`, details: { causes: [{ message: server.token }] } } } : undefined);
+    server.intercept = (r) =>
+      r.method === 'PATCH'
+        ? {
+            status: 422,
+            body: {
+              kind: 'Status',
+              status: 'Failure',
+              reason: 'Invalid',
+              code: 422,
+              message: `bad token ${server.token} in https://u:${server.token}@h/?token=${server.token}`,
+              details: { causes: [{ message: server.token }] },
+            },
+          }
+        : undefined;
     const verdict = await client.dryRunApply(deployment(1));
     const e = await failure(client.apply(deployment(1)));
     expect(JSON.stringify(verdict)).not.to.contain(server.token);

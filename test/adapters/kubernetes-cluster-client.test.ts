@@ -16,9 +16,9 @@ function clientFor(file: string, extra: Partial<ConstructorParameters<typeof Kub
   return new KubernetesClusterClient(kc, { requestTimeoutMs: 5000, ...extra });
 }
 
-
 const pod = (name: string, ns: string, labels: Record<string, string> = {}, containers = ['app']) => ({
-  apiVersion: 'v1', kind: 'Pod',
+  apiVersion: 'v1',
+  kind: 'Pod',
   metadata: { name, namespace: ns, labels, managedFields: [{ manager: 'kubelet' }] },
   spec: { containers: containers.map((c) => ({ name: c, image: 'nginx' })) },
 });
@@ -100,9 +100,18 @@ describe('KubernetesClusterClient against a Kubernetes API server over HTTPS', (
     it('lists every kind served, without subresources, skipping a group whose discovery fails', async () => {
       const all = await client.listApiResources();
       const deploy = all.find((r) => r.kind === 'Deployment');
-      expect(deploy).to.deep.include({ group: 'apps', version: 'v1', apiVersion: 'apps/v1', resource: 'deployments', namespaced: true, shortNames: ['deploy'] });
+      expect(deploy).to.deep.include({
+        group: 'apps',
+        version: 'v1',
+        apiVersion: 'apps/v1',
+        resource: 'deployments',
+        namespaced: true,
+        shortNames: ['deploy'],
+      });
       expect(all.find((r) => r.kind === 'Namespace')).to.include({ group: '', namespaced: false });
-      expect(all.map((r) => r.resource)).to.include('widgets').and.not.include('pods/log');
+      expect(all.map((r) => r.resource))
+        .to.include('widgets')
+        .and.not.include('pods/log');
       expect(server.requests.map((r) => r.path)).to.include('/apis/metrics.k8s.io/v1beta1');
     });
 
@@ -138,7 +147,14 @@ describe('KubernetesClusterClient against a Kubernetes API server over HTTPS', (
       expect(page1.items.map((p) => p.metadata.name)).to.deep.equal(['web-1']);
       expect(page1.items[0]).to.include({ apiVersion: 'v1', kind: 'Pod' });
       expect(page1.items[0].metadata).not.to.have.property('managedFields');
-      const page2 = await client.list({ apiVersion: 'v1', kind: 'Pod', namespace: 'x', labelSelector: 'app=web', limit: 1, continueToken: page1.continueToken });
+      const page2 = await client.list({
+        apiVersion: 'v1',
+        kind: 'Pod',
+        namespace: 'x',
+        labelSelector: 'app=web',
+        limit: 1,
+        continueToken: page1.continueToken,
+      });
       expect(page2.items.map((p) => p.metadata.name)).to.deep.equal(['web-2']);
       expect(page2.continueToken).to.equal(undefined);
       const everywhere = await client.list({ apiVersion: 'v1', kind: 'Pod', labelSelector: 'app=web' });
@@ -152,7 +168,12 @@ describe('KubernetesClusterClient against a Kubernetes API server over HTTPS', (
     });
 
     it('redacts Secret values and the last-applied annotation that repeats them', async () => {
-      server.put({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 's', namespace: 'x', annotations: { 'kubectl.kubernetes.io/last-applied-configuration': '{"data":{"password":"aHVudGVyMg=="}}' } }, data: { password: 'aHVudGVyMg==' } });
+      server.put({
+        apiVersion: 'v1',
+        kind: 'Secret',
+        metadata: { name: 's', namespace: 'x', annotations: { 'kubectl.kubernetes.io/last-applied-configuration': '{"data":{"password":"aHVudGVyMg=="}}' } },
+        data: { password: 'aHVudGVyMg==' },
+      });
       const s = await client.get({ apiVersion: 'v1', kind: 'Secret', name: 's', namespace: 'x' });
       expect(s!.data).to.deep.equal({ password: '***' });
       expect(JSON.stringify(s)).not.to.contain('aHVudGVyMg==');
@@ -160,16 +181,33 @@ describe('KubernetesClusterClient against a Kubernetes API server over HTTPS', (
 
     it('describes an object with its events, oldest first, and lists events by involved object', async () => {
       const ev = (name: string, last: string, reason: string) =>
-        server.put({ apiVersion: 'v1', kind: 'Event', metadata: { name, namespace: 'x' }, type: 'Warning', reason, message: `${reason} msg`, count: 2,
-          firstTimestamp: '2026-01-01T00:00:00Z', lastTimestamp: last, involvedObject: { kind: 'Pod', name: 'web-1', namespace: 'x' } });
+        server.put({
+          apiVersion: 'v1',
+          kind: 'Event',
+          metadata: { name, namespace: 'x' },
+          type: 'Warning',
+          reason,
+          message: `${reason} msg`,
+          count: 2,
+          firstTimestamp: '2026-01-01T00:00:00Z',
+          lastTimestamp: last,
+          involvedObject: { kind: 'Pod', name: 'web-1', namespace: 'x' },
+        });
       ev('e2', '2026-01-01T00:05:00Z', 'BackOff');
       ev('e1', '2026-01-01T00:01:00Z', 'Pulled');
       server.put({ apiVersion: 'v1', kind: 'Event', metadata: { name: 'e3', namespace: 'x' }, reason: 'Other', involvedObject: { kind: 'Pod', name: 'db-1' } });
       const d = await client.describe({ apiVersion: 'v1', kind: 'Pod', name: 'web-1', namespace: 'x' });
       expect(d!.object.metadata.name).to.equal('web-1');
       expect(d!.events.map((e) => e.reason)).to.deep.equal(['Pulled', 'BackOff']);
-      expect(d!.events[1]).to.deep.equal({ type: 'Warning', reason: 'BackOff', message: 'BackOff msg', count: 2, firstTimestamp: '2026-01-01T00:00:00Z',
-        lastTimestamp: '2026-01-01T00:05:00Z', involvedObject: { kind: 'Pod', name: 'web-1', namespace: 'x' } });
+      expect(d!.events[1]).to.deep.equal({
+        type: 'Warning',
+        reason: 'BackOff',
+        message: 'BackOff msg',
+        count: 2,
+        firstTimestamp: '2026-01-01T00:00:00Z',
+        lastTimestamp: '2026-01-01T00:05:00Z',
+        involvedObject: { kind: 'Pod', name: 'web-1', namespace: 'x' },
+      });
       expect(server.requests.at(-1)!.query.get('fieldSelector')).to.equal('involvedObject.kind=Pod,involvedObject.name=web-1');
       expect(await client.describe({ apiVersion: 'v1', kind: 'Pod', name: 'gone', namespace: 'x' })).to.equal(null);
       expect((await client.events({ namespace: 'x' })).length).to.equal(3);

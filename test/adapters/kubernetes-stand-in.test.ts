@@ -15,18 +15,35 @@ describe('Kubernetes API stand-in behaviour', () => {
   const raw = (method: string, path: string, body: unknown, contentType: string) =>
     new Promise<{ status: number; body: Obj }>((resolve, reject) => {
       const u = new URL(path, server.url);
-      const req = https.request({ method, hostname: u.hostname, port: u.port, path: u.pathname + u.search, ca: testTls().caPem, headers: { authorization: `Bearer ${server.token}`, 'content-type': contentType } }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) }));
-      });
+      const req = https.request(
+        {
+          method,
+          hostname: u.hostname,
+          port: u.port,
+          path: u.pathname + u.search,
+          ca: testTls().caPem,
+          headers: { authorization: `Bearer ${server.token}`, 'content-type': contentType },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) }));
+        },
+      );
       req.on('error', reject);
       req.end(JSON.stringify(body));
     });
 
   const web = (image: string, replicas: number, strategy?: Obj) => ({
-    apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'x' },
-    spec: { replicas, ...(strategy ? { strategy } : {}), selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'app', image }] } } },
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'web', namespace: 'x' },
+    spec: {
+      replicas,
+      ...(strategy ? { strategy } : {}),
+      selector: { matchLabels: { app: 'web' } },
+      template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'app', image }] } },
+    },
   });
   const podsOf = (label: string) => [...server.objects.values()].filter((o) => o.kind === 'Pod' && o.metadata.labels?.app === label);
   const byImage = (image: string) => podsOf('web').filter((p) => p.spec.containers[0].image === image);
@@ -44,7 +61,11 @@ describe('Kubernetes API stand-in behaviour', () => {
       [{ a: 'b' }, { a: null }, {}],
       [{ a: [{ b: 'c' }] }, { a: [1] }, { a: [1] }],
       [{ a: { b: 'c' } }, { a: { b: 'd', c: null } }, { a: { b: 'd' } }],
-      [['a', 'b'], ['c', 'd'], ['c', 'd']],
+      [
+        ['a', 'b'],
+        ['c', 'd'],
+        ['c', 'd'],
+      ],
       [{ a: 'foo' }, 'bar', 'bar'],
       [{}, { a: { bb: { ccc: null } } }, { a: { bb: {} } }],
     ];
@@ -95,9 +116,13 @@ describe('Kubernetes API stand-in behaviour', () => {
 
   it('runs a StatefulSet in order with a claim per pod, and binds claims', () => {
     server.create({
-      apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'db', namespace: 'x' },
+      apiVersion: 'apps/v1',
+      kind: 'StatefulSet',
+      metadata: { name: 'db', namespace: 'x' },
       spec: {
-        replicas: 3, serviceName: 'db', selector: { matchLabels: { app: 'db' } },
+        replicas: 3,
+        serviceName: 'db',
+        selector: { matchLabels: { app: 'db' } },
         template: { metadata: { labels: { app: 'db' } }, spec: { containers: [{ name: 'pg', image: 'postgres:16' }] } },
         volumeClaimTemplates: [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '5Gi' } } } }],
       },
@@ -111,12 +136,31 @@ describe('Kubernetes API stand-in behaviour', () => {
   });
 
   it('reads memory quantities and normalises image names', () => {
-    expect([memoryMiB('64Mi'), memoryMiB('1Gi'), memoryMiB('512Ki'), memoryMiB('1G'), memoryMiB(undefined)]).to.deep.equal([64, 1024, 0.5, 1e9 / 1048576, undefined]);
+    expect([memoryMiB('64Mi'), memoryMiB('1Gi'), memoryMiB('512Ki'), memoryMiB('1G'), memoryMiB(undefined)]).to.deep.equal([
+      64,
+      1024,
+      0.5,
+      1e9 / 1048576,
+      undefined,
+    ]);
     server.knownImages.set('ghcr.io/acme/api:2', 128);
-    server.create({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'a', namespace: 'x', labels: { app: 'a' } }, spec: { containers: [{ name: 'c', image: 'docker.io/library/nginx' }] } });
-    server.create({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'b', namespace: 'x', labels: { app: 'a' } }, spec: { containers: [{ name: 'c', image: 'ghcr.io/acme/api:2', resources: { limits: { memory: '256Mi' } } }] } });
+    server.create({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'a', namespace: 'x', labels: { app: 'a' } },
+      spec: { containers: [{ name: 'c', image: 'docker.io/library/nginx' }] },
+    });
+    server.create({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'b', namespace: 'x', labels: { app: 'a' } },
+      spec: { containers: [{ name: 'c', image: 'ghcr.io/acme/api:2', resources: { limits: { memory: '256Mi' } } }] },
+    });
     server.tick();
-    expect(podsOf('a').map((p) => [p.metadata.name, p.status.phase, podReady(p)])).to.deep.equal([['a', 'Running', true], ['b', 'Running', true]]);
+    expect(podsOf('a').map((p) => [p.metadata.name, p.status.phase, podReady(p)])).to.deep.equal([
+      ['a', 'Running', true],
+      ['b', 'Running', true],
+    ]);
   });
 
   it('publishes OpenAPI v3 schemas with types, enums, bounds and required fields for configuration questions', async () => {

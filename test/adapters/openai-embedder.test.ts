@@ -105,7 +105,9 @@ describe('OpenAiEmbedder failure handling (nock)', () => {
   afterEach(() => nock.cleanAll());
 
   it('maps a 500 to a DependencyError with the status and a scrubbed message', async () => {
-    const scope = nock(BASE).post('/embeddings').reply(500, { error: { message: `upstream exploded near ${KEY}`, type: 'server_error' } });
+    const scope = nock(BASE)
+      .post('/embeddings')
+      .reply(500, { error: { message: `upstream exploded near ${KEY}`, type: 'server_error' } });
     const err = await rejection(make(0).embed(['x']));
     expect(err).to.be.instanceOf(DependencyError);
     expect(err.message).to.match(/failed \(500\)/);
@@ -115,28 +117,38 @@ describe('OpenAiEmbedder failure handling (nock)', () => {
 
   it('retries a 429 and succeeds', async () => {
     const scope = nock(BASE)
-      .post('/embeddings').reply(429, { error: { message: 'Rate limit reached', type: 'requests' } }, { 'retry-after-ms': '1' })
-      .post('/embeddings').reply(200, ok(['x']));
+      .post('/embeddings')
+      .reply(429, { error: { message: 'Rate limit reached', type: 'requests' } }, { 'retry-after-ms': '1' })
+      .post('/embeddings')
+      .reply(200, ok(['x']));
     expect(await make(2).embed(['x'])).to.deep.equal([vectorFor('x', 4)]);
     expect(scope.isDone()).to.equal(true);
   });
 
   it('gives up after the retries with a rate-limit error', async () => {
-    const scope = nock(BASE).post('/embeddings').times(3).reply(429, { error: { message: 'Rate limit reached' } }, { 'retry-after-ms': '1' });
+    const scope = nock(BASE)
+      .post('/embeddings')
+      .times(3)
+      .reply(429, { error: { message: 'Rate limit reached' } }, { 'retry-after-ms': '1' });
     const err = await rejection(make(2).embed(['x']));
     expect(err.message).to.match(/rate limiting \(429\) after retries/);
     expect(scope.isDone()).to.equal(true);
   });
 
   it('times out a silent server', async () => {
-    nock(BASE).post('/embeddings').delay(2000).reply(200, ok(['x']));
+    nock(BASE)
+      .post('/embeddings')
+      .delay(2000)
+      .reply(200, ok(['x']));
     const err = await rejection(make(0, 50).embed(['x']));
     expect(err).to.be.instanceOf(DependencyError);
     expect(err.message).to.match(/did not answer within 50 ms/);
   });
 
   it('refuses an answer with fewer embeddings than texts', async () => {
-    nock(BASE).post('/embeddings').reply(200, ok(['only one']));
+    nock(BASE)
+      .post('/embeddings')
+      .reply(200, ok(['only one']));
     const err = await rejection(make(0).embed(['x', 'y']));
     expect(err.message).to.match(/1 embeddings for 2 texts/);
   });

@@ -8,7 +8,6 @@ import { NoopTracer } from '../../infrastructure/tracing/noop-tracer.js';
 import { OpenAiChatServer } from '../support/openai-chat-server.js';
 import { rejection as failure } from '../support/rejection.js';
 
-
 describe('OpenAiLlmProvider against an OpenAI-compatible chat server', () => {
   let server: OpenAiChatServer;
   let llm: OpenAiLlmProvider;
@@ -28,7 +27,10 @@ describe('OpenAiLlmProvider against an OpenAI-compatible chat server', () => {
   it('chats: sends the messages and options, returns text, usage with cache tokens, and the model', async () => {
     server.script({ content: 'hello there', usage: { prompt: 120, completion: 7, cached: 100, cacheWrite: 20 } });
     const r = await llm.chat(
-      [{ role: 'system', content: 'be brief' }, { role: 'user', content: 'hi' }],
+      [
+        { role: 'system', content: 'be brief' },
+        { role: 'user', content: 'hi' },
+      ],
       { temperature: 0.2, maxOutputTokens: 50, responseFormat: 'json' },
     );
     expect(r).to.deep.equal({
@@ -40,13 +42,18 @@ describe('OpenAiLlmProvider against an OpenAI-compatible chat server', () => {
     });
     const sent = server.requests[0];
     expect(sent).to.deep.include({ model: 'gpt-test', temperature: 0.2, max_tokens: 50, response_format: { type: 'json_object' } });
-    expect(sent.messages).to.deep.equal([{ role: 'system', content: 'be brief' }, { role: 'user', content: 'hi' }]);
+    expect(sent.messages).to.deep.equal([
+      { role: 'system', content: 'be brief' },
+      { role: 'user', content: 'hi' },
+    ]);
     expect(sent).not.to.have.property('tools');
   });
 
   it('describes tools by JSON Schema and returns the tool calls the model makes', async () => {
     server.script({ toolCalls: [{ id: 'call_1', name: 'get_pods', arguments: '{"namespace":"x"}' }] });
-    const tools = [{ name: 'get_pods', description: 'List pods', parameters: { type: 'object', properties: { namespace: { type: 'string' } }, required: ['namespace'] } }];
+    const tools = [
+      { name: 'get_pods', description: 'List pods', parameters: { type: 'object', properties: { namespace: { type: 'string' } }, required: ['namespace'] } },
+    ];
     const r = await llm.chat([{ role: 'user', content: 'pods?' }], { tools, model: 'other-model' });
     expect(r.toolCalls).to.deep.equal([{ id: 'call_1', name: 'get_pods', arguments: '{"namespace":"x"}' }]);
     expect(r.text).to.equal('');
@@ -57,7 +64,13 @@ describe('OpenAiLlmProvider against an OpenAI-compatible chat server', () => {
 
   it('runs the tool loop over the real SDK: executes calls, feeds results back, sums usage, stops on the answer', async () => {
     server.script(
-      { toolCalls: [{ name: 'get_pods', arguments: '{"namespace":"x"}' }, { name: 'nope', arguments: '{}' }], usage: { prompt: 10, completion: 3, cached: 4 } },
+      {
+        toolCalls: [
+          { name: 'get_pods', arguments: '{"namespace":"x"}' },
+          { name: 'nope', arguments: '{}' },
+        ],
+        usage: { prompt: 10, completion: 3, cached: 4 },
+      },
       (req) => ({ content: `answer from ${req.messages.at(-2).content}`, usage: { prompt: 30, completion: 6, cached: 8 } }),
     );
     const executed: unknown[] = [];
@@ -70,7 +83,10 @@ describe('OpenAiLlmProvider against an OpenAI-compatible chat server', () => {
     expect(executed).to.deep.equal([{ namespace: 'x' }]);
     expect(r).to.deep.include({ text: 'answer from {"pods":["web-1"]}', stoppedBy: 'final-answer', calls: 2, model: 'gpt-test-2026-01-01' });
     expect(r.usage).to.deep.equal({ inputTokens: 40, outputTokens: 9, cacheReadTokens: 12, cacheCreationTokens: 0 });
-    expect(r.functionCalls.map((c) => [c.name, c.ok])).to.deep.equal([['get_pods', true], ['nope', false]]);
+    expect(r.functionCalls.map((c) => [c.name, c.ok])).to.deep.equal([
+      ['get_pods', true],
+      ['nope', false],
+    ]);
     const second = server.requests[1].messages;
     expect(second[1].role).to.equal('assistant');
     expect(second[1].tool_calls.map((c: any) => c.function.name)).to.deep.equal(['get_pods', 'nope']);
@@ -85,7 +101,14 @@ describe('OpenAiLlmProvider against an OpenAI-compatible chat server', () => {
       ['json_object', { type: 'json_object' }],
       ['none', undefined],
     ] as const) {
-      const p = new OpenAiLlmProvider({ apiKey: server.apiKey, baseUrl: server.baseUrl, model: 'gpt-test', timeoutMs: 5000, maxRetries: 0, structuredOutput: mode });
+      const p = new OpenAiLlmProvider({
+        apiKey: server.apiKey,
+        baseUrl: server.baseUrl,
+        model: 'gpt-test',
+        timeoutMs: 5000,
+        maxRetries: 0,
+        structuredOutput: mode,
+      });
       server.script({ content: '{"a":"b"}' });
       await p.chat([{ role: 'user', content: 'JSON please' }], { responseFormat: format });
       expect(server.requests.at(-1)!.response_format, mode).to.deep.equal(expected);
@@ -120,7 +143,9 @@ describe('OpenAiLlmProvider against an OpenAI-compatible chat server', () => {
     expect(await failure(llm.chat([]))).to.be.instanceOf(ValidationError);
     expect(await failure(llm.chat([{ role: 'robot', content: 'x' } as any]))).to.be.instanceOf(ValidationError);
     expect(await failure(llm.chat([{ role: 'user', content: 'x' }], { temperature: 3 }))).to.be.instanceOf(ValidationError);
-    expect(await failure(llm.chat([{ role: 'user', content: 'x' }], { tools: [{ name: 'bad name', description: '', parameters: {} }] }))).to.be.instanceOf(ValidationError);
+    expect(await failure(llm.chat([{ role: 'user', content: 'x' }], { tools: [{ name: 'bad name', description: '', parameters: {} }] }))).to.be.instanceOf(
+      ValidationError,
+    );
     expect(server.requests).to.have.length(0);
   });
 });
@@ -130,23 +155,38 @@ describe('OpenAiLlmProvider failures (nock)', () => {
   const key = 'sk-nock-secret-0123456789';
   const provider = (opts: { timeoutMs?: number; maxRetries?: number } = {}) =>
     new OpenAiLlmProvider({ apiKey: key, baseUrl: `${base}/v1`, model: 'gpt-test', timeoutMs: opts.timeoutMs ?? 5000, maxRetries: opts.maxRetries ?? 0 });
-  const ok = { id: 'c', object: 'chat.completion', created: 1, model: 'gpt-test', choices: [{ index: 0, message: { role: 'assistant', content: 'fine' }, finish_reason: 'stop' }], usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } };
+  const ok = {
+    id: 'c',
+    object: 'chat.completion',
+    created: 1,
+    model: 'gpt-test',
+    choices: [{ index: 0, message: { role: 'assistant', content: 'fine' }, finish_reason: 'stop' }],
+    usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
+  };
 
   afterEach(() => nock.cleanAll());
 
   it('429: rate limit, with the provider message scrubbed of the key', async () => {
-    nock(base).post('/v1/chat/completions').reply(429, { error: { message: `Rate limit reached for key ${key}`, type: 'requests', code: 'rate_limit_exceeded' } });
+    nock(base)
+      .post('/v1/chat/completions')
+      .reply(429, { error: { message: `Rate limit reached for key ${key}`, type: 'requests', code: 'rate_limit_exceeded' } });
     const e = await failure(provider().chat([{ role: 'user', content: 'hi' }]));
     expect(e).to.be.instanceOf(DependencyError);
     expect(e.message).to.equal('AI provider rate limit or quota exceeded (429): Rate limit reached for key ***');
   });
 
   it('5xx: provider failure; retried by the SDK when retries are allowed', async () => {
-    nock(base).post('/v1/chat/completions').reply(503, { error: { message: 'overloaded' } });
+    nock(base)
+      .post('/v1/chat/completions')
+      .reply(503, { error: { message: 'overloaded' } });
     const e = await failure(provider().chat([{ role: 'user', content: 'hi' }]));
     expect(e).to.be.instanceOf(DependencyError);
     expect(e.message).to.equal('AI provider failed (503): overloaded');
-    nock(base).post('/v1/chat/completions').reply(500, { error: { message: 'boom' } }, { 'retry-after-ms': '1' }).post('/v1/chat/completions').reply(200, ok);
+    nock(base)
+      .post('/v1/chat/completions')
+      .reply(500, { error: { message: 'boom' } }, { 'retry-after-ms': '1' })
+      .post('/v1/chat/completions')
+      .reply(200, ok);
     expect((await provider({ maxRetries: 1 }).chat([{ role: 'user', content: 'hi' }])).text).to.equal('fine');
   });
 
@@ -158,7 +198,9 @@ describe('OpenAiLlmProvider failures (nock)', () => {
   });
 
   it('no choices: a DependencyError, not a crash', async () => {
-    nock(base).post('/v1/chat/completions').reply(200, { ...ok, choices: [] });
+    nock(base)
+      .post('/v1/chat/completions')
+      .reply(200, { ...ok, choices: [] });
     const e = await failure(provider().chat([{ role: 'user', content: 'hi' }]));
     expect(e).to.be.instanceOf(DependencyError);
     expect(e.message).to.contain('returned no choices');

@@ -10,7 +10,11 @@ describe('Qdrant wire-faithful test server', () => {
   afterEach(() => server.stop());
 
   const call = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(server.url + path, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(server.url + path, {
+      method,
+      headers: { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     return { status: res.status, body: (await res.json()) as any };
   };
 
@@ -40,7 +44,10 @@ describe('Qdrant wire-faithful test server', () => {
   it('serves the legacy search endpoint and integer and UUID ids alike', async () => {
     await call('PUT', '/collections/c', { vectors: { size: 2, distance: 'Cosine' } });
     const upsert = await call('PUT', '/collections/c/points?wait=true', {
-      points: [{ id: 7, vector: [3, 4], payload: { k: 'a' } }, { id: 'AB2C3D4E-0000-4000-8000-000000000001', vector: [0, 1] }],
+      points: [
+        { id: 7, vector: [3, 4], payload: { k: 'a' } },
+        { id: 'AB2C3D4E-0000-4000-8000-000000000001', vector: [0, 1] },
+      ],
     });
     expect(upsert.body.result.status).to.equal('completed');
     const hits = await call('POST', '/collections/c/points/search', { vector: [0, 2], limit: 5, with_payload: true });

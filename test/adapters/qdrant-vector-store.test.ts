@@ -17,8 +17,7 @@ describe('QdrantVectorStore specifics (wire-faithful server)', () => {
   });
   afterEach(() => server.stop());
 
-  const store = (extra: Partial<ConstructorParameters<typeof QdrantVectorStore>[0]> = {}) =>
-    new QdrantVectorStore({ url: server.url, apiKey: KEY, ...extra });
+  const store = (extra: Partial<ConstructorParameters<typeof QdrantVectorStore>[0]> = {}) => new QdrantVectorStore({ url: server.url, apiKey: KEY, ...extra });
 
   it('reports the server version and sends the API key as the api-key header', async () => {
     expect(await store().health()).to.deep.equal({ connected: true, provider: 'qdrant', version: '1.15.1' });

@@ -11,7 +11,13 @@ const LIMITS = { maxSources: 10, maxBytes: 1 << 20, ttlMs: 60000 };
 
 function source(key: string, text: string): IngestedSource {
   const content = Buffer.from(text);
-  return { key, source: `local:${key}`, contentHash: `sha256:${'0'.repeat(64)}`, files: [{ path: 'demo/SKILL.md', mode: 0o644, content }], totalBytes: content.length };
+  return {
+    key,
+    source: `local:${key}`,
+    contentHash: `sha256:${'0'.repeat(64)}`,
+    files: [{ path: 'demo/SKILL.md', mode: 0o644, content }],
+    totalBytes: content.length,
+  };
 }
 
 /** A replica's store: its own empty first level over the shared connection. */

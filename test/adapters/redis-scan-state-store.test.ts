@@ -30,7 +30,15 @@ describe('RedisScanStateStore on a real redis-server', function () {
   it('loses no acknowledged progress or lease across a kill -9 with append-only on', async () => {
     const clock = new FakeClock();
     const store = new RedisScanStateStore(conn, clock);
-    const target = { id: 'deployment.apps', group: 'apps', version: 'v1', apiVersion: 'apps/v1', kind: 'Deployment', resource: 'deployments', namespaced: true };
+    const target = {
+      id: 'deployment.apps',
+      group: 'apps',
+      version: 'v1',
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      resource: 'deployments',
+      namespaced: true,
+    };
     const state = { ...newScanState(`scan_${'c'.repeat(32)}`, 'all', [target], [], '2026-01-01T00:00:00.000Z'), completed: ['statefulset.apps'] };
     await store.save(state);
     const taken = await store.acquire('replica-a', 60000);
@@ -48,7 +56,12 @@ describe('RedisScanStateStore on a real redis-server', function () {
     try {
       const clock = new FakeClock();
       const [a, b] = [new RedisScanStateStore(conn, clock), new RedisScanStateStore(other, clock)];
-      const outcomes = await Promise.all([a.acquire('replica-a', 1000), b.acquire('replica-b', 1000), a.acquire('replica-a2', 1000), b.acquire('replica-b2', 1000)]);
+      const outcomes = await Promise.all([
+        a.acquire('replica-a', 1000),
+        b.acquire('replica-b', 1000),
+        a.acquire('replica-a2', 1000),
+        b.acquire('replica-b2', 1000),
+      ]);
       expect(outcomes.filter((o) => o.acquired)).to.have.length(1);
       const winner = outcomes.find((o) => o.acquired)!.lease.holder;
       expect(winner).to.match(/^replica-/);

@@ -87,7 +87,9 @@ describe('RedisConnection credentials', function () {
       await new Promise((r) => setTimeout(r, 300));
       const status = await wrong.status();
       expect(status.connected).to.equal(false);
-      expect(JSON.stringify(status) + logger.text()).not.to.contain(password).and.not.to.contain('wrong-canary-pass-99');
+      expect(JSON.stringify(status) + logger.text())
+        .not.to.contain(password)
+        .and.not.to.contain('wrong-canary-pass-99');
       await wrong.close();
     } finally {
       await server.stop();

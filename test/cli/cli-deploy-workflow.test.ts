@@ -38,7 +38,15 @@ describe('svc run drives the deployment workflow from the terminal', function ()
   it('quotes what the shell would split or expand', () => {
     expect(shellWord('sol_ab12')).to.equal('sol_ab12');
     expect(shellWord(`{"a":"it's"}`)).to.equal(`'{"a":"it'\\''s"}'`);
-    expect(words(commandLine({ tool: 'answerQuestion', params: { stage: 'open', answers: { open: "it's $HOME" } } }))).to.deep.equal(['svc', 'run', 'answerQuestion', '--stage', 'open', '--answers', `{"open":"it's $HOME"}`]);
+    expect(words(commandLine({ tool: 'answerQuestion', params: { stage: 'open', answers: { open: "it's $HOME" } } }))).to.deep.equal([
+      'svc',
+      'run',
+      'answerQuestion',
+      '--stage',
+      'open',
+      '--answers',
+      `{"open":"it's $HOME"}`,
+    ]);
     expect(nextCommandText({ nextSteps: [] })).to.match(/Done/);
     expect(nextCommandText({ status: 'ok' })).to.equal(undefined);
   });
@@ -65,7 +73,15 @@ describe('svc run drives the deployment workflow from the terminal', function ()
       expect(run.code, `${args.join(' ')}\n${run.stdout}\n${run.stderr}`).to.equal(0);
       if (args[1] === 'deployManifests') break;
     }
-    expect(seen).to.deep.equal(['chooseSolution', 'answerQuestion:required', 'answerQuestion:basic', 'answerQuestion:advanced', 'answerQuestion:open', 'generateManifests', 'deployManifests']);
+    expect(seen).to.deep.equal([
+      'chooseSolution',
+      'answerQuestion:required',
+      'answerQuestion:basic',
+      'answerQuestion:advanced',
+      'answerQuestion:open',
+      'generateManifests',
+      'deployManifests',
+    ]);
     expect(run.stdout).to.match(/^status: ready$/m);
     expect(run.stdout).to.include('Done: nothing more to run for this solution.');
     expect(s.kube.objects.get('/apis/apps/v1/namespaces/default/deployments/web')!.status.availableReplicas).to.equal(2);

@@ -152,7 +152,10 @@ describe('svc CLI: tools, run, status, exit codes', function () {
     });
 
     it('--url and --token flags win over the environment', async () => {
-      const run = await runCli(['--url', server.url, '--token', TEST_TOKEN, 'tools', '--search', 'version'], { SVC_URL: 'http://127.0.0.1:9', SVC_AUTH_TOKEN: 'wrong' });
+      const run = await runCli(['--url', server.url, '--token', TEST_TOKEN, 'tools', '--search', 'version'], {
+        SVC_URL: 'http://127.0.0.1:9',
+        SVC_AUTH_TOKEN: 'wrong',
+      });
       expect(run.code, run.stderr).to.equal(0);
       expect(run.stdout).to.match(/^version\s+System/m);
     });

@@ -15,7 +15,8 @@ function makeSkillFolder(root: string, count: number, totalBytes: number): void 
   mkdirSync(path.join(root, '.git'), { recursive: true });
   writeFileSync(path.join(root, '.git', 'config'), 'secret');
   writeFileSync(path.join(root, '.env'), 'TOKEN=secret');
-  const header = '---\nname: big-skill\ndescription: A skill with many files\narguments:\n  - name: target\n    description: what to deploy\n    required: true\n---\nDeploy {{target}}.\n';
+  const header =
+    '---\nname: big-skill\ndescription: A skill with many files\narguments:\n  - name: target\n    description: what to deploy\n    required: true\n---\nDeploy {{target}}.\n';
   const each = Math.floor(totalBytes / count);
   let written = 0;
   for (let i = 0; i < count; i++) {

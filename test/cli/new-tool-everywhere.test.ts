@@ -25,7 +25,11 @@ class EchoNote implements ToolHandler {
   readonly calls: Record<string, unknown>[] = [];
   async execute(input: Record<string, unknown>) {
     this.calls.push(input);
-    return { text: Array<unknown>(Number(input.times ?? 1)).fill(input.note).join(' ') };
+    return {
+      text: Array<unknown>(Number(input.times ?? 1))
+        .fill(input.note)
+        .join(' '),
+    };
   }
 }
 
@@ -64,10 +68,15 @@ describe('one tool definition feeds REST, OpenAPI, MCP and the CLI', function ()
 
     // MCP
     const client = new Client({ name: 'svc-test', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${TEST_TOKEN}` } } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${TEST_TOKEN}` } } }),
+    );
     try {
       const mcpTool = (await client.listTools()).tools.find((t) => t.name === 'echoNote')!;
-      expect({ description: mcpTool.description, inputSchema: mcpTool.inputSchema }).to.deep.equal({ description: entry.description, inputSchema: entry.inputSchema });
+      expect({ description: mcpTool.description, inputSchema: mcpTool.inputSchema }).to.deep.equal({
+        description: entry.description,
+        inputSchema: entry.inputSchema,
+      });
       const called = await client.callTool({ name: 'echoNote', arguments: { note: 'mcp' } });
       expect((called.structuredContent as { result: unknown }).result).to.deep.equal({ text: 'mcp' });
       const refused = await client.callTool({ name: 'echoNote', arguments: { note: '' } });

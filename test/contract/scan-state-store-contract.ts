@@ -6,8 +6,17 @@ import { FakeClock } from '../support/fake-clock.js';
 /** Builds a fresh, empty store on `clock`; `reopen` builds another instance on the same storage (a restart); `cleanup` releases it. */
 export type ScanStateStoreFactory = (clock: FakeClock) => Promise<{ store: ScanStateStore; reopen: () => ScanStateStore; cleanup: () => Promise<void> }>;
 
-const target = (kind: string) => ({ id: `${kind.toLowerCase()}.apps`, group: 'apps', version: 'v1', apiVersion: 'apps/v1', kind, resource: `${kind.toLowerCase()}s`, namespaced: true });
-const sample = (id = `scan_${'a'.repeat(32)}`): ScanState => newScanState(id, 'all', [target('Deployment'), target('StatefulSet')], [], '2026-01-01T00:00:00.000Z');
+const target = (kind: string) => ({
+  id: `${kind.toLowerCase()}.apps`,
+  group: 'apps',
+  version: 'v1',
+  apiVersion: 'apps/v1',
+  kind,
+  resource: `${kind.toLowerCase()}s`,
+  namespaced: true,
+});
+const sample = (id = `scan_${'a'.repeat(32)}`): ScanState =>
+  newScanState(id, 'all', [target('Deployment'), target('StatefulSet')], [], '2026-01-01T00:00:00.000Z');
 
 /** The behaviour every ScanStateStore adapter shares (the port's JSDoc), run against each adapter and the fake. */
 export function scanStateStoreContract(name: string, factory: ScanStateStoreFactory): void {

@@ -64,7 +64,17 @@ export function sessionStoreContract(name: string, factory: SessionStoreFactory)
 
     it('answers undefined for a malformed, unknown or other-kind id', async () => {
       const created = await store.create('remediation', plan('investigate'));
-      for (const id of ['', 'rem_', 'rem_XYZ', `${created.id}0`, created.id.toUpperCase(), '../../etc/passwd', 'rem_../x', '/etc/passwd', 'rem_' + '0'.repeat(32)]) {
+      for (const id of [
+        '',
+        'rem_',
+        'rem_XYZ',
+        `${created.id}0`,
+        created.id.toUpperCase(),
+        '../../etc/passwd',
+        'rem_../x',
+        '/etc/passwd',
+        'rem_' + '0'.repeat(32),
+      ]) {
         expect(await store.get('remediation', id), id).to.equal(undefined);
       }
       expect(await store.get('operation', created.id)).to.equal(undefined);
@@ -87,7 +97,15 @@ export function sessionStoreContract(name: string, factory: SessionStoreFactory)
       const now = clock.now();
       expect(result).to.deep.equal({
         conflict: false,
-        session: { id: created.id, kind: 'operation', createdAt: created.createdAt, updatedAt: now, expiresAt: now + CONTRACT_TTL_MS, revision: 2, state: plan('approve', { ok: true }) },
+        session: {
+          id: created.id,
+          kind: 'operation',
+          createdAt: created.createdAt,
+          updatedAt: now,
+          expiresAt: now + CONTRACT_TTL_MS,
+          revision: 2,
+          state: plan('approve', { ok: true }),
+        },
       });
       clock.advance(CONTRACT_TTL_MS * 0.75);
       expect(await store.get('operation', created.id)).to.deep.equal(result.conflict ? undefined : result.session);

@@ -7,7 +7,6 @@ import { rejection } from '../support/rejection.js';
 /** Builds a fresh, empty store for one test; `cleanup` releases it. */
 export type StoreFactory = () => Promise<{ store: VectorStore; cleanup: () => Promise<void> }>;
 
-
 function cosine(a: number[], b: number[]): number {
   const dot = a.reduce((s, x, i) => s + x * b[i], 0);
   const norm = (v: number[]) => Math.sqrt(v.reduce((s, x) => s + x * x, 0));
@@ -171,7 +170,10 @@ export function vectorStoreContract(name: string, factory: StoreFactory): void {
     it('pages through every point exactly once', async () => {
       await store.ensureCollection(C, { dimension: 2, distance: 'cosine' });
       const ids = Array.from({ length: 25 }, (_, i) => `p-${i}`);
-      await store.upsert(C, ids.map((id, i) => point(id, [1, i], { even: i % 2 === 0 })));
+      await store.upsert(
+        C,
+        ids.map((id, i) => point(id, [1, i], { even: i % 2 === 0 })),
+      );
       const seen: string[] = [];
       let cursor: string | undefined;
       let pages = 0;

@@ -1,7 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import type {
-  ApiResourceInfo, ClusterEvent, ClusterVersion, DescribeResult, DryRunResult, EventQuery, KubeObject, ListQuery, ListResult,
-  LogQuery, ResourceRef, ResourceSchema, WaitCondition, WaitOptions, WaitResult,
+  ApiResourceInfo,
+  ClusterEvent,
+  ClusterVersion,
+  DescribeResult,
+  DryRunResult,
+  EventQuery,
+  KubeObject,
+  ListQuery,
+  ListResult,
+  LogQuery,
+  ResourceRef,
+  ResourceSchema,
+  WaitCondition,
+  WaitOptions,
+  WaitResult,
 } from '../../domain/cluster/kube-types.js';
 import { conditionMet } from '../../domain/cluster/wait-condition.js';
 import { ExecutionError } from '../../domain/errors.js';
@@ -68,9 +81,15 @@ export class FakeCluster implements ClusterClient {
   }
   async list(q: ListQuery): Promise<ListResult> {
     this.calls.push('list');
-    const wanted = (q.labelSelector ?? '').split(',').filter(Boolean).map((s) => s.split('='));
+    const wanted = (q.labelSelector ?? '')
+      .split(',')
+      .filter(Boolean)
+      .map((s) => s.split('='));
     const items = [...this.objects.values()].filter(
-      (o) => o.apiVersion === q.apiVersion && o.kind === q.kind && (!q.namespace || (o.metadata.namespace ?? 'default') === q.namespace) &&
+      (o) =>
+        o.apiVersion === q.apiVersion &&
+        o.kind === q.kind &&
+        (!q.namespace || (o.metadata.namespace ?? 'default') === q.namespace) &&
         wanted.every(([k, v]) => o.metadata.labels?.[k] === v),
     );
     return { items: copy(items.slice(0, q.limit ?? 100)) };
@@ -87,7 +106,9 @@ export class FakeCluster implements ClusterClient {
   }
   async events(q: EventQuery): Promise<ClusterEvent[]> {
     this.calls.push('events');
-    return this.clusterEvents.filter((e) => (!q.namespace || e.involvedObject.namespace === q.namespace) && (!q.involvedObject || e.involvedObject.name === q.involvedObject.name));
+    return this.clusterEvents.filter(
+      (e) => (!q.namespace || e.involvedObject.namespace === q.namespace) && (!q.involvedObject || e.involvedObject.name === q.involvedObject.name),
+    );
   }
   async logs(q: LogQuery): Promise<string> {
     this.calls.push('logs');
@@ -104,7 +125,11 @@ export class FakeCluster implements ClusterClient {
     this.calls.push('apply');
     const ref = { ...manifest.metadata, apiVersion: manifest.apiVersion, kind: manifest.kind };
     const existing = this.objects.get(keyOf(ref));
-    const stored = this.store({ ...copy(manifest), metadata: { uid: existing?.metadata.uid ?? randomUUID(), ...copy(manifest.metadata) }, ...(existing?.status ? { status: existing.status } : {}) });
+    const stored = this.store({
+      ...copy(manifest),
+      metadata: { uid: existing?.metadata.uid ?? randomUUID(), ...copy(manifest.metadata) },
+      ...(existing?.status ? { status: existing.status } : {}),
+    });
     this.writes.push({ method: 'apply', ref, body: manifest });
     return stored;
   }

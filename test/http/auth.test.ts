@@ -44,7 +44,10 @@ describe('HTTP bearer authentication', () => {
 
   it('refuses other schemes and a token prefix', async () => {
     await request(app).get('/api/v1/tools').set('Authorization', `Basic ${TEST_TOKEN}`).expect(401);
-    await request(app).get('/api/v1/tools').set('Authorization', `Bearer ${TEST_TOKEN.slice(0, -1)}`).expect(401);
+    await request(app)
+      .get('/api/v1/tools')
+      .set('Authorization', `Bearer ${TEST_TOKEN.slice(0, -1)}`)
+      .expect(401);
     await request(app).get('/api/v1/tools').set('Authorization', 'Bearer').expect(401);
   });
 

@@ -5,7 +5,7 @@ import { auth, buildTestApp } from '../support/test-app.js';
 import { webManifests } from '../support/deploy-kit.js';
 import { runWorkflow, WorkflowStandIns } from '../support/workflow-harness.js';
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;
 
 describe('deployment workflow over REST on the real app, against the Kubernetes stand-in and a scripted model', () => {
   let s: WorkflowStandIns;
@@ -35,7 +35,9 @@ describe('deployment workflow over REST on the real app, against the Kubernetes 
 
     expect(rec.solutions).to.have.length(1);
     expect(rec.solutions[0].resources.map((r: Json) => r.kind)).to.deep.equal(['Deployment', 'Service']);
-    expect(rec.solutions[0].droppedResources).to.deep.equal([{ kind: 'Ingress', apiVersion: 'networking.k8s.io/v1', reason: 'this cluster does not serve that kind' }]);
+    expect(rec.solutions[0].droppedResources).to.deep.equal([
+      { kind: 'Ingress', apiVersion: 'networking.k8s.io/v1', reason: 'this cluster does not serve that kind' },
+    ]);
     expect(rec.solutions[0]).to.deep.include({ patternsApplied: ['web-tier'], policiesRespected: ['max-replicas'] });
     expect(s.chat.requests[0].messages[1].content).to.include('web-tier').and.include('max-replicas').and.include('apps/v1 StatefulSet');
 
@@ -43,18 +45,29 @@ describe('deployment workflow over REST on the real app, against the Kubernetes 
     const replicas = chosen.questions.basic.find((q: Json) => q.id === 'deployment-replicas');
     expect(replicas.validation).to.deep.equal({ maximum: 3 });
     expect(replicas.text).to.include('Number of desired pods');
-    expect(chosen.questions.basic.find((q: Json) => q.id === 'service-type').validation.enum).to.deep.equal(['ClusterIP', 'ExternalName', 'LoadBalancer', 'NodePort']);
+    expect(chosen.questions.basic.find((q: Json) => q.id === 'service-type').validation.enum).to.deep.equal([
+      'ClusterIP',
+      'ExternalName',
+      'LoadBalancer',
+      'NodePort',
+    ]);
     expect(required.readyForManifests).to.equal(true);
     expect(open.nextSteps.map((n: Json) => n.tool)).to.deep.equal(['generateManifests']);
 
     expect(gen.attempts).to.equal(1);
-    expect(gen.objects).to.deep.equal([{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', namespace: 'x' }, { apiVersion: 'v1', kind: 'Service', name: 'web', namespace: 'x' }]);
+    expect(gen.objects).to.deep.equal([
+      { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', namespace: 'x' },
+      { apiVersion: 'v1', kind: 'Service', name: 'web', namespace: 'x' },
+    ]);
     expect(gen.manifests).to.include(`${SOLUTION_LABEL}: ${rec.solutions[0].solutionId}`);
     const dryRuns = s.kube.requests.filter((r) => r.method === 'PATCH' && r.query.get('dryRun') === 'All');
     expect(dryRuns).to.have.length(2);
 
     expect(dep.status, JSON.stringify(dep)).to.equal('ready');
-    expect(dep.objects.map((o: Json) => [o.kind, o.name, o.ready])).to.deep.equal([['Service', 'web', true], ['Deployment', 'web', true]]);
+    expect(dep.objects.map((o: Json) => [o.kind, o.name, o.ready])).to.deep.equal([
+      ['Service', 'web', true],
+      ['Deployment', 'web', true],
+    ]);
     const stored = s.kube.objects.get('/apis/apps/v1/namespaces/x/deployments/web')!;
     expect(stored.status.availableReplicas).to.equal(2);
     expect(stored.metadata.labels[SOLUTION_LABEL]).to.equal(rec.solutions[0].solutionId);
@@ -73,7 +86,9 @@ describe('deployment workflow over REST on the real app, against the Kubernetes 
     expect((await call('deployManifests', { solutionId }, 400)).error.message).to.match(/Next call: answerQuestion with stage "required"/);
     await call('answerQuestion', { solutionId, stage: 'required', answers: { name: 'web', 'deployment-image': 'nginx:1.25' } });
     const forbidden = await call('answerQuestion', { solutionId, stage: 'basic', answers: { 'deployment-replicas': 5 } }, 400);
-    expect(forbidden.error.message).to.equal('Invalid answer for question "deployment-replicas": policy max-replicas (at most 3 replicas): must be at most 3, got 5');
+    expect(forbidden.error.message).to.equal(
+      'Invalid answer for question "deployment-replicas": policy max-replicas (at most 3 replicas): must be at most 3, got 5',
+    );
     expect(forbidden.error.details).to.deep.include({ question: 'deployment-replicas', rule: 'policy:max-replicas' });
     expect((await call('deployManifests', { solutionId }, 400)).error.message).to.match(/Next call: generateManifests/);
     const gone = await call('chooseSolution', { solutionId: `sol_${'a'.repeat(32)}` }, 400);
@@ -100,7 +115,7 @@ describe('deployment workflow over REST on the real app, against the Kubernetes 
     expect(dep.status).to.equal('timeout');
     expect(dep.pending.map((p: Json) => `${p.kind} ${p.name}`)).to.deep.equal(['Deployment web']);
     expect(JSON.stringify(dep.pending[0].events)).to.match(/ImagePullBackOff|Failed to pull image|ErrImagePull/);
-    expect(dep.message).to.equal("Not ready after 20 s: Deployment web (0 of 1 replicas available, 1 updated)");
+    expect(dep.message).to.equal('Not ready after 20 s: Deployment web (0 of 1 replicas available, 1 updated)');
 
     // the image appears in the registry: deploying again is idempotent (same objects, same generation) and ends ready
     s.kube.knownImages.set('ghcr.io/acme/missing:1', 16);

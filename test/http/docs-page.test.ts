@@ -22,8 +22,14 @@ describe('GET /docs: the API page', function () {
     expect(page.headers['content-security-policy']).to.match(/default-src 'self'; script-src 'self';/);
     expect(page.text).to.contain('<script src="/docs/swagger-ui-bundle.js"></script>');
     expect(page.text).not.to.match(/https?:\/\//);
-    await request(app).get('/docs/swagger-ui-bundle.js').expect(200).expect('content-type', /javascript/);
-    await request(app).get('/docs/docs.js').expect(200).expect(/url: '\/api\/v1\/openapi'/);
+    await request(app)
+      .get('/docs/swagger-ui-bundle.js')
+      .expect(200)
+      .expect('content-type', /javascript/);
+    await request(app)
+      .get('/docs/docs.js')
+      .expect(200)
+      .expect(/url: '\/api\/v1\/openapi'/);
     for (const other of ['/docs/package.json', '/docs/index.html', '/docs/..%2Fpackage.json', '/docs/swagger-ui-bundle.js.map']) {
       const res = await request(app).get(other);
       expect(res.status, other).to.equal(401);
@@ -46,7 +52,15 @@ describe('GET /docs: the API page', function () {
       base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
       browser = await chromium.launch({
         executablePath: CHROMIUM,
-        args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+        args: [
+          '--no-sandbox',
+          '--disable-gpu',
+          '--disable-quic',
+          '--no-first-run',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--disable-sync',
+        ],
       });
     });
     after(async () => {

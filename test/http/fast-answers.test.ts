@@ -10,14 +10,29 @@ import { manifestOf } from '../support/upload-manifests.js';
 import { auth, buildTestApp, type TestApp } from '../support/test-app.js';
 import { promptFile, WritingGitFetcher } from '../support/writing-git-fetcher.js';
 
-const QUERIES = ['', '?category=Deployment', '?tag=ai', '?tags=status,operations', '?search=DRY%20run', '?category=Management&tag=ai&search=day-2', '?search=a+b', '?category=nope'];
+const QUERIES = [
+  '',
+  '?category=Deployment',
+  '?tag=ai',
+  '?tags=status,operations',
+  '?search=DRY%20run',
+  '?category=Management&tag=ai&search=day-2',
+  '?search=a+b',
+  '?category=nope',
+];
 
 /** Status, every header but the date and the request id, and the body without meta. */
 async function snapshot(res: Response) {
   const headers = Object.fromEntries([...res.headers].filter(([k]) => k !== 'date' && k !== 'x-request-id'));
   const text = await res.text();
   const body = JSON.parse(text) as Record<string, unknown>;
-  return { status: res.status, headers, body: { ...body, meta: undefined }, meta: body.meta as { requestId?: string } | undefined, requestId: res.headers.get('x-request-id') };
+  return {
+    status: res.status,
+    headers,
+    body: { ...body, meta: undefined },
+    meta: body.meta as { requestId?: string } | undefined,
+    requestId: res.headers.get('x-request-id'),
+  };
 }
 
 describe('fast answers and the request gate', () => {
@@ -97,7 +112,9 @@ describe('fast answers and the request gate', () => {
       });
       expect(foreign.status).to.equal(403);
       expect(JSON.parse(foreign.body).error.code).to.equal('FORBIDDEN');
-      const health = await new Promise<number>((resolve) => http.get(`${server.url}/healthz`, { headers: { host: 'evil.example' } }, (r) => (r.resume(), resolve(r.statusCode!))));
+      const health = await new Promise<number>((resolve) =>
+        http.get(`${server.url}/healthz`, { headers: { host: 'evil.example' } }, (r) => (r.resume(), resolve(r.statusCode!))),
+      );
       expect(health).to.equal(200);
     } finally {
       await server.close();
@@ -225,7 +242,11 @@ describe('fast answers of the prompt library', function () {
       expect(r.byFastLane).to.equal(false);
       expect(data(r).messages[0].content.text).to.equal('Hello Ann!\n');
       // a compressed body is express's to decode (here it fails to), never read as a plain {}
-      const gzipped = await pair.same('/api/v1/prompts/plain', { method: 'POST', headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' }, body: '{}' });
+      const gzipped = await pair.same('/api/v1/prompts/plain', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+        body: '{}',
+      });
       expect(gzipped.status).to.not.equal(200);
       const strict = await pair.same('/api/v1/prompts/strict', json('{}'));
       expect(strict.status).to.equal(400);
@@ -287,7 +308,11 @@ describe('fast answers of the prompt library', function () {
     const ID = 'https://alice:s3cret@git.corp.example/team/skills.git';
     const upload = async (text: string) => {
       const manifest = manifestOf(ID, [{ path: 'note.md', bytes: Buffer.from(promptFile('note', 'A note', text)) }]);
-      const res = await fetch(`${pair.running.url}/api/v1/prompts/sources`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify(manifest) });
+      const res = await fetch(`${pair.running.url}/api/v1/prompts/sources`, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: JSON.stringify(manifest),
+      });
       expect(res.status).to.equal(200);
     };
     const q = `?source=${encodeURIComponent(ID)}`;

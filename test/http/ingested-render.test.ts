@@ -16,7 +16,10 @@ const TREE: ClientFile[] = [
   { path: 'skills/deploy/m-777', bytes: md('d'), mode: '777' },
   { path: 'skills/deploy/m-abc', bytes: md('e'), mode: 'abc' },
   { path: 'skills/deploy/m-absent', bytes: md('f') },
-  { path: 'triage.md', bytes: md('---\nname: triage\ndescription: Triage a pod\narguments:\n  - name: pod\n    description: Pod name\n    required: true\n---\nLook at {{pod}}\n') },
+  {
+    path: 'triage.md',
+    bytes: md('---\nname: triage\ndescription: Triage a pod\narguments:\n  - name: pod\n    description: Pod name\n    required: true\n---\nLook at {{pod}}\n'),
+  },
 ];
 const ID = 'https://alice:s3cret-t0ken@git.corp.example/team/skills.git';
 const SCRUBBED = 'https://***:***@git.corp.example/team/skills.git';
@@ -67,7 +70,10 @@ describe('?source= render and list of an uploaded skill source', () => {
       expect(res.body.data.source).to.equal('local:alice-k8s');
       expect(res.body.data.messages[0].content.text).to.equal('Look at web-1\n');
     }
-    const list = await request(app).get(`/api/v1/prompts?source=local%3Aalice-k8s&repo=${q('https://github.com/org/prompts')}`).set(uploadAuth).expect(200);
+    const list = await request(app)
+      .get(`/api/v1/prompts?source=local%3Aalice-k8s&repo=${q('https://github.com/org/prompts')}`)
+      .set(uploadAuth)
+      .expect(200);
     expect(list.body.data.source).to.equal('local:alice-k8s');
     expect(fetcher.clones).to.have.length(0);
   });
@@ -75,7 +81,10 @@ describe('?source= render and list of an uploaded skill source', () => {
   it('lists the prompts of the upload', async () => {
     const { app } = setup();
     await request(app).post(SOURCES).set(uploadAuth).send(manifestOf(ID, TREE)).expect(200);
-    const res = await request(app).get(`/api/v1/prompts?source=${q(ID)}`).set(uploadAuth).expect(200);
+    const res = await request(app)
+      .get(`/api/v1/prompts?source=${q(ID)}`)
+      .set(uploadAuth)
+      .expect(200);
     expect(res.body.data.source).to.equal(SCRUBBED);
     expect(res.body.data.prompts).to.deep.equal([
       {
@@ -111,9 +120,16 @@ describe('?source= render and list of an uploaded skill source', () => {
 
     it('never uploaded: 400 asking for a re-upload, no clone attempted (render and list)', async () => {
       const { app, fetcher } = setup();
-      const render = await request(app).post(`/api/v1/prompts/deploy?source=${q(ID)}&repo=${q('https://github.com/org/x')}`).set(uploadAuth).send({}).expect(400);
+      const render = await request(app)
+        .post(`/api/v1/prompts/deploy?source=${q(ID)}&repo=${q('https://github.com/org/x')}`)
+        .set(uploadAuth)
+        .send({})
+        .expect(400);
       expectNotFound(render, SCRUBBED);
-      const list = await request(app).get(`/api/v1/prompts?source=${q(ID)}`).set(uploadAuth).expect(400);
+      const list = await request(app)
+        .get(`/api/v1/prompts?source=${q(ID)}`)
+        .set(uploadAuth)
+        .expect(400);
       expectNotFound(list, SCRUBBED);
       const empty = await request(app).post('/api/v1/prompts/deploy?source=').set(uploadAuth).send({}).expect(400);
       expect(empty.body.error.message).to.match(/^Ingested source not found: \. /);
@@ -123,10 +139,18 @@ describe('?source= render and list of an uploaded skill source', () => {
     it('evicted: 400 asking for a re-upload', async () => {
       const { app } = setup({ SVC_SOURCES_MAX: '1' });
       await request(app).post(SOURCES).set(uploadAuth).send(manifestOf('local:first', TREE)).expect(200);
-      await request(app).post('/api/v1/prompts/triage?source=local%3Afirst').set(uploadAuth).send({ arguments: { pod: 'x' } }).expect(200);
+      await request(app)
+        .post('/api/v1/prompts/triage?source=local%3Afirst')
+        .set(uploadAuth)
+        .send({ arguments: { pod: 'x' } })
+        .expect(200);
       await request(app).post(SOURCES).set(uploadAuth).send(manifestOf('local:second', TREE)).expect(200);
       expectNotFound(await request(app).post('/api/v1/prompts/triage?source=local%3Afirst').set(uploadAuth).send({}).expect(400), 'local:first');
-      await request(app).post('/api/v1/prompts/triage?source=local%3Asecond').set(uploadAuth).send({ arguments: { pod: 'x' } }).expect(200);
+      await request(app)
+        .post('/api/v1/prompts/triage?source=local%3Asecond')
+        .set(uploadAuth)
+        .send({ arguments: { pod: 'x' } })
+        .expect(200);
     });
 
     it('lost on restart: a new app starts with nothing cached', async () => {

@@ -14,6 +14,9 @@ describe('tsoa controller resolution', () => {
     const second = await iocContainer(reqA).get(ToolsController);
     expect(first).to.be.instanceOf(ToolsController);
     expect(first).to.not.equal(second);
+    const other = await iocContainer(reqB).get(ToolsController);
+    expect(other).to.be.instanceOf(ToolsController);
+    expect(other).to.not.equal(first);
     expect(a.container).to.not.equal(b.container);
     expect(a.app.locals.container).to.equal(a.container);
   });

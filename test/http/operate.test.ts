@@ -11,7 +11,9 @@ import { RecordingTracer } from '../support/recording-tracer.js';
 import { auth, buildTestApp } from '../support/test-app.js';
 
 const WEB = '/apis/apps/v1/namespaces/x/deployments/web';
-const getWeb: ChatReply = { toolCalls: [{ name: 'get_resource', arguments: JSON.stringify({ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', namespace: 'x' }) }] };
+const getWeb: ChatReply = {
+  toolCalls: [{ name: 'get_resource', arguments: JSON.stringify({ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', namespace: 'x' }) }],
+};
 const plan = (...actions: Record<string, unknown>[]): ChatReply => ({ content: planJson(actions) });
 
 describe('operate over HTTP: scripted chat server and the Kubernetes stand-in', () => {
@@ -51,8 +53,12 @@ describe('operate over HTTP: scripted chat server and the Kubernetes stand-in', 
     expect(proposal.status).to.equal('awaiting_approval');
     expect(proposal.sessionId).to.match(/^opr_[0-9a-f]{32}$/);
     expect(proposal.proposal.actions[0]).to.deep.include({
-      type: 'scale', kubectl: 'kubectl scale deployment.v1.apps/web -n x --replicas=5', risk: 'low', effect: 'update',
-      dryRun: { accepted: true }, diff: [{ path: 'spec.replicas', from: 2, to: 5 }],
+      type: 'scale',
+      kubectl: 'kubectl scale deployment.v1.apps/web -n x --replicas=5',
+      risk: 'low',
+      effect: 'update',
+      dryRun: { accepted: true },
+      diff: [{ path: 'spec.replicas', from: 2, to: 5 }],
     });
     const dryRuns = kube.requests.filter((r) => r.method === 'PATCH');
     expect(dryRuns).to.have.length(1);
@@ -92,15 +98,29 @@ describe('operate over HTTP: scripted chat server and the Kubernetes stand-in', 
     kube.tickSeconds = 300; // the 600 s progress deadline passes within a few reads
     const { app } = buildTestApp(env);
     const containers = [{ name: 'web', image: 'nginx:does-not-exist', ports: [{ containerPort: 80 }] }];
-    chat.script({ content: 'ok' }, plan({ type: 'patch', target: scaleWeb().target, patch: { spec: { template: { spec: { containers } } } }, description: 'Use nginx:does-not-exist', risk: 'medium', rationale: 'asked' }));
+    chat.script(
+      { content: 'ok' },
+      plan({
+        type: 'patch',
+        target: scaleWeb().target,
+        patch: { spec: { template: { spec: { containers } } } },
+        description: 'Use nginx:does-not-exist',
+        risk: 'medium',
+        rationale: 'asked',
+      }),
+    );
     const start = (await operate(app, { intent: 'run web in x on nginx:does-not-exist' }).expect(200)).body.data.result;
-    expect(start.proposal.actions[0].diff).to.deep.equal([{ path: 'spec.template.spec.containers[name=web].image', from: 'nginx:1.27', to: 'nginx:does-not-exist' }]);
+    expect(start.proposal.actions[0].diff).to.deep.equal([
+      { path: 'spec.template.spec.containers[name=web].image', from: 'nginx:1.27', to: 'nginx:does-not-exist' },
+    ]);
     const result = (await operate(app, { sessionId: start.sessionId, executeChoice: 1 }).expect(200)).body.data.result;
     expect(result.status).to.equal('execution_failed');
     const rollout = result.execution.outcome.rollouts[0];
     expect(rollout.state).to.equal('failed');
     expect(rollout.message).to.match(/^rollout failed: ReplicaSet "web-[a-z0-9]+" has timed out progressing\.$/);
-    expect(rollout.rollback.patch).to.deep.equal({ spec: { template: { spec: { containers: [{ name: 'web', image: 'nginx:1.27', ports: [{ containerPort: 80 }] }] } } } });
+    expect(rollout.rollback.patch).to.deep.equal({
+      spec: { template: { spec: { containers: [{ name: 'web', image: 'nginx:1.27', ports: [{ containerPort: 80 }] }] } } },
+    });
     expect(rollout.rollback.kubectlUndo).to.equal('kubectl rollout undo deployment/web -n x');
     expect(result.nextStep).to.contain('kubectl rollout undo deployment/web -n x');
   });
@@ -135,7 +155,10 @@ describe('operate over HTTP: scripted chat server and the Kubernetes stand-in', 
   it('an unknown session is a 400 that says how to start one', async () => {
     const { app } = buildTestApp(env);
     const res = await operate(app, { sessionId: `opr_${'a'.repeat(32)}`, executeChoice: 1 }).expect(400);
-    expect(res.body.error).to.deep.include({ code: 'VALIDATION_ERROR', message: `Unknown or expired session: opr_${'a'.repeat(32)}. Start a new operation with operate and an intent.` });
+    expect(res.body.error).to.deep.include({
+      code: 'VALIDATION_ERROR',
+      message: `Unknown or expired session: opr_${'a'.repeat(32)}. Start a new operation with operate and an intent.`,
+    });
     expect((await operate(app, {}).expect(400)).body.error.message).to.contain('intent is required');
   });
 
@@ -178,7 +201,10 @@ describe('operate over HTTP: scripted chat server and the Kubernetes stand-in', 
     const noAi = await operate(buildTestApp({ KUBECONFIG: env.KUBECONFIG, SVC_DATA_DIR: dataDir }).app, { intent: 'scale web' }).expect(500);
     expect(noAi.body.error.code).to.equal('EXECUTION_ERROR');
     expect(noAi.body.error.message).to.contain('OPENAI_API_KEY');
-    const noCluster = await operate(buildTestApp({ OPENAI_API_KEY: chat.apiKey, OPENAI_BASE_URL: chat.baseUrl, SVC_LLM_MODEL: 'gpt-test', SVC_DATA_DIR: dataDir }).app, { intent: 'scale web' }).expect(500);
+    const noCluster = await operate(
+      buildTestApp({ OPENAI_API_KEY: chat.apiKey, OPENAI_BASE_URL: chat.baseUrl, SVC_LLM_MODEL: 'gpt-test', SVC_DATA_DIR: dataDir }).app,
+      { intent: 'scale web' },
+    ).expect(500);
     expect(noCluster.body.error.message).to.contain('KUBECONFIG');
     expect(chat.requests).to.have.length(0);
     const sessions = path.join(dataDir, 'sessions');
@@ -188,7 +214,12 @@ describe('operate over HTTP: scripted chat server and the Kubernetes stand-in', 
   describe('a hostile model never causes a write', () => {
     it('not JSON, then JSON that breaks the schema: 500 with an excerpt; the API server saw only GETs', async () => {
       const { app } = buildTestApp(env);
-      chat.script(getWeb, { content: 'ok' }, { content: 'Sure, I will just run kubectl delete deployment web' }, { content: '{"summary":"x","risk":"none","actions":[{"type":"exec","command":"rm -rf /"}]}' });
+      chat.script(
+        getWeb,
+        { content: 'ok' },
+        { content: 'Sure, I will just run kubectl delete deployment web' },
+        { content: '{"summary":"x","risk":"none","actions":[{"type":"exec","command":"rm -rf /"}]}' },
+      );
       const res = await operate(app, { intent: 'scale web in x to 3' }).expect(500);
       expect(res.body.error.code).to.equal('EXECUTION_ERROR');
       expect(res.body.error.message).to.contain('operation plan was unusable after one retry');
@@ -200,7 +231,13 @@ describe('operate over HTTP: scripted chat server and the Kubernetes stand-in', 
     it('functions named apply and delete are refused as unknown; only GETs and dry-run PATCHes reach the API server', async () => {
       const { app } = buildTestApp(env);
       chat.script(
-        { toolCalls: [{ name: 'apply', arguments: JSON.stringify({ manifest: deployment({ replicas: 0 }) }) }, { name: 'delete', arguments: '{"kind":"Deployment","name":"web"}' }, { name: 'get_resource', arguments: '{bad json' }] },
+        {
+          toolCalls: [
+            { name: 'apply', arguments: JSON.stringify({ manifest: deployment({ replicas: 0 }) }) },
+            { name: 'delete', arguments: '{"kind":"Deployment","name":"web"}' },
+            { name: 'get_resource', arguments: '{bad json' },
+          ],
+        },
         { content: 'ok' },
         plan(scaleWeb(3)),
       );

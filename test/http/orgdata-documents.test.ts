@@ -12,10 +12,17 @@ for (const backend of [embeddedBackend(), qdrantBackend()] as StoreBackend[]) {
 
     it('creates, lists in pages, gets, searches and deletes patterns and policies', async () => {
       const { app } = buildTestApp(backend.env());
-      for (const [dataType, doc] of [['pattern', patternDoc], ['policy', policyDoc]] as const) {
+      for (const [dataType, doc] of [
+        ['pattern', patternDoc],
+        ['policy', policyDoc],
+      ] as const) {
         const ids: string[] = [];
         for (let i = 0; i < 5; i++) {
-          const created = await ok(app, { dataType, operation: 'create', document: { ...doc, description: `${doc.description} (${i})`, triggers: [...doc.triggers, `variant ${i} trigger`] } });
+          const created = await ok(app, {
+            dataType,
+            operation: 'create',
+            document: { ...doc, description: `${doc.description} (${i})`, triggers: [...doc.triggers, `variant ${i} trigger`] },
+          });
           expect(created).to.deep.include({ dataType, operation: 'create' });
           expect(created.item).to.deep.include({ id: created.id, dataType, createdBy: doc.createdBy });
           ids.push(created.id);
@@ -52,7 +59,9 @@ for (const backend of [embeddedBackend(), qdrantBackend()] as StoreBackend[]) {
       const { app } = buildTestApp(backend.env());
       const wrong = await orgData(app, { dataType: 'pattern', operation: 'scan' }).expect(400);
       expect(wrong.body.error.code).to.equal('VALIDATION_ERROR');
-      expect(wrong.body.error.message).to.contain('Valid combinations: pattern: create, list, get, delete, deleteAll, search; policy: create, list, get, delete, deleteAll, search; capabilities: scan, progress, list, get, delete, deleteAll, search');
+      expect(wrong.body.error.message).to.contain(
+        'Valid combinations: pattern: create, list, get, delete, deleteAll, search; policy: create, list, get, delete, deleteAll, search; capabilities: scan, progress, list, get, delete, deleteAll, search',
+      );
       const unconfirmed = await orgData(app, { dataType: 'policy', operation: 'deleteAll' }).expect(400);
       expect(unconfirmed.body.error.details).to.deep.equal([{ field: 'confirm', message: 'is required for policy deleteAll' }]);
     });
@@ -75,10 +84,14 @@ for (const backend of [embeddedBackend(), qdrantBackend()] as StoreBackend[]) {
       const created = await ok(first.app, { dataType: 'pattern', operation: 'create', document: patternDoc });
       // a restart with another embedder (another dimension) on the same data
       const { app } = buildTestApp({ ...backend.env(first.config.server.dataDir), SVC_EMBEDDINGS_DIMENSIONS: '256' });
-      for (const body of [{ operation: 'create', document: patternDoc }, { operation: 'search', query: 'web' }]) {
+      for (const body of [
+        { operation: 'create', document: patternDoc },
+        { operation: 'search', query: 'web' },
+      ]) {
         const res = await orgData(app, { dataType: 'pattern', ...body }).expect(500);
         expect(res.body.error.code).to.equal('EXECUTION_ERROR');
-        expect(res.body.error.message).to.contain("collection 'patterns': it holds 384-dimensional vectors, got 256")
+        expect(res.body.error.message)
+          .to.contain("collection 'patterns': it holds 384-dimensional vectors, got 256")
           .and.to.contain('manageOrgData {"dataType":"pattern","operation":"deleteAll","confirm":true}, then create the patterns again');
       }
       const listed = await ok(app, { dataType: 'pattern', operation: 'list' });

@@ -6,11 +6,35 @@ import { resumeBackgroundWork, stopBackgroundWork } from '../../infrastructure/o
 import { FakeClock } from '../support/fake-clock.js';
 import { KubeApiServer } from '../support/kube-api-server.js';
 import { OpenAiChatServer, type ChatReply } from '../support/openai-chat-server.js';
-import { analysisJson, embeddedBackend, EXTRA_KINDS, ok, qdrantBackend, requestedKind, serveDozenKinds, waitForScan, type StoreBackend } from '../support/orgdata-http.js';
+import {
+  analysisJson,
+  embeddedBackend,
+  EXTRA_KINDS,
+  ok,
+  qdrantBackend,
+  requestedKind,
+  serveDozenKinds,
+  waitForScan,
+  type StoreBackend,
+} from '../support/orgdata-http.js';
 import { auth, buildTestApp, type TestApp } from '../support/test-app.js';
 
 // the stand-in's own kinds (12) and five more served through its intercept hook
-const DOZEN = ['Pod', 'Event', 'Namespace', 'Secret', 'ConfigMap', 'Service', 'PersistentVolumeClaim', 'Deployment', 'ReplicaSet', 'StatefulSet', 'CronJob', 'Widget', ...EXTRA_KINDS];
+const DOZEN = [
+  'Pod',
+  'Event',
+  'Namespace',
+  'Secret',
+  'ConfigMap',
+  'Service',
+  'PersistentVolumeClaim',
+  'Deployment',
+  'ReplicaSet',
+  'StatefulSet',
+  'CronJob',
+  'Widget',
+  ...EXTRA_KINDS,
+];
 const ALL = DOZEN.length;
 
 for (const backend of [embeddedBackend(), qdrantBackend()] as StoreBackend[]) {
@@ -41,7 +65,15 @@ for (const backend of [embeddedBackend(), qdrantBackend()] as StoreBackend[]) {
 
     const app = (env: Record<string, string> = {}, overrides: Parameters<typeof buildTestApp>[1] = {}) => {
       const built = buildTestApp(
-        { ...backend.env(), KUBECONFIG: kube.writeKubeconfig(), OPENAI_API_KEY: chat.apiKey, OPENAI_BASE_URL: chat.baseUrl, SVC_LLM_MODEL: 'gpt-test', SVC_LLM_MAX_RETRIES: '0', ...env },
+        {
+          ...backend.env(),
+          KUBECONFIG: kube.writeKubeconfig(),
+          OPENAI_API_KEY: chat.apiKey,
+          OPENAI_BASE_URL: chat.baseUrl,
+          SVC_LLM_MODEL: 'gpt-test',
+          SVC_LLM_MAX_RETRIES: '0',
+          ...env,
+        },
         // embeddings stay local although OPENAI_API_KEY is set for the chat model
         { embedder: new HashingEmbedder(), ...overrides },
       );

@@ -38,7 +38,13 @@ describe('canary token: never in responses, errors, logs, spans or cache keys', 
   it('survives every path a token can take', async () => {
     const logger = new CapturingLogger();
     const tracer = new RecordingTracer();
-    const env = { SVC_DATA_DIR: dataDir, SVC_ALLOWED_REPO_HOSTS: 'localhost', SVC_REPO_INTERNAL_HOSTS: 'localhost', SVC_GIT_TOKEN: CANARY, LOG_LEVEL: 'silent' };
+    const env = {
+      SVC_DATA_DIR: dataDir,
+      SVC_ALLOWED_REPO_HOSTS: 'localhost',
+      SVC_REPO_INTERNAL_HOSTS: 'localhost',
+      SVC_GIT_TOKEN: CANARY,
+      LOG_LEVEL: 'silent',
+    };
     const strict = buildTestApp(env, { logger, tracer });
     const permissive = buildTestApp(env, { logger, tracer, gitFetcher: new PermissiveGitFetcher() });
     const configured = buildTestApp({ ...env, SVC_USER_PROMPTS_REPO: `http://user:${CANARY}@localhost:${git.port}/echo-auth/x.git` }, { logger, tracer });
@@ -64,7 +70,13 @@ describe('canary token: never in responses, errors, logs, spans or cache keys', 
         `${base}/public.git?access_token=${CANARY}`,
       ]) {
         keep(await request(app).get('/api/v1/prompts').query({ repo }).set(header));
-        keep(await request(app).post('/api/v1/prompts/rollout-check').query({ repo }).set(header).send({ arguments: { deployment: 'd' } }));
+        keep(
+          await request(app)
+            .post('/api/v1/prompts/rollout-check')
+            .query({ repo })
+            .set(header)
+            .send({ arguments: { deployment: 'd' } }),
+        );
         keep(await request(app).post('/api/v1/prompts/refresh').set(header).send({ repo }));
       }
       for (const repo of [
@@ -99,7 +111,8 @@ describe('canary token: never in responses, errors, logs, spans or cache keys', 
     ];
     for (const app of [strict, permissive, configured]) {
       const resolver = app.container.resolve<PromptSourceResolver>(TOKENS.PromptSourceResolver);
-      const slots = (resolver as unknown as { cache: { slots: Record<string, { entry?: { key: string; identity: string }; inflight: Map<string, unknown> }> } }).cache.slots;
+      const slots = (resolver as unknown as { cache: { slots: Record<string, { entry?: { key: string; identity: string }; inflight: Map<string, unknown> }> } })
+        .cache.slots;
       for (const slot of Object.values(slots)) everything.push(slot.entry?.key ?? '', slot.entry?.identity ?? '', ...slot.inflight.keys());
     }
     const haystack = everything.join('\n');

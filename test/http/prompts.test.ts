@@ -61,7 +61,11 @@ describe('HTTP /api/v1/prompts', function () {
     });
 
     it('a missing required argument is 400 naming it', async () => {
-      const res = await request(app).post('/api/v1/prompts/debug-crashloop').set(auth).send({ arguments: { pod: 'x' } }).expect(400);
+      const res = await request(app)
+        .post('/api/v1/prompts/debug-crashloop')
+        .set(auth)
+        .send({ arguments: { pod: 'x' } })
+        .expect(400);
       expect(res.body.error).to.deep.equal({ code: 'VALIDATION_ERROR', message: 'Missing required argument: namespace' });
     });
 
@@ -99,7 +103,11 @@ describe('HTTP /api/v1/prompts', function () {
   describe('per-request repo', () => {
     it('lists a repo: prompts and skills, malformed files and symlinks skipped with a warning', async () => {
       const { app, logger } = appWith();
-      const res = await request(app).get('/api/v1/prompts').query({ repo: repoUrl('public') }).set(auth).expect(200);
+      const res = await request(app)
+        .get('/api/v1/prompts')
+        .query({ repo: repoUrl('public') })
+        .set(auth)
+        .expect(200);
       expect(res.body.data.source).to.equal(repoUrl('public'));
       expect(names(res)).to.deep.equal(['rollout-check', 'triage']);
       const warned = logger.lines.filter((l) => l.level === 'warn' && l.msg === 'skipping prompt file').map((l) => l.fields.file);
@@ -108,15 +116,23 @@ describe('HTTP /api/v1/prompts', function () {
 
     it('applies path and branch; neither changes source', async () => {
       const { app } = appWith();
-      const team = await request(app).get('/api/v1/prompts').query({ repo: repoUrl('public'), path: 'team' }).set(auth).expect(200);
-      const dev = await request(app).get('/api/v1/prompts').query({ repo: repoUrl('public'), branch: 'dev' }).set(auth).expect(200);
+      const team = await request(app)
+        .get('/api/v1/prompts')
+        .query({ repo: repoUrl('public'), path: 'team' })
+        .set(auth)
+        .expect(200);
+      const dev = await request(app)
+        .get('/api/v1/prompts')
+        .query({ repo: repoUrl('public'), branch: 'dev' })
+        .set(auth)
+        .expect(200);
       expect(names(team)).to.deep.equal(['team-only']);
       expect(names(dev)).to.deep.equal(['dev-only']);
       expect(team.body.data.source).to.equal(repoUrl('public'));
       expect(dev.body.data.source).to.equal(repoUrl('public'));
     });
 
-    it('renders from a repo, with a skill\'s files', async () => {
+    it("renders from a repo, with a skill's files", async () => {
       const { app } = appWith();
       const res = await request(app)
         .post('/api/v1/prompts/rollout-check')
@@ -125,7 +141,12 @@ describe('HTTP /api/v1/prompts', function () {
         .send({ arguments: { deployment: 'api', namespace: 'prod' } })
         .expect(200);
       expect(res.body.data.messages[0].content.text).to.equal('Check the rollout of api in prod.');
-      const skill = await request(app).post('/api/v1/prompts/triage').query({ repo: repoUrl('public') }).set(auth).send({}).expect(200);
+      const skill = await request(app)
+        .post('/api/v1/prompts/triage')
+        .query({ repo: repoUrl('public') })
+        .set(auth)
+        .send({})
+        .expect(200);
       expect(skill.body.data.files).to.deep.equal([
         { path: 'scripts/collect.sh', content: Buffer.from('#!/bin/sh\nkubectl get events\n').toString('base64'), mode: '0755' },
       ]);
@@ -133,14 +154,23 @@ describe('HTTP /api/v1/prompts', function () {
 
     it('clones a private repo with the header token', async () => {
       const { app } = appWith();
-      const res = await request(app).get('/api/v1/prompts').query({ repo: repoUrl('private') }).set(auth).set('X-Svc-Git-Token', git.token).expect(200);
+      const res = await request(app)
+        .get('/api/v1/prompts')
+        .query({ repo: repoUrl('private') })
+        .set(auth)
+        .set('X-Svc-Git-Token', git.token)
+        .expect(200);
       expect(names(res)).to.deep.equal(['private-runbook']);
       expect(res.body.data.source).to.equal(repoUrl('private'));
     });
 
     it('private http:// repo without the header: 502 explaining the scheme, https remedy only', async () => {
       const { app } = appWith({ SVC_GIT_TOKEN: git.token });
-      const res = await request(app).get('/api/v1/prompts').query({ repo: repoUrl('private') }).set(auth).expect(502);
+      const res = await request(app)
+        .get('/api/v1/prompts')
+        .query({ repo: repoUrl('private') })
+        .set(auth)
+        .expect(502);
       expect(res.body.error.code).to.equal('PROMPTS_SOURCE_ERROR');
       expect(res.body.error.message).to.equal(
         `Failed to clone ${repoUrl('private')} (branch main): HTTP Error: 401 Unauthorized: Authentication required. ` +
@@ -149,7 +179,7 @@ describe('HTTP /api/v1/prompts', function () {
       );
     });
 
-    it('a text/plain error status is 502 with git\'s message, the status and the body verbatim', async () => {
+    it("a text/plain error status is 502 with git's message, the status and the body verbatim", async () => {
       const { app } = appWith();
       const url = `${git.baseUrl}/error-text/repo.git`;
       const res = await request(app).get('/api/v1/prompts').query({ repo: url }).set(auth).expect(502);
@@ -159,7 +189,7 @@ describe('HTTP /api/v1/prompts', function () {
       });
     });
 
-    it('a refused connection is 502 with git\'s message', async () => {
+    it("a refused connection is 502 with git's message", async () => {
       const { app } = appWith();
       const url = `http://localhost:${git.refusedPort}/repo.git`;
       const res = await request(app).get('/api/v1/prompts').query({ repo: url }).set(auth).expect(502);
@@ -219,10 +249,19 @@ describe('HTTP /api/v1/prompts', function () {
     it('keeps one clone folder per slot under SVC_DATA_DIR, removing replaced ones', async () => {
       const { app } = appWith();
       for (const name of ['public', 'second', 'public', 'second']) {
-        await request(app).get('/api/v1/prompts').query({ repo: repoUrl(name) }).set(auth).expect(200);
+        await request(app)
+          .get('/api/v1/prompts')
+          .query({ repo: repoUrl(name) })
+          .set(auth)
+          .expect(200);
       }
       expect(clones()).to.have.length(1);
-      await request(app).get('/api/v1/prompts').query({ repo: repoUrl('private') }).set(auth).set('X-Svc-Git-Token', git.token).expect(200);
+      await request(app)
+        .get('/api/v1/prompts')
+        .query({ repo: repoUrl('private') })
+        .set(auth)
+        .set('X-Svc-Git-Token', git.token)
+        .expect(200);
       expect(clones()).to.have.length(2);
       const infoRefs = git.requests.filter((r) => r.path.endsWith('/info/refs'));
       expect(infoRefs).to.have.length(5);
@@ -232,8 +271,14 @@ describe('HTTP /api/v1/prompts', function () {
   describe('validation (400 before any git traffic)', () => {
     const CASES: [Record<string, string>, string][] = [
       [{ repo: 'ftp://localhost/x.git' }, 'Invalid override repoUrl scheme: ftp (only http and https are allowed) for ftp://localhost/x.git'],
-      [{ repo: 'http://127.0.0.1:1/public.git' }, 'Invalid override repoUrl host: 127.0.0.1 is a loopback address, not a public destination this server may fetch prompts from, for http://127.0.0.1:1/public.git'],
-      [{ repo: 'http://[::ffff:7f00:1]:1/x' }, 'Invalid override repoUrl host: [::ffff:7f00:1] is a loopback address, not a public destination this server may fetch prompts from, for http://[::ffff:7f00:1]:1/x'],
+      [
+        { repo: 'http://127.0.0.1:1/public.git' },
+        'Invalid override repoUrl host: 127.0.0.1 is a loopback address, not a public destination this server may fetch prompts from, for http://127.0.0.1:1/public.git',
+      ],
+      [
+        { repo: 'http://[::ffff:7f00:1]:1/x' },
+        'Invalid override repoUrl host: [::ffff:7f00:1] is a loopback address, not a public destination this server may fetch prompts from, for http://[::ffff:7f00:1]:1/x',
+      ],
       [{ repo: 'https://github.com/a/b', path: '../../etc' }, 'Invalid override subPath: relative path cannot escape target directory'],
       [{ repo: 'https://github.com/a/b', path: '/etc' }, 'Invalid override subPath: relative path cannot be absolute'],
       [{ repo: 'https://github.com/a/b', path: 'a\0b' }, 'Invalid override subPath: contains null byte'],
@@ -266,7 +311,11 @@ describe('HTTP /api/v1/prompts', function () {
     it('a refresh gated by the host rules does not fail; the cached copy keeps being served', async () => {
       const { app } = appWith({ SVC_USER_PROMPTS_REPO: repoUrl('private'), SVC_GIT_TOKEN: git.token });
       await request(app).get('/api/v1/prompts').set(auth).expect(200);
-      const res = await request(app).post('/api/v1/prompts/refresh').set(auth).send({ repo: repoUrl('private') }).expect(200);
+      const res = await request(app)
+        .post('/api/v1/prompts/refresh')
+        .set(auth)
+        .send({ repo: repoUrl('private') })
+        .expect(200);
       expect(res.body.data).to.deep.equal({ refreshed: false, promptsLoaded: 1, source: repoUrl('private') });
       const after = await request(app).get('/api/v1/prompts').set(auth).expect(200);
       expect(after.body.data.prompts.map((p: { name: string }) => p.name)).to.deep.equal(['private-runbook']);
@@ -274,7 +323,11 @@ describe('HTTP /api/v1/prompts', function () {
 
     it('refresh takes repo, path and branch from the body', async () => {
       const { app } = appWith();
-      const res = await request(app).post('/api/v1/prompts/refresh').set(auth).send({ repo: repoUrl('public'), branch: 'dev' }).expect(200);
+      const res = await request(app)
+        .post('/api/v1/prompts/refresh')
+        .set(auth)
+        .send({ repo: repoUrl('public'), branch: 'dev' })
+        .expect(200);
       expect(res.body.data).to.deep.equal({ refreshed: true, promptsLoaded: 1, source: repoUrl('public') });
     });
 

@@ -14,7 +14,10 @@ describe('per-caller rate limits', function () {
     const { app } = buildTestApp({ SVC_RATE_LIMIT_AI: '3', SVC_RATE_LIMIT_OTHER: '100', SVC_RATE_LIMIT_WINDOW_S: '60' });
     for (let i = 0; i < 3; i++) await request(app).post('/api/v1/tools/remediate').set(auth).send({ bogus: 1 }).expect(400);
     const refused = await request(app).post('/api/v1/tools/operate').set(auth).send({}).expect(429);
-    expect(refused.body.error).to.deep.equal({ code: 'RATE_LIMITED', message: 'Rate limit reached: at most 3 AI tool requests per 60 s per caller; retry after 60 s' });
+    expect(refused.body.error).to.deep.equal({
+      code: 'RATE_LIMITED',
+      message: 'Rate limit reached: at most 3 AI tool requests per 60 s per caller; retry after 60 s',
+    });
     expect(Number(refused.headers['retry-after'])).to.be.within(59, 60);
     expect(refused.body.meta.requestId).to.equal(refused.headers['x-request-id']);
     await request(app).post('/api/v1/tools/version').set(auth).send({}).expect(200);
@@ -55,7 +58,11 @@ describe('per-caller rate limits', function () {
       const replicas = [buildTestApp(env), buildTestApp(env), buildTestApp(env)];
       try {
         await new Promise((r) => setTimeout(r, 300));
-        for (let i = 0; i < 6; i++) await request(replicas[i % 3].app).get('/api/v1/tools').set(auth).expect(200);
+        for (let i = 0; i < 6; i++)
+          await request(replicas[i % 3].app)
+            .get('/api/v1/tools')
+            .set(auth)
+            .expect(200);
         for (const r of replicas) await request(r.app).get('/api/v1/tools').set(auth).expect(429);
         await server.halt();
         // per replica now: a fresh window on each

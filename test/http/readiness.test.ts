@@ -18,7 +18,14 @@ describe('HTTP GET /readyz', () => {
     const { app } = buildTestApp();
     const res = await request(app).get('/readyz').set(auth).expect(200);
     expect(res.body).to.have.keys(KEYS);
-    expect(res.body).to.include({ ready: true, vectorDBHealthy: true, collectionAccessible: false, embeddingsRequired: true, embeddingHealthy: true, storedCount: 0 });
+    expect(res.body).to.include({
+      ready: true,
+      vectorDBHealthy: true,
+      collectionAccessible: false,
+      embeddingsRequired: true,
+      embeddingHealthy: true,
+      storedCount: 0,
+    });
     expect(new Date(res.body.checkedAt).toISOString()).to.equal(res.body.checkedAt);
   });
 

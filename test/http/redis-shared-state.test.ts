@@ -53,7 +53,7 @@ describe('REDIS_URL: shared state on a real redis-server', function () {
     }
   });
 
-  it('/readyz says whether Redis answers (ready keeps SPEC.md\'s rule) and warns that vectors are not shared without QDRANT_URL', async () => {
+  it("/readyz says whether Redis answers (ready keeps SPEC.md's rule) and warns that vectors are not shared without QDRANT_URL", async () => {
     const clock = new FakeClock();
     const t = buildTestApp({ REDIS_URL: server.url, SVC_REDIS_PREFIX: 'svc-ready:' }, { clock });
     try {
@@ -90,7 +90,9 @@ describe('REDIS_URL: shared state on a real redis-server', function () {
   });
 
   it('refuses a REDIS_URL that is not redis:// or rediss://, without echoing it', () => {
-    expect(() => buildTestApp({ REDIS_URL: 'http://user:sekret-pass@redis:6379' })).to.throw(/^Invalid configuration: REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL$/);
+    expect(() => buildTestApp({ REDIS_URL: 'http://user:sekret-pass@redis:6379' })).to.throw(
+      /^Invalid configuration: REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL$/,
+    );
   });
 });
 
@@ -99,7 +101,10 @@ describe('uploaded sources shared through Redis', function () {
   let server: RedisServer;
   const SOURCES = '/api/v1/prompts/sources';
   const render = (app: Parameters<typeof request>[0], id: string) =>
-    request(app).post(`/api/v1/prompts/demo?source=${encodeURIComponent(id)}`).set(auth).send({ arguments: { who: 'there' } });
+    request(app)
+      .post(`/api/v1/prompts/demo?source=${encodeURIComponent(id)}`)
+      .set(auth)
+      .send({ arguments: { who: 'there' } });
   before(async function () {
     requireRedisServer(this);
     server = await RedisServer.start();
@@ -112,7 +117,11 @@ describe('uploaded sources shared through Redis', function () {
     try {
       await new Promise((r) => setTimeout(r, 200));
       const id = 'local:alice-demo';
-      await request(a.app).post(SOURCES).set(auth).send(manifestOf(id, skillFiles('demo'))).expect(200);
+      await request(a.app)
+        .post(SOURCES)
+        .set(auth)
+        .send(manifestOf(id, skillFiles('demo')))
+        .expect(200);
       const first = await render(c.app, id).expect(200);
       expect(first.body.data.messages[0].content.text).to.equal('Hello {{who}}\n');
       const changed = skillFiles('demo');
@@ -120,7 +129,11 @@ describe('uploaded sources shared through Redis', function () {
       await request(a.app).post(SOURCES).set(auth).send(manifestOf(id, changed)).expect(200);
       expect((await render(c.app, id).expect(200)).body.data.messages[0].content.text).to.equal('Hi again {{who}}\n');
       await server.halt();
-      const refused = await request(a.app).post(SOURCES).set(auth).send(manifestOf('local:other', skillFiles('demo'))).expect(502);
+      const refused = await request(a.app)
+        .post(SOURCES)
+        .set(auth)
+        .send(manifestOf('local:other', skillFiles('demo')))
+        .expect(502);
       expect(refused.body.error.code).to.equal('DEPENDENCY_ERROR');
       expect(refused.body.error.message).to.match(/^Redis at redis:\/\/127\.0\.0\.1:\d+ failed to store an uploaded source/);
       // C rendered it before: its first level still serves it
@@ -136,7 +149,12 @@ describe('uploaded sources shared through Redis', function () {
     const [a, b] = [buildTestApp(env), buildTestApp(env)];
     try {
       await new Promise((r) => setTimeout(r, 200));
-      for (const [i, t] of [a, b, a].entries()) await request(t.app).post(SOURCES).set(auth).send(manifestOf(`local:s${i}`, skillFiles('demo'))).expect(200);
+      for (const [i, t] of [a, b, a].entries())
+        await request(t.app)
+          .post(SOURCES)
+          .set(auth)
+          .send(manifestOf(`local:s${i}`, skillFiles('demo')))
+          .expect(200);
       const fresh = buildTestApp(env);
       await new Promise((r) => setTimeout(r, 200));
       expect((await render(fresh.app, 'local:s0')).status).to.equal(400);

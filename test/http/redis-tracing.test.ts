@@ -10,7 +10,9 @@ import { requireRedisServer } from '../support/redis-fixture.js';
 import { RedisServer } from '../support/redis-server.js';
 import { auth, buildTestApp, type TestApp } from '../support/test-app.js';
 
-const getWeb: ChatReply = { toolCalls: [{ name: 'get_resource', arguments: JSON.stringify({ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', namespace: 'x' }) }] };
+const getWeb: ChatReply = {
+  toolCalls: [{ name: 'get_resource', arguments: JSON.stringify({ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', namespace: 'x' }) }],
+};
 const PASSWORD = 'redis-span-canary-pass-4242';
 
 function rootOf(span: RecordedSpan): RecordedSpan {
@@ -34,7 +36,14 @@ describe('Redis calls as spans under the tool span', function () {
     kube.settle();
     chat = await OpenAiChatServer.start();
     tracer = new RecordingTracer();
-    const env = { OPENAI_API_KEY: chat.apiKey, OPENAI_BASE_URL: chat.baseUrl, SVC_LLM_MODEL: 'gpt-test', KUBECONFIG: kube.writeKubeconfig(), REDIS_URL: `${redis.url}/2`, SVC_REDIS_PREFIX: 'svc-span:' };
+    const env = {
+      OPENAI_API_KEY: chat.apiKey,
+      OPENAI_BASE_URL: chat.baseUrl,
+      SVC_LLM_MODEL: 'gpt-test',
+      KUBECONFIG: kube.writeKubeconfig(),
+      REDIS_URL: `${redis.url}/2`,
+      SVC_REDIS_PREFIX: 'svc-span:',
+    };
     t = buildTestApp(env, { tracer });
     await new Promise((r) => setTimeout(r, 300));
   });

@@ -5,7 +5,7 @@ import { OpenAiChatServer, type Script } from '../support/openai-chat-server.js'
 import { analysisAnswer, callFn, webDeployment } from '../support/remediation-fixtures.js';
 import { auth, buildTestApp } from '../support/test-app.js';
 
-type Any = any; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Any = any;
 const PODS = { apiVersion: 'v1', kind: 'Pod', namespace: 'x' };
 
 describe('remediate with a hostile or failing model (real app, chat server, Kubernetes stand-in)', () => {
@@ -14,7 +14,14 @@ describe('remediate with a hostile or failing model (real app, chat server, Kube
   let app: Any;
 
   const start = (env: Record<string, string> = {}) => {
-    app = buildTestApp({ OPENAI_API_KEY: chat.apiKey, OPENAI_BASE_URL: chat.baseUrl, SVC_LLM_MODEL: 'gpt-test', SVC_LLM_MAX_RETRIES: '0', KUBECONFIG: kube.writeKubeconfig(), ...env }).app;
+    app = buildTestApp({
+      OPENAI_API_KEY: chat.apiKey,
+      OPENAI_BASE_URL: chat.baseUrl,
+      SVC_LLM_MODEL: 'gpt-test',
+      SVC_LLM_MAX_RETRIES: '0',
+      KUBECONFIG: kube.writeKubeconfig(),
+      ...env,
+    }).app;
   };
   const remediate = (body: object) => request(app).post('/api/v1/tools/remediate').set(auth).send(body);
 
@@ -38,7 +45,9 @@ describe('remediate with a hostile or failing model (real app, chat server, Kube
     chat.script({ content: 'done' }, { content: 'Sure! The problem is DNS. '.repeat(50) }, { content: 'As I said, DNS.' });
     const res = await remediate({ issue: 'web is down' }).expect(500);
     expect(res.body.error.code).to.equal('EXECUTION_ERROR');
-    expect(res.body.error.message).to.contain('unusable after one retry: the answer contains no JSON object').and.contain('Start of the answer: "As I said, DNS."');
+    expect(res.body.error.message)
+      .to.contain('unusable after one retry: the answer contains no JSON object')
+      .and.contain('Start of the answer: "As I said, DNS."');
     expect(chat.requests[2].messages.at(-1).content).to.contain('could not be used');
   });
 
@@ -52,19 +61,27 @@ describe('remediate with a hostile or failing model (real app, chat server, Kube
 
   it('calls to unknown or writing functions and malformed arguments are answered with errors, never run', async () => {
     chat.script(
-      { toolCalls: [
-        { name: 'apply_manifest', arguments: JSON.stringify({ manifest: webDeployment('nginx:1.27') }) },
-        { name: 'delete_pod', arguments: '{"namespace":"x","name":"web"}' },
-        { name: 'list_resources', arguments: '{"apiVersion": "v1", "kind": ' },
-        { name: 'get_pod_logs', arguments: '["not", "an", "object"]' },
-        { name: 'get_resource', arguments: '{"apiVersion":"apps/v1","kind":"Deployment","name":"web","namespace":"x","dryRun":false}' },
-      ] },
+      {
+        toolCalls: [
+          { name: 'apply_manifest', arguments: JSON.stringify({ manifest: webDeployment('nginx:1.27') }) },
+          { name: 'delete_pod', arguments: '{"namespace":"x","name":"web"}' },
+          { name: 'list_resources', arguments: '{"apiVersion": "v1", "kind": ' },
+          { name: 'get_pod_logs', arguments: '["not", "an", "object"]' },
+          { name: 'get_resource', arguments: '{"apiVersion":"apps/v1","kind":"Deployment","name":"web","namespace":"x","dryRun":false}' },
+        ],
+      },
       { content: 'I could not change anything.' },
       { content: analysisAnswer({ actions: [] }) },
     );
     const res = await remediate({ issue: 'web is down' }).expect(200);
     const calls = res.body.data.result.investigation.functionsCalled;
-    expect(calls.map((c: Any) => [c.name, c.ok])).to.deep.equal([['apply_manifest', false], ['delete_pod', false], ['list_resources', false], ['get_pod_logs', false], ['get_resource', false]]);
+    expect(calls.map((c: Any) => [c.name, c.ok])).to.deep.equal([
+      ['apply_manifest', false],
+      ['delete_pod', false],
+      ['list_resources', false],
+      ['get_pod_logs', false],
+      ['get_resource', false],
+    ]);
     expect(calls[0].error).to.contain('unknown function "apply_manifest"');
     expect(calls[2].error).to.contain('invalid arguments JSON');
     expect(calls[4].error).to.contain('invalid arguments');
@@ -92,7 +109,10 @@ describe('remediate with a hostile or failing model (real app, chat server, Kube
   });
 
   it('the provider failing (500) mid-loop: a partial result saying so, with what was found', async () => {
-    chat.script({ ...callFn('list_resources', PODS), content: 'Looking at the pods first.' }, { status: 500, error: { message: 'The server had an error while processing your request.' } });
+    chat.script(
+      { ...callFn('list_resources', PODS), content: 'Looking at the pods first.' },
+      { status: 500, error: { message: 'The server had an error while processing your request.' } },
+    );
     const res = await remediate({ issue: 'web is down' }).expect(200);
     const view = res.body.data.result;
     expect(view.status).to.equal('investigation_incomplete');

@@ -6,7 +6,7 @@ import { RecordingTracer } from '../support/recording-tracer.js';
 import { analysisAnswer, callFn, containerPatch, lastResult, podName, WEB, webDeployment } from '../support/remediation-fixtures.js';
 import { auth, buildTestApp } from '../support/test-app.js';
 
-type Any = any; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Any = any;
 const PODS = { apiVersion: 'v1', kind: 'Pod', namespace: 'x', labelSelector: 'app=web' };
 
 describe('remediate over HTTP (scripted chat server, behaving Kubernetes stand-in)', () => {
@@ -17,7 +17,13 @@ describe('remediate over HTTP (scripted chat server, behaving Kubernetes stand-i
   beforeEach(async () => {
     kube = await KubeApiServer.start();
     chat = await OpenAiChatServer.start();
-    env = { OPENAI_API_KEY: chat.apiKey, OPENAI_BASE_URL: chat.baseUrl, SVC_LLM_MODEL: 'gpt-test', SVC_LLM_MAX_RETRIES: '0', KUBECONFIG: kube.writeKubeconfig() };
+    env = {
+      OPENAI_API_KEY: chat.apiKey,
+      OPENAI_BASE_URL: chat.baseUrl,
+      SVC_LLM_MODEL: 'gpt-test',
+      SVC_LLM_MAX_RETRIES: '0',
+      KUBECONFIG: kube.writeKubeconfig(),
+    };
   });
   afterEach(async () => {
     await kube.close();
@@ -50,7 +56,10 @@ describe('remediate over HTTP (scripted chat server, behaving Kubernetes stand-i
     const start = await post(app, { issue: 'web in namespace x never becomes ready' }).expect(200);
     const view = start.body.data.result;
     expect(view.status).to.equal('awaiting_approval');
-    expect(view.investigation.functionsCalled.map((f: Any) => [f.name, f.ok])).to.deep.equal([['list_resources', true], ['describe_resource', true]]);
+    expect(view.investigation.functionsCalled.map((f: Any) => [f.name, f.ok])).to.deep.equal([
+      ['list_resources', true],
+      ['describe_resource', true],
+    ]);
     expect(writes()).to.deep.equal([]);
     // the model saw the pull failure through the real adapter and stand-in
     expect(JSON.stringify(chat.requests[2].messages)).to.contain('ImagePullBackOff').and.contain('Failed to pull image');
@@ -139,7 +148,10 @@ describe('remediate over HTTP (scripted chat server, behaving Kubernetes stand-i
     chat.script({ content: 'bad tag' }, { content: analysisAnswer() }, ...verification(() => true));
     const { app } = buildTestApp(env);
     const unknown = await post(app, { sessionId: 'rem_0123456789abcdef0123456789abcdef', executeChoice: 1 }).expect(400);
-    expect(unknown.body.error).to.deep.include({ code: 'VALIDATION_ERROR', message: 'Unknown or expired session: rem_0123456789abcdef0123456789abcdef. Start a new investigation with remediate and an issue.' });
+    expect(unknown.body.error).to.deep.include({
+      code: 'VALIDATION_ERROR',
+      message: 'Unknown or expired session: rem_0123456789abcdef0123456789abcdef. Start a new investigation with remediate and an issue.',
+    });
     const view = (await post(app, { issue: 'web is down' }).expect(200)).body.data.result;
     const [a, b] = await Promise.all([post(app, { sessionId: view.sessionId, executeChoice: 1 }), post(app, { sessionId: view.sessionId, executeChoice: 1 })]);
     expect([a.status, b.status].sort()).to.deep.equal([200, 400]);
@@ -168,7 +180,9 @@ describe('remediate over HTTP (scripted chat server, behaving Kubernetes stand-i
     const noAi = await post(buildTestApp({ KUBECONFIG: env.KUBECONFIG }).app, { issue: 'web is down' }).expect(500);
     expect(noAi.body.error.code).to.equal('EXECUTION_ERROR');
     expect(noAi.body.error.message).to.contain('OPENAI_API_KEY');
-    const noCluster = await post(buildTestApp({ OPENAI_API_KEY: chat.apiKey, OPENAI_BASE_URL: chat.baseUrl, SVC_LLM_MODEL: 'gpt-test' }).app, { issue: 'web is down' }).expect(500);
+    const noCluster = await post(buildTestApp({ OPENAI_API_KEY: chat.apiKey, OPENAI_BASE_URL: chat.baseUrl, SVC_LLM_MODEL: 'gpt-test' }).app, {
+      issue: 'web is down',
+    }).expect(500);
     expect(noCluster.body.error.message).to.contain('KUBECONFIG');
     expect(chat.requests).to.deep.equal([]);
     expect(kube.requests).to.deep.equal([]);

@@ -12,7 +12,7 @@ import { runSvc, waitFor } from '../support/svc-process.js';
 
 const TOKEN = 'replica-test-token-0123456789';
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;
 
 /**
  * Real svc processes sharing Debian's redis-server and the Qdrant stand-in:
@@ -43,8 +43,20 @@ describe('replica processes: a scan survives the replica that started it', funct
     const dir = mkdtempSync(path.join(tmpdir(), 'svc-replica-'));
     dirs.push(dir);
     const p = runSvc({
-      HOST: '127.0.0.1', PORT: '0', SVC_AUTH_TOKEN: TOKEN, SVC_DATA_DIR: dir, REDIS_URL: redis.url, SVC_REDIS_PREFIX: 'svc-proc:', QDRANT_URL: qdrant.url,
-      OPENAI_API_KEY: chat.apiKey, OPENAI_BASE_URL: chat.baseUrl, SVC_LLM_MODEL: 'gpt-test', KUBECONFIG: kube.writeKubeconfig(), SVC_SCAN_LEASE_MS: '1500', SVC_SCAN_BATCH_SIZE: '2', SVC_EMBEDDINGS_DIMENSIONS: '64',
+      HOST: '127.0.0.1',
+      PORT: '0',
+      SVC_AUTH_TOKEN: TOKEN,
+      SVC_DATA_DIR: dir,
+      REDIS_URL: redis.url,
+      SVC_REDIS_PREFIX: 'svc-proc:',
+      QDRANT_URL: qdrant.url,
+      OPENAI_API_KEY: chat.apiKey,
+      OPENAI_BASE_URL: chat.baseUrl,
+      SVC_LLM_MODEL: 'gpt-test',
+      KUBECONFIG: kube.writeKubeconfig(),
+      SVC_SCAN_LEASE_MS: '1500',
+      SVC_SCAN_BATCH_SIZE: '2',
+      SVC_EMBEDDINGS_DIMENSIONS: '64',
     });
     procs.push(p);
     await waitFor(() => /"url":"([^"]+)"/.test(p.output()), 'svc listening');
@@ -52,7 +64,11 @@ describe('replica processes: a scan survives the replica that started it', funct
   }
 
   const orgData = async (url: string, body: Json): Promise<Json> => {
-    const res = await fetch(`${url}/api/v1/tools/manageOrgData`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await fetch(`${url}/api/v1/tools/manageOrgData`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     const json = (await res.json()) as Json;
     if (res.status !== 200) throw new Error(`${res.status} ${JSON.stringify(json)}`);
     return json.data.result;
@@ -80,7 +96,16 @@ describe('replica processes: a scan survives the replica that started it', funct
       if (done.status === 'completed') break;
       await new Promise((r) => setTimeout(r, 100));
     }
-    expect(done, JSON.stringify(done) + b.p.output().split('\n').filter((l) => !l.includes('"msg":"request"')).join('\n').slice(-3000)).to.deep.include({ scanId: started.scanId, status: 'completed', done: total, resumed: 1 });
+    expect(
+      done,
+      JSON.stringify(done) +
+        b.p
+          .output()
+          .split('\n')
+          .filter((l) => !l.includes('"msg":"request"'))
+          .join('\n')
+          .slice(-3000),
+    ).to.deep.include({ scanId: started.scanId, status: 'completed', done: total, resumed: 1 });
     const listed = await orgData(b.url, { dataType: 'capabilities', operation: 'list', limit: 100 });
     expect(listed.total).to.equal(total - done.failures.length);
     expect(b.p.output()).to.contain('resuming interrupted capability scan');

@@ -10,9 +10,11 @@ import { RedisServer } from '../support/redis-server.js';
 import { auth, buildTestApp, type TestApp } from '../support/test-app.js';
 import { runWorkflow, WorkflowStandIns } from '../support/workflow-harness.js';
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;
 
-const getWeb: ChatReply = { toolCalls: [{ name: 'get_resource', arguments: JSON.stringify({ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', namespace: 'x' }) }] };
+const getWeb: ChatReply = {
+  toolCalls: [{ name: 'get_resource', arguments: JSON.stringify({ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', namespace: 'x' }) }],
+};
 
 /** Replicas: apps of their own (container, Redis client, caches, data folder) sharing one Redis. */
 async function replicas(n: number, env: Record<string, string>, overrides = {}): Promise<TestApp[]> {
@@ -43,7 +45,14 @@ describe('several replicas sharing one Redis', function () {
       kube.create(webManifest(2));
       kube.settle();
       chat = await OpenAiChatServer.start();
-      const env = { OPENAI_API_KEY: chat.apiKey, OPENAI_BASE_URL: chat.baseUrl, SVC_LLM_MODEL: 'gpt-test', KUBECONFIG: kube.writeKubeconfig(), REDIS_URL: redis.url, SVC_REDIS_PREFIX: `svc-rep-${Date.now()}:` };
+      const env = {
+        OPENAI_API_KEY: chat.apiKey,
+        OPENAI_BASE_URL: chat.baseUrl,
+        SVC_LLM_MODEL: 'gpt-test',
+        KUBECONFIG: kube.writeKubeconfig(),
+        REDIS_URL: redis.url,
+        SVC_REDIS_PREFIX: `svc-rep-${Date.now()}:`,
+      };
       apps = await replicas(3, env);
     });
     afterEach(async () => {
@@ -101,7 +110,10 @@ describe('several replicas sharing one Redis', function () {
       expect(deployed.status).to.equal('ready');
       const later = buildTestApp(env, s.overrides());
       await new Promise((r) => setTimeout(r, 300));
-      const again = await request(later.app).post('/api/v1/tools/deployManifests').set(auth).send({ solutionId: steps[0].result.solutions[0].solutionId, timeout: 30 });
+      const again = await request(later.app)
+        .post('/api/v1/tools/deployManifests')
+        .set(auth)
+        .send({ solutionId: steps[0].result.solutions[0].solutionId, timeout: 30 });
       expect(again.status, JSON.stringify(again.body)).to.equal(200);
       expect(again.body.data.result.status).to.equal('ready');
       await closeAll([later]);

@@ -21,10 +21,18 @@ function memory(): { heap: number; buffers: number } {
   return { heap: m.heapUsed, buffers: m.arrayBuffers };
 }
 
-const normalise = (p: string) => p.split(/[\\/]/).filter((s) => s !== '' && s !== '.').join('/');
+const normalise = (p: string) =>
+  p
+    .split(/[\\/]/)
+    .filter((s) => s !== '' && s !== '.')
+    .join('/');
 
 /** The cached entry holds exactly the manifest that was sent: every file, byte for byte, nothing else. */
-function expectWhole(entry: IngestedSource | undefined, sent: { source: string; contentHash?: string; files: { path: string; content: string }[] }, label: string) {
+function expectWhole(
+  entry: IngestedSource | undefined,
+  sent: { source: string; contentHash?: string; files: { path: string; content: string }[] },
+  label: string,
+) {
   expect(entry, label).to.not.equal(undefined);
   expect(entry!.files.length, label).to.equal(sent.files.length);
   for (const f of sent.files) {

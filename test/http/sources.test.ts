@@ -44,7 +44,12 @@ describe('POST /api/v1/prompts/sources', () => {
   describe('transitions', () => {
     it('not cached -> ingested; same hash -> unchanged; other hash -> ingested; no hash -> ingested', async () => {
       const { app, store } = buildUploadsApp();
-      const post = (body: unknown) => request(app).post(SOURCES).set(uploadAuth).send(body as object).expect(200);
+      const post = (body: unknown) =>
+        request(app)
+          .post(SOURCES)
+          .set(uploadAuth)
+          .send(body as object)
+          .expect(200);
       const one = manifestOf('local:alice-skills', skillFiles('one'), true);
       expect((await post(one)).body.data.status).to.equal('ingested');
       const cached = await store.get(sourceKey('local:alice-skills'));
@@ -68,21 +73,34 @@ describe('POST /api/v1/prompts/sources', () => {
         { ...good, files: [...good.files, { path: 'bad.b64', content: 'a b c d' }] },
         { ...good, contentHash: `sha256:${'1'.repeat(64)}` },
         manifestOf('local:keep', filesTotalling(262145, 3)),
-        manifestOf('local:keep', Array.from({ length: 101 }, (_, i) => ({ path: `f${i}`, bytes: Buffer.from('x') }))),
+        manifestOf(
+          'local:keep',
+          Array.from({ length: 101 }, (_, i) => ({ path: `f${i}`, bytes: Buffer.from('x') })),
+        ),
       ];
       for (const body of bad) {
         const res = await request(app).post(SOURCES).set(uploadAuth).send(body).expect(400);
         expect(res.body.error.code).to.equal('VALIDATION_ERROR');
         expect(await store.get(sourceKey('local:keep'))).to.equal(before);
       }
-      await request(app).post(SOURCES).set(uploadAuth).set('Content-Type', 'application/json').send(jsonOfSize(good, CAP + 1)).expect(413);
+      await request(app)
+        .post(SOURCES)
+        .set(uploadAuth)
+        .set('Content-Type', 'application/json')
+        .send(jsonOfSize(good, CAP + 1))
+        .expect(413);
       expect(await store.get(sourceKey('local:keep'))).to.equal(before);
       expect(store.stats().count).to.equal(1);
     });
 
     it('evicts the least recently used source beyond SVC_SOURCES_MAX', async () => {
       const { app, store } = buildUploadsApp({ SVC_SOURCES_MAX: '2' });
-      const post = (id: string) => request(app).post(SOURCES).set(uploadAuth).send(manifestOf(id, skillFiles(), true)).expect(200);
+      const post = (id: string) =>
+        request(app)
+          .post(SOURCES)
+          .set(uploadAuth)
+          .send(manifestOf(id, skillFiles(), true))
+          .expect(200);
       await post('local:a');
       await post('local:b');
       expect((await post('local:a')).body.data.status).to.equal('unchanged'); // a is now the most recent
@@ -95,7 +113,11 @@ describe('POST /api/v1/prompts/sources', () => {
     it('evicts by decoded bytes beyond SVC_SOURCES_MAX_BYTES', async () => {
       const { app, store } = buildUploadsApp({ SVC_SOURCES_MAX_BYTES: String(262144 * 2) });
       for (const id of ['local:x', 'local:y', 'local:z']) {
-        await request(app).post(SOURCES).set(uploadAuth).send(manifestOf(id, filesTotalling(262144, 4))).expect(200);
+        await request(app)
+          .post(SOURCES)
+          .set(uploadAuth)
+          .send(manifestOf(id, filesTotalling(262144, 4)))
+          .expect(200);
       }
       expect(store.stats()).to.deep.equal({ count: 2, bytes: 262144 * 2 });
       expect(await store.get(sourceKey('local:x'))).to.equal(undefined);
@@ -106,9 +128,17 @@ describe('POST /api/v1/prompts/sources', () => {
     it('takes 100 files and refuses 101', async () => {
       const { app, store } = buildUploadsApp();
       const files = (n: number) => Array.from({ length: n }, (_, i) => ({ path: `p/${i}.md`, bytes: Buffer.from(`#${i}`) }));
-      const ok = await request(app).post(SOURCES).set(uploadAuth).send(manifestOf('local:100', files(100))).expect(200);
+      const ok = await request(app)
+        .post(SOURCES)
+        .set(uploadAuth)
+        .send(manifestOf('local:100', files(100)))
+        .expect(200);
       expect(ok.body.data.fileCount).to.equal(100);
-      const res = await request(app).post(SOURCES).set(uploadAuth).send(manifestOf('local:101', files(101))).expect(400);
+      const res = await request(app)
+        .post(SOURCES)
+        .set(uploadAuth)
+        .send(manifestOf('local:101', files(101)))
+        .expect(400);
       expect(res.body.error).to.deep.equal({ code: 'VALIDATION_ERROR', message: 'Too many files: 101 (at most 100 per manifest)' });
       expect(store.stats().count).to.equal(1);
     });
@@ -138,8 +168,7 @@ describe('POST /api/v1/prompts/sources', () => {
             'Content-Type': 'application/json',
             ...(chunked ? {} : { 'Content-Length': size }),
           });
-          const send = (size: number) =>
-            rawPost(port, { headers: headers(size), body: jsonOfSize(atDecodedLimit(), size), chunked, waitForClose: size > CAP });
+          const send = (size: number) => rawPost(port, { headers: headers(size), body: jsonOfSize(atDecodedLimit(), size), chunked, waitForClose: size > CAP });
           const at = await send(CAP);
           expect(at.status).to.equal(200);
           expect(JSON.parse(at.body).data.status).to.equal('ingested');
@@ -273,13 +302,25 @@ describe('POST /api/v1/prompts/sources', () => {
     ];
     for (const [path, reason] of badPaths) {
       it(`refuses the path ${JSON.stringify(path)}: ${reason}`, async () => {
-        const m = { source: 'local:a', files: [{ path: 'ok.md', content: '' }, { path, content: 'aGk=' }] };
+        const m = {
+          source: 'local:a',
+          files: [
+            { path: 'ok.md', content: '' },
+            { path, content: 'aGk=' },
+          ],
+        };
         expect(await refuse(m)).to.equal(`Invalid file path ${path}: ${reason}`);
       });
     }
 
     it('refuses duplicates after normalisation', async () => {
-      const m = { source: 'local:a', files: [{ path: 'a/b.md', content: '' }, { path: 'a\\.\\b.md', content: '' }] };
+      const m = {
+        source: 'local:a',
+        files: [
+          { path: 'a/b.md', content: '' },
+          { path: 'a\\.\\b.md', content: '' },
+        ],
+      };
       expect(await refuse(m)).to.equal('Duplicate file path a\\.\\b.md: same file as a/b.md after normalisation');
     });
 

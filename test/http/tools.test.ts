@@ -106,11 +106,18 @@ describe('HTTP /api/v1/tools', () => {
 
     it('evidence of 20000 characters is accepted by validation and 20001 is a 400, for remediate and operate', async () => {
       for (const tool of ['remediate', 'operate']) {
-        const atLimit = await request(app).post(`/api/v1/tools/${tool}`).set(auth).send({ evidence: 'e'.repeat(EVIDENCE_MAX_LENGTH) });
+        const atLimit = await request(app)
+          .post(`/api/v1/tools/${tool}`)
+          .set(auth)
+          .send({ evidence: 'e'.repeat(EVIDENCE_MAX_LENGTH) });
         // validation passed: the use case answers (a built one asks for its intent or issue; one not built yet is a 500), not the validator
         expect(atLimit.status, tool).to.be.oneOf([400, 500]);
         expect(atLimit.body.error.message, tool).to.not.contain('evidence');
-        const over = await request(app).post(`/api/v1/tools/${tool}`).set(auth).send({ evidence: 'e'.repeat(EVIDENCE_MAX_LENGTH + 1) }).expect(400);
+        const over = await request(app)
+          .post(`/api/v1/tools/${tool}`)
+          .set(auth)
+          .send({ evidence: 'e'.repeat(EVIDENCE_MAX_LENGTH + 1) })
+          .expect(400);
         expect(over.body.error.details[0].field).to.equal('evidence');
       }
     });
@@ -149,8 +156,16 @@ describe('HTTP /api/v1/tools', () => {
       {},
       {
         toolHandlers: {
-          version: { execute: async () => { throw new ExecutionError('cluster said no'); } },
-          recommend: { execute: async () => { throw new Error('secret internal detail at /srv/x.js:12'); } },
+          version: {
+            execute: async () => {
+              throw new ExecutionError('cluster said no');
+            },
+          },
+          recommend: {
+            execute: async () => {
+              throw new Error('secret internal detail at /srv/x.js:12');
+            },
+          },
         },
       },
     );

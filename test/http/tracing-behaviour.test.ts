@@ -137,8 +137,7 @@ describe('tracing: sampling, propagation, failures, limits, status', function ()
   it('reports its status in the version tool, and an exporter that fails', async () => {
     traced = tracedApp(otlp({ OTEL_SERVICE_NAME: 'svc-test' }), deps);
     const version = async () =>
-      (await request(traced!.app).post('/api/v1/tools/version').set('authorization', `Bearer ${CANARY.authToken}`).send({})).body.data.result
-        .system.tracing;
+      (await request(traced!.app).post('/api/v1/tools/version').set('authorization', `Bearer ${CANARY.authToken}`).send({})).body.data.result.system.tracing;
     expect(await version()).to.deep.equal({ enabled: true, exporter: 'otlp', serviceName: 'svc-test', status: 'active' });
 
     receiver.failWith = 500;

@@ -33,10 +33,7 @@ const VARIANTS: Variant[] = [
 ];
 
 async function runTool(traced: TracedApp) {
-  const res = await request(traced.app)
-    .post('/api/v1/tools/remediate')
-    .set('authorization', `Bearer ${CANARY.authToken}`)
-    .send(INPUT);
+  const res = await request(traced.app).post('/api/v1/tools/remediate').set('authorization', `Bearer ${CANARY.authToken}`).send(INPUT);
   expect(res.status, JSON.stringify(res.body)).to.equal(200);
   await traced.tracer.shutdown();
 }
@@ -63,7 +60,11 @@ function assertToolTree(spans: ReceivedSpan[], format: ReceivedSpan['format']) {
   const chat = one(spans, 'chat gpt-test');
   const list = one(spans, 'list');
   const get = one(spans, 'get');
-  expect(childrenOf(spans, root).map((s) => s.name).sort()).to.deep.equal(['chat gpt-test', 'embeddings text-embedding-3-small', 'get', 'list', 'search']);
+  expect(
+    childrenOf(spans, root)
+      .map((s) => s.name)
+      .sort(),
+  ).to.deep.equal(['chat gpt-test', 'embeddings text-embedding-3-small', 'get', 'list', 'search']);
   for (const child of [embeddings, search, chat, list, get]) httpChild(spans, child);
 
   expect(attr(embeddings, 'gen_ai.request.model')).to.equal('text-embedding-3-small');

@@ -39,7 +39,13 @@ describe('tracing in the server process', () => {
       const root = one(receiver.spans, 'execute_tool version');
       expect(root.serviceName).to.equal('svc-process-test');
       // the version tool's dependency probes are children of its span (the adapters' own probes make no spans of their own)
-      expect(receiver.spans.map((s) => s.name).sort()).to.deep.equal(['execute_tool version', 'probe embeddings', 'probe kubernetes', 'probe shared-state', 'probe vectordb']);
+      expect(receiver.spans.map((s) => s.name).sort()).to.deep.equal([
+        'execute_tool version',
+        'probe embeddings',
+        'probe kubernetes',
+        'probe shared-state',
+        'probe vectordb',
+      ]);
       for (const s of receiver.spans.filter((x) => x !== root)) expect(s.parentSpanId).to.equal(root.spanId);
     } finally {
       await receiver.close();

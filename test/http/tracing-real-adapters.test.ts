@@ -3,7 +3,6 @@ import { expect } from 'chai';
 import request from 'supertest';
 import type { DependencyContainer } from 'tsyringe';
 import type { ToolHandler } from '../../application/tool-handler.js';
-import type { ClusterClient } from '../../domain/ports/cluster-client.js';
 import type { Embedder } from '../../domain/ports/embedder.js';
 import type { LlmProvider } from '../../domain/ports/llm-provider.js';
 import type { Tracer } from '../../domain/ports/tracer.js';
@@ -88,8 +87,7 @@ describe('tracing over the real adapters (Qdrant, OpenAI-compatible, Kubernetes 
       },
       os.tmpdir(),
     );
-    let container: DependencyContainer | undefined;
-    container = buildContainer(config, { logger: new CapturingLogger(), toolHandlers: { remediate: investigate(() => container!) } });
+    const container: DependencyContainer = buildContainer(config, { logger: new CapturingLogger(), toolHandlers: { remediate: investigate(() => container) } });
     const res = await request(createApp(container))
       .post('/api/v1/tools/remediate')
       .set('authorization', `Bearer ${AUTH}`)

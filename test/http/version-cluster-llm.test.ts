@@ -18,7 +18,12 @@ describe('version tool: kubernetes and AI provider status from the configured ad
   });
 
   it('reports the cluster connected with its context, and the configured provider, without credentials', async () => {
-    const { app } = buildTestApp({ KUBECONFIG: kube.writeKubeconfig({ context: 'prod-east' }), OPENAI_API_KEY: chat.apiKey, OPENAI_BASE_URL: chat.baseUrl, SVC_LLM_MODEL: 'gpt-test' });
+    const { app } = buildTestApp({
+      KUBECONFIG: kube.writeKubeconfig({ context: 'prod-east' }),
+      OPENAI_API_KEY: chat.apiKey,
+      OPENAI_BASE_URL: chat.baseUrl,
+      SVC_LLM_MODEL: 'gpt-test',
+    });
     const res = await request(app).post('/api/v1/tools/version').set(auth).send({}).expect(200);
     const { system } = res.body.data.result;
     expect(system.kubernetes).to.deep.equal({ connected: true, context: 'prod-east', serverVersion: 'v1.31.2' });

@@ -5,7 +5,7 @@ import { TOKENS } from '../../infrastructure/tokens.js';
 import { startAccessServer, TEST_TOKEN, type AccessServer } from '../support/access-server.js';
 import { runWorkflow, WorkflowStandIns } from '../support/workflow-harness.js';
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;
 
 describe('deployment workflow over MCP (Streamable HTTP), against the stand-ins', () => {
   let s: WorkflowStandIns;
@@ -17,7 +17,9 @@ describe('deployment workflow over MCP (Streamable HTTP), against the stand-ins'
     server = await startAccessServer({ env: s.env(), overrides: s.overrides() });
     await s.seedOrgData(server.container);
     client = new Client({ name: 'svc-test', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${TEST_TOKEN}` } } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${TEST_TOKEN}` } } }),
+    );
   });
 
   after(async () => {

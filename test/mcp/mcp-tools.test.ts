@@ -54,7 +54,13 @@ describe('MCP over Streamable HTTP: tools', () => {
     expect(data.executionTime).to.be.a('number');
     expect(data.result.system.version.version).to.match(/^\d+\.\d+\.\d+/);
     expect(JSON.parse((result.content as { type: string; text: string }[])[0].text)).to.deep.equal(data);
-    expect(tracer.spans.map((s) => s.name).sort()).to.deep.equal(['execute_tool version', 'probe embeddings', 'probe kubernetes', 'probe shared-state', 'probe vectordb']);
+    expect(tracer.spans.map((s) => s.name).sort()).to.deep.equal([
+      'execute_tool version',
+      'probe embeddings',
+      'probe kubernetes',
+      'probe shared-state',
+      'probe vectordb',
+    ]);
     expect(tracer.spans[0].attributes).to.include({ 'gen_ai.tool.name': 'version', 'gen_ai.tool.input': '{}', 'svc.tool.success': true });
   });
 

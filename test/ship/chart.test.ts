@@ -39,7 +39,12 @@ const one = (objects: Manifest[], kind: string) => {
 const podSpec = (objects: Manifest[]) => (one(objects, 'Deployment') as unknown as { spec: { template: { spec: PodSpec } } }).spec.template.spec;
 const container = (objects: Manifest[]) => podSpec(objects).containers[0];
 const envOf = (objects: Manifest[]) => Object.fromEntries(container(objects).env.map((e) => [e.name, e]));
-const plainEnv = (objects: Manifest[]) => Object.fromEntries(container(objects).env.filter((e) => e.value !== undefined).map((e) => [e.name, e.value!]));
+const plainEnv = (objects: Manifest[]) =>
+  Object.fromEntries(
+    container(objects)
+      .env.filter((e) => e.value !== undefined)
+      .map((e) => [e.name, e.value!]),
+  );
 const rules = (objects: Manifest[]) => (one(objects, 'ClusterRole') as unknown as { rules: Rule[] }).rules;
 const WRITE_VERBS = ['create', 'update', 'patch', 'delete', 'deletecollection', 'escalate', 'bind', 'impersonate', '*'];
 const SECRET_ENV = ['SVC_AUTH_TOKEN', 'SVC_GIT_TOKEN', 'OPENAI_API_KEY', 'QDRANT_API_KEY'];
@@ -56,7 +61,10 @@ function schemaErrors(objects: Manifest[]): string[] {
 function environment(objects: Manifest[]): Record<string, string> {
   const env: Record<string, string> = {};
   for (const e of container(objects).env) {
-    env[e.name] = e.value !== undefined ? e.value.replace(/\$\(([A-Za-z_][A-Za-z0-9_]*)\)/g, (m, name: string) => env[name] ?? m) : `secret-${e.valueFrom!.secretKeyRef!.name}-${e.valueFrom!.secretKeyRef!.key}-padding`;
+    env[e.name] =
+      e.value !== undefined
+        ? e.value.replace(/\$\(([A-Za-z_][A-Za-z0-9_]*)\)/g, (m, name: string) => env[name] ?? m)
+        : `secret-${e.valueFrom!.secretKeyRef!.name}-${e.valueFrom!.secretKeyRef!.key}-padding`;
   }
   return env;
 }
@@ -70,11 +78,24 @@ const OVERRIDES = {
     openaiApiKey: { name: 'llm', key: 'api-key' },
     qdrantApiKey: { name: 'qdrant-auth', key: 'api-key' },
   },
-  prompts: { repo: 'https://github.com/acme/prompts.git', path: 'team/sre', branch: 'release/2', cacheTtlSeconds: 600, internalHosts: ['git.corp.example', 'gitea.tools'] },
+  prompts: {
+    repo: 'https://github.com/acme/prompts.git',
+    path: 'team/sre',
+    branch: 'release/2',
+    cacheTtlSeconds: 600,
+    internalHosts: ['git.corp.example', 'gitea.tools'],
+  },
   gitops: { allowedRepoHosts: ['github.com', 'git.corp.example'] },
   qdrant: { enabled: true },
   llm: { baseUrl: 'http://vllm.ai:8000/v1', model: 'qwen3-32b', structuredOutput: 'json_object', embeddingsModel: 'bge-small' },
-  tracing: { enabled: true, serviceName: 'svc-prod', exporterType: 'otlp', otlpEndpoint: 'http://otel-collector.obs:4318', samplingProbability: '0.25', debug: false },
+  tracing: {
+    enabled: true,
+    serviceName: 'svc-prod',
+    exporterType: 'otlp',
+    otlpEndpoint: 'http://otel-collector.obs:4318',
+    samplingProbability: '0.25',
+    debug: false,
+  },
   persistence: { enabled: true, size: '20Gi', storageClass: 'fast' },
   extraEnv: [{ name: 'SVC_KUBE_TIMEOUT_MS', value: '15000' }],
   podAnnotations: { 'prometheus.io/scrape': 'false' },
@@ -125,7 +146,9 @@ describe('Helm chart charts/svc (rendered without helm or a cluster)', () => {
     });
 
     it('the schema check catches a misspelt field, a wrong type and a bad enum', () => {
-      const broken = JSON.parse(JSON.stringify(one(objects, 'Deployment'))) as { spec: { replicas: unknown; template: { spec: { containers: Record<string, unknown>[] } } } };
+      const broken = JSON.parse(JSON.stringify(one(objects, 'Deployment'))) as {
+        spec: { replicas: unknown; template: { spec: { containers: Record<string, unknown>[] } } };
+      };
       broken.spec.replicas = '1';
       const c = broken.spec.template.spec.containers[0];
       c.readinessprobe = c.readinessProbe;
@@ -144,7 +167,9 @@ describe('Helm chart charts/svc (rendered without helm or a cluster)', () => {
       expect(c.readinessProbe.httpGet).to.deep.equal({ path: '/healthz', port: 'http' });
       const service = one(objects, 'Service') as unknown as { spec: { ports: { port: number; targetPort: string }[]; selector: object } };
       expect(service.spec.ports[0]).to.include({ port: 3456, targetPort: 'http' });
-      expect(service.spec.selector).to.deep.equal((one(objects, 'Deployment') as unknown as { spec: { selector: { matchLabels: object } } }).spec.selector.matchLabels);
+      expect(service.spec.selector).to.deep.equal(
+        (one(objects, 'Deployment') as unknown as { spec: { selector: { matchLabels: object } } }).spec.selector.matchLabels,
+      );
     });
 
     it('maps the environment: 0.0.0.0:3456, /data, github.com allowlist, bearer from a Secret, nothing else set', () => {
@@ -159,7 +184,8 @@ describe('Helm chart charts/svc (rendered without helm or a cluster)', () => {
         OTEL_TRACING_ENABLED: 'false',
       });
       expect(envOf(objects).SVC_AUTH_TOKEN.valueFrom).to.deep.equal({ secretKeyRef: { name: 'rel-svc-auth', key: 'SVC_AUTH_TOKEN' } });
-      for (const name of ['SVC_GIT_TOKEN', 'OPENAI_API_KEY', 'QDRANT_API_KEY', 'QDRANT_URL', 'SVC_USER_PROMPTS_REPO', 'REDIS_URL', 'SVC_REDIS_PREFIX']) expect(envOf(objects)).to.not.have.property(name);
+      for (const name of ['SVC_GIT_TOKEN', 'OPENAI_API_KEY', 'QDRANT_API_KEY', 'QDRANT_URL', 'SVC_USER_PROMPTS_REPO', 'REDIS_URL', 'SVC_REDIS_PREFIX'])
+        expect(envOf(objects)).to.not.have.property(name);
       expect(find(objects, 'PodDisruptionBudget')).to.deep.equal([]);
       expect(podSpec(objects)).to.not.have.property('topologySpreadConstraints');
     });
@@ -173,7 +199,10 @@ describe('Helm chart charts/svc (rendered without helm or a cluster)', () => {
       expect(r.filter((x) => x.resources?.includes('events')).map((x) => x.verbs)).to.deep.equal([['list'], ['list']]);
       expect(r.find((x) => x.apiGroups?.includes('apps'))!.resources).to.include.members(['deployments', 'replicasets', 'statefulsets', 'daemonsets']);
       for (const rule of r) expect(rule.apiGroups ?? []).to.not.include('*');
-      const binding = one(objects, 'ClusterRoleBinding') as unknown as { roleRef: { name: string }; subjects: { kind: string; name: string; namespace: string }[] };
+      const binding = one(objects, 'ClusterRoleBinding') as unknown as {
+        roleRef: { name: string };
+        subjects: { kind: string; name: string; namespace: string }[];
+      };
       expect(binding.roleRef.name).to.equal(one(objects, 'ClusterRole').metadata.name);
       expect(binding.subjects).to.deep.equal([{ kind: 'ServiceAccount', name: 'rel-svc', namespace: 'tools' }]);
       expect(podSpec(objects).serviceAccountName).to.equal(one(objects, 'ServiceAccount').metadata.name);
@@ -186,13 +215,18 @@ describe('Helm chart charts/svc (rendered without helm or a cluster)', () => {
       expect(c.securityContext).to.deep.include({ allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, runAsNonRoot: true, privileged: false });
       expect(c.securityContext.capabilities.drop).to.deep.equal(['ALL']);
       expect(c.securityContext.seccompProfile).to.deep.equal({ type: 'RuntimeDefault' });
-      const dockerUser = parseDockerfile(readFileSync(path.join(root, 'Dockerfile'), 'utf8')).stages.at(-1)!.instructions.find((i) => i.keyword === 'USER')!.args;
+      const dockerUser = parseDockerfile(readFileSync(path.join(root, 'Dockerfile'), 'utf8'))
+        .stages.at(-1)!
+        .instructions.find((i) => i.keyword === 'USER')!.args;
       expect(dockerUser).to.equal(`${pod.securityContext.runAsUser}:${pod.securityContext.runAsGroup}`);
     });
 
     it('gives the read-only root two writable volumes: /data (emptyDir by default) and /tmp', () => {
       const c = container(objects);
-      expect(c.volumeMounts).to.deep.equal([{ name: 'data', mountPath: '/data' }, { name: 'tmp', mountPath: '/tmp' }]);
+      expect(c.volumeMounts).to.deep.equal([
+        { name: 'data', mountPath: '/data' },
+        { name: 'tmp', mountPath: '/tmp' },
+      ]);
       expect(podSpec(objects).volumes).to.deep.equal([
         { name: 'data', emptyDir: { sizeLimit: '2Gi' } },
         { name: 'tmp', emptyDir: { sizeLimit: '256Mi' } },
@@ -201,7 +235,7 @@ describe('Helm chart charts/svc (rendered without helm or a cluster)', () => {
       expect(c.resources.limits).to.deep.equal({ memory: '1Gi' });
     });
 
-    it('starts svc: the rendered environment passes svc\'s own configuration parsing', () => {
+    it("starts svc: the rendered environment passes svc's own configuration parsing", () => {
       const config = loadConfig(environment(objects), '/');
       expect(config.server.host).to.equal('0.0.0.0');
       expect(config.server.port).to.equal(3456);
@@ -213,7 +247,14 @@ describe('Helm chart charts/svc (rendered without helm or a cluster)', () => {
     const { objects } = renderChart(CHART, OVERRIDES, { Name: 'prod', Namespace: 'platform' });
 
     it('still renders valid objects, now with a claim', () => {
-      expect(objects.map((o) => o.kind).sort()).to.deep.equal(['ClusterRole', 'ClusterRoleBinding', 'Deployment', 'PersistentVolumeClaim', 'Service', 'ServiceAccount']);
+      expect(objects.map((o) => o.kind).sort()).to.deep.equal([
+        'ClusterRole',
+        'ClusterRoleBinding',
+        'Deployment',
+        'PersistentVolumeClaim',
+        'Service',
+        'ServiceAccount',
+      ]);
       expect(schemaErrors(objects)).to.deep.equal([]);
     });
 
@@ -226,7 +267,7 @@ describe('Helm chart charts/svc (rendered without helm or a cluster)', () => {
       for (const name of SECRET_ENV) expect(env[name].value, name).to.equal(undefined);
     });
 
-    it('maps prompts, hosts, Qdrant, model and tracing values to svc\'s variables', () => {
+    it("maps prompts, hosts, Qdrant, model and tracing values to svc's variables", () => {
       expect(plainEnv(objects)).to.deep.include({
         SVC_USER_PROMPTS_REPO: 'https://github.com/acme/prompts.git',
         SVC_USER_PROMPTS_PATH: 'team/sre',
@@ -269,7 +310,10 @@ describe('Helm chart charts/svc (rendered without helm or a cluster)', () => {
       expect(deployment.spec.strategy).to.deep.equal({ type: 'Recreate' });
       expect(deployment.spec.template.metadata.annotations).to.deep.equal({ 'prometheus.io/scrape': 'false' });
       expect(podSpec(objects).volumes[0]).to.deep.equal({ name: 'data', persistentVolumeClaim: { claimName: 'prod-svc-data' } });
-      const claim = one(objects, 'PersistentVolumeClaim') as unknown as { metadata: { name: string }; spec: { storageClassName: string; resources: { requests: { storage: string } } } };
+      const claim = one(objects, 'PersistentVolumeClaim') as unknown as {
+        metadata: { name: string };
+        spec: { storageClassName: string; resources: { requests: { storage: string } } };
+      };
       expect(claim.metadata.name).to.equal('prod-svc-data');
       expect(claim.spec).to.deep.include({ storageClassName: 'fast', resources: { requests: { storage: '20Gi' } } });
       expect((podSpec(objects).containers[0] as unknown as { image: string }).image).to.equal('registry.example/platform/svc:1.2.3');
@@ -277,7 +321,11 @@ describe('Helm chart charts/svc (rendered without helm or a cluster)', () => {
     });
 
     it('runs open only when asked, and can use an existing service account and claim', () => {
-      const open = renderChart(CHART, { auth: { allowUnauthenticated: true }, serviceAccount: { create: false, name: 'shared' }, persistence: { enabled: true, existingClaim: 'svc-data' } }).objects;
+      const open = renderChart(CHART, {
+        auth: { allowUnauthenticated: true },
+        serviceAccount: { create: false, name: 'shared' },
+        persistence: { enabled: true, existingClaim: 'svc-data' },
+      }).objects;
       expect(envOf(open)).to.not.have.property('SVC_AUTH_TOKEN');
       expect(plainEnv(open).SVC_ALLOW_UNAUTHENTICATED).to.equal('true');
       expect(find(open, 'ServiceAccount')).to.deep.equal([]);
@@ -307,15 +355,26 @@ describe('Helm chart charts/svc (rendered without helm or a cluster)', () => {
         'fail: replicaCount 2 needs one vector store: set vector.qdrantUrl or qdrant.enabled (otherwise each replica keeps its own embedded vectors)',
       );
       expect(fails({ replicaCount: 2, qdrant: { enabled: true } })).to.match(/^fail: replicaCount 2 needs shared state/);
-      expect(fails({ ...REPLICAS, persistence: { enabled: true } })).to.match(/^fail: replicaCount 3 with persistence\.enabled needs persistence\.accessModes \[ReadWriteMany\]/);
-      expect(renderChart(CHART, { ...REPLICAS, persistence: { enabled: true, accessModes: ['ReadWriteMany'] } }).objects.map((o) => o.kind)).to.include('PersistentVolumeClaim');
+      expect(fails({ ...REPLICAS, persistence: { enabled: true } })).to.match(
+        /^fail: replicaCount 3 with persistence\.enabled needs persistence\.accessModes \[ReadWriteMany\]/,
+      );
+      expect(renderChart(CHART, { ...REPLICAS, persistence: { enabled: true, accessModes: ['ReadWriteMany'] } }).objects.map((o) => o.kind)).to.include(
+        'PersistentVolumeClaim',
+      );
       expect(() => renderChart(CHART, { replicaCount: 'three' })).to.throw(TemplateError, 'int cannot convert "three"');
     });
 
     const { objects } = renderChart(CHART, REPLICAS, { Name: 'prod', Namespace: 'platform' });
 
     it('renders valid objects with a PodDisruptionBudget (one pod down at a time) over the pods of the Deployment', () => {
-      expect(objects.map((o) => o.kind).sort()).to.deep.equal(['ClusterRole', 'ClusterRoleBinding', 'Deployment', 'PodDisruptionBudget', 'Service', 'ServiceAccount']);
+      expect(objects.map((o) => o.kind).sort()).to.deep.equal([
+        'ClusterRole',
+        'ClusterRoleBinding',
+        'Deployment',
+        'PodDisruptionBudget',
+        'Service',
+        'ServiceAccount',
+      ]);
       expect(schemaErrors(objects)).to.deep.equal([]);
       const deployment = one(objects, 'Deployment') as unknown as { spec: { replicas: number; selector: { matchLabels: object } } };
       expect(deployment.spec.replicas).to.equal(3);
@@ -342,8 +401,13 @@ describe('Helm chart charts/svc (rendered without helm or a cluster)', () => {
       expect(env.REDIS_URL.valueFrom!.secretKeyRef).to.deep.equal({ name: 'svc-redis', key: 'url' });
       expect(env.REDIS_URL.value).to.equal(undefined);
       expect(plainEnv(objects)).to.deep.include({
-        SVC_REDIS_PREFIX: 'prod:', SVC_SOURCES_TTL: '3600', QDRANT_URL: 'http://qdrant.data:6333',
-        SVC_RATE_LIMIT_ENABLED: 'true', SVC_RATE_LIMIT_WINDOW_S: '30', SVC_RATE_LIMIT_AI: '40', SVC_RATE_LIMIT_OTHER: '2000',
+        SVC_REDIS_PREFIX: 'prod:',
+        SVC_SOURCES_TTL: '3600',
+        QDRANT_URL: 'http://qdrant.data:6333',
+        SVC_RATE_LIMIT_ENABLED: 'true',
+        SVC_RATE_LIMIT_WINDOW_S: '30',
+        SVC_RATE_LIMIT_AI: '40',
+        SVC_RATE_LIMIT_OTHER: '2000',
       });
       const config = loadConfig({ ...environment(objects), REDIS_URL: 'rediss://:pass-from-secret@redis.data:6380/1' }, '/');
       expect(config.redis).to.deep.equal({ url: 'rediss://:pass-from-secret@redis.data:6380/1', prefix: 'prod:' });
@@ -351,7 +415,7 @@ describe('Helm chart charts/svc (rendered without helm or a cluster)', () => {
       expect(config.rateLimit).to.deep.include({ enabled: true, windowMs: 30000, aiPerWindow: 40, otherPerWindow: 2000 });
     });
 
-    it('uses a plain redis.url, or the Redis installed with the chart with its password from that chart\'s Secret', () => {
+    it("uses a plain redis.url, or the Redis installed with the chart with its password from that chart's Secret", () => {
       const plain = renderChart(CHART, { replicaCount: 2, redis: { url: 'redis://valkey.data:6379/0' }, qdrant: { enabled: true } }).objects;
       expect(plainEnv(plain)).to.deep.include({ REDIS_URL: 'redis://valkey.data:6379/0', QDRANT_URL: 'http://rel-qdrant:6333' });
       const bundled = renderChart(CHART, { replicaCount: 2, redis: { enabled: true }, qdrant: { enabled: true } }).objects;
@@ -376,8 +440,17 @@ describe('Helm chart charts/svc (rendered without helm or a cluster)', () => {
   });
 
   describe('chart metadata', () => {
-    const chart = parse(readFileSync(path.join(CHART, 'Chart.yaml'), 'utf8')) as { apiVersion: string; appVersion: string; dependencies: { name: string; condition: string; repository: string }[] };
-    const values = parse(readFileSync(path.join(CHART, 'values.yaml'), 'utf8')) as { qdrant: { enabled: boolean }; redis: { enabled: boolean }; gitops: { allowedRepoHosts: string[] }; rbac: { write: boolean } };
+    const chart = parse(readFileSync(path.join(CHART, 'Chart.yaml'), 'utf8')) as {
+      apiVersion: string;
+      appVersion: string;
+      dependencies: { name: string; condition: string; repository: string }[];
+    };
+    const values = parse(readFileSync(path.join(CHART, 'values.yaml'), 'utf8')) as {
+      qdrant: { enabled: boolean };
+      redis: { enabled: boolean };
+      gitops: { allowedRepoHosts: string[] };
+      rbac: { write: boolean };
+    };
 
     it('declares Qdrant and Redis as optional dependencies, off by default', () => {
       expect(chart.apiVersion).to.equal('v2');
@@ -396,8 +469,15 @@ describe('Helm chart charts/svc (rendered without helm or a cluster)', () => {
       const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string };
       expect(chart.appVersion).to.equal(pkg.version);
       const configDir = path.join(root, 'infrastructure', 'config');
-      const sources = readdirSync(configDir).map((f) => readFileSync(path.join(configDir, f), 'utf8')).join('\n');
-      const rendered = [...renderChart(CHART).objects, ...renderChart(CHART, OVERRIDES).objects, ...renderChart(CHART, REPLICAS).objects, ...renderChart(CHART, { ...REPLICAS, redis: { enabled: true } }).objects];
+      const sources = readdirSync(configDir)
+        .map((f) => readFileSync(path.join(configDir, f), 'utf8'))
+        .join('\n');
+      const rendered = [
+        ...renderChart(CHART).objects,
+        ...renderChart(CHART, OVERRIDES).objects,
+        ...renderChart(CHART, REPLICAS).objects,
+        ...renderChart(CHART, { ...REPLICAS, redis: { enabled: true } }).objects,
+      ];
       const env = rendered.filter((o) => o.kind === 'Deployment').flatMap((o) => container([o]).env);
       // a variable only expanded into another value ($(REDIS_PASSWORD) in REDIS_URL) is for the kubelet, not svc
       const expanded = new Set(env.flatMap((e) => [...(e.value ?? '').matchAll(/\$\(([A-Za-z_][A-Za-z0-9_]*)\)/g)].map((m) => m[1])));

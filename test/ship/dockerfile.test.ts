@@ -17,7 +17,10 @@ describe('Dockerfile', () => {
     it('joins continuations, drops comments and splits stages', () => {
       const d = parseDockerfile('ARG V=1\n# c\nFROM a:1 AS One\nENV A=1 \\\n  # inner\n  B="x y"\nFROM b\nCOPY --from=one /x /y\n');
       expect(d.globalArgs.map((i) => i.args)).to.deep.equal(['V=1']);
-      expect(d.stages.map((s) => [s.image, s.name])).to.deep.equal([['a:1', 'one'], ['b', undefined]]);
+      expect(d.stages.map((s) => [s.image, s.name])).to.deep.equal([
+        ['a:1', 'one'],
+        ['b', undefined],
+      ]);
       expect(keyValues(d.stages[0].instructions[0])).to.deep.equal({ A: '1', B: 'x y' });
       expect(copyParts(d.stages[1].instructions[0])).to.deep.equal({ flags: { from: 'one' }, sources: ['/x'], dest: '/y' });
     });
@@ -37,12 +40,26 @@ describe('Dockerfile', () => {
 
   it('installs only production dependencies for the runtime, from the lockfile', () => {
     const deps = dockerfile.stages.find((s) => s.name === 'deps')!;
-    expect(all(deps, 'RUN').map((i) => i.args).join(' ')).to.match(/npm ci --omit=dev\b/);
+    expect(
+      all(deps, 'RUN')
+        .map((i) => i.args)
+        .join(' '),
+    ).to.match(/npm ci --omit=dev\b/);
     const build = dockerfile.stages.find((s) => s.name === 'build')!;
-    expect(all(build, 'RUN').map((i) => i.args).join(' ')).to.contain('npm run build');
-    const fromNodeModules = all(runtime, 'COPY').map(copyParts).find((c) => c.sources.some((s) => s.endsWith('/node_modules')));
+    expect(
+      all(build, 'RUN')
+        .map((i) => i.args)
+        .join(' '),
+    ).to.contain('npm run build');
+    const fromNodeModules = all(runtime, 'COPY')
+      .map(copyParts)
+      .find((c) => c.sources.some((s) => s.endsWith('/node_modules')));
     expect(fromNodeModules?.flags.from).to.equal('deps');
-    expect(all(runtime, 'RUN').map((i) => i.args).join(' ')).to.not.match(/npm (ci|install)/);
+    expect(
+      all(runtime, 'RUN')
+        .map((i) => i.args)
+        .join(' '),
+    ).to.not.match(/npm (ci|install)/);
   });
 
   it('the runtime stage copies dist, node_modules, the built-in prompts and package.json, nothing else', () => {
@@ -51,7 +68,12 @@ describe('Dockerfile', () => {
     const shipped = copies.map((c) => c.dest.replace(/^\.\//, '').replace(/\/$/, ''));
     expect([...shipped].sort()).to.deep.equal([...RUNTIME_PATHS].sort());
     const build = dockerfile.stages.find((s) => s.name === 'build')!;
-    for (const dir of DIST_NOT_SHIPPED) expect(all(build, 'RUN').map((i) => i.args).join(' ')).to.contain(dir);
+    for (const dir of DIST_NOT_SHIPPED)
+      expect(
+        all(build, 'RUN')
+          .map((i) => i.args)
+          .join(' '),
+      ).to.contain(dir);
     expect(all(runtime, 'WORKDIR').map((i) => i.args)).to.deep.equal(['/app']);
   });
 
@@ -59,7 +81,9 @@ describe('Dockerfile', () => {
     const env = Object.assign({}, ...all(runtime, 'ENV').map(keyValues)) as Record<string, string>;
     expect(env).to.include({ HOST: '0.0.0.0', PORT: '3456', SVC_DATA_DIR: '/data', NODE_ENV: 'production' });
     expect(all(runtime, 'EXPOSE').map((i) => i.args)).to.deep.equal(['3456']);
-    const volumes = all(runtime, 'VOLUME').map((i) => execForm(i.args) ?? i.args.split(' ')).flat();
+    const volumes = all(runtime, 'VOLUME')
+      .map((i) => execForm(i.args) ?? i.args.split(' '))
+      .flat();
     expect(volumes).to.deep.equal(['/data']);
   });
 
@@ -72,13 +96,20 @@ describe('Dockerfile', () => {
     expect(gid === undefined || Number(gid) > 0).to.equal(true);
     const userAt = all(runtime, 'USER')[0].line;
     expect(runtime.instructions.filter((i) => i.line > userAt && i.keyword === 'RUN')).to.deep.equal([]);
-    expect(all(runtime, 'RUN').map((i) => i.args).join(' ')).to.contain(`chown ${users[0]} /data`);
+    expect(
+      all(runtime, 'RUN')
+        .map((i) => i.args)
+        .join(' '),
+    ).to.contain(`chown ${users[0]} /data`);
   });
 
   it('has a HEALTHCHECK on /healthz and starts the server in exec form', () => {
     const checks = all(runtime, 'HEALTHCHECK');
     expect(checks).to.have.length(1);
-    expect(checks[0].args).to.match(/--interval=\d+s/).and.match(/--timeout=\d+s/).and.contain('/healthz');
+    expect(checks[0].args)
+      .to.match(/--interval=\d+s/)
+      .and.match(/--timeout=\d+s/)
+      .and.contain('/healthz');
     expect(checks[0].args).to.contain('127.0.0.1').and.contain('process.env.PORT');
     expect(execForm(all(runtime, 'CMD')[0].args)).to.deep.equal(['node', 'dist/interfaces/main.js']);
   });
@@ -89,7 +120,9 @@ describe('Dockerfile', () => {
       for (const key of Object.keys(keyValues(ins))) expect(key, `line ${ins.line}`).to.not.match(SECRETISH);
     }
     expect(text).to.not.match(/--mount=type=secret|\.npmrc|id_rsa|\.pem\b/);
-    const ignore = readFileSync(path.join(root, '.dockerignore'), 'utf8').split('\n').map((l) => l.trim());
+    const ignore = readFileSync(path.join(root, '.dockerignore'), 'utf8')
+      .split('\n')
+      .map((l) => l.trim());
     expect(ignore).to.include.members(['.git', 'node_modules', 'dist', '.svc-data', '**/.env', '.npmrc']);
   });
 });

@@ -12,7 +12,8 @@ import { stringify } from 'yaml';
 
 type Value = unknown;
 type Tok = { k: 'str' | 'num' | 'ident' | 'field' | 'var' | 'lp' | 'rp' | 'pipe'; v: string };
-type Operand = { k: 'lit'; v: Value } | { k: 'field'; base: 'dot' | 'root'; path: string[] } | { k: 'call'; fn: string; args: Operand[] } | { k: 'pipe'; p: Pipeline };
+type Operand =
+  { k: 'lit'; v: Value } | { k: 'field'; base: 'dot' | 'root'; path: string[] } | { k: 'call'; fn: string; args: Operand[] } | { k: 'pipe'; p: Pipeline };
 type Pipeline = Operand[][]; // commands; each command is operands, the first may be a function name
 type Node =
   | { t: 'text'; s: string }
@@ -185,7 +186,13 @@ export class TemplateSet {
         out += truthy(v) ? this.exec(n.body, v, root) : this.exec(n.orElse, dot, root);
       } else {
         const v = this.evalPipe(n.p, dot, root);
-        const items = Array.isArray(v) ? v : v && typeof v === 'object' ? Object.keys(v).sort().map((k) => (v as Record<string, Value>)[k]) : [];
+        const items = Array.isArray(v)
+          ? v
+          : v && typeof v === 'object'
+            ? Object.keys(v)
+                .sort()
+                .map((k) => (v as Record<string, Value>)[k])
+            : [];
         out += items.length ? items.map((item) => this.exec(n.body, item, root)).join('') : this.exec(n.orElse, dot, root);
       }
     }
@@ -264,7 +271,7 @@ const FUNCTIONS: Record<string, (...args: Value[]) => Value> = {
     let i = 0;
     return String(format).replace(/%[sdv%]/g, (m) => (m === '%%' ? '%' : String(rest[i++])));
   },
-  join: (sep, list) => (list as Value[] | null ?? []).map(String).join(String(sep)),
+  join: (sep, list) => ((list as Value[] | null) ?? []).map(String).join(String(sep)),
   dict: (...kv) => Object.fromEntries(Array.from({ length: kv.length / 2 }, (_, i) => [String(kv[2 * i]), kv[2 * i + 1]])),
   add: (a, b) => Number(a) + Number(b),
   mul: (a, b) => Number(a) * Number(b),

@@ -3,7 +3,12 @@ import path from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
 import { TemplateSet } from './go-template.js';
 
-export type Manifest = { apiVersion: string; kind: string; metadata: { name: string; namespace?: string; labels?: Record<string, string> }; [k: string]: unknown };
+export type Manifest = {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; namespace?: string; labels?: Record<string, string> };
+  [k: string]: unknown;
+};
 
 export interface ChartRender {
   /** Rendered objects, in template file order. */
@@ -35,7 +40,9 @@ export function renderChart(chartDir: string, overrides: Record<string, unknown>
   const values = mergeValues(parse(readFileSync(path.join(chartDir, 'values.yaml'), 'utf8')) as Record<string, unknown>, overrides);
   const set = new TemplateSet();
   const dir = path.join(chartDir, 'templates');
-  const names = readdirSync(dir).filter((f) => /\.(ya?ml|tpl)$/.test(f)).sort();
+  const names = readdirSync(dir)
+    .filter((f) => /\.(ya?ml|tpl)$/.test(f))
+    .sort();
   for (const name of names) set.add(name, readFileSync(path.join(dir, name), 'utf8'));
   const data = {
     Values: values,

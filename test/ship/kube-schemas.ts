@@ -41,7 +41,15 @@ const objectMeta = obj({
 });
 const labelSelector = obj({ matchLabels: strMap });
 const seccomp = obj({ type: { type: 'string', enum: ['RuntimeDefault', 'Localhost', 'Unconfined'] }, localhostProfile: str }, ['type']);
-const podSecurityContext = obj({ runAsNonRoot: bool, runAsUser: int, runAsGroup: int, fsGroup: int, fsGroupChangePolicy: str, supplementalGroups: { type: 'array', items: int }, seccompProfile: seccomp });
+const podSecurityContext = obj({
+  runAsNonRoot: bool,
+  runAsUser: int,
+  runAsGroup: int,
+  fsGroup: int,
+  fsGroupChangePolicy: str,
+  supplementalGroups: { type: 'array', items: int },
+  seccompProfile: seccomp,
+});
 const securityContext = obj({
   allowPrivilegeEscalation: bool,
   readOnlyRootFilesystem: bool,
@@ -81,7 +89,12 @@ const container = obj(
     command: strList,
     args: strList,
     securityContext,
-    ports: { type: 'array', items: obj({ name: { type: 'string', pattern: '^[a-z0-9-]{1,15}$' }, containerPort: port, protocol: { type: 'string', enum: ['TCP', 'UDP', 'SCTP'] } }, ['containerPort']) },
+    ports: {
+      type: 'array',
+      items: obj({ name: { type: 'string', pattern: '^[a-z0-9-]{1,15}$' }, containerPort: port, protocol: { type: 'string', enum: ['TCP', 'UDP', 'SCTP'] } }, [
+        'containerPort',
+      ]),
+    },
     env: { type: 'array', items: envVar },
     livenessProbe: probe,
     readinessProbe: probe,
@@ -130,7 +143,11 @@ const podSpec = obj(
   },
   ['containers'],
 );
-const head = (apiVersion: string, kind: string) => ({ apiVersion: { type: 'string', enum: [apiVersion] } as Schema, kind: { type: 'string', enum: [kind] } as Schema, metadata: objectMeta });
+const head = (apiVersion: string, kind: string) => ({
+  apiVersion: { type: 'string', enum: [apiVersion] } as Schema,
+  kind: { type: 'string', enum: [kind] } as Schema,
+  metadata: objectMeta,
+});
 const policyRule = obj({ apiGroups: strList, resources: strList, resourceNames: strList, nonResourceURLs: strList, verbs: strList }, ['verbs']);
 
 export const KUBE_SCHEMAS: Record<string, Schema> = {
@@ -154,7 +171,10 @@ export const KUBE_SCHEMAS: Record<string, Schema> = {
       ...head('v1', 'Service'),
       spec: obj({
         type: { type: 'string', enum: ['ClusterIP', 'NodePort', 'LoadBalancer', 'ExternalName'] },
-        ports: { type: 'array', items: obj({ name: str, port, targetPort: intOrString, protocol: { type: 'string', enum: ['TCP', 'UDP', 'SCTP'] }, nodePort: int }, ['port']) },
+        ports: {
+          type: 'array',
+          items: obj({ name: str, port, targetPort: intOrString, protocol: { type: 'string', enum: ['TCP', 'UDP', 'SCTP'] }, nodePort: int }, ['port']),
+        },
         selector: strMap,
       }),
     },
@@ -163,7 +183,12 @@ export const KUBE_SCHEMAS: Record<string, Schema> = {
   'policy/v1/PodDisruptionBudget': obj(
     {
       ...head('policy/v1', 'PodDisruptionBudget'),
-      spec: obj({ maxUnavailable: intOrString, minAvailable: intOrString, selector: labelSelector, unhealthyPodEvictionPolicy: { type: 'string', enum: ['IfHealthyBudget', 'AlwaysAllow'] } }),
+      spec: obj({
+        maxUnavailable: intOrString,
+        minAvailable: intOrString,
+        selector: labelSelector,
+        unhealthyPodEvictionPolicy: { type: 'string', enum: ['IfHealthyBudget', 'AlwaysAllow'] },
+      }),
     },
     ['apiVersion', 'kind', 'metadata', 'spec'],
   ),
@@ -179,12 +204,19 @@ export const KUBE_SCHEMAS: Record<string, Schema> = {
     },
     ['apiVersion', 'kind', 'metadata', 'spec'],
   ),
-  'rbac.authorization.k8s.io/v1/ClusterRole': obj({ ...head('rbac.authorization.k8s.io/v1', 'ClusterRole'), rules: { type: 'array', items: policyRule } }, ['apiVersion', 'kind', 'metadata']),
+  'rbac.authorization.k8s.io/v1/ClusterRole': obj({ ...head('rbac.authorization.k8s.io/v1', 'ClusterRole'), rules: { type: 'array', items: policyRule } }, [
+    'apiVersion',
+    'kind',
+    'metadata',
+  ]),
   'rbac.authorization.k8s.io/v1/ClusterRoleBinding': obj(
     {
       ...head('rbac.authorization.k8s.io/v1', 'ClusterRoleBinding'),
       roleRef: obj({ apiGroup: str, kind: { type: 'string', enum: ['ClusterRole', 'Role'] }, name: str }, ['apiGroup', 'kind', 'name']),
-      subjects: { type: 'array', items: obj({ kind: { type: 'string', enum: ['ServiceAccount', 'User', 'Group'] }, name: str, namespace: str, apiGroup: str }, ['kind', 'name']) },
+      subjects: {
+        type: 'array',
+        items: obj({ kind: { type: 'string', enum: ['ServiceAccount', 'User', 'Group'] }, name: str, namespace: str, apiGroup: str }, ['kind', 'name']),
+      },
     },
     ['apiVersion', 'kind', 'metadata', 'roleRef'],
   ),
@@ -199,13 +231,16 @@ function typeOf(v: unknown): string {
 
 /** Every violation of `schema` in `value`, as `path: problem`; empty when valid. */
 export function validate(schema: Schema, value: unknown, at = ''): string[] {
-  if (schema.anyOf) return schema.anyOf.some((s) => validate(s, value, at).length === 0) ? [] : [`${at}: matches none of the allowed shapes (${JSON.stringify(value)})`];
+  if (schema.anyOf)
+    return schema.anyOf.some((s) => validate(s, value, at).length === 0) ? [] : [`${at}: matches none of the allowed shapes (${JSON.stringify(value)})`];
   const t = typeOf(value);
-  if (schema.type && !(t === schema.type || (schema.type === 'number' && t === 'integer'))) return [`${at}: expected ${schema.type}, got ${t} (${JSON.stringify(value)})`];
+  if (schema.type && !(t === schema.type || (schema.type === 'number' && t === 'integer')))
+    return [`${at}: expected ${schema.type}, got ${t} (${JSON.stringify(value)})`];
   const errors: string[] = [];
   if (schema.enum && !schema.enum.includes(value)) errors.push(`${at}: ${JSON.stringify(value)} is not one of ${JSON.stringify(schema.enum)}`);
   if (schema.pattern && typeof value === 'string' && !new RegExp(schema.pattern).test(value)) errors.push(`${at}: "${value}" does not match ${schema.pattern}`);
-  if (typeof value === 'number' && ((schema.minimum !== undefined && value < schema.minimum) || (schema.maximum !== undefined && value > schema.maximum))) errors.push(`${at}: ${value} out of range`);
+  if (typeof value === 'number' && ((schema.minimum !== undefined && value < schema.minimum) || (schema.maximum !== undefined && value > schema.maximum)))
+    errors.push(`${at}: ${value} out of range`);
   if (t === 'array' && schema.items) (value as unknown[]).forEach((item, i) => errors.push(...validate(schema.items!, item, `${at}[${i}]`)));
   if (t === 'object') {
     const o = value as Record<string, unknown>;

@@ -11,7 +11,7 @@ export class ConsoleCapture {
 
   get spans(): ReceivedSpan[] {
     return this.lines.map((line) => {
-      const s = JSON.parse(line) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+      const s = JSON.parse(line) as Record<string, any>;
       const code = Number(s.status?.code ?? 0);
       return {
         format: 'console',

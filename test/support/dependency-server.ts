@@ -17,9 +17,13 @@ export interface SeenRequest {
 export class DependencyServer {
   readonly seen: SeenRequest[] = [];
 
-  private constructor(private readonly server: http.Server, readonly url: string) {}
+  private constructor(
+    private readonly server: http.Server,
+    readonly url: string,
+  ) {}
 
   static async start(): Promise<DependencyServer> {
+    // eslint-disable-next-line prefer-const -- assigned after the server it is read from is created
     let self: DependencyServer | undefined;
     const server = http.createServer((req, res) => {
       req.resume();

@@ -30,19 +30,68 @@ export const KIT_RESOURCES: ApiResourceInfo[] = [
 const str = (description: string, extra: Record<string, unknown> = {}) => ({ type: 'string', description, ...extra });
 const int = (description: string) => ({ type: 'integer', format: 'int32', description });
 const container = {
-  type: 'object', required: ['name'],
+  type: 'object',
+  required: ['name'],
   properties: {
-    name: str('Name of the container.'), image: str('Container image name.'),
+    name: str('Name of the container.'),
+    image: str('Container image name.'),
     ports: { type: 'array', items: { allOf: [{ type: 'object', properties: { containerPort: int('Port number to expose.') } }] } },
-    resources: { allOf: [{ type: 'object', properties: { limits: { type: 'object', additionalProperties: { allOf: [{ type: 'string' }] } } } }], description: 'Compute resources.' },
+    resources: {
+      allOf: [{ type: 'object', properties: { limits: { type: 'object', additionalProperties: { allOf: [{ type: 'string' }] } } } }],
+      description: 'Compute resources.',
+    },
   },
 };
-const podTemplate = { allOf: [{ type: 'object', properties: { spec: { allOf: [{ type: 'object', properties: { containers: { type: 'array', items: { allOf: [container] } } } }] } } }] };
+const podTemplate = {
+  allOf: [
+    { type: 'object', properties: { spec: { allOf: [{ type: 'object', properties: { containers: { type: 'array', items: { allOf: [container] } } } }] } } },
+  ],
+};
 
 /** Abridged schemas shaped like the API server's (references wrapped in allOf). */
 export const KIT_SCHEMAS: ResourceSchema[] = [
-  { apiVersion: 'apps/v1', kind: 'Deployment', schema: { type: 'object', properties: { spec: { allOf: [{ type: 'object', required: ['selector', 'template'], properties: { replicas: int('Number of desired pods.'), template: podTemplate, strategy: { allOf: [{ type: 'object', properties: { type: str('Type of deployment.', { enum: ['Recreate', 'RollingUpdate'] }) } }] } } }] } } } },
-  { apiVersion: 'v1', kind: 'Service', schema: { type: 'object', properties: { spec: { allOf: [{ type: 'object', properties: { type: str('How the Service is exposed.', { enum: ['ClusterIP', 'ExternalName', 'LoadBalancer', 'NodePort'] }), ports: { type: 'array', items: { allOf: [{ type: 'object', properties: { port: int('The port.') } }] } } } }] } } } },
+  {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    schema: {
+      type: 'object',
+      properties: {
+        spec: {
+          allOf: [
+            {
+              type: 'object',
+              required: ['selector', 'template'],
+              properties: {
+                replicas: int('Number of desired pods.'),
+                template: podTemplate,
+                strategy: { allOf: [{ type: 'object', properties: { type: str('Type of deployment.', { enum: ['Recreate', 'RollingUpdate'] }) } }] },
+              },
+            },
+          ],
+        },
+      },
+    },
+  },
+  {
+    apiVersion: 'v1',
+    kind: 'Service',
+    schema: {
+      type: 'object',
+      properties: {
+        spec: {
+          allOf: [
+            {
+              type: 'object',
+              properties: {
+                type: str('How the Service is exposed.', { enum: ['ClusterIP', 'ExternalName', 'LoadBalancer', 'NodePort'] }),
+                ports: { type: 'array', items: { allOf: [{ type: 'object', properties: { port: int('The port.') } }] } },
+              },
+            },
+          ],
+        },
+      },
+    },
+  },
   { apiVersion: 'v1', kind: 'ConfigMap', schema: { type: 'object', properties: { data: { type: 'object', additionalProperties: { type: 'string' } } } } },
 ];
 
@@ -51,7 +100,16 @@ export const recommendAnswer = (over: Record<string, unknown> = {}) =>
     clarity: 'clear',
     guidance: [],
     solutions: [
-      { score: 90, description: 'nginx as a Deployment behind a Service', resources: [{ kind: 'Deployment', apiVersion: 'apps/v1', purpose: 'runs nginx' }, { kind: 'Service', apiVersion: 'v1', purpose: 'exposes it' }], patternsApplied: [], policiesRespected: [] },
+      {
+        score: 90,
+        description: 'nginx as a Deployment behind a Service',
+        resources: [
+          { kind: 'Deployment', apiVersion: 'apps/v1', purpose: 'runs nginx' },
+          { kind: 'Service', apiVersion: 'v1', purpose: 'exposes it' },
+        ],
+        patternsApplied: [],
+        policiesRespected: [],
+      },
     ],
     ...over,
   });
@@ -59,7 +117,16 @@ export const recommendAnswer = (over: Record<string, unknown> = {}) =>
 export function webManifests(name = 'web', replicas = 2, image = 'nginx:1.25'): KubeObject[] {
   const labels = { app: name };
   return [
-    { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name }, spec: { replicas, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name, image, ports: [{ containerPort: 80 }] }] } } } },
+    {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name },
+      spec: {
+        replicas,
+        selector: { matchLabels: labels },
+        template: { metadata: { labels }, spec: { containers: [{ name, image, ports: [{ containerPort: 80 }] }] } },
+      },
+    },
     { apiVersion: 'v1', kind: 'Service', metadata: { name }, spec: { selector: labels, ports: [{ port: 80, targetPort: 80 }] } },
   ];
 }
@@ -70,7 +137,11 @@ export const manifestsAnswer = (objects: KubeObject[]) => JSON.stringify({ manif
 export function availableAtOnce(o: KubeObject): KubeObject {
   if (o.kind !== 'Deployment') return o;
   const replicas = (o.spec as { replicas?: number }).replicas ?? 1;
-  return { ...o, metadata: { ...o.metadata, generation: 1 }, status: { observedGeneration: 1, replicas, updatedReplicas: replicas, availableReplicas: replicas, readyReplicas: replicas } };
+  return {
+    ...o,
+    metadata: { ...o.metadata, generation: 1 },
+    status: { observedGeneration: 1, replicas, updatedReplicas: replicas, availableReplicas: replicas, readyReplicas: replicas },
+  };
 }
 
 /** The five use cases over fakes. */
@@ -87,7 +158,12 @@ export function deployKit() {
   const embedder = new FakeEmbedder(4);
   const limits = { maxTokens: 1_000_000, timeoutMs: 60_000 };
   return {
-    clock, llm, cluster, store, vectors, embedder,
+    clock,
+    llm,
+    cluster,
+    store,
+    vectors,
+    embedder,
     recommend: new Recommend(llm, embedder, vectors, cluster, sessions, limits),
     choose: new ChooseSolution(cluster, sessions),
     answer: new AnswerQuestion(cluster, sessions),
@@ -95,4 +171,3 @@ export function deployKit() {
     deploy: new DeployManifests(cluster, cluster, sessions, clock, 1000),
   };
 }
-

@@ -9,7 +9,10 @@ export class FakeEmbedder implements Embedder {
   calls: string[][] = [];
   respond?: (texts: readonly string[]) => Promise<number[][]>;
 
-  constructor(readonly dim = 4, private readonly kind: 'semantic' | 'lexical' = 'semantic') {}
+  constructor(
+    readonly dim = 4,
+    private readonly kind: 'semantic' | 'lexical' = 'semantic',
+  ) {}
 
   info(): EmbedderInfo {
     return { provider: 'fake', model: 'fake-model', dimension: this.dim, kind: this.kind };

@@ -55,9 +55,7 @@ export class FakeVectorStore implements VectorStore {
   }
 
   async health(): Promise<VectorStoreHealth> {
-    return this.failWith
-      ? { connected: false, provider: 'fake', error: this.failWith.message }
-      : { connected: true, provider: 'fake' };
+    return this.failWith ? { connected: false, provider: 'fake', error: this.failWith.message } : { connected: true, provider: 'fake' };
   }
 
   async listCollections(): Promise<string[]> {
@@ -102,7 +100,10 @@ export class FakeVectorStore implements VectorStore {
     this.guard();
     const c = this.collections.get(collection);
     if (!c) throw new CollectionNotFoundError(collection);
-    const wrong = firstWrongLength(prepared.map((p) => p.vector), c.spec.dimension);
+    const wrong = firstWrongLength(
+      prepared.map((p) => p.vector),
+      c.spec.dimension,
+    );
     if (wrong !== undefined) throw new VectorDimensionError(collection, c.spec.dimension, wrong);
     for (const p of prepared) c.points.set(p.id, { vector: [...p.vector], payload: p.payload });
   }

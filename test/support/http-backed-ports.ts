@@ -44,7 +44,10 @@ function viaHttp(url: string, headers: Record<string, string> = {}): Promise<unk
 
 export class HttpBackedVectorStore {
   /** `apiKey` is sent as a query parameter, the way some hosted stores take it, so scrubbing of `url.full` is exercised. */
-  constructor(private readonly base: string, private readonly apiKey: string) {}
+  constructor(
+    private readonly base: string,
+    private readonly apiKey: string,
+  ) {}
   async health(): Promise<VectorStoreHealth> {
     await viaFetch(`${this.base}/healthz?api_key=${this.apiKey}`);
     return { connected: true, provider: 'test-vector' };
@@ -67,7 +70,10 @@ export class HttpBackedVectorStore {
 }
 
 export class HttpBackedEmbedder {
-  constructor(private readonly base: string, private readonly apiKey: string) {}
+  constructor(
+    private readonly base: string,
+    private readonly apiKey: string,
+  ) {}
   info(): EmbedderInfo {
     return { provider: 'openai', model: 'text-embedding-3-small', dimension: 3, kind: 'semantic' };
   }
@@ -78,18 +84,29 @@ export class HttpBackedEmbedder {
 }
 
 export class HttpBackedLlm {
-  constructor(private readonly base: string, private readonly apiKey: string) {}
+  constructor(
+    private readonly base: string,
+    private readonly apiKey: string,
+  ) {}
   status(): LlmStatus {
     return { configured: true, provider: 'openai', model: 'gpt-test' };
   }
   async chat(_messages: unknown[], options: { model?: string } = {}) {
     await viaFetch(`${this.base}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${this.apiKey}` }, body: '{}' });
-    return { text: 'ok', toolCalls: [], model: options.model ?? 'gpt-test', usage: { inputTokens: 120, outputTokens: 30, cacheReadTokens: 100, cacheCreationTokens: 0 } };
+    return {
+      text: 'ok',
+      toolCalls: [],
+      model: options.model ?? 'gpt-test',
+      usage: { inputTokens: 120, outputTokens: 30, cacheReadTokens: 100, cacheCreationTokens: 0 },
+    };
   }
 }
 
 export class HttpBackedCluster {
-  constructor(private readonly base: string, private readonly token: string) {}
+  constructor(
+    private readonly base: string,
+    private readonly token: string,
+  ) {}
   async status(): Promise<ClusterStatus> {
     await viaHttp(`${this.base}/version`, { authorization: `Bearer ${this.token}` });
     return { connected: true, context: 'test', serverVersion: 'v1.31.0' };

@@ -12,7 +12,7 @@ import { hexId, type AttributeValue, type ReceivedSpan } from './received-span.j
 const fromExporter = createRequire(require.resolve('@opentelemetry/exporter-jaeger'));
 const jaegerClientDir = path.dirname(fromExporter.resolve('jaeger-client/package.json'));
 const fromJaegerClient = createRequire(path.join(jaegerClientDir, 'package.json'));
-// eslint-disable-next-line @typescript-eslint/no-require-imports
+
 const { Thrift } = fromJaegerClient('thriftrw') as { Thrift: new (o: object) => Record<string, { fromBuffer(b: Buffer): unknown }> };
 const idl = readFileSync(path.join(jaegerClientDir, 'dist/src/jaeger-idl/thrift/jaeger.thrift'), 'ascii');
 const jaeger = new Thrift({ source: idl, allowOptionalArguments: true });

@@ -83,7 +83,8 @@ export class KubeApiServer extends KubeCluster {
   writeKubeconfig(opts: KubeconfigOptions = {}): string {
     const context = opts.context ?? 'test-context';
     const config = {
-      apiVersion: 'v1', kind: 'Config',
+      apiVersion: 'v1',
+      kind: 'Config',
       clusters: [{ name: 'test-cluster', cluster: { server: this.url, 'certificate-authority': opts.caFile ?? testTls().caFile } }],
       users: [{ name: 'test-user', user: { token: opts.token ?? this.token } }],
       contexts: [{ name: context, context: { cluster: 'test-cluster', user: 'test-user', ...(opts.namespace ? { namespace: opts.namespace } : {}) } }],
@@ -99,7 +100,13 @@ export class KubeApiServer extends KubeCluster {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const url = new URL(req.url ?? '/', 'https://x');
-      const rec: RecordedRequest = { method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, contentType: req.headers['content-type'], body: Buffer.concat(chunks).toString('utf8') || undefined };
+      const rec: RecordedRequest = {
+        method: req.method ?? 'GET',
+        path: url.pathname,
+        query: url.searchParams,
+        contentType: req.headers['content-type'],
+        body: Buffer.concat(chunks).toString('utf8') || undefined,
+      };
       this.requests.push(rec);
       const send = (code: number, body: unknown, type = 'application/json') => {
         res.writeHead(code, { 'Content-Type': type });
@@ -142,9 +149,13 @@ export class KubeApiServer extends KubeCluster {
     if (sub === 'log' && resource === 'pods') return this.podLog(namespace!, name, r.query);
     const prefix = gv.includes('/') ? `/apis/${gv}` : `/api/${gv}`;
     const objPath = `${prefix}${namespace ? `/namespaces/${namespace}` : ''}/${resource}/${name}`;
-    if (name === undefined && r.method === 'GET') return this.list(res.kind, `${prefix}${namespace ? `/namespaces/${namespace}` : ''}/${resource}/`, prefix, resource, r.query);
+    if (name === undefined && r.method === 'GET')
+      return this.list(res.kind, `${prefix}${namespace ? `/namespaces/${namespace}` : ''}/${resource}/`, prefix, resource, r.query);
     const target = { gv, kind: res.kind, resource, path: objPath, namespace, name };
-    if (r.method === 'GET') return this.objects.has(objPath) ? [200, this.objects.get(objPath)] : [404, status(404, 'NotFound', `${resource}${gv.includes('/') ? `.${gv.split('/')[0]}` : ''} "${name}" not found`)];
+    if (r.method === 'GET')
+      return this.objects.has(objPath)
+        ? [200, this.objects.get(objPath)]
+        : [404, status(404, 'NotFound', `${resource}${gv.includes('/') ? `.${gv.split('/')[0]}` : ''} "${name}" not found`)];
     if (r.method === 'DELETE') return deleteObject(this, r, target);
     if (r.method === 'PATCH') return writePatch(this, r, target);
     return [405, status(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource')];
@@ -153,7 +164,10 @@ export class KubeApiServer extends KubeCluster {
   private list(kind: string, pathPrefix: string, apiPrefix: string, resource: string, q: URLSearchParams): [number, unknown] {
     // all-namespace lists match `<prefix>/namespaces/<any>/<resource>/`
     const allNs = new RegExp(`^${apiPrefix.replace(/[.]/g, '\\.')}/namespaces/[^/]+/${resource}/`);
-    let items = [...this.objects].filter(([k]) => k.startsWith(pathPrefix) || (!pathPrefix.includes('/namespaces/') && allNs.test(k))).map(([, o]) => o).filter((o) => o.kind === kind);
+    let items = [...this.objects]
+      .filter(([k]) => k.startsWith(pathPrefix) || (!pathPrefix.includes('/namespaces/') && allNs.test(k)))
+      .map(([, o]) => o)
+      .filter((o) => o.kind === kind);
     for (const sel of (q.get('labelSelector') ?? '').split(',').filter(Boolean)) {
       const [k, v] = sel.split('=');
       items = items.filter((o) => o.metadata.labels?.[k] === v);
@@ -166,7 +180,10 @@ export class KubeApiServer extends KubeCluster {
     const limit = Number(q.get('limit') ?? 500);
     const page = items.slice(start, start + limit).map(({ apiVersion: _a, kind: _k, ...rest }) => rest);
     const more = start + limit < items.length;
-    return [200, { kind: `${kind}List`, apiVersion: 'v1', metadata: { resourceVersion: '9', ...(more ? { continue: String(start + limit) } : {}) }, items: page }];
+    return [
+      200,
+      { kind: `${kind}List`, apiVersion: 'v1', metadata: { resourceVersion: '9', ...(more ? { continue: String(start + limit) } : {}) }, items: page },
+    ];
   }
 
   private podLog(namespace: string, pod: string, q: URLSearchParams): Answer {
@@ -179,15 +196,22 @@ export class KubeApiServer extends KubeCluster {
     const key = `${namespace}/${pod}/${container}`;
     const cs = obj.status?.containerStatuses?.find((s: Obj) => s.name === container);
     const previous = q.get('previous') === 'true';
-    if (previous && !cs?.lastState?.terminated) return [400, status(400, 'BadRequest', `previous terminated container "${container}" in pod "${pod}" not found`)];
+    if (previous && !cs?.lastState?.terminated)
+      return [400, status(400, 'BadRequest', `previous terminated container "${container}" in pod "${pod}" not found`)];
     const waiting = cs?.state?.waiting && !cs.lastState?.terminated ? cs.state.waiting.reason : undefined;
     if (!previous && waiting) {
-      const why = { ErrImagePull: 'image can\'t be pulled', ImagePullBackOff: 'trying and failing to pull image' }[waiting as string] ?? waiting;
+      const why = { ErrImagePull: "image can't be pulled", ImagePullBackOff: 'trying and failing to pull image' }[waiting as string] ?? waiting;
       return [400, status(400, 'BadRequest', `container "${container}" in pod "${pod}" is waiting to start: ${why}`)];
     }
     let text = (previous ? this.previousLogs.get(key) : this.logs.get(key)) ?? '';
     const tail = q.get('tailLines');
-    if (tail) text = text.split('\n').filter(Boolean).slice(-Number(tail)).map((l) => `${l}\n`).join('');
+    if (tail)
+      text = text
+        .split('\n')
+        .filter(Boolean)
+        .slice(-Number(tail))
+        .map((l) => `${l}\n`)
+        .join('');
     const limit = q.get('limitBytes');
     if (limit) text = Buffer.from(text).subarray(0, Number(limit)).toString('utf8');
     return [200, text, 'text/plain'];

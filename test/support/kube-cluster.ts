@@ -32,12 +32,19 @@ import { kubeletStep, podReady, schedulePod } from './kube-pods.js';
 import { collectGarbage, reconcileReplicaSets } from './kube-replicasets.js';
 import { bindClaim, reconcileStatefulSets } from './kube-statefulsets.js';
 
-export type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+export type Obj = Record<string, any>;
 
 /** Images the stand-in's registry has by default, with the memory they need (MiB). */
 export const DEFAULT_IMAGES: ReadonlyArray<[string, number]> = [
-  ['nginx:1.25', 24], ['nginx:1.27', 24], ['nginx:latest', 24], ['httpd:2.4', 32], ['busybox:1.36', 4],
-  ['redis:7', 64], ['memcached:1.6', 64], ['postgres:16', 192], ['mysql:8.4', 384],
+  ['nginx:1.25', 24],
+  ['nginx:1.27', 24],
+  ['nginx:latest', 24],
+  ['httpd:2.4', 32],
+  ['busybox:1.36', 4],
+  ['redis:7', 64],
+  ['memcached:1.6', 64],
+  ['postgres:16', 192],
+  ['mysql:8.4', 384],
 ];
 
 export function normaliseImage(image: string): string {
@@ -48,7 +55,11 @@ export function normaliseImage(image: string): string {
 /** JSON with sorted keys: equal objects give equal text whatever their key order. */
 export function canonical(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
-  if (v && typeof v === 'object') return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical((v as Obj)[k])}`).join(',')}}`;
+  if (v && typeof v === 'object')
+    return `{${Object.keys(v)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical((v as Obj)[k])}`)
+      .join(',')}}`;
   return JSON.stringify(v);
 }
 
@@ -56,7 +67,8 @@ const SAFE = 'bcdfghjklmnpqrstvwxz2456789';
 /** Like apimachinery's rand.String: what generateName and pod-template-hash look like. */
 export const randomSuffix = (n = 5) => [...randomBytes(n)].map((b) => SAFE[b % SAFE.length]).join('');
 /** Like the deployment controller's ComputeHash + SafeEncodeString. */
-export const safeHash = (v: unknown) => [...String(createHash('sha256').update(canonical(v)).digest().readUInt32BE(0))].map((ch) => SAFE[ch.charCodeAt(0) % SAFE.length]).join('');
+export const safeHash = (v: unknown) =>
+  [...String(createHash('sha256').update(canonical(v)).digest().readUInt32BE(0))].map((ch) => SAFE[ch.charCodeAt(0) % SAFE.length]).join('');
 
 export class KubeCluster {
   readonly objects = new Map<string, Obj>();
@@ -105,7 +117,14 @@ export class KubeCluster {
   /** Stores a new simulated object without reconciling (what controllers call). */
   insert(obj: Obj): Obj {
     const generation = obj.spec && obj.kind !== 'Pod' ? { generation: 1 } : {};
-    const metadata = { namespace: 'default', ...obj.metadata, uid: randomUUID(), resourceVersion: this.nextResourceVersion(), ...generation, creationTimestamp: this.now() };
+    const metadata = {
+      namespace: 'default',
+      ...obj.metadata,
+      uid: randomUUID(),
+      resourceVersion: this.nextResourceVersion(),
+      ...generation,
+      creationTimestamp: this.now(),
+    };
     const stored = { ...obj, metadata };
     if (!RESOURCES[obj.apiVersion]?.find((r) => r.kind === obj.kind)?.namespaced) delete metadata.namespace;
     this.objects.set(this.pathFor(stored), stored);
@@ -163,11 +182,28 @@ export class KubeCluster {
     const name = `${involved.metadata.name}.${randomBytes(8).toString('hex')}`;
     const host = component === 'kubelet' ? { host: 'kind-worker' } : {};
     this.insert({
-      apiVersion: 'v1', kind: 'Event',
+      apiVersion: 'v1',
+      kind: 'Event',
       metadata: { name, namespace: ns },
-      involvedObject: { kind: involved.kind, namespace: ns, name: involved.metadata.name, uid: involved.metadata.uid, apiVersion: involved.apiVersion, resourceVersion: involved.metadata.resourceVersion, ...(fieldPath ? { fieldPath } : {}) },
-      reason, message, source: { component, ...host }, firstTimestamp: this.now(), lastTimestamp: this.now(), count: 1, type,
-      eventTime: null, reportingComponent: component, reportingInstance: component === 'kubelet' ? 'kind-worker' : '',
+      involvedObject: {
+        kind: involved.kind,
+        namespace: ns,
+        name: involved.metadata.name,
+        uid: involved.metadata.uid,
+        apiVersion: involved.apiVersion,
+        resourceVersion: involved.metadata.resourceVersion,
+        ...(fieldPath ? { fieldPath } : {}),
+      },
+      reason,
+      message,
+      source: { component, ...host },
+      firstTimestamp: this.now(),
+      lastTimestamp: this.now(),
+      count: 1,
+      type,
+      eventTime: null,
+      reportingComponent: component,
+      reportingInstance: component === 'kubelet' ? 'kind-worker' : '',
     });
     this.eventKeys.set(key, this.pathOf('v1', 'Event', name, ns));
   }
@@ -192,8 +228,11 @@ export class KubeCluster {
     let same = 0;
     for (let i = 1; i <= maxTicks; i++) {
       this.tick();
-      const shape = canonical([...this.objects.values()].filter((o) => this.isSimulated(o) && o.kind !== 'Event')
-        .map((o) => [o.metadata.name, o.spec?.replicas, o.kind === 'Pod' ? [podReady(o), o.status?.phase] : null]));
+      const shape = canonical(
+        [...this.objects.values()]
+          .filter((o) => this.isSimulated(o) && o.kind !== 'Event')
+          .map((o) => [o.metadata.name, o.spec?.replicas, o.kind === 'Pod' ? [podReady(o), o.status?.phase] : null]),
+      );
       same = shape === last ? same + 1 : 0;
       last = shape;
       if (same >= 2) return i;

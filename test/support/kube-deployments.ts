@@ -64,7 +64,12 @@ export function reconcileDeployments(c: KubeCluster, rolloutStep: boolean): void
     else if (revisionOf(newRS) < latest) c.update(newRS, (rs) => (rs.metadata.annotations[REVISION] = String(latest + 1)));
     const rs = newRS;
     c.update(d, (o) => (o.metadata.annotations = { ...o.metadata.annotations, [REVISION]: String(revisionOf(rs)) }));
-    c.update(rs, (r) => Object.assign(r.metadata.annotations, { 'deployment.kubernetes.io/desired-replicas': String(desired), 'deployment.kubernetes.io/max-replicas': String(desired + surge) }));
+    c.update(rs, (r) =>
+      Object.assign(r.metadata.annotations, {
+        'deployment.kubernetes.io/desired-replicas': String(desired),
+        'deployment.kubernetes.io/max-replicas': String(desired + surge),
+      }),
+    );
     if (oldReplicas() === 0 || rs.spec.replicas > desired) {
       scale(c, d, rs, oldReplicas() === 0 ? desired : Math.min(rs.spec.replicas, desired));
       continue;
@@ -91,9 +96,21 @@ function createReplicaSet(c: KubeCluster, d: Obj, hash: string, revision: number
   const template = structuredClone(d.spec.template);
   template.metadata = { ...template.metadata, labels };
   return c.insert({
-    apiVersion: 'apps/v1', kind: 'ReplicaSet',
-    metadata: { name: `${d.metadata.name}-${hash}`, namespace: d.metadata.namespace, labels, annotations: { [REVISION]: String(revision) }, ownerReferences: [ownerReference(d)] },
-    spec: { replicas: 0, minReadySeconds: d.spec.minReadySeconds ?? 0, selector: { matchLabels: { ...d.spec.selector?.matchLabels, 'pod-template-hash': hash } }, template },
+    apiVersion: 'apps/v1',
+    kind: 'ReplicaSet',
+    metadata: {
+      name: `${d.metadata.name}-${hash}`,
+      namespace: d.metadata.namespace,
+      labels,
+      annotations: { [REVISION]: String(revision) },
+      ownerReferences: [ownerReference(d)],
+    },
+    spec: {
+      replicas: 0,
+      minReadySeconds: d.spec.minReadySeconds ?? 0,
+      selector: { matchLabels: { ...d.spec.selector?.matchLabels, 'pod-template-hash': hash } },
+      template,
+    },
   });
 }
 
@@ -101,7 +118,13 @@ function scale(c: KubeCluster, d: Obj, rs: Obj, to: number): void {
   const from = rs.spec.replicas;
   if (from === to) return;
   c.update(rs, (r) => (r.spec.replicas = to));
-  c.event(d, 'Normal', 'ScalingReplicaSet', `Scaled ${to > from ? 'up' : 'down'} replica set ${rs.metadata.name} to ${to} from ${from}`, 'deployment-controller');
+  c.event(
+    d,
+    'Normal',
+    'ScalingReplicaSet',
+    `Scaled ${to > from ? 'up' : 'down'} replica set ${rs.metadata.name} to ${to} from ${from}`,
+    'deployment-controller',
+  );
 }
 
 /** Writes every simulated Deployment's status from its ReplicaSets and pods. */
@@ -114,7 +137,13 @@ export function updateDeploymentStatuses(c: KubeCluster): void {
     const pods = sets.flatMap((rs) => c.owned(rs, 'Pod'));
     const updated = c.owned(newRS, 'Pod');
     const available = pods.filter(podReady).length;
-    const counts: Obj = { replicas: pods.length, updatedReplicas: updated.length, readyReplicas: available, availableReplicas: available, unavailableReplicas: Math.max(0, sum(sets.map((rs) => rs.spec.replicas)) - available) };
+    const counts: Obj = {
+      replicas: pods.length,
+      updatedReplicas: updated.length,
+      readyReplicas: available,
+      availableReplicas: available,
+      unavailableReplicas: Math.max(0, sum(sets.map((rs) => rs.spec.replicas)) - available),
+    };
     for (const k of Object.keys(counts)) if (counts[k] === 0) delete counts[k];
     const prev: Obj = d.status ?? {};
     const moved = ['replicas', 'updatedReplicas', 'readyReplicas', 'availableReplicas'].some((k) => (prev[k] ?? 0) !== (counts[k] ?? 0));
@@ -131,14 +160,17 @@ export function updateDeploymentStatuses(c: KubeCluster): void {
     const deadlineMs = (d.spec.progressDeadlineSeconds ?? 600) * 1000;
     let progressing: Obj;
     if (complete) progressing = cond('Progressing', true, 'NewReplicaSetAvailable', `ReplicaSet "${rsName}" has successfully progressed.`, false);
-    else if (newRS.metadata.creationTimestamp === now && !moved) progressing = cond('Progressing', true, 'NewReplicaSetCreated', `Created new replica set "${rsName}"`, true);
-    else if (moved || !oldProgress || oldProgress.reason === 'NewReplicaSetAvailable') progressing = cond('Progressing', true, 'ReplicaSetUpdated', `ReplicaSet "${rsName}" is progressing.`, true);
+    else if (newRS.metadata.creationTimestamp === now && !moved)
+      progressing = cond('Progressing', true, 'NewReplicaSetCreated', `Created new replica set "${rsName}"`, true);
+    else if (moved || !oldProgress || oldProgress.reason === 'NewReplicaSetAvailable')
+      progressing = cond('Progressing', true, 'ReplicaSetUpdated', `ReplicaSet "${rsName}" is progressing.`, true);
     else if (oldProgress.reason !== 'ProgressDeadlineExceeded' && c.nowMs() - Date.parse(oldProgress.lastUpdateTime) > deadlineMs) {
       progressing = cond('Progressing', false, 'ProgressDeadlineExceeded', `ReplicaSet "${rsName}" has timed out progressing.`, true);
     } else progressing = oldProgress;
-    const availableCond = available >= desired - unavailable
-      ? cond('Available', true, 'MinimumReplicasAvailable', 'Deployment has minimum availability.', false)
-      : cond('Available', false, 'MinimumReplicasUnavailable', 'Deployment does not have minimum availability.', false);
+    const availableCond =
+      available >= desired - unavailable
+        ? cond('Available', true, 'MinimumReplicasAvailable', 'Deployment has minimum availability.', false)
+        : cond('Available', false, 'MinimumReplicasUnavailable', 'Deployment does not have minimum availability.', false);
     c.update(d, (o) => (o.status = { observedGeneration: o.metadata.generation, ...counts, conditions: [availableCond, progressing] }));
   }
 }

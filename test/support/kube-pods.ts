@@ -46,12 +46,30 @@ function fullReference(image: string): string {
 
 export function schedulePod(c: KubeCluster, pod: Obj): void {
   c.update(pod, (p) => {
-    p.spec = { restartPolicy: 'Always', dnsPolicy: 'ClusterFirst', schedulerName: 'default-scheduler', terminationGracePeriodSeconds: 30, ...p.spec, nodeName: NODE };
+    p.spec = {
+      restartPolicy: 'Always',
+      dnsPolicy: 'ClusterFirst',
+      schedulerName: 'default-scheduler',
+      terminationGracePeriodSeconds: 30,
+      ...p.spec,
+      nodeName: NODE,
+    };
     p.status = {
-      phase: 'Pending', hostIP: HOST_IP, hostIPs: [{ ip: HOST_IP }], startTime: c.now(), qosClass: qosClass(p),
+      phase: 'Pending',
+      hostIP: HOST_IP,
+      hostIPs: [{ ip: HOST_IP }],
+      startTime: c.now(),
+      qosClass: qosClass(p),
       conditions: conditions(c, p, false, false),
       containerStatuses: (p.spec.containers ?? []).map((k: Obj) => ({
-        name: k.name, image: k.image, imageID: '', ready: false, restartCount: 0, started: false, lastState: {}, state: { waiting: { reason: 'ContainerCreating' } },
+        name: k.name,
+        image: k.image,
+        imageID: '',
+        ready: false,
+        restartCount: 0,
+        started: false,
+        lastState: {},
+        state: { waiting: { reason: 'ContainerCreating' } },
       })),
     };
   });
@@ -70,7 +88,12 @@ export function kubeletStep(c: KubeCluster, pod: Obj): void {
     const ran = statuses.every((s) => s.state.running || s.lastState.terminated);
     if (!p.status.podIP) Object.assign(p.status, podIps(c.nextPodIp()));
     p.status.phase = ran ? 'Running' : 'Pending';
-    p.status.conditions = conditions(c, p, true, statuses.every((s) => s.ready));
+    p.status.conditions = conditions(
+      c,
+      p,
+      true,
+      statuses.every((s) => s.ready),
+    );
   });
 }
 
@@ -99,7 +122,14 @@ function stepContainer(c: KubeCluster, pod: Obj, container: Obj, cs: Obj): void 
   const oom = limit !== undefined && limit < need;
   if (cs.restartCount === 0 && !cs.lastState.terminated) {
     c.event(pod, 'Normal', 'Pulling', `Pulling image "${image}"`, 'kubelet', field);
-    c.event(pod, 'Normal', 'Pulled', `Successfully pulled image "${image}" in 1.204s (1.204s including waiting). Image size: ${need * 1048576} bytes.`, 'kubelet', field);
+    c.event(
+      pod,
+      'Normal',
+      'Pulled',
+      `Successfully pulled image "${image}" in 1.204s (1.204s including waiting). Image size: ${need * 1048576} bytes.`,
+      'kubelet',
+      field,
+    );
   } else {
     c.event(pod, 'Normal', 'Pulled', `Container image "${image}" already present on machine`, 'kubelet', field);
   }
@@ -108,7 +138,11 @@ function stepContainer(c: KubeCluster, pod: Obj, container: Obj, cs: Obj): void 
   const key = `${pod.metadata.namespace}/${pod.metadata.name}/${container.name}`;
   const log = runLog(image, oom, c.nowMs());
   const containerID = `containerd://${randomBytes(32).toString('hex')}`;
-  Object.assign(cs, { image: normaliseImage(image), imageID: `${fullReference(image).replace(/:[^:/]+$/, '')}@sha256:${randomBytes(32).toString('hex')}`, containerID });
+  Object.assign(cs, {
+    image: normaliseImage(image),
+    imageID: `${fullReference(image).replace(/:[^:/]+$/, '')}@sha256:${randomBytes(32).toString('hex')}`,
+    containerID,
+  });
   if (!oom) {
     Object.assign(cs, { state: { running: { startedAt: c.now() } }, ready: true, started: true });
     c.logs.set(key, log);
@@ -117,11 +151,25 @@ function stepContainer(c: KubeCluster, pod: Obj, container: Obj, cs: Obj): void 
   const restarts = cs.restartCount + 1;
   const backoff = Math.min(10 * 2 ** (restarts - 1), 300);
   Object.assign(cs, {
-    ready: false, started: false, restartCount: restarts,
+    ready: false,
+    started: false,
+    restartCount: restarts,
     lastState: { terminated: { exitCode: 137, reason: 'OOMKilled', startedAt: c.now(), finishedAt: c.now(), containerID } },
-    state: { waiting: { reason: 'CrashLoopBackOff', message: `back-off ${backoff}s restarting failed container=${container.name} pod=${pod.metadata.name}_${pod.metadata.namespace}(${pod.metadata.uid})` } },
+    state: {
+      waiting: {
+        reason: 'CrashLoopBackOff',
+        message: `back-off ${backoff}s restarting failed container=${container.name} pod=${pod.metadata.name}_${pod.metadata.namespace}(${pod.metadata.uid})`,
+      },
+    },
   });
-  c.event(pod, 'Warning', 'BackOff', `Back-off restarting failed container ${container.name} in pod ${pod.metadata.name}_${pod.metadata.namespace}(${pod.metadata.uid})`, 'kubelet', field);
+  c.event(
+    pod,
+    'Warning',
+    'BackOff',
+    `Back-off restarting failed container ${container.name} in pod ${pod.metadata.name}_${pod.metadata.namespace}(${pod.metadata.uid})`,
+    'kubelet',
+    field,
+  );
   // a container waiting in CrashLoopBackOff shows its last run, and so does --previous
   c.previousLogs.set(key, log);
   c.logs.set(key, log);
@@ -162,17 +210,31 @@ function runLog(image: string, oom: boolean, ms: number): string {
   const app = normaliseImage(image).split('/').at(-1)!.split(':')[0];
   const lines: string[] = [];
   if (app === 'nginx') {
-    lines.push('/docker-entrypoint.sh: /docker-entrypoint.d/ is not empty, will attempt to perform configuration', '/docker-entrypoint.sh: Configuration complete; ready for start up');
+    lines.push(
+      '/docker-entrypoint.sh: /docker-entrypoint.d/ is not empty, will attempt to perform configuration',
+      '/docker-entrypoint.sh: Configuration complete; ready for start up',
+    );
     const t = `${d.slice(0, 10).replace(/-/g, '/')} ${d.slice(11, 19)}`;
-    lines.push(`${t} [notice] 1#1: using the "epoll" event method`, `${t} [notice] 1#1: start worker processes`, ...(oom ? [`${t} [notice] 1#1: start worker process 29`] : []));
+    lines.push(
+      `${t} [notice] 1#1: using the "epoll" event method`,
+      `${t} [notice] 1#1: start worker processes`,
+      ...(oom ? [`${t} [notice] 1#1: start worker process 29`] : []),
+    );
   } else if (app === 'redis') {
     const t = `${d.slice(8, 10)} ${new Date(ms).toUTCString().slice(8, 11)} ${d.slice(0, 4)} ${d.slice(11, 23)}`;
     lines.push(`1:C ${t} * oO0OoO0OoO0Oo Redis is starting oO0OoO0OoO0Oo`, `1:M ${t} * Server initialized`);
     lines.push(oom ? `1:M ${t} * Loading RDB produced by version 7.2.5` : `1:M ${t} * Ready to accept connections tcp`);
   } else if (app === 'postgres') {
     const t = `${d.slice(0, 10)} ${d.slice(11, 23)} UTC [1]`;
-    lines.push(`${t} LOG:  starting PostgreSQL 16.4 (Debian 16.4-1.pgdg120+1) on x86_64-pc-linux-gnu`, `${t} LOG:  listening on IPv4 address "0.0.0.0", port 5432`);
-    lines.push(oom ? `${t} LOG:  database system was interrupted; last known up at ${d.slice(0, 10)} ${d.slice(11, 19)} UTC` : `${t} LOG:  database system is ready to accept connections`);
+    lines.push(
+      `${t} LOG:  starting PostgreSQL 16.4 (Debian 16.4-1.pgdg120+1) on x86_64-pc-linux-gnu`,
+      `${t} LOG:  listening on IPv4 address "0.0.0.0", port 5432`,
+    );
+    lines.push(
+      oom
+        ? `${t} LOG:  database system was interrupted; last known up at ${d.slice(0, 10)} ${d.slice(11, 19)} UTC`
+        : `${t} LOG:  database system is ready to accept connections`,
+    );
   } else {
     lines.push(`${d} INFO starting ${image}`, oom ? `${d} INFO loading working set into memory` : `${d} INFO listening on 0.0.0.0:8080`);
   }

@@ -24,9 +24,11 @@ export function ownerReference(owner: Obj): Obj {
 export function createPod(c: KubeCluster, owner: Obj, name: string, extraLabels: Record<string, string> = {}): Obj {
   const template = structuredClone(owner.spec.template ?? {});
   const pod = c.insert({
-    apiVersion: 'v1', kind: 'Pod',
+    apiVersion: 'v1',
+    kind: 'Pod',
     metadata: {
-      name, namespace: owner.metadata.namespace,
+      name,
+      namespace: owner.metadata.namespace,
       ...(owner.kind === 'ReplicaSet' ? { generateName: `${owner.metadata.name}-` } : {}),
       labels: { ...template.metadata?.labels, ...extraLabels },
       ...(template.metadata?.annotations ? { annotations: template.metadata.annotations } : {}),
@@ -47,7 +49,9 @@ export function reconcileReplicaSets(c: KubeCluster): void {
       c.event(rs, 'Normal', 'SuccessfulCreate', `Created pod: ${pod.metadata.name}`, 'replicaset-controller');
     }
     if (pods.length > want) {
-      const doomed = [...pods].sort((a, b) => Number(podReady(a)) - Number(podReady(b)) || b.metadata.creationTimestamp.localeCompare(a.metadata.creationTimestamp)).slice(0, pods.length - want);
+      const doomed = [...pods]
+        .sort((a, b) => Number(podReady(a)) - Number(podReady(b)) || b.metadata.creationTimestamp.localeCompare(a.metadata.creationTimestamp))
+        .slice(0, pods.length - want);
       for (const pod of doomed) {
         c.remove(pod);
         c.event(rs, 'Normal', 'SuccessfulDelete', `Deleted pod: ${pod.metadata.name}`, 'replicaset-controller');
@@ -67,7 +71,7 @@ export function reconcileReplicaSets(c: KubeCluster): void {
 }
 
 export function collectGarbage(c: KubeCluster): void {
-  for (let changed = true; changed; ) {
+  for (let changed = true; changed;) {
     changed = false;
     for (const o of [...c.objects.values()]) {
       const owner = o.metadata.ownerReferences?.find((r: Obj) => r.controller);

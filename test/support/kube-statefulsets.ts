@@ -34,7 +34,11 @@ export function reconcileStatefulSets(c: KubeCluster, rolloutStep = false): void
       if (existing.some((p) => ordinal(p) === i)) continue;
       if (sts.spec.podManagementPolicy !== 'Parallel' && !existing.filter((p) => ordinal(p) < i).every(podReady)) break;
       for (const claim of sts.spec.volumeClaimTemplates ?? []) ensureClaim(c, sts, claim, i);
-      const pod = createPod(c, sts, `${name}-${i}`, { 'statefulset.kubernetes.io/pod-name': `${name}-${i}`, 'apps.kubernetes.io/pod-index': String(i), [REVISION_LABEL]: revision });
+      const pod = createPod(c, sts, `${name}-${i}`, {
+        'statefulset.kubernetes.io/pod-name': `${name}-${i}`,
+        'apps.kubernetes.io/pod-index': String(i),
+        [REVISION_LABEL]: revision,
+      });
       c.update(pod, (p) => Object.assign(p.spec, { hostname: `${name}-${i}`, ...(sts.spec.serviceName ? { subdomain: sts.spec.serviceName } : {}) }));
       c.event(sts, 'Normal', 'SuccessfulCreate', `create Pod ${name}-${i} in StatefulSet ${name} successful`, 'statefulset-controller');
       if (sts.spec.podManagementPolicy !== 'Parallel') break;
@@ -50,12 +54,17 @@ export function reconcileStatefulSets(c: KubeCluster, rolloutStep = false): void
     const now = pods();
     const ready = now.filter(podReady).length;
     const updated = now.filter((p) => p.metadata.labels?.[REVISION_LABEL] === revision).length;
-    const currentRevision = updated === now.length ? revision : sts.status?.currentRevision ?? revision;
+    const currentRevision = updated === now.length ? revision : (sts.status?.currentRevision ?? revision);
     c.update(sts, (s) => {
       s.status = {
-        observedGeneration: s.metadata.generation, replicas: now.length, ...(ready ? { readyReplicas: ready, availableReplicas: ready } : {}),
-        currentReplicas: now.length - (currentRevision === revision ? 0 : updated), updatedReplicas: updated,
-        currentRevision, updateRevision: revision, collisionCount: 0,
+        observedGeneration: s.metadata.generation,
+        replicas: now.length,
+        ...(ready ? { readyReplicas: ready, availableReplicas: ready } : {}),
+        currentReplicas: now.length - (currentRevision === revision ? 0 : updated),
+        updatedReplicas: updated,
+        currentRevision,
+        updateRevision: revision,
+        collisionCount: 0,
       };
     });
   }
@@ -65,7 +74,8 @@ function ensureClaim(c: KubeCluster, sts: Obj, claim: Obj, i: number): void {
   const name = `${claim.metadata.name}-${sts.metadata.name}-${i}`;
   if (c.objects.has(c.pathOf('v1', 'PersistentVolumeClaim', name, sts.metadata.namespace))) return;
   const pvc = c.insert({
-    apiVersion: 'v1', kind: 'PersistentVolumeClaim',
+    apiVersion: 'v1',
+    kind: 'PersistentVolumeClaim',
     metadata: { name, namespace: sts.metadata.namespace, labels: { ...sts.spec.selector?.matchLabels } },
     spec: structuredClone(claim.spec ?? {}),
   });

@@ -25,7 +25,13 @@ import type { RecordedRequest } from './kube-api-server.js';
 export type Answer = [number, unknown, string?];
 
 export const statusBody = (code: number, reason: string, message: string, causes?: Obj[]) => ({
-  kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, code,
+  kind: 'Status',
+  apiVersion: 'v1',
+  metadata: {},
+  status: 'Failure',
+  message,
+  reason,
+  code,
   ...(causes ? { details: { causes } } : {}),
 });
 
@@ -57,7 +63,14 @@ export function applyMergePatch(target: unknown, patch: unknown): unknown {
 export function writePatch(c: KubeCluster, r: RecordedRequest, t: Target): Answer {
   if (r.contentType === 'application/apply-patch+yaml') return applyPatch(c, r, t);
   if (r.contentType === 'application/merge-patch+json') return mergePatch(c, r, t);
-  return [415, statusBody(415, 'UnsupportedMediaType', 'the body of the request was in an unknown format - accepted media types include: application/merge-patch+json, application/apply-patch+yaml')];
+  return [
+    415,
+    statusBody(
+      415,
+      'UnsupportedMediaType',
+      'the body of the request was in an unknown format - accepted media types include: application/merge-patch+json, application/apply-patch+yaml',
+    ),
+  ];
 }
 
 /** The body as a JSON object, or undefined. */
@@ -74,15 +87,22 @@ const undecodable = (what: string): Answer => [400, statusBody(400, 'BadRequest'
 
 function applyPatch(c: KubeCluster, r: RecordedRequest, t: Target): Answer {
   const manager = r.query.get('fieldManager');
-  if (!manager) return [400, statusBody(400, 'BadRequest', 'PatchOptions.meta.k8s.io "" is invalid: fieldManager: Required value: is required for apply patch')];
+  if (!manager)
+    return [400, statusBody(400, 'BadRequest', 'PatchOptions.meta.k8s.io "" is invalid: fieldManager: Required value: is required for apply patch')];
   const body = parse(r);
   if (!body) return undecodable('YAML');
-  if (body.kind !== t.kind || body.apiVersion !== t.gv || body.metadata?.name !== t.name) return [400, statusBody(400, 'BadRequest', 'the name, kind or apiVersion of the object does not match the request')];
+  if (body.kind !== t.kind || body.apiVersion !== t.gv || body.metadata?.name !== t.name)
+    return [400, statusBody(400, 'BadRequest', 'the name, kind or apiVersion of the object does not match the request')];
   if (t.namespace && !c.objects.has(`/api/v1/namespaces/${t.namespace}`)) return [404, statusBody(404, 'NotFound', `namespaces "${t.namespace}" not found`)];
   const existing = c.objects.get(t.path);
   const owner = existing?.metadata?.managedFields?.[0]?.manager;
   if (existing && owner && owner !== manager && r.query.get('force') !== 'true') {
-    return [409, statusBody(409, 'Conflict', `Apply failed with 1 conflict: conflict with "${owner}": .spec`, [{ reason: 'FieldManagerConflict', message: `conflict with "${owner}"`, field: '.spec' }])];
+    return [
+      409,
+      statusBody(409, 'Conflict', `Apply failed with 1 conflict: conflict with "${owner}": .spec`, [
+        { reason: 'FieldManagerConflict', message: `conflict with "${owner}"`, field: '.spec' },
+      ]),
+    ];
   }
   const merged = { ...body, metadata: { ...body.metadata }, ...(existing?.status ? { status: existing.status } : {}) };
   const managedFields = [{ manager, operation: 'Apply', apiVersion: t.gv, fieldsType: 'FieldsV1', fieldsV1: {} }];
@@ -96,10 +116,18 @@ function mergePatch(c: KubeCluster, r: RecordedRequest, t: Target): Answer {
   if (!existing) return notFound(t);
   const wantedVersion = patch.metadata?.resourceVersion;
   if (wantedVersion !== undefined && wantedVersion !== existing.metadata.resourceVersion) {
-    return [409, statusBody(409, 'Conflict', `Operation cannot be fulfilled on ${qualified(t)} "${t.name}": the object has been modified; please apply your changes to the latest version and try again`)];
+    return [
+      409,
+      statusBody(
+        409,
+        'Conflict',
+        `Operation cannot be fulfilled on ${qualified(t)} "${t.name}": the object has been modified; please apply your changes to the latest version and try again`,
+      ),
+    ];
   }
   const merged = applyMergePatch(structuredClone(existing), patch) as Obj;
-  if (merged.kind !== t.kind || merged.apiVersion !== t.gv || merged.metadata?.name !== t.name) return [400, statusBody(400, 'BadRequest', 'the name, kind or apiVersion of the object does not match the request')];
+  if (merged.kind !== t.kind || merged.apiVersion !== t.gv || merged.metadata?.name !== t.name)
+    return [400, statusBody(400, 'BadRequest', 'the name, kind or apiVersion of the object does not match the request')];
   const manager = r.query.get('fieldManager') ?? 'unknown';
   const others = (existing.metadata.managedFields ?? []).filter((m: Obj) => !(m.manager === manager && m.operation === 'Update'));
   const managedFields = [...others, { manager, operation: 'Update', apiVersion: t.gv, time: c.now(), fieldsType: 'FieldsV1', fieldsV1: {} }];
@@ -117,7 +145,7 @@ function persist(c: KubeCluster, r: RecordedRequest, t: Target, existing: Obj | 
     ...obj.metadata,
     ...(t.namespace ? { namespace: t.namespace } : {}),
     uid: existing?.metadata.uid ?? randomUUID(),
-    resourceVersion: dryRun ? existing?.metadata.resourceVersion ?? '' : c.nextResourceVersion(),
+    resourceVersion: dryRun ? (existing?.metadata.resourceVersion ?? '') : c.nextResourceVersion(),
     generation: !existing ? 1 : (existing.metadata.generation ?? 1) + (specChanged ? 1 : 0),
     creationTimestamp: existing?.metadata.creationTimestamp ?? c.now(),
     managedFields,
@@ -131,16 +159,22 @@ function persist(c: KubeCluster, r: RecordedRequest, t: Target, existing: Obj | 
 }
 
 function validate(t: Target, obj: Obj, existing: Obj | undefined): Answer | undefined {
-  const invalid = (field: string, detail: string, reason = 'FieldValueInvalid'): Answer => [422, statusBody(422, 'Invalid',
-    `${t.kind}${group(t.gv) ? `.${group(t.gv)}` : ''} "${t.name}" is invalid: ${field}: ${detail}`, [{ reason, message: detail, field }])];
+  const invalid = (field: string, detail: string, reason = 'FieldValueInvalid'): Answer => [
+    422,
+    statusBody(422, 'Invalid', `${t.kind}${group(t.gv) ? `.${group(t.gv)}` : ''} "${t.name}" is invalid: ${field}: ${detail}`, [
+      { reason, message: detail, field },
+    ]),
+  ];
   const replicas = obj.spec?.replicas;
   if (typeof replicas === 'number' && replicas < 0) return invalid('spec.replicas', `Invalid value: ${replicas}: must be greater than or equal to 0`);
   if (t.kind !== 'Deployment' && t.kind !== 'StatefulSet') return undefined;
   const selector = obj.spec?.selector;
-  if (existing && canonical(selector) !== canonical(existing.spec?.selector)) return invalid('spec.selector', `Invalid value: ${JSON.stringify(selector ?? null)}: field is immutable`);
+  if (existing && canonical(selector) !== canonical(existing.spec?.selector))
+    return invalid('spec.selector', `Invalid value: ${JSON.stringify(selector ?? null)}: field is immutable`);
   const labels = obj.spec?.template?.metadata?.labels;
   const matches = Object.entries(selector?.matchLabels ?? {}).every(([k, v]) => labels?.[k] === v);
-  if (labels && !matches) return invalid('spec.template.metadata.labels', `Invalid value: ${JSON.stringify(labels)}: \`selector\` does not match template \`labels\``);
+  if (labels && !matches)
+    return invalid('spec.template.metadata.labels', `Invalid value: ${JSON.stringify(labels)}: \`selector\` does not match template \`labels\``);
   return undefined;
 }
 
@@ -148,7 +182,8 @@ function setDefaults(obj: Obj, existing: Obj | undefined): void {
   if (obj.kind === 'Deployment' && obj.spec) {
     obj.spec = { replicas: 1, revisionHistoryLimit: 10, progressDeadlineSeconds: 600, ...obj.spec };
     obj.spec.strategy ??= { type: 'RollingUpdate' };
-    if (obj.spec.strategy.type === 'RollingUpdate') obj.spec.strategy.rollingUpdate = { maxSurge: '25%', maxUnavailable: '25%', ...obj.spec.strategy.rollingUpdate };
+    if (obj.spec.strategy.type === 'RollingUpdate')
+      obj.spec.strategy.rollingUpdate = { maxSurge: '25%', maxUnavailable: '25%', ...obj.spec.strategy.rollingUpdate };
   }
   if (obj.kind === 'Service') {
     const ip = existing?.spec?.clusterIP ?? `10.96.${Math.floor(Math.random() * 250) + 1}.${Math.floor(Math.random() * 250) + 1}`;
@@ -165,5 +200,14 @@ export function deleteObject(c: KubeCluster, r: RecordedRequest, t: Target): Ans
   c.remove(existing);
   c.objects.delete(t.path);
   c.reconcile();
-  return [200, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details: { name: t.name, group: group(t.gv), kind: t.resource, uid: existing.metadata.uid } }];
+  return [
+    200,
+    {
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Success',
+      details: { name: t.name, group: group(t.gv), kind: t.resource, uid: existing.metadata.uid },
+    },
+  ];
 }

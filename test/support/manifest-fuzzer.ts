@@ -15,13 +15,56 @@ export function prng(seed: number): () => number {
 export type FuzzBody = { json: unknown } | { raw: Buffer };
 
 const NASTY_PATHS = [
-  '..', '../x', 'a/../../x', '..\\x', '/abs', '\\abs', '\\\\unc\\share', 'C:\\x', 'c:x', 'a\0b', '\0', '', '.', './', 'a//', 'a/./.',
-  'a\nb', 'a\u007f', 'x'.repeat(1025), '__proto__', 'constructor', 'SKILL.md', './SKILL.md', 'skills//a/SKILL.md', 'ü/ß.md',
-  '😀/x.md', '%2e%2e/x', '．．/x', 'a/b/c/d/e/f/g.md', ' spaced .md', 'a\\b',
+  '..',
+  '../x',
+  'a/../../x',
+  '..\\x',
+  '/abs',
+  '\\abs',
+  '\\\\unc\\share',
+  'C:\\x',
+  'c:x',
+  'a\0b',
+  '\0',
+  '',
+  '.',
+  './',
+  'a//',
+  'a/./.',
+  'a\nb',
+  'a\u007f',
+  'x'.repeat(1025),
+  '__proto__',
+  'constructor',
+  'SKILL.md',
+  './SKILL.md',
+  'skills//a/SKILL.md',
+  'ü/ß.md',
+  '😀/x.md',
+  '%2e%2e/x',
+  '．．/x',
+  'a/b/c/d/e/f/g.md',
+  ' spaced .md',
+  'a\\b',
 ];
 const NASTY_SOURCES: unknown[] = [
-  '', 'x', 'local:', 'local:a b', `local:${'l'.repeat(3000)}`, 'https://u:p4ss-w0rd@h.example/r.git', 'ftp://h/x', 'http://', 7, null,
-  {}, [], 'git@host:org/r.git', 'https://h.example/r?token=abc123', 'local:\u0000', 'local:ok', 'LOCAL:x',
+  '',
+  'x',
+  'local:',
+  'local:a b',
+  `local:${'l'.repeat(3000)}`,
+  'https://u:p4ss-w0rd@h.example/r.git',
+  'ftp://h/x',
+  'http://',
+  7,
+  null,
+  {},
+  [],
+  'git@host:org/r.git',
+  'https://h.example/r?token=abc123',
+  'local:\u0000',
+  'local:ok',
+  'LOCAL:x',
 ];
 const NASTY_MODES: unknown[] = ['4755', '1777', '0644', '777', 'abc', '', '0o7777', '100755', '99', -1, 493, null, {}, [], '0x1ff', '7'.repeat(30)];
 const IDS = ['local:f1', 'local:f2', 'local:f3', 'https://git.example/org/skills.git', 'git@git.example:org/s.git', 'local:f4'];
@@ -48,13 +91,25 @@ export class ManifestFuzzer {
 
   private randomJson(depth = 0): unknown {
     switch (this.int(depth > 3 ? 4 : 7)) {
-      case 0: return this.r() * 1e6 - 5e5;
-      case 1: return this.pick([true, false, null]);
-      case 2: return 'x'.repeat(this.int(20));
-      case 3: return this.pick(NASTY_PATHS);
-      case 4: return Array.from({ length: this.int(5) }, () => this.randomJson(depth + 1));
-      case 5: return Object.fromEntries(Array.from({ length: this.int(4) }, () => [this.pick(['source', 'files', 'path', 'content', 'mode', 'contentHash', '__proto__', 'k']), this.randomJson(depth + 1)]));
-      default: return { source: this.pick(IDS), files: this.randomJson(depth + 1) };
+      case 0:
+        return this.r() * 1e6 - 5e5;
+      case 1:
+        return this.pick([true, false, null]);
+      case 2:
+        return 'x'.repeat(this.int(20));
+      case 3:
+        return this.pick(NASTY_PATHS);
+      case 4:
+        return Array.from({ length: this.int(5) }, () => this.randomJson(depth + 1));
+      case 5:
+        return Object.fromEntries(
+          Array.from({ length: this.int(4) }, () => [
+            this.pick(['source', 'files', 'path', 'content', 'mode', 'contentHash', '__proto__', 'k']),
+            this.randomJson(depth + 1),
+          ]),
+        );
+      default:
+        return { source: this.pick(IDS), files: this.randomJson(depth + 1) };
     }
   }
 
@@ -68,29 +123,54 @@ export class ManifestFuzzer {
     }));
   }
 
-  private mutate(m: Record<string, any>): void { // eslint-disable-line @typescript-eslint/no-explicit-any
+  private mutate(m: Record<string, any>): void {
     const files = m.files as Record<string, unknown>[];
     const f = files[this.int(files.length)];
     switch (this.int(14)) {
-      case 0: delete m[this.pick(['source', 'files', 'contentHash'])]; break;
-      case 1: m.source = this.pick(NASTY_SOURCES); break;
-      case 2: m.contentHash = this.pick([`sha256:${'ab'.repeat(32)}`, 'sha256:xyz', 'md5:00', 42, '', `sha256:${'A'.repeat(64)}`]); break;
-      case 3: m.files = this.pick([[], {}, 'files', null, [null], [1, 2]]); break;
-      case 4: m.files = Array.from({ length: 101 + this.int(20) }, (_, i) => ({ path: `p${i}`, content: '' })); break;
-      case 5: files.push({ ...f }); break;
-      case 6: f.path = this.pick(NASTY_PATHS); break;
+      case 0:
+        delete m[this.pick(['source', 'files', 'contentHash'])];
+        break;
+      case 1:
+        m.source = this.pick(NASTY_SOURCES);
+        break;
+      case 2:
+        m.contentHash = this.pick([`sha256:${'ab'.repeat(32)}`, 'sha256:xyz', 'md5:00', 42, '', `sha256:${'A'.repeat(64)}`]);
+        break;
+      case 3:
+        m.files = this.pick([[], {}, 'files', null, [null], [1, 2]]);
+        break;
+      case 4:
+        m.files = Array.from({ length: 101 + this.int(20) }, (_, i) => ({ path: `p${i}`, content: '' }));
+        break;
+      case 5:
+        files.push({ ...f });
+        break;
+      case 6:
+        f.path = this.pick(NASTY_PATHS);
+        break;
       case 7: {
         const c = String(f.content);
         const at = this.int(c.length + 1);
         f.content = c.slice(0, at) + this.pick(['!', '\n', ' ', '=', '-', '_', '*', 'ä', '']) + c.slice(at + (this.r() < 0.5 ? 1 : 0));
         break;
       }
-      case 8: f.content = this.pick([null, 5, {}, [], true]); break;
-      case 9: f.mode = this.pick(NASTY_MODES); break;
-      case 10: setOwn(m, this.pick(['extra', '__proto__', 'constructor', 'toString']), this.randomJson()); break;
-      case 11: setOwn(f, this.pick(['extra', '__proto__', 'encoding']), 'x'); break;
-      case 12: files.push({ path: `big-${this.int(1e6)}`, content: bytesOf(200000 + this.int(80000)).toString('base64') }); break;
-      default: files[this.int(files.length)] = this.randomJson() as Record<string, unknown>;
+      case 8:
+        f.content = this.pick([null, 5, {}, [], true]);
+        break;
+      case 9:
+        f.mode = this.pick(NASTY_MODES);
+        break;
+      case 10:
+        setOwn(m, this.pick(['extra', '__proto__', 'constructor', 'toString']), this.randomJson());
+        break;
+      case 11:
+        setOwn(f, this.pick(['extra', '__proto__', 'encoding']), 'x');
+        break;
+      case 12:
+        files.push({ path: `big-${this.int(1e6)}`, content: bytesOf(200000 + this.int(80000)).toString('base64') });
+        break;
+      default:
+        files[this.int(files.length)] = this.randomJson() as Record<string, unknown>;
     }
   }
 
@@ -112,7 +192,7 @@ export class ManifestFuzzer {
     const mutations = 1 + this.int(3);
     for (let i = 0; i < mutations; i++) {
       try {
-        this.mutate(m as Record<string, any>); // eslint-disable-line @typescript-eslint/no-explicit-any
+        this.mutate(m as Record<string, any>);
       } catch {
         // a previous mutation removed what this one edits: the manifest stays as it is
       }

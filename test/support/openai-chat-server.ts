@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { vectorFor } from './openai-compatible-server.js';
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;
 
 /** One scripted answer: a message (text and/or tool calls) or an HTTP error. */
 export interface ChatReply {
@@ -76,38 +76,56 @@ export class OpenAiChatServer {
       if (req.method === 'POST' && req.url === '/v1/embeddings' && req.headers.authorization === `Bearer ${this.apiKey}`) {
         const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Json;
         const input: string[] = typeof body.input === 'string' ? [body.input] : body.input;
-        return send(200, { object: 'list', model: body.model, data: input.map((t, index) => ({ object: 'embedding', index, embedding: vectorFor(t, this.embeddingDimension) })), usage: { prompt_tokens: 1, total_tokens: 1 } });
+        return send(200, {
+          object: 'list',
+          model: body.model,
+          data: input.map((t, index) => ({ object: 'embedding', index, embedding: vectorFor(t, this.embeddingDimension) })),
+          usage: { prompt_tokens: 1, total_tokens: 1 },
+        });
       }
-      if (req.method !== 'POST' || req.url !== '/v1/chat/completions') return error(404, `Unknown request URL: ${req.method} ${req.url}`, 'invalid_request_error', 'unknown_url');
+      if (req.method !== 'POST' || req.url !== '/v1/chat/completions')
+        return error(404, `Unknown request URL: ${req.method} ${req.url}`, 'invalid_request_error', 'unknown_url');
       const auth = req.headers.authorization ?? '';
       // OpenAI's 401 quotes the key it got (partly masked); this one quotes it whole, to prove the adapter never echoes it
-      if (auth !== `Bearer ${this.apiKey}`) return error(401, `Incorrect API key provided: ${auth.replace(/^Bearer /, '')}.`, 'invalid_request_error', 'invalid_api_key');
+      if (auth !== `Bearer ${this.apiKey}`)
+        return error(401, `Incorrect API key provided: ${auth.replace(/^Bearer /, '')}.`, 'invalid_request_error', 'invalid_api_key');
       const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Json;
       this.requests.push(body);
-      if (!this.models.has(body.model)) return error(404, `The model \`${body.model}\` does not exist or you do not have access to it.`, 'invalid_request_error', 'model_not_found');
+      if (!this.models.has(body.model))
+        return error(404, `The model \`${body.model}\` does not exist or you do not have access to it.`, 'invalid_request_error', 'model_not_found');
       const next = this.queue.shift() ?? this.fallback;
       const reply = typeof next === 'function' ? next(body) : next;
       if (reply.hang) return;
       delayMs = reply.delayMs ?? 0;
       if (reply.status) return send(reply.status, { error: { type: 'server_error', code: null, param: null, ...reply.error } });
-      const toolCalls = (reply.toolCalls ?? []).map((c, i) => ({ id: c.id ?? `call_${this.requests.length}_${i}`, type: 'function', function: { name: c.name, arguments: c.arguments } }));
+      const toolCalls = (reply.toolCalls ?? []).map((c, i) => ({
+        id: c.id ?? `call_${this.requests.length}_${i}`,
+        type: 'function',
+        function: { name: c.name, arguments: c.arguments },
+      }));
       const usage = reply.usage ?? { prompt: 10, completion: 5 };
       send(200, {
         id: `chatcmpl-${this.requests.length}`,
         object: 'chat.completion',
         created: Math.floor(Date.now() / 1000),
         model: `${body.model}-2026-01-01`,
-        choices: [{
-          index: 0,
-          message: { role: 'assistant', content: reply.content ?? null, refusal: null, ...(toolCalls.length ? { tool_calls: toolCalls } : {}) },
-          logprobs: null,
-          finish_reason: reply.finishReason ?? (toolCalls.length ? 'tool_calls' : 'stop'),
-        }],
+        choices: [
+          {
+            index: 0,
+            message: { role: 'assistant', content: reply.content ?? null, refusal: null, ...(toolCalls.length ? { tool_calls: toolCalls } : {}) },
+            logprobs: null,
+            finish_reason: reply.finishReason ?? (toolCalls.length ? 'tool_calls' : 'stop'),
+          },
+        ],
         usage: {
           prompt_tokens: usage.prompt,
           completion_tokens: usage.completion,
           total_tokens: usage.prompt + usage.completion,
-          prompt_tokens_details: { cached_tokens: usage.cached ?? 0, audio_tokens: 0, ...(usage.cacheWrite !== undefined ? { cache_write_tokens: usage.cacheWrite } : {}) },
+          prompt_tokens_details: {
+            cached_tokens: usage.cached ?? 0,
+            audio_tokens: 0,
+            ...(usage.cacheWrite !== undefined ? { cache_write_tokens: usage.cacheWrite } : {}),
+          },
           completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
         },
       });

@@ -88,7 +88,7 @@ export class OpenAiCompatibleServer {
   private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
-    let body: Record<string, unknown> = {};
+    let body: Record<string, unknown>;
     try {
       body = chunks.length ? (JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>) : {};
     } catch {

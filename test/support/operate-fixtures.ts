@@ -7,13 +7,26 @@ export function deployment(over: { name?: string; namespace?: string; replicas?:
   return {
     apiVersion: 'apps/v1',
     kind: 'Deployment',
-    metadata: { name, namespace: over.namespace ?? 'x', uid: 'u-1', resourceVersion: '7', generation: 3, creationTimestamp: '2026-01-01T00:00:00Z', labels: { app: name } },
+    metadata: {
+      name,
+      namespace: over.namespace ?? 'x',
+      uid: 'u-1',
+      resourceVersion: '7',
+      generation: 3,
+      creationTimestamp: '2026-01-01T00:00:00Z',
+      labels: { app: name },
+    },
     spec: {
       replicas,
       selector: { matchLabels: { app: name } },
       template: {
         metadata: { labels: { app: name } },
-        spec: { containers: [{ name, image: over.image ?? 'nginx:1.27', ports: [{ containerPort: 80 }] }, { name: 'sidecar', image: 'envoy:1.30' }] },
+        spec: {
+          containers: [
+            { name, image: over.image ?? 'nginx:1.27', ports: [{ containerPort: 80 }] },
+            { name: 'sidecar', image: 'envoy:1.30' },
+          ],
+        },
       },
     },
     status: rolledOut(replicas, 3),

@@ -13,4 +13,3 @@ export const policyDoc = {
   createdBy: 'sre',
   constraints: [{ kind: 'Deployment', field: 'spec.replicas', minimum: 3, message: 'production needs 3 replicas' }],
 };
-

@@ -1,5 +1,4 @@
 import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Express } from 'express';
 import request from 'supertest';
@@ -24,7 +23,12 @@ export function freshDataDir(): string {
 }
 
 export function embeddedBackend(): StoreBackend {
-  return { name: 'embedded store', env: (dataDir) => ({ SVC_DATA_DIR: dataDir ?? freshDataDir() }), before: async () => undefined, after: async () => undefined };
+  return {
+    name: 'embedded store',
+    env: (dataDir) => ({ SVC_DATA_DIR: dataDir ?? freshDataDir() }),
+    before: async () => undefined,
+    after: async () => undefined,
+  };
 }
 
 export function qdrantBackend(): StoreBackend {
@@ -49,14 +53,14 @@ export function orgData(app: Express, body: Body): request.Test {
 }
 
 /** The result of a call that must succeed. */
-export async function ok(app: Express, body: Body): Promise<any> { // eslint-disable-line @typescript-eslint/no-explicit-any
+export async function ok(app: Express, body: Body): Promise<any> {
   const res = await orgData(app, body);
   if (res.status !== 200) throw new Error(`${JSON.stringify(body).slice(0, 200)} answered ${res.status}: ${res.text.slice(0, 500)}`);
   return res.body.data.result;
 }
 
 /** Polls `progress` until the scan completes (or `until` holds). */
-export async function waitForScan(app: Express, until: (p: any) => boolean = (p) => p?.status === 'completed', timeoutMs = 15000): Promise<any> { // eslint-disable-line @typescript-eslint/no-explicit-any
+export async function waitForScan(app: Express, until: (p: any) => boolean = (p) => p?.status === 'completed', timeoutMs = 15000): Promise<any> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const { progress } = await ok(app, { dataType: 'capabilities', operation: 'progress' });
@@ -83,8 +87,16 @@ export function serveDozenKinds(kube: KubeApiServer): void {
     if (req.path === `/apis/${gv}`) {
       return {
         body: {
-          kind: 'APIResourceList', apiVersion: 'v1', groupVersion: gv,
-          resources: EXTRA_KINDS.map((kind) => ({ name: `${kind.toLowerCase()}s`, singularName: kind.toLowerCase(), kind, namespaced: true, verbs: ['get', 'list', 'create'] })),
+          kind: 'APIResourceList',
+          apiVersion: 'v1',
+          groupVersion: gv,
+          resources: EXTRA_KINDS.map((kind) => ({
+            name: `${kind.toLowerCase()}s`,
+            singularName: kind.toLowerCase(),
+            kind,
+            namespaced: true,
+            verbs: ['get', 'list', 'create'],
+          })),
         },
       };
     }

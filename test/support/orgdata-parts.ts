@@ -97,19 +97,56 @@ export function analysisFor(kind: string) {
   };
 }
 
-export const KINDS = ['Deployment', 'StatefulSet', 'DaemonSet', 'ReplicaSet', 'Job', 'CronJob', 'Service', 'Ingress', 'ConfigMap', 'Secret', 'PersistentVolumeClaim', 'NetworkPolicy'];
+export const KINDS = [
+  'Deployment',
+  'StatefulSet',
+  'DaemonSet',
+  'ReplicaSet',
+  'Job',
+  'CronJob',
+  'Service',
+  'Ingress',
+  'ConfigMap',
+  'Secret',
+  'PersistentVolumeClaim',
+  'NetworkPolicy',
+];
 
 /** A dozen kinds in the shapes discovery reports, plus an older version of Deployment (deduplicated by a scan). */
 export function dozenKinds(): ApiResourceInfo[] {
   const group: Record<string, [string, string]> = {
-    Deployment: ['apps', 'v1'], StatefulSet: ['apps', 'v1'], DaemonSet: ['apps', 'v1'], ReplicaSet: ['apps', 'v1'],
-    Job: ['batch', 'v1'], CronJob: ['batch', 'v1'], Ingress: ['networking.k8s.io', 'v1'], NetworkPolicy: ['networking.k8s.io', 'v1'],
+    Deployment: ['apps', 'v1'],
+    StatefulSet: ['apps', 'v1'],
+    DaemonSet: ['apps', 'v1'],
+    ReplicaSet: ['apps', 'v1'],
+    Job: ['batch', 'v1'],
+    CronJob: ['batch', 'v1'],
+    Ingress: ['networking.k8s.io', 'v1'],
+    NetworkPolicy: ['networking.k8s.io', 'v1'],
   };
   const out = KINDS.map((kind) => {
     const [g, v] = group[kind] ?? ['', 'v1'];
-    return { group: g, version: v, apiVersion: g ? `${g}/${v}` : v, kind, resource: `${kind.toLowerCase()}s`, namespaced: true, verbs: ['get', 'list'], shortNames: [] };
+    return {
+      group: g,
+      version: v,
+      apiVersion: g ? `${g}/${v}` : v,
+      kind,
+      resource: `${kind.toLowerCase()}s`,
+      namespaced: true,
+      verbs: ['get', 'list'],
+      shortNames: [],
+    };
   });
-  out.push({ group: 'apps', version: 'v1beta2', apiVersion: 'apps/v1beta2', kind: 'Deployment', resource: 'deployments', namespaced: true, verbs: ['get'], shortNames: [] });
+  out.push({
+    group: 'apps',
+    version: 'v1beta2',
+    apiVersion: 'apps/v1beta2',
+    kind: 'Deployment',
+    resource: 'deployments',
+    namespaced: true,
+    verbs: ['get'],
+    shortNames: [],
+  });
   return out;
 }
 

@@ -85,7 +85,10 @@ export type Decoded = Record<string, unknown>;
 
 class Reader {
   pos = 0;
-  constructor(private readonly buf: Buffer, private readonly end = buf.length) {}
+  constructor(
+    private readonly buf: Buffer,
+    private readonly end = buf.length,
+  ) {}
   done() {
     return this.pos >= this.end;
   }
@@ -148,10 +151,7 @@ function message(name: MessageName, buf: Buffer): Decoded {
       skip(wire, r);
       continue;
     }
-    const value =
-      spec.type in SCHEMA
-        ? message(spec.type as MessageName, r.take(Number(r.varint())))
-        : scalar(spec.type as Scalar, wire, r);
+    const value = spec.type in SCHEMA ? message(spec.type as MessageName, r.take(Number(r.varint()))) : scalar(spec.type as Scalar, wire, r);
     if (spec.repeated) ((out[spec.name] ??= []) as unknown[]).push(value);
     else out[spec.name] = value;
   }

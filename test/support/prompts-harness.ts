@@ -29,9 +29,7 @@ export function promptsHarness(options: { configuredRepo?: string; configuredPat
   const logger = new CapturingLogger();
   const tracer = new RecordingTracer();
   disk.dirs.set('/builtin', filesWith('builtin-one', 'builtin-two'));
-  const configured = options.configuredRepo
-    ? { ...validateRepoOverride({ repo: options.configuredRepo, path: options.configuredPath })! }
-    : undefined;
+  const configured = options.configuredRepo ? { ...validateRepoOverride({ repo: options.configuredRepo, path: options.configuredPath })! } : undefined;
   const settings: PromptSourceSettings = {
     configuredRepo: configured,
     serverToken: options.serverToken,

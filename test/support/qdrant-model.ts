@@ -10,7 +10,10 @@
 export type PointId = number | string;
 
 export class QdrantHttpError extends Error {
-  constructor(readonly status: number, message: string) {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -40,7 +43,9 @@ export function parsePointId(raw: unknown): PointId {
     const m = UUID.exec(raw);
     if (m) return m.slice(1, 6).join('-').toLowerCase();
   }
-  throw formatError(`value ${typeof raw === 'string' ? raw : JSON.stringify(raw)} is not a valid point ID, valid values are either an unsigned integer or a UUID`);
+  throw formatError(
+    `value ${typeof raw === 'string' ? raw : JSON.stringify(raw)} is not a valid point ID, valid values are either an unsigned integer or a UUID`,
+  );
 }
 
 /** Map key and sort key: integers sort before UUIDs, each in natural order. */
@@ -95,9 +100,14 @@ function conditionHolds(record: StoredRecord, condition: Record<string, unknown>
   if (match && Array.isArray(match.except)) return values.length > 0 && values.every((v) => !(match.except as unknown[]).includes(v));
   const range = condition.range as Record<string, number | undefined> | undefined;
   if (range) {
-    return values.some((v) => typeof v === 'number'
-      && (range.gt === undefined || v > range.gt) && (range.gte === undefined || v >= range.gte)
-      && (range.lt === undefined || v < range.lt) && (range.lte === undefined || v <= range.lte));
+    return values.some(
+      (v) =>
+        typeof v === 'number' &&
+        (range.gt === undefined || v > range.gt) &&
+        (range.gte === undefined || v >= range.gte) &&
+        (range.lt === undefined || v < range.lt) &&
+        (range.lte === undefined || v <= range.lte),
+    );
   }
   throw formatError('data did not match any variant of untagged enum Condition');
 }
@@ -114,17 +124,18 @@ export function filterHolds(record: StoredRecord, filter: unknown): boolean {
   const must = asList(f.must);
   const should = asList(f.should);
   const mustNot = asList(f.must_not);
-  return must.every((c) => conditionHolds(record, c))
-    && (should.length === 0 || should.some((c) => conditionHolds(record, c)))
-    && !mustNot.some((c) => conditionHolds(record, c));
+  return (
+    must.every((c) => conditionHolds(record, c)) &&
+    (should.length === 0 || should.some((c) => conditionHolds(record, c))) &&
+    !mustNot.some((c) => conditionHolds(record, c))
+  );
 }
 
 /** with_payload: true / false / list of keys / {include} / {exclude}. */
 export function selectPayload(payload: Record<string, unknown>, selector: unknown): Record<string, unknown> | undefined {
   if (selector === undefined || selector === null || selector === false) return undefined;
   if (selector === true) return structuredClone(payload);
-  const pick = (keys: string[], keep: boolean) =>
-    Object.fromEntries(Object.entries(payload).filter(([k]) => keys.includes(k) === keep));
+  const pick = (keys: string[], keep: boolean) => Object.fromEntries(Object.entries(payload).filter(([k]) => keys.includes(k) === keep));
   if (Array.isArray(selector)) return pick(selector as string[], true);
   const s = selector as { include?: string[]; exclude?: string[] };
   if (s.include) return pick(s.include, true);

@@ -87,7 +87,13 @@ export class QdrantState {
         points_count: c.points.size,
         segments_count: 1,
         config: {
-          params: { vectors: { size: c.size, distance: c.distance }, shard_number: 1, replication_factor: 1, write_consistency_factor: 1, on_disk_payload: true },
+          params: {
+            vectors: { size: c.size, distance: c.distance },
+            shard_number: 1,
+            replication_factor: 1,
+            write_consistency_factor: 1,
+            on_disk_payload: true,
+          },
           hnsw_config: { m: 16, ef_construct: 100, full_scan_threshold: 10000, max_indexing_threads: 0, on_disk: false },
           optimizer_config: { deleted_threshold: 0.2, vacuum_min_vector_number: 1000, default_segment_number: 0, flush_interval_sec: 5 },
           wal_config: { wal_capacity_mb: 32, wal_segments_ahead: 0 },
@@ -102,7 +108,8 @@ export class QdrantState {
     const vectors = body.vectors as Body | undefined;
     if (!vectors || typeof vectors !== 'object') throw formatError('missing field `vectors`');
     if (!Number.isInteger(vectors.size) || (vectors.size as number) < 1) throw formatError('invalid value for vectors.size: expected a positive integer');
-    if (!DISTANCES.includes(vectors.distance as never)) throw formatError(`unknown variant \`${String(vectors.distance)}\`, expected one of \`Cosine\`, \`Euclid\`, \`Dot\`, \`Manhattan\``);
+    if (!DISTANCES.includes(vectors.distance as never))
+      throw formatError(`unknown variant \`${String(vectors.distance)}\`, expected one of \`Cosine\`, \`Euclid\`, \`Dot\`, \`Manhattan\``);
     if (this.collections.has(name)) throw new QdrantHttpError(409, `Wrong input: Collection \`${name}\` already exists!`);
     this.collections.set(name, { size: vectors.size as number, distance: vectors.distance as QdrantCollection['distance'], points: new Map() });
     return { result: true };
@@ -130,7 +137,10 @@ export class QdrantState {
     if (!Array.isArray(body.ids)) throw formatError('missing field `ids`');
     const keys = new Set((body.ids as unknown[]).map((id) => idKey(parsePointId(id))));
     // answered in storage order, not request order: callers must not rely on it
-    const found = [...keys].sort().map((k) => c.points.get(k)).filter((r): r is StoredRecord => r !== undefined);
+    const found = [...keys]
+      .sort()
+      .map((k) => c.points.get(k))
+      .filter((r): r is StoredRecord => r !== undefined);
     return { result: found.map((r) => toRecord(r, body, true)) };
   }
 

@@ -96,20 +96,35 @@ export class QdrantServer {
     const name = parts[1];
     switch (key) {
       case 'GET /':
-        return { raw: { title: 'qdrant - vector search engine', version: this.options.version ?? '1.15.1', commit: '0000000000000000000000000000000000000000' } };
-      case 'GET /collections': return s.listCollections();
-      case 'GET /collections/:name': return s.info(name);
-      case 'PUT /collections/:name': return s.create(name, body);
-      case 'DELETE /collections/:name': return s.drop(name);
-      case 'GET /collections/:name/exists': return s.exists(name);
-      case 'PUT /collections/:name/points': return s.upsert(name, body, url.searchParams);
-      case 'POST /collections/:name/points': return s.retrieve(name, body);
-      case 'POST /collections/:name/points/delete': return s.deletePoints(name, body, url.searchParams);
-      case 'POST /collections/:name/points/search': return s.search(name, body);
-      case 'POST /collections/:name/points/query': return s.query(name, body);
-      case 'POST /collections/:name/points/scroll': return s.scroll(name, body);
-      case 'POST /collections/:name/points/count': return s.count(name, body);
-      default: return undefined;
+        return {
+          raw: { title: 'qdrant - vector search engine', version: this.options.version ?? '1.15.1', commit: '0000000000000000000000000000000000000000' },
+        };
+      case 'GET /collections':
+        return s.listCollections();
+      case 'GET /collections/:name':
+        return s.info(name);
+      case 'PUT /collections/:name':
+        return s.create(name, body);
+      case 'DELETE /collections/:name':
+        return s.drop(name);
+      case 'GET /collections/:name/exists':
+        return s.exists(name);
+      case 'PUT /collections/:name/points':
+        return s.upsert(name, body, url.searchParams);
+      case 'POST /collections/:name/points':
+        return s.retrieve(name, body);
+      case 'POST /collections/:name/points/delete':
+        return s.deletePoints(name, body, url.searchParams);
+      case 'POST /collections/:name/points/search':
+        return s.search(name, body);
+      case 'POST /collections/:name/points/query':
+        return s.query(name, body);
+      case 'POST /collections/:name/points/scroll':
+        return s.scroll(name, body);
+      case 'POST /collections/:name/points/count':
+        return s.count(name, body);
+      default:
+        return undefined;
     }
   }
 }

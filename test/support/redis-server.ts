@@ -34,13 +34,34 @@ export class RedisServer {
 
   /** `appendfsync` defaults to always (the tests' durability checks); the bench also measures everysec. */
   static async start(options: { appendonly?: boolean; appendfsync?: 'always' | 'everysec'; password?: string } = {}): Promise<RedisServer> {
-    const server = new RedisServer(await freePort(), mkdtempSync(path.join(tmpdir(), 'svc-redis-')), { appendonly: options.appendonly ?? true, appendfsync: options.appendfsync ?? 'always', password: options.password });
+    const server = new RedisServer(await freePort(), mkdtempSync(path.join(tmpdir(), 'svc-redis-')), {
+      appendonly: options.appendonly ?? true,
+      appendfsync: options.appendfsync ?? 'always',
+      password: options.password,
+    });
     await server.launch();
     return server;
   }
 
   private async launch(): Promise<void> {
-    const args = ['--port', String(this.port), '--bind', '127.0.0.1', '--dir', this.dir, '--save', '', '--appendonly', this.options.appendonly ? 'yes' : 'no', '--appendfsync', this.options.appendfsync, '--daemonize', 'no', '--loglevel', 'warning'];
+    const args = [
+      '--port',
+      String(this.port),
+      '--bind',
+      '127.0.0.1',
+      '--dir',
+      this.dir,
+      '--save',
+      '',
+      '--appendonly',
+      this.options.appendonly ? 'yes' : 'no',
+      '--appendfsync',
+      this.options.appendfsync,
+      '--daemonize',
+      'no',
+      '--loglevel',
+      'warning',
+    ];
     if (this.options.password) args.push('--requirepass', this.options.password);
     const child = spawn(REDIS_SERVER, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     this.child = child;

@@ -6,12 +6,16 @@ export const WEB = { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', nam
 
 export function webDeployment(image: string, memory?: string, replicas = 1): KubeObject {
   return {
-    apiVersion: 'apps/v1', kind: 'Deployment',
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
     metadata: { name: 'web', namespace: 'x', labels: { app: 'web' } },
     spec: {
       replicas,
       selector: { matchLabels: { app: 'web' } },
-      template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'app', image, ...(memory ? { resources: { limits: { memory } } } : {}) }] } },
+      template: {
+        metadata: { labels: { app: 'web' } },
+        spec: { containers: [{ name: 'app', image, ...(memory ? { resources: { limits: { memory } } } : {}) }] },
+      },
     },
   };
 }
@@ -42,7 +46,7 @@ export function analysisAnswer(over: Record<string, unknown> = {}): string {
 export const verifiedAnswer = (resolved = true) =>
   JSON.stringify({ resolved, summary: resolved ? 'web runs nginx:1.27 and its pod is ready' : 'the pod still cannot pull its image' });
 
-type Body = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Body = Record<string, any>;
 
 /** A scripted chat reply calling one function. */
 export const callFn = (name: string, args: Record<string, unknown>) => ({ toolCalls: [{ name, arguments: JSON.stringify(args) }] });

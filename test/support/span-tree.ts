@@ -3,7 +3,10 @@ import type { ReceivedSpan } from './received-span.js';
 
 export function one(spans: ReceivedSpan[], name: string): ReceivedSpan {
   const found = spans.filter((s) => s.name === name);
-  expect(found.map((s) => s.name), `exactly one span named "${name}" among ${spans.map((s) => s.name).join(', ')}`).to.deep.equal([name]);
+  expect(
+    found.map((s) => s.name),
+    `exactly one span named "${name}" among ${spans.map((s) => s.name).join(', ')}`,
+  ).to.deep.equal([name]);
   return found[0]!;
 }
 

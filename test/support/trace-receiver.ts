@@ -33,9 +33,13 @@ export class TraceReceiver {
   /** Answer every export with this status instead of 200 (to simulate a failing collector). */
   failWith: number | undefined;
 
-  private constructor(private readonly server: http.Server, readonly url: string) {}
+  private constructor(
+    private readonly server: http.Server,
+    readonly url: string,
+  ) {}
 
   static async start(): Promise<TraceReceiver> {
+    // eslint-disable-next-line prefer-const -- assigned after the server it is read from is created
     let receiver: TraceReceiver | undefined;
     const server = http.createServer((req, res) => receiver!.handle(req, res));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -63,7 +67,9 @@ export class TraceReceiver {
     });
     req.on('end', () => {
       const path = (req.url ?? '').split('?')[0]!;
-      const contentType = String(req.headers['content-type'] ?? '').split(';')[0]!.trim();
+      const contentType = String(req.headers['content-type'] ?? '')
+        .split(';')[0]!
+        .trim();
       let body = Buffer.concat(chunks);
       try {
         if (req.headers['content-encoding'] === 'gzip') body = gunzipSync(body);

@@ -59,14 +59,13 @@ function investigate(container: () => DependencyContainer): ToolHandler {
 export function tracedApp(env: Record<string, string>, deps: DependencyServer, overrides: Overrides = {}): TracedApp {
   const config = loadConfig({ SVC_AUTH_TOKEN: CANARY.authToken, ...env }, os.tmpdir());
   const logger = new CapturingLogger();
-  let container: DependencyContainer | undefined;
-  container = buildContainer(config, {
+  const container: DependencyContainer = buildContainer(config, {
     logger,
     vectorStore: new HttpBackedVectorStore(deps.url, CANARY.vectorKey) as unknown as VectorStore,
     embedder: new HttpBackedEmbedder(deps.url, CANARY.aiKey) as unknown as Embedder,
     llm: new HttpBackedLlm(deps.url, CANARY.aiKey) as unknown as LlmProvider,
     cluster: new HttpBackedCluster(deps.url, CANARY.clusterToken) as unknown as ClusterClient,
-    toolHandlers: { remediate: investigate(() => container!) },
+    toolHandlers: { remediate: investigate(() => container) },
     ...overrides,
   });
   return { app: createApp(container), container, tracer: container.resolve<Tracer>(TOKENS.Tracer), logger };

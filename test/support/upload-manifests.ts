@@ -43,15 +43,17 @@ export function clientContentHash(files: readonly { path: string; bytes: Buffer;
   const sorted = [...files].sort((a, b) => Buffer.compare(Buffer.from(a.path), Buffer.from(b.path)));
   const h = createHash('sha256');
   for (const f of sorted) {
-    h.update(Buffer.concat([
-      Buffer.from(f.path, 'utf8'),
-      Buffer.from([0]),
-      Buffer.from(f.mode.toString(8).padStart(4, '0')),
-      Buffer.from([0]),
-      Buffer.from(String(f.bytes.length)),
-      Buffer.from([0]),
-      f.bytes,
-    ]));
+    h.update(
+      Buffer.concat([
+        Buffer.from(f.path, 'utf8'),
+        Buffer.from([0]),
+        Buffer.from(f.mode.toString(8).padStart(4, '0')),
+        Buffer.from([0]),
+        Buffer.from(String(f.bytes.length)),
+        Buffer.from([0]),
+        f.bytes,
+      ]),
+    );
   }
   return `sha256:${h.digest('hex')}`;
 }

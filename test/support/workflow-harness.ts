@@ -11,7 +11,7 @@ import { KubeApiServer } from './kube-api-server.js';
 import { OpenAiChatServer } from './openai-chat-server.js';
 import { webManifests } from './deploy-kit.js';
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;
 
 /**
  * The stand-ins a whole deployment workflow runs against: the Kubernetes API
@@ -28,7 +28,11 @@ export class WorkflowStandIns {
       {
         score: 92,
         description: 'nginx as a Deployment behind a ClusterIP Service, following the web-tier pattern',
-        resources: [{ kind: 'Deployment', apiVersion: 'apps/v1', purpose: 'runs nginx' }, { kind: 'Service', apiVersion: 'v1', purpose: 'stable address' }, { kind: 'Ingress', apiVersion: 'networking.k8s.io/v1', purpose: 'outside access' }],
+        resources: [
+          { kind: 'Deployment', apiVersion: 'apps/v1', purpose: 'runs nginx' },
+          { kind: 'Service', apiVersion: 'v1', purpose: 'stable address' },
+          { kind: 'Ingress', apiVersion: 'networking.k8s.io/v1', purpose: 'outside access' },
+        ],
         patternsApplied: ['web-tier'],
         policiesRespected: ['max-replicas'],
       },
@@ -49,7 +53,13 @@ export class WorkflowStandIns {
 
   /** Environment of an app using these stand-ins (its own data directory: the seeded collections stay here). */
   env(): Record<string, string> {
-    return { KUBECONFIG: this.kube.writeKubeconfig(), OPENAI_API_KEY: this.chat.apiKey, OPENAI_BASE_URL: this.chat.baseUrl, SVC_LLM_MODEL: 'gpt-test', SVC_DATA_DIR: this.dataDir };
+    return {
+      KUBECONFIG: this.kube.writeKubeconfig(),
+      OPENAI_API_KEY: this.chat.apiKey,
+      OPENAI_BASE_URL: this.chat.baseUrl,
+      SVC_LLM_MODEL: 'gpt-test',
+      SVC_DATA_DIR: this.dataDir,
+    };
   }
 
   /**
@@ -79,9 +89,51 @@ export class WorkflowStandIns {
     const embedder = container.resolve(TOKENS.Embedder);
     const dimension = await embedder.dimension();
     const docs: [string, string, Json][] = [
-      ['capabilities', 'deployment.apps', { id: 'deployment.apps', dataType: 'capabilities', resource: { group: 'apps', version: 'v1', apiVersion: 'apps/v1', kind: 'Deployment', resource: 'deployments', namespaced: true }, capabilities: ['rolling updates', 'stateless web servers'], providers: ['kubernetes'], complexity: 'low', useCases: ['web server'], description: 'Runs replicated stateless pods', confidence: 0.9, scanId: 's1', analyzedAt: '2026-01-01T00:00:00Z' }],
-      ['patterns', 'web-tier', { id: 'web-tier', dataType: 'pattern', description: 'A web server is a Deployment behind a Service', triggers: ['web server', 'nginx'], suggestedResources: ['Deployment', 'Service'], rationale: 'standard', createdBy: 'platform', createdAt: '2026-01-01T00:00:00Z' }],
-      ['policies', 'max-replicas', { id: 'max-replicas', dataType: 'policy', description: 'Web servers run at most 3 replicas', triggers: ['web server', 'nginx'], rationale: 'cost', createdBy: 'platform', createdAt: '2026-01-01T00:00:00Z', constraints: [{ kind: 'Deployment', field: 'spec.replicas', maximum: 3, message: 'at most 3 replicas' }] }],
+      [
+        'capabilities',
+        'deployment.apps',
+        {
+          id: 'deployment.apps',
+          dataType: 'capabilities',
+          resource: { group: 'apps', version: 'v1', apiVersion: 'apps/v1', kind: 'Deployment', resource: 'deployments', namespaced: true },
+          capabilities: ['rolling updates', 'stateless web servers'],
+          providers: ['kubernetes'],
+          complexity: 'low',
+          useCases: ['web server'],
+          description: 'Runs replicated stateless pods',
+          confidence: 0.9,
+          scanId: 's1',
+          analyzedAt: '2026-01-01T00:00:00Z',
+        },
+      ],
+      [
+        'patterns',
+        'web-tier',
+        {
+          id: 'web-tier',
+          dataType: 'pattern',
+          description: 'A web server is a Deployment behind a Service',
+          triggers: ['web server', 'nginx'],
+          suggestedResources: ['Deployment', 'Service'],
+          rationale: 'standard',
+          createdBy: 'platform',
+          createdAt: '2026-01-01T00:00:00Z',
+        },
+      ],
+      [
+        'policies',
+        'max-replicas',
+        {
+          id: 'max-replicas',
+          dataType: 'policy',
+          description: 'Web servers run at most 3 replicas',
+          triggers: ['web server', 'nginx'],
+          rationale: 'cost',
+          createdBy: 'platform',
+          createdAt: '2026-01-01T00:00:00Z',
+          constraints: [{ kind: 'Deployment', field: 'spec.replicas', maximum: 3, message: 'at most 3 replicas' }],
+        },
+      ],
     ];
     for (const [collection, id, payload] of docs) {
       await store.ensureCollection(collection, { dimension, distance: 'cosine' });
@@ -106,7 +158,10 @@ export interface WorkflowStep {
 }
 
 /** recommend -> chooseSolution -> answerQuestion (four stages) -> generateManifests -> deployManifests, through `call`. */
-export async function runWorkflow(call: CallTool, intent = 'an nginx web server for the shop front end, reachable inside the cluster'): Promise<WorkflowStep[]> {
+export async function runWorkflow(
+  call: CallTool,
+  intent = 'an nginx web server for the shop front end, reachable inside the cluster',
+): Promise<WorkflowStep[]> {
   const steps: WorkflowStep[] = [];
   const step = async (tool: string, params: Record<string, unknown>) => {
     const result = await call(tool, params);

@@ -28,7 +28,10 @@ describe('CheckReadiness', () => {
     embedder = new FakeEmbedder(4);
     readiness = new CheckReadiness(store, embedder, clock);
     await store.ensureCollection('capabilities', { dimension: 4, distance: 'cosine' });
-    await store.upsert('capabilities', [1, 2, 3].map((i) => ({ id: `c${i}`, vector: [i, 1, 0, 0], payload: {} })));
+    await store.upsert(
+      'capabilities',
+      [1, 2, 3].map((i) => ({ id: `c${i}`, vector: [i, 1, 0, 0], payload: {} })),
+    );
   });
 
   it('is ready when the store answers and a real embedding has the expected dimension', async () => {
@@ -178,11 +181,20 @@ describe('CheckReadiness', () => {
 describe('CheckReadiness: the shared state store (REDIS_URL)', () => {
   const clock = () => new FakeClock(Date.UTC(2026, 4, 1, 12, 0, 0));
   const shared = (connected: boolean): SharedState => ({
-    status: async () => ({ configured: true, connected, provider: 'redis', url: 'redis://redis:6379', ...(connected ? {} : { error: 'Redis at redis://redis:6379 failed to answer PING: connect ECONNREFUSED' }) }),
+    status: async () => ({
+      configured: true,
+      connected,
+      provider: 'redis',
+      url: 'redis://redis:6379',
+      ...(connected ? {} : { error: 'Redis at redis://redis:6379 failed to answer PING: connect ECONNREFUSED' }),
+    }),
   });
 
   it('reports sharedStateHealthy and the configured warnings without changing the ready rule', async () => {
-    const up = await new CheckReadiness(new FakeVectorStore(), new FakeEmbedder(4), clock(), undefined, { sharedState: shared(true), warnings: ['vectors are not shared'] }).execute();
+    const up = await new CheckReadiness(new FakeVectorStore(), new FakeEmbedder(4), clock(), undefined, {
+      sharedState: shared(true),
+      warnings: ['vectors are not shared'],
+    }).execute();
     expect(up).to.include({ ready: true, sharedStateHealthy: true });
     expect(up.warnings).to.deep.equal(['vectors are not shared']);
     const logger = new CapturingLogger();
@@ -194,14 +206,19 @@ describe('CheckReadiness: the shared state store (REDIS_URL)', () => {
 
   it('omits both fields when no shared store is configured', async () => {
     const notConfigured: SharedState = { status: async () => ({ configured: false, connected: false, provider: 'none' }) };
-    const report = await new CheckReadiness(new FakeVectorStore(), new FakeEmbedder(4), clock(), undefined, { sharedState: notConfigured, warnings: [] }).execute();
+    const report = await new CheckReadiness(new FakeVectorStore(), new FakeEmbedder(4), clock(), undefined, {
+      sharedState: notConfigured,
+      warnings: [],
+    }).execute();
     expect(report).not.to.have.property('sharedStateHealthy');
     expect(report).not.to.have.property('warnings');
   });
 
   it('counts a shared store silent for 10 s as unhealthy', async () => {
     const c = clock();
-    const pending = new CheckReadiness(new FakeVectorStore(), new FakeEmbedder(4), c, undefined, { sharedState: { status: () => new Promise(() => undefined) } }).execute();
+    const pending = new CheckReadiness(new FakeVectorStore(), new FakeEmbedder(4), c, undefined, {
+      sharedState: { status: () => new Promise(() => undefined) },
+    }).execute();
     await flush();
     c.advance(10_000);
     expect(await pending).to.include({ ready: true, sharedStateHealthy: false });

@@ -30,8 +30,24 @@ function usageError(act: () => unknown): string {
 describe('CLI tool parameters from --name value flags', () => {
   it('types values by the schema', () => {
     const out = parseToolParams('t', schema, [
-      '--name', 'db', '--count', '3', '--ratio', '-0.5', '--tags', 'a', '--tags', 'b', '--sizes', '1',
-      '--answers', '{"k": [1]}', '--mode', 'b', '--anything', '{"x":1}',
+      '--name',
+      'db',
+      '--count',
+      '3',
+      '--ratio',
+      '-0.5',
+      '--tags',
+      'a',
+      '--tags',
+      'b',
+      '--sizes',
+      '1',
+      '--answers',
+      '{"k": [1]}',
+      '--mode',
+      'b',
+      '--anything',
+      '{"x":1}',
     ]);
     expect(out).to.deep.equal({ name: 'db', count: 3, ratio: -0.5, tags: ['a', 'b'], sizes: [1], answers: { k: [1] }, mode: 'b', anything: { x: 1 } });
   });

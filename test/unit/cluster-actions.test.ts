@@ -11,7 +11,12 @@ import { FakeSessionStore } from '../fakes/fake-session-store.js';
 import { FakeClock } from '../support/fake-clock.js';
 import { rejection } from '../support/rejection.js';
 
-const web: KubeObject = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'shop' }, spec: { replicas: 1, template: { spec: { containers: [{ name: 'web', image: 'nginx:9.9' }] } } } };
+const web: KubeObject = {
+  apiVersion: 'apps/v1',
+  kind: 'Deployment',
+  metadata: { name: 'web', namespace: 'shop' },
+  spec: { replicas: 1, template: { spec: { containers: [{ name: 'web', image: 'nginx:9.9' }] } } },
+};
 const target = { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', namespace: 'shop' };
 const common = { description: 'fix', risk: 'low' as const, rationale: 'because' };
 
@@ -32,17 +37,26 @@ describe('cluster actions', () => {
 
   it('turn scale and rollout restart into merge patches, and show kubectl for people', () => {
     const now = new Date('2026-11-23T10:00:00Z');
-    expect(toOperation({ type: 'scale', target, replicas: 3, ...common }, now)).to.deep.equal({ method: 'patch', ref: target, patch: { spec: { replicas: 3 } } });
+    expect(toOperation({ type: 'scale', target, replicas: 3, ...common }, now)).to.deep.equal({
+      method: 'patch',
+      ref: target,
+      patch: { spec: { replicas: 3 } },
+    });
     expect(toOperation({ type: 'rolloutRestart', target, ...common }, now)).to.deep.equal({
-      method: 'patch', ref: target, patch: { spec: { template: { metadata: { annotations: { 'kubectl.kubernetes.io/restartedAt': '2026-11-23T10:00:00.000Z' } } } } },
+      method: 'patch',
+      ref: target,
+      patch: { spec: { template: { metadata: { annotations: { 'kubectl.kubernetes.io/restartedAt': '2026-11-23T10:00:00.000Z' } } } } },
     });
     expect(kubectlEquivalent({ type: 'scale', target, replicas: 3, ...common })).to.equal('kubectl scale deployment.v1.apps/web -n shop --replicas=3');
-    expect(kubectlEquivalent({ type: 'patch', target, patch: { spec: { replicas: 2 } }, ...common })).to.equal(`kubectl patch deployment.v1.apps/web -n shop --type=merge -p '{"spec":{"replicas":2}}'`);
+    expect(kubectlEquivalent({ type: 'patch', target, patch: { spec: { replicas: 2 } }, ...common })).to.equal(
+      `kubectl patch deployment.v1.apps/web -n shop --type=merge -p '{"spec":{"replicas":2}}'`,
+    );
   });
 
   it('dry-run every action before applying any; a refusal names the action and the server message, and nothing is applied', async () => {
     const cluster = new FakeCluster().put(web);
-    cluster.rejectDryRun = (w) => (w.method === 'delete' ? { accepted: false, reason: 'Forbidden', message: 'admission webhook denied', causes: [] } : undefined);
+    cluster.rejectDryRun = (w) =>
+      w.method === 'delete' ? { accepted: false, reason: 'Forbidden', message: 'admission webhook denied', causes: [] } : undefined;
     const actions: ClusterAction[] = [
       { type: 'patch', target, patch: { spec: { replicas: 2 } }, ...common },
       { type: 'delete', target, ...common, description: 'delete web' },
@@ -66,15 +80,29 @@ describe('cluster actions', () => {
     const flaky = new FakeCluster().put(web, { ...web, metadata: { name: 'ghost', namespace: 'shop' } });
     const origPatch = flaky.patch.bind(flaky);
     flaky.patch = async (ref, p) => (ref.name === 'ghost' ? Promise.reject(new ValidationError('gone')) : origPatch(ref, p));
-    const r = await executeActions(flaky, [{ type: 'scale', target: ghost, replicas: 1, ...common }, { type: 'scale', target, replicas: 2, ...common }], new FakeClock());
+    const r = await executeActions(
+      flaky,
+      [
+        { type: 'scale', target: ghost, replicas: 1, ...common },
+        { type: 'scale', target, replicas: 2, ...common },
+      ],
+      new FakeClock(),
+    );
     expect(r.outcomes.map((o) => o.status)).to.deep.equal(['failed', 'not-run']);
   });
 
   it('the automatic-mode rule needs the confidence and every risk within the limit', () => {
-    const actions = [{ risk: 'low' as const, description: 'a' }, { risk: 'high' as const, description: 'b' }];
+    const actions = [
+      { risk: 'low' as const, description: 'a' },
+      { risk: 'high' as const, description: 'b' },
+    ];
     expect(decideAutoExecution({ mode: 'manual', confidence: 1, confidenceThreshold: 0.8, maxRiskLevel: 'high', actions }).execute).to.equal(false);
-    expect(decideAutoExecution({ mode: 'automatic', confidence: 0.7, confidenceThreshold: 0.8, maxRiskLevel: 'high', actions }).reason).to.equal('confidence 0.7 is below the threshold 0.8');
-    expect(decideAutoExecution({ mode: 'automatic', confidence: 0.9, confidenceThreshold: 0.8, maxRiskLevel: 'medium', actions }).reason).to.equal('1 action(s) exceed maxRiskLevel medium: b (high)');
+    expect(decideAutoExecution({ mode: 'automatic', confidence: 0.7, confidenceThreshold: 0.8, maxRiskLevel: 'high', actions }).reason).to.equal(
+      'confidence 0.7 is below the threshold 0.8',
+    );
+    expect(decideAutoExecution({ mode: 'automatic', confidence: 0.9, confidenceThreshold: 0.8, maxRiskLevel: 'medium', actions }).reason).to.equal(
+      '1 action(s) exceed maxRiskLevel medium: b (high)',
+    );
     expect(decideAutoExecution({ mode: 'automatic', confidence: 0.9, confidenceThreshold: 0.8, maxRiskLevel: 'high', actions }).execute).to.equal(true);
   });
 

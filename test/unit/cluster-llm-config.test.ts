@@ -13,7 +13,10 @@ import { OpenAiLlmProvider } from '../../infrastructure/llm/openai-llm-provider.
 import { UnconfiguredClusterClient } from '../../infrastructure/not-configured/unconfigured-cluster-client.js';
 import { UnconfiguredLlmProvider } from '../../infrastructure/not-configured/unconfigured-llm-provider.js';
 
-const exists = (...files: string[]) => (f: string) => files.includes(f);
+const exists =
+  (...files: string[]) =>
+  (f: string) =>
+    files.includes(f);
 
 describe('cluster and AI provider configuration', () => {
   let dir: string;
@@ -33,7 +36,10 @@ describe('cluster and AI provider configuration', () => {
 
   it('uses the service account in a pod, then ~/.kube/config, else none', () => {
     expect(parseClusterConfig({ KUBERNETES_SERVICE_HOST: '10.0.0.1', KUBERNETES_SERVICE_PORT: '6443' }, exists()).source).to.deep.equal({
-      mode: 'in-cluster', host: '10.0.0.1', port: 6443, serviceAccountDir: '/var/run/secrets/kubernetes.io/serviceaccount',
+      mode: 'in-cluster',
+      host: '10.0.0.1',
+      port: 6443,
+      serviceAccountDir: '/var/run/secrets/kubernetes.io/serviceaccount',
     });
     expect(() => parseClusterConfig({ KUBERNETES_SERVICE_HOST: '10.0.0.1' }, exists())).to.throw(/KUBERNETES_SERVICE_PORT must be set/);
     const home = path.join('/home/u', '.kube', 'config');
@@ -45,7 +51,10 @@ describe('cluster and AI provider configuration', () => {
   it('picks the Kubernetes client by configuration', () => {
     expect(createClusterClient({ source: { mode: 'none' }, requestTimeoutMs: 1000 })).to.be.instanceOf(UnconfiguredClusterClient);
     const good = path.join(dir, 'good.yaml');
-    writeFileSync(good, 'apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: "https://127.0.0.1:1"}}]\nusers: [{name: u, user: {token: t}}]\ncontexts: [{name: ctx, context: {cluster: c, user: u}}]\ncurrent-context: ctx\n');
+    writeFileSync(
+      good,
+      'apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: "https://127.0.0.1:1"}}]\nusers: [{name: u, user: {token: t}}]\ncontexts: [{name: ctx, context: {cluster: c, user: u}}]\ncurrent-context: ctx\n',
+    );
     const client = createClusterClient({ source: { mode: 'kubeconfig', files: [good], origin: 'KUBECONFIG' }, requestTimeoutMs: 1000 });
     expect(client).to.be.instanceOf(KubernetesClusterClient);
     expect(client.context()).to.equal('ctx');
@@ -68,9 +77,23 @@ describe('cluster and AI provider configuration', () => {
   });
 
   it('reads OPENAI_API_KEY, OPENAI_BASE_URL and SVC_LLM_MODEL, naming a bad one', () => {
-    expect(parseLlmConfig({})).to.deep.equal({ apiKey: undefined, baseUrl: undefined, model: DEFAULT_LLM_MODEL, timeoutMs: 120000, maxRetries: 2, structuredOutput: 'json_schema' });
-    expect(parseLlmConfig({ OPENAI_API_KEY: 'sk-1', OPENAI_BASE_URL: 'http://127.0.0.1:11434/v1', SVC_LLM_MODEL: 'llama3' })).to.include({ apiKey: 'sk-1', baseUrl: 'http://127.0.0.1:11434/v1', model: 'llama3' });
-    expect(() => parseLlmConfig({ OPENAI_BASE_URL: 'ftp://u:pw@host' })).to.throw(ConfigError, /^Invalid configuration: OPENAI_BASE_URL must be an http\(s\) URL$/);
+    expect(parseLlmConfig({})).to.deep.equal({
+      apiKey: undefined,
+      baseUrl: undefined,
+      model: DEFAULT_LLM_MODEL,
+      timeoutMs: 120000,
+      maxRetries: 2,
+      structuredOutput: 'json_schema',
+    });
+    expect(parseLlmConfig({ OPENAI_API_KEY: 'sk-1', OPENAI_BASE_URL: 'http://127.0.0.1:11434/v1', SVC_LLM_MODEL: 'llama3' })).to.include({
+      apiKey: 'sk-1',
+      baseUrl: 'http://127.0.0.1:11434/v1',
+      model: 'llama3',
+    });
+    expect(() => parseLlmConfig({ OPENAI_BASE_URL: 'ftp://u:pw@host' })).to.throw(
+      ConfigError,
+      /^Invalid configuration: OPENAI_BASE_URL must be an http\(s\) URL$/,
+    );
     expect(() => parseLlmConfig({ SVC_LLM_MODEL: 'two words' })).to.throw(/SVC_LLM_MODEL must be a model name/);
   });
 
@@ -99,7 +122,10 @@ describe('the lazily built cluster client', () => {
 
   it('parses the kubeconfig at start-up and answers context() without loading the Kubernetes library', () => {
     const good = path.join(dir, 'good.yaml');
-    writeFileSync(good, 'apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: "https://127.0.0.1:1"}}]\nusers: [{name: u, user: {token: t}}]\ncontexts: [{name: ctx, context: {cluster: c, user: u}}]\ncurrent-context: ctx\n');
+    writeFileSync(
+      good,
+      'apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: "https://127.0.0.1:1"}}]\nusers: [{name: u, user: {token: t}}]\ncontexts: [{name: ctx, context: {cluster: c, user: u}}]\ncurrent-context: ctx\n',
+    );
     const before = Object.keys(require.cache).filter((k) => k.includes('@kubernetes/client-node')).length;
     const client = createLazyClusterClient({ source: { mode: 'kubeconfig', files: [good], origin: 'KUBECONFIG' }, requestTimeoutMs: 1000 });
     expect(client.context()).to.equal('ctx');
@@ -112,7 +138,8 @@ describe('the lazily built cluster client', () => {
     writeFileSync(bad, 'users:\n- name: u\n  user:\n    token: "kube-secret-token-123456"\n   oops: [\n');
     expect(() => createLazyClusterClient({ source: { mode: 'kubeconfig', files: [bad], origin: 'KUBECONFIG' }, requestTimeoutMs: 1000 }))
       .to.throw(ConfigError, /^Invalid configuration: KUBECONFIG file .*bad\.yaml is not a usable kubeconfig: /)
-      .with.property('message').that.does.not.contain('kube-secret-token-123456');
+      .with.property('message')
+      .that.does.not.contain('kube-secret-token-123456');
     const odd = path.join(dir, 'odd.yaml');
     writeFileSync(odd, 'clusters: 7\ncurrent-context: x\n');
     const client = createLazyClusterClient({ source: { mode: 'kubeconfig', files: [odd], origin: 'KUBECONFIG' }, requestTimeoutMs: 1000 });

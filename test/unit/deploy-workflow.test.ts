@@ -32,7 +32,12 @@ describe('deployment workflow use cases (fakes)', () => {
     expect(chosen.questions.required.map((q) => q.id)).to.deep.equal(['name', 'namespace', 'deployment-image']);
     expect(chosen.questions.basic.map((q) => q.id)).to.include.members(['deployment-replicas', 'deployment-port', 'service-type', 'service-port']);
     expect(chosen.questions.advanced.map((q) => q.id)).to.include('deployment-strategy');
-    expect(chosen.questions.basic.find((q) => q.id === 'service-type')!.validation.enum).to.deep.equal(['ClusterIP', 'ExternalName', 'LoadBalancer', 'NodePort']);
+    expect(chosen.questions.basic.find((q) => q.id === 'service-type')!.validation.enum).to.deep.equal([
+      'ClusterIP',
+      'ExternalName',
+      'LoadBalancer',
+      'NodePort',
+    ]);
     expect(chosen.questions.open.map((q) => q.id)).to.deep.equal(['open']);
 
     const req = await kit.answer.execute({ solutionId, stage: 'required', answers: { name: 'web', namespace: 'shop', 'deployment-image': 'nginx:1.25' } });
@@ -59,7 +64,10 @@ describe('deployment workflow use cases (fakes)', () => {
 
     const dep = await kit.deploy.execute({ solutionId, timeout: 5 });
     expect(dep.status).to.equal('ready');
-    expect(dep.objects.map((o) => [o.kind, o.name, o.namespace, o.ready])).to.deep.equal([['Service', 'web', 'shop', true], ['Deployment', 'web', 'shop', true]]);
+    expect(dep.objects.map((o) => [o.kind, o.name, o.namespace, o.ready])).to.deep.equal([
+      ['Service', 'web', 'shop', true],
+      ['Deployment', 'web', 'shop', true],
+    ]);
     expect(dep.nextSteps).to.deep.equal([]);
   });
 
@@ -83,28 +91,54 @@ describe('deployment workflow use cases (fakes)', () => {
 
   it('drops a kind the cluster does not serve, and refuses a solution left with none', async () => {
     const kit = deployKit();
-    kit.llm.push(recommendAnswer({
-      solutions: [
-        { score: 95, description: 'magic', resources: [{ kind: 'PostgresCluster', apiVersion: 'acid.zalan.do/v1', purpose: 'db' }], patternsApplied: ['made-up'] },
-        { score: 80, description: 'plain', resources: [{ kind: 'StatefulSet', apiVersion: 'apps/v1beta9' }, { kind: 'HorizontalPodAutoscaler' }], patternsApplied: ['made-up'] },
-      ],
-    }));
+    kit.llm.push(
+      recommendAnswer({
+        solutions: [
+          {
+            score: 95,
+            description: 'magic',
+            resources: [{ kind: 'PostgresCluster', apiVersion: 'acid.zalan.do/v1', purpose: 'db' }],
+            patternsApplied: ['made-up'],
+          },
+          {
+            score: 80,
+            description: 'plain',
+            resources: [{ kind: 'StatefulSet', apiVersion: 'apps/v1beta9' }, { kind: 'HorizontalPodAutoscaler' }],
+            patternsApplied: ['made-up'],
+          },
+        ],
+      }),
+    );
     const rec = await kit.recommend.execute({ intent: 'a postgres database for orders' });
     expect(rec.solutions).to.have.length(1);
     const s = rec.solutions[0];
     expect(s.resources).to.deep.equal([{ apiVersion: 'apps/v1', kind: 'StatefulSet', namespaced: true, purpose: '' }]);
     expect(s.droppedResources.map((d) => d.kind)).to.deep.equal(['HorizontalPodAutoscaler']);
     expect(s.patternsApplied).to.deep.equal([]);
-    expect(rec.notes.join(' ')).to.match(/refused.*PostgresCluster/).and.match(/HorizontalPodAutoscaler was dropped/);
+    expect(rec.notes.join(' '))
+      .to.match(/refused.*PostgresCluster/)
+      .and.match(/HorizontalPodAutoscaler was dropped/);
   });
 
   it('refuses an answer a policy forbids, naming the question and the rule', async () => {
     const kit = deployKit();
     await kit.vectors.ensureCollection('policies', { dimension: 4, distance: 'cosine' });
-    await kit.vectors.upsert('policies', [{
-      id: 'max-replicas', vector: [1, 2, 3, 4],
-      payload: { dataType: 'policy', description: 'At most 3 replicas', triggers: ['replicas'], constraints: [{ kind: 'Deployment', field: 'spec.replicas', maximum: 3, message: 'at most 3 replicas' }, { kind: 'Deployment', field: 'metadata.labels.team', required: true, allowedValues: ['shop', 'ops'] }, { kind: 'Nope', field: '', junk: 1 }] },
-    }]);
+    await kit.vectors.upsert('policies', [
+      {
+        id: 'max-replicas',
+        vector: [1, 2, 3, 4],
+        payload: {
+          dataType: 'policy',
+          description: 'At most 3 replicas',
+          triggers: ['replicas'],
+          constraints: [
+            { kind: 'Deployment', field: 'spec.replicas', maximum: 3, message: 'at most 3 replicas' },
+            { kind: 'Deployment', field: 'metadata.labels.team', required: true, allowedValues: ['shop', 'ops'] },
+            { kind: 'Nope', field: '', junk: 1 },
+          ],
+        },
+      },
+    ]);
     const { solutionId, chosen } = await upToAnswers(kit);
     const replicas = chosen.questions.basic.find((q) => q.id === 'deployment-replicas')!;
     expect(replicas.validation.maximum).to.equal(3);
@@ -113,10 +147,15 @@ describe('deployment workflow use cases (fakes)', () => {
 
     const err = await rejection(kit.answer.execute({ solutionId, stage: 'basic', answers: { 'deployment-replicas': 5 } }));
     expect(err).to.be.instanceOf(ValidationError);
-    expect(err.message).to.match(/question "deployment-replicas"/).and.match(/at most 3/);
+    expect(err.message)
+      .to.match(/question "deployment-replicas"/)
+      .and.match(/at most 3/);
 
     // the final objects are checked too: a manifest breaking the policy goes back to the model
-    kit.llm.push(manifestsAnswer(webManifests('web', 5)), manifestsAnswer(webManifests('web', 3).map((o) => ({ ...o, metadata: { ...o.metadata, labels: { team: 'shop' } } }))));
+    kit.llm.push(
+      manifestsAnswer(webManifests('web', 5)),
+      manifestsAnswer(webManifests('web', 3).map((o) => ({ ...o, metadata: { ...o.metadata, labels: { team: 'shop' } } }))),
+    );
     const gen = await kit.generate.execute({ solutionId });
     expect(gen.attempts).to.equal(2);
     expect(kit.llm.calls.at(-1)!.messages.at(-1)!.content).to.match(/spec.replicas breaks a policy/);
@@ -126,7 +165,15 @@ describe('deployment workflow use cases (fakes)', () => {
     const kit = deployKit();
     const { solutionId } = await upToAnswers(kit);
     let refusals = 0;
-    kit.cluster.rejectDryRun = ({ ref }) => (ref.kind === 'Deployment' && refusals++ < 2 ? { accepted: false, reason: 'Invalid', message: `Deployment.apps "web" is invalid: spec.template.metadata.labels: \`selector\` does not match template \`labels\` (${refusals})`, causes: [{ field: 'spec.template.metadata.labels', message: 'selector does not match' }] } : undefined);
+    kit.cluster.rejectDryRun = ({ ref }) =>
+      ref.kind === 'Deployment' && refusals++ < 2
+        ? {
+            accepted: false,
+            reason: 'Invalid',
+            message: `Deployment.apps "web" is invalid: spec.template.metadata.labels: \`selector\` does not match template \`labels\` (${refusals})`,
+            causes: [{ field: 'spec.template.metadata.labels', message: 'selector does not match' }],
+          }
+        : undefined;
     kit.llm.push(manifestsAnswer(webManifests()), manifestsAnswer(webManifests()), manifestsAnswer(webManifests()));
     const gen = await kit.generate.execute({ solutionId });
     expect(gen.attempts).to.equal(3);
@@ -142,7 +189,9 @@ describe('deployment workflow use cases (fakes)', () => {
     for (let i = 0; i < 10; i++) kit.llm.push(manifestsAnswer(webManifests()));
     const err = await rejection(kit.generate.execute({ solutionId }));
     expect(err).to.be.instanceOf(ExecutionError);
-    expect(err.message).to.match(/refused 10 times/).and.match(/Invalid value: -1/);
+    expect(err.message)
+      .to.match(/refused 10 times/)
+      .and.match(/Invalid value: -1/);
     expect((err as ExecutionError).details).to.deep.include({ attempts: 10 });
     expect(kit.llm.calls).to.have.length(11);
     const deploy = await rejection(kit.deploy.execute({ solutionId }));
@@ -154,7 +203,15 @@ describe('deployment workflow use cases (fakes)', () => {
     const { solutionId } = await upToAnswers(kit);
     kit.llm.push(manifestsAnswer(webManifests()));
     await kit.generate.execute({ solutionId });
-    kit.cluster.clusterEvents = [{ type: 'Warning', reason: 'Failed', message: 'Failed to pull image "nginx:1.25"', count: 3, involvedObject: { kind: 'Pod', name: 'web-7d9f-abcde', namespace: 'default' } }];
+    kit.cluster.clusterEvents = [
+      {
+        type: 'Warning',
+        reason: 'Failed',
+        message: 'Failed to pull image "nginx:1.25"',
+        count: 3,
+        involvedObject: { kind: 'Pod', name: 'web-7d9f-abcde', namespace: 'default' },
+      },
+    ];
     const started = kit.clock.now();
     const slow = await kit.deploy.execute({ solutionId, timeout: 5 });
     expect(slow.status).to.equal('timeout');
@@ -179,7 +236,12 @@ describe('deployment workflow use cases (fakes)', () => {
   it('refuses every out-of-order call with a 400 naming the call that comes next', async () => {
     const kit = deployKit();
     const unknown = 'sol_' + '0'.repeat(32);
-    for (const call of [kit.choose.execute({ solutionId: unknown }), kit.generate.execute({ solutionId: 'nope' }), kit.deploy.execute({ solutionId: unknown }), kit.answer.execute({ solutionId: unknown, stage: 'required', answers: {} })]) {
+    for (const call of [
+      kit.choose.execute({ solutionId: unknown }),
+      kit.generate.execute({ solutionId: 'nope' }),
+      kit.deploy.execute({ solutionId: unknown }),
+      kit.answer.execute({ solutionId: unknown, stage: 'required', answers: {} }),
+    ]) {
       const e = await rejection(call);
       expect(e).to.be.instanceOf(ValidationError);
       expect(e.message).to.match(/Unknown or expired session.*recommend/);
@@ -199,7 +261,10 @@ describe('deployment workflow use cases (fakes)', () => {
     await expectNext(kit.answer.execute({ solutionId, stage: 'advanced', answers: {} }), /required stage comes before the advanced stage/);
     await expectNext(kit.answer.execute({ solutionId, stage: 'required', answers: { name: 'web' } }), /"deployment-image".*required/);
     await expectNext(kit.answer.execute({ solutionId, stage: 'required', answers: { name: 'Bad_Name', 'deployment-image': 'x' } }), /question "name": pattern/);
-    await expectNext(kit.answer.execute({ solutionId, stage: 'required', answers: { namespace: 'missing', 'deployment-image': 'x' } }), /namespace missing does not exist/);
+    await expectNext(
+      kit.answer.execute({ solutionId, stage: 'required', answers: { namespace: 'missing', 'deployment-image': 'x' } }),
+      /namespace missing does not exist/,
+    );
     await kit.answer.execute({ solutionId, stage: 'required', answers: { 'deployment-image': 'nginx:1.25' } });
     await expectNext(kit.deploy.execute({ solutionId }), /deployManifests cannot run yet: no manifests.*Next call: generateManifests/);
     // an expired session is the same 400

@@ -13,9 +13,7 @@ describe('OpenTelemetry diagnostics in the service log', () => {
     } finally {
       undo();
     }
-    expect(logger.lines.map((l) => [l.level, l.msg])).to.deep.equal([
-      ['warn', 'otel: export to https://***:***@collector/v1/traces failed 401 for ***'],
-    ]);
+    expect(logger.lines.map((l) => [l.level, l.msg])).to.deep.equal([['warn', 'otel: export to https://***:***@collector/v1/traces failed 401 for ***']]);
   });
 
   it('with OTEL_DEBUG: the debug lines too, at info so they show at the default LOG_LEVEL', () => {

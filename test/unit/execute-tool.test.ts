@@ -42,7 +42,9 @@ describe('ExecuteTool', () => {
   });
 
   it('throws TOOL_NOT_FOUND for an unknown tool', async () => {
-    const err = await setup({}).useCase.execute({ toolName: 'x', params: {}, requestId: 'r' }).catch((e) => e);
+    const err = await setup({})
+      .useCase.execute({ toolName: 'x', params: {}, requestId: 'r' })
+      .catch((e) => e);
     expect(err).to.be.instanceOf(NotFoundError);
     expect(err.code).to.equal('TOOL_NOT_FOUND');
   });

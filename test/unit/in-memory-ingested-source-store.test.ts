@@ -8,7 +8,6 @@ function source(key: string, totalBytes: number, contentHash?: string): Ingested
   return { key, source: `local:${key}`, contentHash, files: [{ path: 'f', mode: 0o644, content: Buffer.alloc(totalBytes) }], totalBytes };
 }
 
-
 describe('InMemoryIngestedSourceStore', () => {
   it('evicts the least recently used source when the count bound is reached', async () => {
     const store = new InMemoryIngestedSourceStore({ maxSources: 3, maxBytes: 1000 });

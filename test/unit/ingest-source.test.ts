@@ -6,7 +6,6 @@ import { FakeIngestedSourceStore } from '../fakes/fake-ingested-source-store.js'
 import { manifestOf, skillFiles } from '../support/upload-manifests.js';
 import { rejection } from '../support/rejection.js';
 
-
 describe('IngestSource', () => {
   let store: FakeIngestedSourceStore;
   let ingest: IngestSource;

@@ -12,14 +12,15 @@ const md = (text: string) => Buffer.from(text, 'utf8');
 const TREE: ClientFile[] = [
   {
     path: 'skills/deploy/SKILL.md',
-    bytes: md('---\nname: deploy\ndescription: Deploy {{app}}\narguments:\n  - name: app\n    description: The app\n    required: true\n  - name: ns\n    description: Namespace\n    required: false\n---\nDeploy {{app}} into {{ns}} then run ./run.sh\n'),
+    bytes: md(
+      '---\nname: deploy\ndescription: Deploy {{app}}\narguments:\n  - name: app\n    description: The app\n    required: true\n  - name: ns\n    description: Namespace\n    required: false\n---\nDeploy {{app}} into {{ns}} then run ./run.sh\n',
+    ),
   },
   { path: 'skills/deploy/run.sh', bytes: md('#!/bin/sh\nkubectl apply -f .\n'), mode: '4755' },
   { path: 'skills/deploy/lib/helper.txt', bytes: md('helper'), mode: 'abc' },
   { path: 'triage.md', bytes: md('---\nname: triage\ndescription: Triage a pod\n---\nLook at {{pod}}\n') },
   { path: 'broken.md', bytes: md('---\nname: [unclosed\n---\nbody') },
 ];
-
 
 describe('IngestedPromptSource', () => {
   let store: FakeIngestedSourceStore;

@@ -29,7 +29,8 @@ describe('operate templates (application/operations/templates)', () => {
 
   it('plan: names every action type and the merge-patch rule; the note on a cut investigation is data', () => {
     const [system, user] = render(planTemplate, {});
-    for (const word of ['"scale"', '"patch"', '"apply"', '"rolloutRestart"', '"delete"', 'RFC 7386', 'replaces arrays whole', 'dry-run']) expect(system.content).to.contain(word);
+    for (const word of ['"scale"', '"patch"', '"apply"', '"rolloutRestart"', '"delete"', 'RFC 7386', 'replaces arrays whole', 'dry-run'])
+      expect(system.content).to.contain(word);
     expect(user.content).to.equal('Answer with only the JSON object, no other text.');
     const [, cut] = render(planTemplate, { investigationNote: 'The investigation was cut short: the limit of 30 model calls was reached.' });
     expect(cut.content).to.match(/^<data name="investigation_note">\nThe investigation was cut short/);

@@ -22,7 +22,16 @@ function setup(script: FakeReply[], over: Partial<OperateDeps> = {}) {
   const cluster = new FakeCluster().put(deployment());
   const llm = new FakeLlm(script);
   const sessions = new FakeSessionStore({ clock });
-  const deps: OperateDeps = { llm, reader: cluster, writer: cluster, sessions, tracer: new RecordingTracer(), clock, limits: { timeoutMs: 5000, maxTokens: 1_000_000 }, ...over };
+  const deps: OperateDeps = {
+    llm,
+    reader: cluster,
+    writer: cluster,
+    sessions,
+    tracer: new RecordingTracer(),
+    clock,
+    limits: { timeoutMs: 5000, maxTokens: 1_000_000 },
+    ...over,
+  };
   return { clock, cluster, llm, sessions, operate: new Operate(deps) };
 }
 
@@ -36,7 +45,11 @@ describe('Operate (application/operations) on fake ports', () => {
     expect(r.proposal.investigation).to.deep.equal({ modelCalls: 3, functionCalls: 1, stoppedBy: 'final-answer' });
     expect(r.proposal.actions).to.have.length(1);
     expect(r.proposal.actions[0]).to.deep.include({
-      action: 1, type: 'scale', risk: 'low', effect: 'update', dryRun: { accepted: true },
+      action: 1,
+      type: 'scale',
+      risk: 'low',
+      effect: 'update',
+      dryRun: { accepted: true },
       kubectl: 'kubectl scale deployment.v1.apps/web -n x --replicas=5',
       diff: [{ path: 'spec.replicas', from: 2, to: 5 }],
     });
@@ -54,11 +67,24 @@ describe('Operate (application/operations) on fake ports', () => {
 
   it('a refused dry run is shown, and such a plan is not executed until refined', async () => {
     const { operate, cluster } = setup(['done', planJson([{ ...scaleWeb(5), type: 'patch', patch: { spec: { replicas: -1 } }, replicas: undefined }])]);
-    cluster.rejectDryRun = (w) => (w.method === 'patch' ? { accepted: false, reason: 'Invalid', message: 'spec.replicas: Invalid value: -1: must be greater than or equal to 0', causes: [{ field: 'spec.replicas', message: 'Invalid value: -1' }] } : undefined);
+    cluster.rejectDryRun = (w) =>
+      w.method === 'patch'
+        ? {
+            accepted: false,
+            reason: 'Invalid',
+            message: 'spec.replicas: Invalid value: -1: must be greater than or equal to 0',
+            causes: [{ field: 'spec.replicas', message: 'Invalid value: -1' }],
+          }
+        : undefined;
     const r = await operate.execute({ intent: 'set web replicas to -1' });
     expect(r.status).to.equal('needs_refinement');
     expect(r.proposal.executable).to.equal(false);
-    expect(r.proposal.actions[0].dryRun).to.deep.equal({ accepted: false, reason: 'Invalid', message: 'spec.replicas: Invalid value: -1: must be greater than or equal to 0', causes: [{ field: 'spec.replicas', message: 'Invalid value: -1' }] });
+    expect(r.proposal.actions[0].dryRun).to.deep.equal({
+      accepted: false,
+      reason: 'Invalid',
+      message: 'spec.replicas: Invalid value: -1: must be greater than or equal to 0',
+      causes: [{ field: 'spec.replicas', message: 'Invalid value: -1' }],
+    });
     expect(r.nextStep).to.contain('refinedIntent');
     const e = await rejection<ValidationError>(operate.execute({ sessionId: r.sessionId, executeChoice: 1 }));
     expect(e).to.be.instanceOf(ValidationError);
@@ -75,7 +101,10 @@ describe('Operate (application/operations) on fake ports', () => {
     expect(second.proposal.summary).to.equal('Scale web to 3.');
     expect(second.proposal.actions[0].diff).to.deep.equal([{ path: 'spec.replicas', from: 2, to: 3 }]);
     const user = llm.calls[2].messages[1].content;
-    expect(user).to.contain('<data name="refinements">\n1. only 3 replicas\n</data>').and.contain('<data name="previous_plan">').and.contain('<data name="evidence">\np99 latency 2s');
+    expect(user)
+      .to.contain('<data name="refinements">\n1. only 3 replicas\n</data>')
+      .and.contain('<data name="previous_plan">')
+      .and.contain('<data name="evidence">\np99 latency 2s');
     expect((await sessions.get('operation', first.sessionId))!.revision).to.equal(2);
   });
 
@@ -86,10 +115,14 @@ describe('Operate (application/operations) on fake ports', () => {
     const r = await operate.execute({ sessionId, executeChoice: 1 });
     expect(r.status).to.equal('executed');
     const outcome = r.execution!.outcome!;
-    expect(outcome.actions).to.deep.equal([{ action: 1, description: 'Scale web to 5 replicas', kubectl: 'kubectl scale deployment.v1.apps/web -n x --replicas=5', status: 'applied' }]);
+    expect(outcome.actions).to.deep.equal([
+      { action: 1, description: 'Scale web to 5 replicas', kubectl: 'kubectl scale deployment.v1.apps/web -n x --replicas=5', status: 'applied' },
+    ]);
     expect(outcome.rollouts).to.have.length(1);
     expect(outcome.rollouts[0]).to.deep.include({ state: 'rolled-out', message: 'successfully rolled out (5 of 5 replicas available)' });
-    expect(outcome.objects).to.deep.equal([{ target: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', namespace: 'x' }, state: 'Deployment x/web: ready 5/5, updated 5, available 5' }]);
+    expect(outcome.objects).to.deep.equal([
+      { target: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', namespace: 'x' }, state: 'Deployment x/web: ready 5/5, updated 5, available 5' },
+    ]);
     expect(cluster.writes.map((w) => [w.method, w.body])).to.deep.equal([['patch', { spec: { replicas: 5 } }]]);
     const order = cluster.calls.filter((c) => /^(dryRun|patch|waitFor)/.test(c));
     expect(order).to.deep.equal(['dryRunPatch', 'dryRunPatch', 'patch', 'waitFor']);
@@ -110,11 +143,26 @@ describe('Operate (application/operations) on fake ports', () => {
   });
 
   it('a rollout that failed is reported as failed with the same advice', async () => {
-    const { operate, cluster } = setup(['ok', planJson([{ ...scaleWeb(), type: 'patch', replicas: undefined, patch: { spec: { template: { spec: { containers: [{ name: 'web', image: 'nginx:nope' }] } } } } }])]);
-    cluster.onWrite = (o) => ({ ...o, status: { ...rolledOut(2, 3), conditions: [{ type: 'Progressing', status: 'False', reason: 'ProgressDeadlineExceeded', message: 'ReplicaSet "web-2" has timed out progressing.' }] } });
+    const { operate, cluster } = setup([
+      'ok',
+      planJson([
+        { ...scaleWeb(), type: 'patch', replicas: undefined, patch: { spec: { template: { spec: { containers: [{ name: 'web', image: 'nginx:nope' }] } } } } },
+      ]),
+    ]);
+    cluster.onWrite = (o) => ({
+      ...o,
+      status: {
+        ...rolledOut(2, 3),
+        conditions: [{ type: 'Progressing', status: 'False', reason: 'ProgressDeadlineExceeded', message: 'ReplicaSet "web-2" has timed out progressing.' }],
+      },
+    });
     const { sessionId, proposal } = await operate.execute({ intent: 'use image nginx:nope' });
     // the diff shows what a merge patch that lists one container really does: the port and the sidecar go
-    expect(proposal.actions[0].diff.map((d) => d.path)).to.deep.equal(['spec.template.spec.containers[name=web].image', 'spec.template.spec.containers[name=web].ports', 'spec.template.spec.containers[name=sidecar]']);
+    expect(proposal.actions[0].diff.map((d) => d.path)).to.deep.equal([
+      'spec.template.spec.containers[name=web].image',
+      'spec.template.spec.containers[name=web].ports',
+      'spec.template.spec.containers[name=sidecar]',
+    ]);
     const r = await operate.execute({ sessionId, executeChoice: 1 });
     const rollout = r.execution!.outcome!.rollouts[0];
     expect(rollout).to.deep.include({ state: 'failed', message: 'rollout failed: ReplicaSet "web-2" has timed out progressing.' });
@@ -122,7 +170,10 @@ describe('Operate (application/operations) on fake ports', () => {
   });
 
   it('a dry run refused at execution time applies nothing and is reported as dry_run_refused', async () => {
-    const { operate, cluster } = setup(['ok', planJson([scaleWeb(5), { ...scaleWeb(), type: 'rolloutRestart', replicas: undefined, description: 'Restart web' }])]);
+    const { operate, cluster } = setup([
+      'ok',
+      planJson([scaleWeb(5), { ...scaleWeb(), type: 'rolloutRestart', replicas: undefined, description: 'Restart web' }]),
+    ]);
     const { sessionId, proposal } = await operate.execute({ intent: 'scale web to 5 and restart it' });
     expect(proposal.executable).to.equal(true);
     cluster.rejectDryRun = () => ({ accepted: false, reason: 'Forbidden', message: 'deployments.apps "web" is forbidden: quota', causes: [] });
@@ -188,7 +239,12 @@ describe('Operate (application/operations) on fake ports', () => {
   });
 
   it('with no AI provider or no cluster, fails naming OPENAI_API_KEY or KUBECONFIG before any session is created', async () => {
-    const noAi: LlmProvider = { status: () => ({ configured: false, provider: 'none', hint: 'set OPENAI_API_KEY' }), chat: async () => { throw new Error('not called'); } };
+    const noAi: LlmProvider = {
+      status: () => ({ configured: false, provider: 'none', hint: 'set OPENAI_API_KEY' }),
+      chat: async () => {
+        throw new Error('not called');
+      },
+    };
     const a = setup([], { llm: noAi });
     const e1 = await rejection<DomainError>(a.operate.execute({ intent: 'scale web' }));
     expect(e1.code).to.equal('EXECUTION_ERROR');
@@ -205,7 +261,12 @@ describe('Operate (application/operations) on fake ports', () => {
   describe('a hostile model never causes a write', () => {
     it('calls to functions named apply or delete are answered with an error, never run', async () => {
       const { operate, cluster } = setup([
-        { toolCalls: [{ name: 'apply', arguments: { manifest: deployment({ replicas: 0 }) } }, { name: 'delete', arguments: { name: 'web' } }] },
+        {
+          toolCalls: [
+            { name: 'apply', arguments: { manifest: deployment({ replicas: 0 }) } },
+            { name: 'delete', arguments: { name: 'web' } },
+          ],
+        },
         { toolCalls: [{ name: 'get_resource', arguments: '{not json' }] },
         'ok',
         planJson([scaleWeb(5)]),
@@ -217,7 +278,11 @@ describe('Operate (application/operations) on fake ports', () => {
     });
 
     it('an answer that is not JSON, then one that breaks the schema, is a 500 with an excerpt, and nothing is stored', async () => {
-      const { operate, cluster, sessions } = setup(['ok', 'Sure! I will scale it.', JSON.stringify({ summary: 's', risk: 'extreme', actions: [{ type: 'exec', command: 'kubectl delete ns x' }] })]);
+      const { operate, cluster, sessions } = setup([
+        'ok',
+        'Sure! I will scale it.',
+        JSON.stringify({ summary: 's', risk: 'extreme', actions: [{ type: 'exec', command: 'kubectl delete ns x' }] }),
+      ]);
       const e = await rejection<DomainError>(operate.execute({ intent: 'scale web' }));
       expect(e.code).to.equal('EXECUTION_ERROR');
       expect(e.message).to.contain('operation plan').and.contain('after one retry');

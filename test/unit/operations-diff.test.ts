@@ -11,7 +11,11 @@ const ref = { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', namespace:
 describe('operations: field-level diff, rollback patch, rollout status (domain, pure)', () => {
   it('reports only the fields that changed, ignoring status and server metadata', () => {
     const live = deployment();
-    const proposed = { ...deployment({ replicas: 5 }), metadata: { ...live.metadata, resourceVersion: '8', generation: 4, uid: 'other', managedFields: [{ manager: 'svc' }], creationTimestamp: 'later' }, status: {} };
+    const proposed = {
+      ...deployment({ replicas: 5 }),
+      metadata: { ...live.metadata, resourceVersion: '8', generation: 4, uid: 'other', managedFields: [{ manager: 'svc' }], creationTimestamp: 'later' },
+      status: {},
+    };
     expect(diffObjects(live, proposed)).to.deep.equal([{ path: 'spec.replicas', from: 2, to: 5 }]);
   });
 
@@ -74,7 +78,14 @@ describe('operations: field-level diff, rollback patch, rollout status (domain, 
     expect(rolloutStatus(stale).message).to.contain('observe');
     const old = { ...deployment(), status: { ...rolledOut(2, 3), replicas: 3 } };
     expect(rolloutStatus(old).message).to.equal('1 old replicas pending termination');
-    const stuck = { ...deployment(), status: { ...rolledOut(2, 3), availableReplicas: 1, conditions: [{ type: 'Progressing', status: 'False', reason: 'ProgressDeadlineExceeded', message: 'ReplicaSet "web-1" has timed out progressing.' }] } };
+    const stuck = {
+      ...deployment(),
+      status: {
+        ...rolledOut(2, 3),
+        availableReplicas: 1,
+        conditions: [{ type: 'Progressing', status: 'False', reason: 'ProgressDeadlineExceeded', message: 'ReplicaSet "web-1" has timed out progressing.' }],
+      },
+    };
     expect(rolloutStatus(stuck)).to.deep.include({ done: false, failed: true });
     expect(conditionMet(stuck, { type: 'rolloutFinished' })).to.equal(true);
     expect(rolloutStatus({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' } }).done).to.equal(true);

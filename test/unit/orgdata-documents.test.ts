@@ -9,7 +9,7 @@ import { rejection } from '../support/rejection.js';
 import { HashingEmbedder } from '../../infrastructure/embeddings/hashing-embedder.js';
 import { patternDoc, policyDoc } from '../support/orgdata-fixtures.js';
 
-type AnyResult = any; // eslint-disable-line @typescript-eslint/no-explicit-any
+type AnyResult = any;
 
 describe('manageOrgData: patterns and policies (use cases with fakes)', () => {
   it('creates a pattern whole: generated id, stored with its embedding in a collection made with the embedder dimension', async () => {
@@ -28,13 +28,16 @@ describe('manageOrgData: patterns and policies (use cases with fakes)', () => {
     const { item } = (await manage.execute({ dataType: 'policy', operation: 'get', id: created.id })) as AnyResult;
     expect(item.constraints).to.deep.equal(policyDoc.constraints);
     const violations = checkConstraints([{ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web' }, spec: { replicas: 1 } }], item.constraints);
-    expect(violations).to.deep.equal([{ object: 'Deployment web', field: 'spec.replicas', problem: 'production needs 3 replicas (must be at least 3, got 1)' }]);
+    expect(violations).to.deep.equal([
+      { object: 'Deployment web', field: 'spec.replicas', problem: 'production needs 3 replicas (must be at least 3, got 1)' },
+    ]);
   });
 
   it('lists in pages with limit and cursor, visiting each document once, with the total', async () => {
     const { manage } = orgDataParts();
     const ids = new Set<string>();
-    for (let i = 0; i < 7; i++) ids.add(((await manage.execute({ dataType: 'pattern', operation: 'create', document: { ...patternDoc, description: `pattern ${i}` } })) as AnyResult).id);
+    for (let i = 0; i < 7; i++)
+      ids.add(((await manage.execute({ dataType: 'pattern', operation: 'create', document: { ...patternDoc, description: `pattern ${i}` } })) as AnyResult).id);
     const seen: string[] = [];
     let cursor: string | undefined;
     let pages = 0;
@@ -53,14 +56,24 @@ describe('manageOrgData: patterns and policies (use cases with fakes)', () => {
 
   it('lists an absent collection as empty', async () => {
     const { manage } = orgDataParts();
-    expect(await manage.execute({ dataType: 'policy', operation: 'list' })).to.deep.equal({ dataType: 'policy', operation: 'list', items: [], count: 0, total: 0 });
+    expect(await manage.execute({ dataType: 'policy', operation: 'list' })).to.deep.equal({
+      dataType: 'policy',
+      operation: 'list',
+      items: [],
+      count: 0,
+      total: 0,
+    });
   });
 
   it('searches with scores, best first; an absent collection answers no results', async () => {
     const { manage } = orgDataParts({ embedder: new HashingEmbedder() });
     expect(((await manage.execute({ dataType: 'pattern', operation: 'search', query: 'anything' })) as AnyResult).results).to.deep.equal([]);
     await manage.execute({ dataType: 'pattern', operation: 'create', document: patternDoc });
-    await manage.execute({ dataType: 'pattern', operation: 'create', document: { ...patternDoc, description: 'PostgreSQL database with nightly backups', triggers: ['postgres database', 'relational database with backups'] } });
+    await manage.execute({
+      dataType: 'pattern',
+      operation: 'create',
+      document: { ...patternDoc, description: 'PostgreSQL database with nightly backups', triggers: ['postgres database', 'relational database with backups'] },
+    });
     const res = (await manage.execute({ dataType: 'pattern', operation: 'search', query: 'postgres database with backups', limit: 5 })) as AnyResult;
     expect(res.results).to.have.length(2);
     expect(res.results[0].item.description).to.equal('PostgreSQL database with nightly backups');
@@ -72,12 +85,21 @@ describe('manageOrgData: patterns and policies (use cases with fakes)', () => {
     const a = (await manage.execute({ dataType: 'policy', operation: 'create', document: policyDoc })) as AnyResult;
     await manage.execute({ dataType: 'policy', operation: 'create', document: policyDoc });
     await manage.execute({ dataType: 'pattern', operation: 'create', document: patternDoc });
-    expect(await manage.execute({ dataType: 'policy', operation: 'delete', id: a.id })).to.deep.equal({ dataType: 'policy', operation: 'delete', id: a.id, deleted: true });
+    expect(await manage.execute({ dataType: 'policy', operation: 'delete', id: a.id })).to.deep.equal({
+      dataType: 'policy',
+      operation: 'delete',
+      id: a.id,
+      deleted: true,
+    });
     const err = await rejection(manage.execute({ dataType: 'policy', operation: 'delete', id: a.id }));
     expect(err).to.be.instanceOf(NotFoundError);
     expect((err as NotFoundError).code).to.equal('NOT_FOUND');
     expect(await rejection(manage.execute({ dataType: 'policy', operation: 'get', id: 'nope' }))).to.be.instanceOf(NotFoundError);
-    expect(await manage.execute({ dataType: 'policy', operation: 'deleteAll', confirm: true })).to.deep.equal({ dataType: 'policy', operation: 'deleteAll', deletedCount: 1 });
+    expect(await manage.execute({ dataType: 'policy', operation: 'deleteAll', confirm: true })).to.deep.equal({
+      dataType: 'policy',
+      operation: 'deleteAll',
+      deletedCount: 1,
+    });
     expect(await store.collectionExists('policies')).to.equal(false);
     expect(await store.count('patterns')).to.equal(1);
   });
@@ -87,7 +109,10 @@ describe('manageOrgData: patterns and policies (use cases with fakes)', () => {
     const first = orgDataParts({ store, embedder: new FakeEmbedder(8) });
     await first.manage.execute({ dataType: 'pattern', operation: 'create', document: patternDoc });
     const second = orgDataParts({ store, embedder: new FakeEmbedder(16) });
-    for (const op of [{ operation: 'create', document: patternDoc }, { operation: 'search', query: 'web' }] as const) {
+    for (const op of [
+      { operation: 'create', document: patternDoc },
+      { operation: 'search', query: 'web' },
+    ] as const) {
       const err = await rejection(second.manage.execute({ dataType: 'pattern', ...op }));
       expect(err, op.operation).to.be.instanceOf(VectorDimensionError);
       expect(err.message).to.contain("collection 'patterns': it holds 8-dimensional vectors, got 16").and.to.contain('manageOrgData deleteAll for patterns');

@@ -22,17 +22,27 @@ describe('manageOrgData input: validated per dataType x operation', () => {
   it('refuses a wrong combination with a 400 listing the valid ones', () => {
     const e = fail({ dataType: 'pattern', operation: 'scan' });
     expect(e.details).to.deep.equal([
-      { field: 'operation', message: "operation 'scan' is not valid for dataType 'pattern'. Valid combinations: pattern: create, list, get, delete, deleteAll, search; policy: create, list, get, delete, deleteAll, search; capabilities: scan, progress, list, get, delete, deleteAll, search" },
+      {
+        field: 'operation',
+        message:
+          "operation 'scan' is not valid for dataType 'pattern'. Valid combinations: pattern: create, list, get, delete, deleteAll, search; policy: create, list, get, delete, deleteAll, search; capabilities: scan, progress, list, get, delete, deleteAll, search",
+      },
     ]);
     expect(fail({ dataType: 'capabilities', operation: 'create' }).message).to.contain('capabilities: scan, progress');
     expect(fail({ dataType: 'policy', operation: 'progress' }).message).to.contain("operation 'progress' is not valid for dataType 'policy'");
   });
 
   it('accepts every combination of the table and nothing else', () => {
-    const minimal: Record<string, Record<string, unknown>> = { create: { document: patternDoc }, get: { id: 'x' }, delete: { id: 'x' }, deleteAll: { confirm: true }, search: { query: 'q' } };
+    const minimal: Record<string, Record<string, unknown>> = {
+      create: { document: patternDoc },
+      get: { id: 'x' },
+      delete: { id: 'x' },
+      deleteAll: { confirm: true },
+      search: { query: 'q' },
+    };
     for (const dataType of ORG_DATA_TYPES) {
       for (const operation of ORG_DATA_OPERATIONS) {
-        const extra = dataType === 'policy' && operation === 'create' ? { document: policyDoc } : minimal[operation] ?? {};
+        const extra = dataType === 'policy' && operation === 'create' ? { document: policyDoc } : (minimal[operation] ?? {});
         const input = { dataType, operation, ...extra };
         if (VALID_OPERATIONS[dataType].includes(operation)) expect(() => validate(input), `${dataType} ${operation}`).not.to.throw();
         else expect(() => validate(input), `${dataType} ${operation}`).to.throw(ValidationError);
@@ -40,7 +50,7 @@ describe('manageOrgData input: validated per dataType x operation', () => {
     }
   });
 
-  it("names each required parameter the operation lacks and each one it does not take", () => {
+  it('names each required parameter the operation lacks and each one it does not take', () => {
     expect(fail({ dataType: 'pattern', operation: 'get' }).details).to.deep.equal([{ field: 'id', message: 'is required for pattern get' }]);
     expect(fail({ dataType: 'policy', operation: 'search' }).details).to.deep.equal([{ field: 'query', message: 'is required for policy search' }]);
     expect(fail({ dataType: 'pattern', operation: 'create' }).details[0].field).to.equal('document');
@@ -57,18 +67,29 @@ describe('manageOrgData input: validated per dataType x operation', () => {
 
   it('checks a document against its dataType, with bounds', () => {
     const { suggestedResources: _s, ...noResources } = patternDoc;
-    expect(fail({ dataType: 'pattern', operation: 'create', document: noResources }).details).to.deep.equal([{ field: 'document.suggestedResources', message: 'is required for a pattern' }]);
-    expect(fail({ dataType: 'policy', operation: 'create', document: { ...policyDoc, suggestedResources: ['Pod'] } }).details[0].field).to.equal('document.suggestedResources');
+    expect(fail({ dataType: 'pattern', operation: 'create', document: noResources }).details).to.deep.equal([
+      { field: 'document.suggestedResources', message: 'is required for a pattern' },
+    ]);
+    expect(fail({ dataType: 'policy', operation: 'create', document: { ...policyDoc, suggestedResources: ['Pod'] } }).details[0].field).to.equal(
+      'document.suggestedResources',
+    );
     expect(fail({ dataType: 'pattern', operation: 'create', document: { ...patternDoc, constraints: [] } }).details[0].field).to.equal('document.constraints');
     expect(fail({ dataType: 'pattern', operation: 'create', document: { ...patternDoc, triggers: [] } }).details[0].field).to.equal('document.triggers');
-    expect(fail({ dataType: 'pattern', operation: 'create', document: { ...patternDoc, description: 'x'.repeat(2001) } }).details[0].field).to.equal('document.description');
-    expect(fail({ dataType: 'pattern', operation: 'create', document: { ...patternDoc, owner: 'me' } }).details[0]).to.deep.equal({ field: 'document.owner', message: 'unknown parameter' });
+    expect(fail({ dataType: 'pattern', operation: 'create', document: { ...patternDoc, description: 'x'.repeat(2001) } }).details[0].field).to.equal(
+      'document.description',
+    );
+    expect(fail({ dataType: 'pattern', operation: 'create', document: { ...patternDoc, owner: 'me' } }).details[0]).to.deep.equal({
+      field: 'document.owner',
+      message: 'unknown parameter',
+    });
   });
 
   it('checks policy constraints: a walkable path, a known kind form, at least one rule, a regular expression that compiles', () => {
     const withConstraint = (c: Record<string, unknown>) => ({ dataType: 'policy', operation: 'create', document: { ...policyDoc, constraints: [c] } });
     expect(() => validate(withConstraint({ kind: '*', field: 'metadata.labels.team', required: true }))).not.to.throw();
-    expect(() => validate(withConstraint({ kind: 'Deployment', field: 'spec.template.spec.containers[].image', pattern: 'registry\\.example\\.com/.+' }))).not.to.throw();
+    expect(() =>
+      validate(withConstraint({ kind: 'Deployment', field: 'spec.template.spec.containers[].image', pattern: 'registry\\.example\\.com/.+' })),
+    ).not.to.throw();
     expect(fail(withConstraint({ kind: 'Deployment', field: 'spec..replicas', minimum: 1 })).details[0].field).to.equal('document.constraints.0.field');
     expect(fail(withConstraint({ kind: 'deployment', field: 'spec.replicas', minimum: 1 })).details[0].field).to.equal('document.constraints.0.kind');
     expect(fail(withConstraint({ kind: 'Deployment', field: 'spec.replicas' })).message).to.contain('at least one rule');

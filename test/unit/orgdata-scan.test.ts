@@ -10,7 +10,7 @@ import { FakeVectorStore } from '../support/fake-vector-store.js';
 import { analysisFor, capabilityReply, dozenKinds, kindOf, KINDS, orgDataParts, tick } from '../support/orgdata-parts.js';
 import { rejection } from '../support/rejection.js';
 
-type AnyResult = any; // eslint-disable-line @typescript-eslint/no-explicit-any
+type AnyResult = any;
 
 /** A model that answers each kind when the test lets it (`release`), counting calls in flight. */
 class GatedLlm implements LlmProvider {
@@ -77,7 +77,9 @@ describe('manageOrgData: capability scan (use case with fakes)', () => {
   });
 
   it('records a failing kind in failures and keeps the others', async () => {
-    const llm = new FakeLlm([], (messages) => (kindOf(messages) === 'Secret' ? new DependencyError('llm', 'AI provider answered 500') : capabilityReply()(messages)));
+    const llm = new FakeLlm([], (messages) =>
+      kindOf(messages) === 'Secret' ? new DependencyError('llm', 'AI provider answered 500') : capabilityReply()(messages),
+    );
     const parts = orgDataParts({ llm, cluster: cluster() });
     await parts.manage.execute({ dataType: 'capabilities', operation: 'scan' });
     await parts.scan.idle();
@@ -170,7 +172,11 @@ describe('manageOrgData: capability scan (use case with fakes)', () => {
 
   it('scans a given list (several spellings), records names the cluster does not serve, refuses a list of only unknown ones', async () => {
     const parts = orgDataParts({ cluster: cluster() });
-    const res = (await parts.manage.execute({ dataType: 'capabilities', operation: 'scan', resources: ['deployments.apps', 'batch/v1/CronJob', 'Service', 'FlowSchema'] })) as AnyResult;
+    const res = (await parts.manage.execute({
+      dataType: 'capabilities',
+      operation: 'scan',
+      resources: ['deployments.apps', 'batch/v1/CronJob', 'Service', 'FlowSchema'],
+    })) as AnyResult;
     expect(res.progress.total).to.equal(4);
     await parts.scan.idle();
     const { progress } = (await parts.manage.execute({ dataType: 'capabilities', operation: 'progress' })) as AnyResult;

@@ -3,15 +3,19 @@ import { HashingEmbedder } from '../../infrastructure/embeddings/hashing-embedde
 import { orgDataParts } from '../support/orgdata-parts.js';
 import { SEED_PATTERNS } from '../support/seed-patterns.js';
 
-type AnyResult = any; // eslint-disable-line @typescript-eslint/no-explicit-any
+type AnyResult = any;
 
 describe('manageOrgData: search quality with the local hashing embedder', () => {
-  it("finds a pattern first for its own trigger phrase for at least 45 of 50 seeded patterns", async () => {
+  it('finds a pattern first for its own trigger phrase for at least 45 of 50 seeded patterns', async () => {
     expect(SEED_PATTERNS).to.have.length(50);
     const { manage } = orgDataParts({ embedder: new HashingEmbedder() });
     const ids: string[] = [];
     for (const [description, triggers, suggestedResources] of SEED_PATTERNS) {
-      const created = (await manage.execute({ dataType: 'pattern', operation: 'create', document: { description, triggers, suggestedResources, rationale: 'seeded', createdBy: 'test' } })) as AnyResult;
+      const created = (await manage.execute({
+        dataType: 'pattern',
+        operation: 'create',
+        document: { description, triggers, suggestedResources, rationale: 'seeded', createdBy: 'test' },
+      })) as AnyResult;
       ids.push(created.id);
     }
     const misses: string[] = [];

@@ -8,7 +8,6 @@ const CONFIGURED = 'https://github.com/acme/prompts';
 const OTHER_A = 'https://github.com/acme/a';
 const OTHER_B = 'https://github.com/acme/b';
 
-
 describe('prompt repo cache', () => {
   function setup() {
     const h = promptsHarness({ configuredRepo: CONFIGURED, serverToken: 'server-token' });

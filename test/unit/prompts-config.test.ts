@@ -51,14 +51,20 @@ describe('prompts config', () => {
   const BAD: [Record<string, string>, RegExp][] = [
     [{ SVC_USER_PROMPTS_REPO: 'git@github.com:a/b.git' }, /^Invalid configuration: SVC_USER_PROMPTS_REPO must be an http\(s\) URL/],
     [{ SVC_USER_PROMPTS_REPO: 'ssh://github.com/a/b' }, /^Invalid configuration: SVC_USER_PROMPTS_REPO must use http or https, got ssh$/],
-    [{ SVC_USER_PROMPTS_REPO: 'https://github.com/a/b', SVC_USER_PROMPTS_PATH: '../x' }, /SVC_USER_PROMPTS_PATH must be a folder inside the repository: relative path cannot escape/],
+    [
+      { SVC_USER_PROMPTS_REPO: 'https://github.com/a/b', SVC_USER_PROMPTS_PATH: '../x' },
+      /SVC_USER_PROMPTS_PATH must be a folder inside the repository: relative path cannot escape/,
+    ],
     [{ SVC_USER_PROMPTS_REPO: 'https://github.com/a/b', SVC_USER_PROMPTS_PATH: '/etc' }, /SVC_USER_PROMPTS_PATH .*cannot be absolute/],
     [{ SVC_USER_PROMPTS_REPO: 'https://github.com/a/b', SVC_USER_PROMPTS_BRANCH: 'a b' }, /SVC_USER_PROMPTS_BRANCH may hold only/],
     [{ SVC_USER_PROMPTS_CACHE_TTL: '-1' }, /SVC_USER_PROMPTS_CACHE_TTL must be a whole number/],
     [{ SVC_USER_PROMPTS_CACHE_TTL: '1d' }, /SVC_USER_PROMPTS_CACHE_TTL must be a whole number/],
     [{ SVC_ALLOWED_REPO_HOSTS: 'https://github.com' }, /SVC_ALLOWED_REPO_HOSTS must be a comma-separated list of host names/],
     [{ SVC_ALLOWED_REPO_HOSTS: 'github.com:443' }, /SVC_ALLOWED_REPO_HOSTS/],
-    [{ SVC_REPO_INTERNAL_HOSTS: 'https://git.corp' }, /^Invalid configuration: SVC_REPO_INTERNAL_HOSTS must be a comma-separated list of DNS host names \(no scheme, port, path or IP address\), got "https:\/\/git.corp"$/],
+    [
+      { SVC_REPO_INTERNAL_HOSTS: 'https://git.corp' },
+      /^Invalid configuration: SVC_REPO_INTERNAL_HOSTS must be a comma-separated list of DNS host names \(no scheme, port, path or IP address\), got "https:\/\/git.corp"$/,
+    ],
     [{ SVC_REPO_INTERNAL_HOSTS: 'git.corp:8443' }, /SVC_REPO_INTERNAL_HOSTS must be/],
     [{ SVC_REPO_INTERNAL_HOSTS: 'git.corp/x' }, /SVC_REPO_INTERNAL_HOSTS must be/],
     [{ SVC_REPO_INTERNAL_HOSTS: '10.0.0.5' }, /SVC_REPO_INTERNAL_HOSTS must be .*got "10.0.0.5"/],
@@ -74,7 +80,13 @@ describe('prompts config', () => {
   }
 
   it('never echoes credentials of a bad repo URL', () => {
-    expect(() => parsePromptsConfig({ SVC_USER_PROMPTS_REPO: 'ftp://me:s3cret-value@h/x' })).to.throw(ConfigError).with.property('message').that.not.contains('s3cret-value');
-    expect(() => parsePromptsConfig({ SVC_USER_PROMPTS_REPO: 's3cret-value@h:x' })).to.throw(ConfigError).with.property('message').that.not.contains('s3cret-value');
+    expect(() => parsePromptsConfig({ SVC_USER_PROMPTS_REPO: 'ftp://me:s3cret-value@h/x' }))
+      .to.throw(ConfigError)
+      .with.property('message')
+      .that.not.contains('s3cret-value');
+    expect(() => parsePromptsConfig({ SVC_USER_PROMPTS_REPO: 's3cret-value@h:x' }))
+      .to.throw(ConfigError)
+      .with.property('message')
+      .that.not.contains('s3cret-value');
   });
 });

@@ -31,14 +31,24 @@ describe('prompt library loading', () => {
         'bad-args.md': promptMarkdown('description: d\narguments: nope', 'x'),
         'dup-args.md': promptMarkdown('description: d\narguments:\n  - name: a\n  - name: a', 'x'),
         'bad name.md': promptMarkdown('description: d', 'x'),
-        'alias-bomb.md': promptMarkdown('a: &a [x,x,x,x,x,x,x,x,x]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b]\nd: [*c,*c,*c,*c,*c,*c,*c,*c]\ndescription: d', 'x'),
+        'alias-bomb.md': promptMarkdown(
+          'a: &a [x,x,x,x,x,x,x,x,x]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b]\nd: [*c,*c,*c,*c,*c,*c,*c,*c]\ndescription: d',
+          'x',
+        ),
       }),
     );
     expect(lib.list().map((p) => p.name)).to.deep.equal(['good']);
     const reasons = Object.fromEntries(lib.warnings.map((w) => [w.path, w.reason]));
-    expect(Object.keys(reasons).sort()).to.deep.equal(
-      ['alias-bomb.md', 'bad name.md', 'bad-args.md', 'bad-yaml.md', 'dup-args.md', 'no-description.md', 'no-frontmatter.md', 'not-a-map.md'],
-    );
+    expect(Object.keys(reasons).sort()).to.deep.equal([
+      'alias-bomb.md',
+      'bad name.md',
+      'bad-args.md',
+      'bad-yaml.md',
+      'dup-args.md',
+      'no-description.md',
+      'no-frontmatter.md',
+      'not-a-map.md',
+    ]);
     expect(reasons['no-frontmatter.md']).to.match(/no YAML frontmatter/);
     expect(reasons['bad-yaml.md']).to.match(/invalid YAML frontmatter/);
     expect(reasons['dup-args.md']).to.match(/declared twice/);

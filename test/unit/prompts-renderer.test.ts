@@ -95,8 +95,6 @@ describe('prompt renderer', () => {
     const out = render('deploy', { app: 'shop' });
     expect(out.description).to.equal('Deploy {{app}}');
     expect(out.messages[0].content.text).to.equal('Deploy shop using the scripts.');
-    expect(out.files).to.deep.equal([
-      { path: 'scripts/run.sh', content: Buffer.from('#!/bin/sh\necho {{app}}\n').toString('base64'), mode: '0755' },
-    ]);
+    expect(out.files).to.deep.equal([{ path: 'scripts/run.sh', content: Buffer.from('#!/bin/sh\necho {{app}}\n').toString('base64'), mode: '0755' }]);
   });
 });

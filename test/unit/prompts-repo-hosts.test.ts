@@ -159,7 +159,7 @@ describe('repo override: special-purpose ranges and ambiguous spellings', () => 
       });
     }
 
-    it('keeps the IP rule first: a non-public address in an odd spelling still gets SPEC.md\'s message', () => {
+    it("keeps the IP rule first: a non-public address in an odd spelling still gets SPEC.md's message", () => {
       expect(rejection('https://0x7f.1/r')).to.equal(hostMessage('127.0.0.1', 'loopback', 'https://0x7f.1/r'));
       expect(rejection('https://user:p@ss@10.0.0.1/r')).to.contain('10.0.0.1 is a private address');
       expect(rejection('http:\\\\192.168.0.1\\r')).to.contain('192.168.0.1 is a private address');

@@ -4,7 +4,6 @@ import { promptFiles, promptMarkdown } from '../support/prompt-files.js';
 import { filesWith, promptsHarness } from '../support/prompts-harness.js';
 import { rejection as rejected } from '../support/rejection.js';
 
-
 describe('prompt sources (SPEC.md source and credential tables)', () => {
   describe('source selection', () => {
     it('repo supplied: that repo, source is the URL with credentials scrubbed', async () => {
@@ -19,7 +18,10 @@ describe('prompt sources (SPEC.md source and credential tables)', () => {
       const h = promptsHarness({ configuredRepo: 'https://bot:s3cr3t-value@github.com/acme/configured' });
       h.serve('https://github.com/acme/configured', filesWith('configured-prompt'));
       const out = await h.list.execute({});
-      expect(out).to.deep.equal({ prompts: [{ name: 'configured-prompt', description: 'configured-prompt prompt' }], source: 'https://***:***@github.com/acme/configured' });
+      expect(out).to.deep.equal({
+        prompts: [{ name: 'configured-prompt', description: 'configured-prompt prompt' }],
+        source: 'https://***:***@github.com/acme/configured',
+      });
     });
 
     it('repo omitted, no configured repo: the built-ins, source built-in', async () => {
@@ -46,7 +48,10 @@ describe('prompt sources (SPEC.md source and credential tables)', () => {
 
     it('the configured repo uses SVC_USER_PROMPTS_PATH', async () => {
       const h = promptsHarness({ configuredRepo: 'https://github.com/acme/c', configuredPath: 'prompts' });
-      h.serve('https://github.com/acme/c', promptFiles({ 'prompts/in.md': promptMarkdown('description: in', ''), 'out.md': promptMarkdown('description: out', '') }));
+      h.serve(
+        'https://github.com/acme/c',
+        promptFiles({ 'prompts/in.md': promptMarkdown('description: in', ''), 'out.md': promptMarkdown('description: out', '') }),
+      );
       expect((await h.list.execute({})).prompts.map((p) => p.name)).to.deep.equal(['in']);
     });
 
@@ -67,7 +72,8 @@ describe('prompt sources (SPEC.md source and credential tables)', () => {
         'http://github.com/acme/p',
         'http://git.example.com/acme/p',
         'https://git.internal.example/configured',
-      ]) h.serve(url);
+      ])
+        h.serve(url);
       return h;
     }
     const tokenOf = async (input: Record<string, string>) => {

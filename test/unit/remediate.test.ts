@@ -40,7 +40,9 @@ describe('Remediate (use case on fake ports)', () => {
     expect(view.rootCause).to.contain('nginx:9.9-missing');
     expect(view.evidence).to.have.length(2);
     expect(view.actions[0]).to.include({ action: 1, type: 'patch', risk: 'low' });
-    expect(view.actions[0].kubectl).to.equal(`kubectl patch deployment.v1.apps/web -n x --type=merge -p '{"spec":{"template":{"spec":{"containers":[{"name":"app","image":"nginx:1.27"}]}}}}'`);
+    expect(view.actions[0].kubectl).to.equal(
+      `kubectl patch deployment.v1.apps/web -n x --type=merge -p '{"spec":{"template":{"spec":{"containers":[{"name":"app","image":"nginx:1.27"}]}}}}'`,
+    );
     expect(view.investigation).to.deep.include({ modelCalls: 4, stoppedBy: 'final-answer', functionCallCount: 2 });
     expect(view.investigation.functionsCalled.map((f) => f.name)).to.deep.equal(['list_resources', 'describe_resource']);
     expect(view.nextStep).to.contain(`{"sessionId":"${view.sessionId}","executeChoice":1}`).and.contain('"executeChoice":2');
@@ -56,13 +58,17 @@ describe('Remediate (use case on fake ports)', () => {
   });
 
   it('executes on executeChoice 1: dry run first, then the patch, then a follow-up check', async () => {
-    const { run, cluster } = setup(new FakeLlm([...investigation, analysisAnswer(), { toolCalls: [{ name: 'get_resource', arguments: WEB }] }, verifiedAnswer()]));
+    const { run, cluster } = setup(
+      new FakeLlm([...investigation, analysisAnswer(), { toolCalls: [{ name: 'get_resource', arguments: WEB }] }, verifiedAnswer()]),
+    );
     const started = await run({ issue: 'web does not start' });
     const done = await run({ sessionId: started.sessionId, executeChoice: 1 });
     expect(done.status).to.equal('executed');
     expect(cluster.calls.filter((c) => WRITE_METHODS.includes(c))).to.deep.equal(['dryRunPatch', 'patch']);
     expect(cluster.writes).to.have.length(1);
-    expect(done.execution?.outcome?.report.outcomes).to.deep.equal([{ action: 1, description: 'Set the image of web to nginx:1.27', kubectl: done.actions[0].kubectl, status: 'applied' }]);
+    expect(done.execution?.outcome?.report.outcomes).to.deep.equal([
+      { action: 1, description: 'Set the image of web to nginx:1.27', kubectl: done.actions[0].kubectl, status: 'applied' },
+    ]);
     expect(done.verification).to.deep.include({ resolved: true, summary: 'web runs nginx:1.27 and its pod is ready' });
     expect(done.verification?.run.modelCalls).to.equal(2);
     expect(done.message).to.contain('Applied 1 action(s)').and.contain('resolved');
@@ -96,9 +102,14 @@ describe('Remediate (use case on fake ports)', () => {
   });
 
   it('applies nothing when any dry run is refused, and names the action and the server message', async () => {
-    const two = analysisAnswer({ actions: [containerPatch('nginx:1.27'), { type: 'scale', target: WEB, replicas: 2, description: 'Scale web to 2', risk: 'low', rationale: 'headroom' }] });
+    const two = analysisAnswer({
+      actions: [containerPatch('nginx:1.27'), { type: 'scale', target: WEB, replicas: 2, description: 'Scale web to 2', risk: 'low', rationale: 'headroom' }],
+    });
     const { run, cluster } = setup(new FakeLlm([...investigation, two]));
-    cluster.rejectDryRun = (w) => ((w.body as { spec?: { replicas?: number } }).spec?.replicas === 2 ? { accepted: false, reason: 'Forbidden', message: 'exceeded quota: pods', causes: [] } : undefined);
+    cluster.rejectDryRun = (w) =>
+      (w.body as { spec?: { replicas?: number } }).spec?.replicas === 2
+        ? { accepted: false, reason: 'Forbidden', message: 'exceeded quota: pods', causes: [] }
+        : undefined;
     const started = await run({ issue: 'web does not start' });
     const done = await run({ sessionId: started.sessionId, executeChoice: 1 });
     expect(done.status).to.equal('not_executed');
@@ -160,7 +171,9 @@ describe('Remediate (use case on fake ports)', () => {
 
   describe('budgets and a misbehaving model', () => {
     it(`caps the investigation at ${REMEDIATE_MODEL_CALLS} model calls, keeping two for the analysis`, async () => {
-      const llm = new FakeLlm([], (_m, o) => (o.tools ? { toolCalls: [{ name: 'list_resources', arguments: { apiVersion: 'v1', kind: 'Pod' } }] } : analysisAnswer()));
+      const llm = new FakeLlm([], (_m, o) =>
+        o.tools ? { toolCalls: [{ name: 'list_resources', arguments: { apiVersion: 'v1', kind: 'Pod' } }] } : analysisAnswer(),
+      );
       const { run } = setup(llm);
       const view = await run({ issue: 'web does not start' });
       expect(view.status).to.equal('awaiting_approval');
@@ -172,7 +185,9 @@ describe('Remediate (use case on fake ports)', () => {
     });
 
     it('answers a partial result naming the limit when the tokens run out before an analysis', async () => {
-      const llm = new FakeLlm([{ toolCalls: [{ name: 'list_resources', arguments: { apiVersion: 'v1', kind: 'Pod' } }], text: 'pods look stuck' }], { toolCalls: [{ name: 'get_resource', arguments: WEB }] });
+      const llm = new FakeLlm([{ toolCalls: [{ name: 'list_resources', arguments: { apiVersion: 'v1', kind: 'Pod' } }], text: 'pods look stuck' }], {
+        toolCalls: [{ name: 'get_resource', arguments: WEB }],
+      });
       const { run, sessions } = setup(llm, { timeoutMs: 5000, maxTokens: 1000 });
       const view = await run({ issue: 'web does not start' });
       expect(view.status).to.equal('investigation_incomplete');
@@ -214,7 +229,9 @@ describe('Remediate (use case on fake ports)', () => {
       const { run, clock } = setup(new FakeLlm([...investigation, analysisAnswer()]));
       const unknown = await rejection<ValidationError>(run({ sessionId: 'rem_0123456789abcdef0123456789abcdef', executeChoice: 1 }));
       expect(unknown).to.be.instanceOf(ValidationError);
-      expect(unknown.message).to.equal('Unknown or expired session: rem_0123456789abcdef0123456789abcdef. Start a new investigation with remediate and an issue.');
+      expect(unknown.message).to.equal(
+        'Unknown or expired session: rem_0123456789abcdef0123456789abcdef. Start a new investigation with remediate and an issue.',
+      );
       expect((await rejection(run({ sessionId: '../../etc/passwd' }))).message).to.contain('(malformed id)');
       const started = await run({ issue: 'web does not start' });
       clock.advance(86_400_001);
@@ -230,7 +247,15 @@ describe('Remediate (use case on fake ports)', () => {
       const clock = new FakeClock();
       const sessions = new FakeSessionStore({ clock });
       const none = new UnconfiguredClusterClient();
-      const noCluster = new Remediate({ llm: new FakeLlm(), reader: none, writer: none, sessions, tracer: new RecordingTracer(), clock, limits: { timeoutMs: 5000, maxTokens: 1000 } });
+      const noCluster = new Remediate({
+        llm: new FakeLlm(),
+        reader: none,
+        writer: none,
+        sessions,
+        tracer: new RecordingTracer(),
+        clock,
+        limits: { timeoutMs: 5000, maxTokens: 1000 },
+      });
       const e2 = await rejection<DomainError>(noCluster.execute({ issue: 'web does not start' }));
       expect(e2.message).to.contain('KUBECONFIG');
       expect(sessions.records.size).to.equal(0);

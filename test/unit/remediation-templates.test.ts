@@ -48,12 +48,21 @@ describe('remediation templates, risk floor and follow-up check', () => {
       messages: [
         { role: 'system', content: 's' },
         { role: 'user', content: 'u' },
-        { role: 'assistant', content: 'looking at pods', toolCalls: [{ id: 'a', name: 'list_resources', arguments: '{"kind":"Pod"}' }, { id: 'b', name: 'apply_manifest', arguments: '{}' }] },
+        {
+          role: 'assistant',
+          content: 'looking at pods',
+          toolCalls: [
+            { id: 'a', name: 'list_resources', arguments: '{"kind":"Pod"}' },
+            { id: 'b', name: 'apply_manifest', arguments: '{}' },
+          ],
+        },
         { role: 'tool', toolCallId: 'a', content: 'Pod x/web-1: ImagePullBackOff' },
         { role: 'tool', toolCallId: 'b', content: '{"error":"unknown function"}' },
       ],
     } as unknown as ToolLoopResult;
-    expect(transcript(loop)).to.equal('(your note) looking at pods\n\n[call 1] list_resources {"kind":"Pod"}\nPod x/web-1: ImagePullBackOff\n\n[call 2] apply_manifest {}\n{"error":"unknown function"}');
+    expect(transcript(loop)).to.equal(
+      '(your note) looking at pods\n\n[call 1] list_resources {"kind":"Pod"}\nPod x/web-1: ImagePullBackOff\n\n[call 2] apply_manifest {}\n{"error":"unknown function"}',
+    );
     expect(transcript({ messages: [] } as unknown as ToolLoopResult)).to.equal('(no function was called)');
   });
 
@@ -80,7 +89,10 @@ describe('remediation templates, risk floor and follow-up check', () => {
   describe('VerifyFix', () => {
     const cluster = new FakeCluster().put(webDeployment('nginx:1.27'));
     const verify = (llm: FakeLlm, maxCalls = 8) =>
-      new VerifyFix(llm, readOnlyView(cluster), new RecordingTracer()).execute({ issue: 'web down', rootCause: 'bad tag', applied: '1. applied' }, new RunBudget({ maxCalls, maxTokens: 100000, timeoutMs: 3000 }));
+      new VerifyFix(llm, readOnlyView(cluster), new RecordingTracer()).execute(
+        { issue: 'web down', rootCause: 'bad tag', applied: '1. applied' },
+        new RunBudget({ maxCalls, maxTokens: 100000, timeoutMs: 3000 }),
+      );
 
     it('takes a JSON final answer of the loop as the verdict, without another call', async () => {
       const llm = new FakeLlm([{ toolCalls: [{ name: 'get_resource', arguments: WEB }] }, verifiedAnswer(false)]);

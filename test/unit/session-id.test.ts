@@ -25,8 +25,26 @@ describe('session ids', () => {
   });
 
   it('rejects anything that could be a path, or is not a string', () => {
-    const bad: unknown[] = ['', 'rem_', `rem_${HEX}0`, `rem_${HEX.slice(1)}`, `REM_${HEX}`, `rem_${HEX.toUpperCase()}`, `rem_${HEX}\n`, ` rem_${HEX}`,
-      `rem-${HEX}`, '../../etc/passwd', 'rem_../x', `rem_${HEX}/../x`, `/tmp/rem_${HEX}`, `xyz_${HEX}`, undefined, null, 42, { id: `rem_${HEX}` }];
+    const bad: unknown[] = [
+      '',
+      'rem_',
+      `rem_${HEX}0`,
+      `rem_${HEX.slice(1)}`,
+      `REM_${HEX}`,
+      `rem_${HEX.toUpperCase()}`,
+      `rem_${HEX}\n`,
+      ` rem_${HEX}`,
+      `rem-${HEX}`,
+      '../../etc/passwd',
+      'rem_../x',
+      `rem_${HEX}/../x`,
+      `/tmp/rem_${HEX}`,
+      `xyz_${HEX}`,
+      undefined,
+      null,
+      42,
+      { id: `rem_${HEX}` },
+    ];
     for (const id of bad) expect(isSessionId(id, 'remediation'), String(id)).to.equal(false);
   });
 

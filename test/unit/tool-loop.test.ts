@@ -6,7 +6,8 @@ import { FakeLlm } from '../fakes/fake-llm.js';
 import { RecordingTracer } from '../support/recording-tracer.js';
 import { rejection } from '../support/rejection.js';
 
-const budget = (over: Partial<ConstructorParameters<typeof RunBudget>[0]> = {}) => new RunBudget({ maxCalls: 25, maxTokens: 1_000_000, timeoutMs: 5000, ...over });
+const budget = (over: Partial<ConstructorParameters<typeof RunBudget>[0]> = {}) =>
+  new RunBudget({ maxCalls: 25, maxTokens: 1_000_000, timeoutMs: 5000, ...over });
 const user = [{ role: 'user' as const, content: 'why is web down?' }];
 
 function probe(run: (args: Record<string, unknown>) => Promise<unknown> = async () => 'fine'): ModelFunction & { seen: Record<string, unknown>[] } {
@@ -52,7 +53,11 @@ describe('runToolLoop (application/ai)', () => {
     expect(r.stoppedBy).to.equal('deadline');
     expect(r.functionCalls).to.have.length(1);
     const slowFn = probe(() => new Promise(() => {}));
-    const r2 = await runToolLoop(new FakeLlm([{ toolCalls: [{ name: 'probe', arguments: {} }] }]), tracer, { messages: user, functions: [slowFn], budget: budget({ timeoutMs: 300 }) });
+    const r2 = await runToolLoop(new FakeLlm([{ toolCalls: [{ name: 'probe', arguments: {} }] }]), tracer, {
+      messages: user,
+      functions: [slowFn],
+      budget: budget({ timeoutMs: 300 }),
+    });
     expect(r2.stoppedBy).to.equal('deadline');
     expect(Date.now() - started).to.be.below(2000);
   });
@@ -68,7 +73,9 @@ describe('runToolLoop (application/ai)', () => {
     const fn = probe();
     const llm = new FakeLlm([{ toolCalls: calls }, 'done']);
     const r = await runToolLoop(llm, tracer, { messages: user, functions: [fn], budget: budget() });
-    const errors = llm.calls[1].messages.filter((m) => m.role === 'tool').map((m) => (m.content.startsWith('{') ? (JSON.parse(m.content) as { error: string }).error : m.content));
+    const errors = llm.calls[1].messages
+      .filter((m) => m.role === 'tool')
+      .map((m) => (m.content.startsWith('{') ? (JSON.parse(m.content) as { error: string }).error : m.content));
     expect(errors[0]).to.match(/^unknown function "apply_manifest"; available: probe$/);
     expect(errors[1]).to.match(/^invalid arguments JSON/);
     expect(errors[2]).to.equal('invalid arguments JSON: arguments must be a JSON object');
@@ -79,7 +86,12 @@ describe('runToolLoop (application/ai)', () => {
   });
 
   it('cuts an oversized result, tells the model, and keeps the whole context bounded over 25 calls', async () => {
-    const llm = new FakeLlm([], { toolCalls: [{ name: 'probe', arguments: {} }, { name: 'probe', arguments: {} }] });
+    const llm = new FakeLlm([], {
+      toolCalls: [
+        { name: 'probe', arguments: {} },
+        { name: 'probe', arguments: {} },
+      ],
+    });
     const r = await runToolLoop(llm, tracer, { messages: user, functions: [probe(async () => 'z'.repeat(100_000))], budget: budget({ maxCalls: 25 }) });
     expect(r.stoppedBy).to.equal('model-calls');
     const first = llm.calls[1].messages.find((m) => m.role === 'tool')!;
@@ -97,7 +109,9 @@ describe('runToolLoop (application/ai)', () => {
     expect(r.functionCalls).to.have.length(1);
     const first = await rejection(runToolLoop(new FakeLlm([new DependencyError('llm', 'down')]), tracer, { messages: user, functions: [], budget: budget() }));
     expect(first).to.be.instanceOf(DependencyError);
-    const none = await rejection(runToolLoop(new FakeLlm([new NotConfiguredError('The AI provider', 'set OPENAI_API_KEY')]), tracer, { messages: user, functions: [], budget: budget() }));
+    const none = await rejection(
+      runToolLoop(new FakeLlm([new NotConfiguredError('The AI provider', 'set OPENAI_API_KEY')]), tracer, { messages: user, functions: [], budget: budget() }),
+    );
     expect(none.message).to.contain('OPENAI_API_KEY');
   });
 
@@ -107,6 +121,10 @@ describe('runToolLoop (application/ai)', () => {
     await t.inSpan('execute_tool remediate', {}, () => runToolLoop(llm, t, { messages: user, functions: [], budget: budget() }));
     const loop = t.spans.find((s) => s.name === 'tool_loop fake-model')!;
     expect(loop.parent?.name).to.equal('execute_tool remediate');
-    expect(loop.attributes).to.deep.include({ 'gen_ai.operation.name': 'tool_loop', 'gen_ai.usage.input_tokens': 100, 'svc.tool_loop.stopped_by': 'final-answer' });
+    expect(loop.attributes).to.deep.include({
+      'gen_ai.operation.name': 'tool_loop',
+      'gen_ai.usage.input_tokens': 100,
+      'svc.tool_loop.stopped_by': 'final-answer',
+    });
   });
 });

@@ -66,10 +66,19 @@ describe('span decorators of the AI and cluster ports', () => {
       const k8s = tracedClusterClient(cluster as unknown as ClusterClient, tracer);
       let calls = 0;
       const scripted = tracedLlmProvider(
-        { ...fake, chat: async (m: unknown[], o: { model?: string }) => ({ ...(await fake.chat(m, o)), toolCalls: calls++ === 0 ? [{ id: 'c1', name: 'list', arguments: '{}' }] : [] }) } as unknown as LlmProvider,
+        {
+          ...fake,
+          chat: async (m: unknown[], o: { model?: string }) => ({
+            ...(await fake.chat(m, o)),
+            toolCalls: calls++ === 0 ? [{ id: 'c1', name: 'list', arguments: '{}' }] : [],
+          }),
+        } as unknown as LlmProvider,
         tracer,
       );
-      const list: ModelFunction = { spec: { name: 'list', description: 'list', parameters: { type: 'object' } }, run: () => k8s.list({ apiVersion: 'v1', kind: 'Pod', namespace: 'default' }) };
+      const list: ModelFunction = {
+        spec: { name: 'list', description: 'list', parameters: { type: 'object' } },
+        run: () => k8s.list({ apiVersion: 'v1', kind: 'Pod', namespace: 'default' }),
+      };
       const budget = new RunBudget({ maxCalls: 5, maxTokens: 100000, timeoutMs: 5000 });
       await inTool(() => runToolLoop(scripted, tracer, { messages: [{ role: 'user', content: 'go' }], functions: [list], budget }));
       const [loop, ...inside] = under(tracer);
@@ -77,7 +86,7 @@ describe('span decorators of the AI and cluster ports', () => {
       expect(loop!.attributes).to.deep.include({ 'gen_ai.operation.name': 'tool_loop', 'svc.tool_loop.calls': 2, 'gen_ai.usage.input_tokens': 22 });
       expect(inside.map((s) => s.name)).to.deep.equal(['chat gpt-default', 'list', 'chat gpt-default']);
       for (const span of inside) expect(span.parent).to.equal(loop);
-  });
+    });
   });
 
   describe('ClusterClient', () => {
@@ -134,5 +143,4 @@ describe('span decorators of the AI and cluster ports', () => {
       expect(only(tracer).error).to.equal(failure);
     });
   });
-
 });

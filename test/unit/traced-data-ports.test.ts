@@ -17,7 +17,6 @@ import { RecordingTracer, type RecordedSpan } from '../support/recording-tracer.
  * the fakes carry the full method sets and are cast to today's port types.
  */
 
-
 /** The spans under the tool span every decorated call here runs in (decorators only trace inside a recorded run). */
 function under(tracer: RecordingTracer): RecordedSpan[] {
   return tracer.spans.filter((s) => s.name !== 'execute_tool test');

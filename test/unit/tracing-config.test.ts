@@ -62,7 +62,13 @@ describe('tracing config', () => {
     for (const v of ['1.5', '-0.1', '2', 'half', '1e-1']) {
       expect(() => parseTracingConfig({ OTEL_SAMPLING_PROBABILITY: v }), v).to.throw(ConfigError, /^Invalid configuration: OTEL_SAMPLING_PROBABILITY must be/);
     }
-    for (const [v, n] of [['0', 0], ['0.0', 0], ['1', 1], ['1.0', 1], ['.5', 0.5]] as const) {
+    for (const [v, n] of [
+      ['0', 0],
+      ['0.0', 0],
+      ['1', 1],
+      ['1.0', 1],
+      ['.5', 0.5],
+    ] as const) {
       expect(parseTracingConfig({ OTEL_SAMPLING_PROBABILITY: v }).samplingProbability).to.equal(n);
     }
   });

@@ -25,7 +25,13 @@ describe('vector and embeddings config', () => {
       SVC_EMBEDDINGS_DIMENSIONS: '768',
     });
     expect(vector.store).to.deep.equal({ kind: 'qdrant', url: 'https://qdrant.example:6333', apiKey: 'qk' });
-    expect(vector.embeddings).to.deep.equal({ kind: 'openai', apiKey: 'sk-x', baseURL: 'http://127.0.0.1:11434/v1', model: 'nomic-embed-text', dimension: 768 });
+    expect(vector.embeddings).to.deep.equal({
+      kind: 'openai',
+      apiKey: 'sk-x',
+      baseURL: 'http://127.0.0.1:11434/v1',
+      model: 'nomic-embed-text',
+      dimension: 768,
+    });
     expect(createVectorStore(vector, new CapturingLogger())).to.be.instanceOf(QdrantVectorStore);
     const embedder = createEmbedder(vector);
     expect(embedder).to.be.instanceOf(OpenAiEmbedder);
@@ -34,7 +40,10 @@ describe('vector and embeddings config', () => {
 
   it('uses OpenAI defaults for base URL and model', () => {
     expect(loadConfig({ OPENAI_API_KEY: 'sk-x' }).vector.embeddings).to.deep.equal({
-      kind: 'openai', apiKey: 'sk-x', baseURL: 'https://api.openai.com/v1', model: 'text-embedding-3-small',
+      kind: 'openai',
+      apiKey: 'sk-x',
+      baseURL: 'https://api.openai.com/v1',
+      model: 'text-embedding-3-small',
     });
   });
 
@@ -45,6 +54,9 @@ describe('vector and embeddings config', () => {
     expect(() => loadConfig({ SVC_EMBEDDINGS_MODEL: 'm' })).to.throw(ConfigError, /SVC_EMBEDDINGS_MODEL is set but OPENAI_API_KEY is not/);
     expect(() => loadConfig({ OPENAI_API_KEY: 'k', OPENAI_BASE_URL: 'ftp://x' })).to.throw(ConfigError, /OPENAI_BASE_URL must be an http\(s\) URL/);
     expect(() => loadConfig({ SVC_EMBEDDINGS_DIMENSIONS: '4' })).to.throw(ConfigError, /SVC_EMBEDDINGS_DIMENSIONS must be between 8 and 65536/);
-    expect(() => loadConfig({ OPENAI_API_KEY: 'k', SVC_EMBEDDINGS_DIMENSIONS: 'many' })).to.throw(ConfigError, /SVC_EMBEDDINGS_DIMENSIONS must be a whole number/);
+    expect(() => loadConfig({ OPENAI_API_KEY: 'k', SVC_EMBEDDINGS_DIMENSIONS: 'many' })).to.throw(
+      ConfigError,
+      /SVC_EMBEDDINGS_DIMENSIONS must be a whole number/,
+    );
   });
 });

@@ -15,7 +15,14 @@ Describe what the kind can do (capabilities, as short phrases), who provides or 
 Base the analysis on the kind's name, group and schema. When the schema is absent or says little, say less and lower the confidence rather than inventing features.
 Answer with one JSON object with exactly these keys: capabilities (array of strings), providers (array of strings), complexity ("low" | "medium" | "high"), useCases (array of strings), description (string), confidence (number from 0 to 1). No other text.`,
   data: ({ target, schemaSummary }) => ({
-    resource: JSON.stringify({ kind: target.kind, group: target.group || 'core', version: target.version, apiVersion: target.apiVersion, resource: target.resource, namespaced: target.namespaced }),
+    resource: JSON.stringify({
+      kind: target.kind,
+      group: target.group || 'core',
+      version: target.version,
+      apiVersion: target.apiVersion,
+      resource: target.resource,
+      namespaced: target.namespaced,
+    }),
     schema: schemaSummary,
   }),
   ask: 'Analyse the resource kind in the data above and answer with the JSON object only.',

@@ -20,20 +20,27 @@ const solution = z.object({
   resources: z.array(resource),
   patternsApplied: z.array(z.string()),
   policiesRespected: z.array(z.string()),
-  droppedResources: z.array(z.object({ kind: z.string(), apiVersion: z.string().optional(), reason: z.string() })).describe('Kinds the cluster does not serve, dropped'),
+  droppedResources: z
+    .array(z.object({ kind: z.string(), apiVersion: z.string().optional(), reason: z.string() }))
+    .describe('Kinds the cluster does not serve, dropped'),
 });
 const answer = z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]);
-const question = z
-  .object({
-    id: z.string(),
-    text: z.string(),
-    type: z.enum(['string', 'integer', 'number', 'boolean', 'select', 'text']),
-    stage: z.enum(['required', 'basic', 'advanced', 'open']),
-    validation: z.object({ enum: z.array(z.union([z.string(), z.number(), z.boolean()])).optional(), pattern: z.string().optional(), minimum: z.number().optional(), maximum: z.number().optional(), required: z.boolean().optional() }),
-    default: answer.optional(),
-    target: z.object({ kind: z.string(), field: z.string() }).optional(),
-    policyRules: z.array(z.object({ policy: z.string(), constraint: z.record(z.string(), z.unknown()) })).optional(),
-  });
+const question = z.object({
+  id: z.string(),
+  text: z.string(),
+  type: z.enum(['string', 'integer', 'number', 'boolean', 'select', 'text']),
+  stage: z.enum(['required', 'basic', 'advanced', 'open']),
+  validation: z.object({
+    enum: z.array(z.union([z.string(), z.number(), z.boolean()])).optional(),
+    pattern: z.string().optional(),
+    minimum: z.number().optional(),
+    maximum: z.number().optional(),
+    required: z.boolean().optional(),
+  }),
+  default: answer.optional(),
+  target: z.object({ kind: z.string(), field: z.string() }).optional(),
+  policyRules: z.array(z.object({ policy: z.string(), constraint: z.record(z.string(), z.unknown()) })).optional(),
+});
 const objectRef = { apiVersion: z.string(), kind: z.string(), name: z.string(), namespace: z.string().optional() };
 
 export const recommendOutput = z.object({
@@ -80,9 +87,16 @@ export const deployManifestsOutput = z.object({
   waitedSeconds: z.number(),
   objects: z.array(z.object({ ...objectRef, ready: z.boolean(), reason: z.string() })),
   pending: z
-    .array(z.object({ ...objectRef, ready: z.boolean(), reason: z.string(), events: z.array(z.object({ object: z.string(), type: z.string(), reason: z.string(), message: z.string(), count: z.number() })) }))
+    .array(
+      z.object({
+        ...objectRef,
+        ready: z.boolean(),
+        reason: z.string(),
+        events: z.array(z.object({ object: z.string(), type: z.string(), reason: z.string(), message: z.string(), count: z.number() })),
+      }),
+    )
     .optional()
-    .describe('With timeout: what is not ready, with its events and its pods\' warnings'),
+    .describe("With timeout: what is not ready, with its events and its pods' warnings"),
   message: z.string().optional(),
   nextSteps: nextStepsOutput,
 });

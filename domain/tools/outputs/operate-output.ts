@@ -34,9 +34,23 @@ const outcome = z.object({
   succeeded: z.boolean(),
   dryRunPassed: z.boolean(),
   refused: z.object({ action: z.number().int(), description: z.string(), reason: z.string(), message: z.string(), causes: z.array(cause) }).optional(),
-  actions: z.array(z.object({ action: z.number().int(), description: z.string(), kubectl: z.string(), status: z.enum(['applied', 'failed', 'not-run']), message: z.string().optional() })),
+  actions: z.array(
+    z.object({
+      action: z.number().int(),
+      description: z.string(),
+      kubectl: z.string(),
+      status: z.enum(['applied', 'failed', 'not-run']),
+      message: z.string().optional(),
+    }),
+  ),
   rollouts: z.array(
-    z.object({ target, state: z.enum(['rolled-out', 'failed', 'timed-out', 'unknown']), message: z.string(), waitedMs: z.number(), rollback: rollback.optional() }),
+    z.object({
+      target,
+      state: z.enum(['rolled-out', 'failed', 'timed-out', 'unknown']),
+      message: z.string(),
+      waitedMs: z.number(),
+      rollback: rollback.optional(),
+    }),
   ),
   objects: z.array(z.object({ target, state: z.string() })),
 });

@@ -57,7 +57,15 @@ export const remediateOutput = z.object({
         .object({
           report: z.object({
             dryRunPassed: z.boolean().describe('false: the API server refused a dry run and nothing was applied'),
-            refused: z.object({ action: z.number().int(), description: z.string(), reason: z.string(), message: z.string(), causes: z.array(z.object({ field: z.string().optional(), message: z.string() })) }).optional(),
+            refused: z
+              .object({
+                action: z.number().int(),
+                description: z.string(),
+                reason: z.string(),
+                message: z.string(),
+                causes: z.array(z.object({ field: z.string().optional(), message: z.string() })),
+              })
+              .optional(),
             outcomes: z.array(outcome),
           }),
         })
@@ -65,7 +73,12 @@ export const remediateOutput = z.object({
     })
     .optional(),
   verification: z
-    .object({ resolved: z.boolean().nullable().describe('null: the follow-up check could not tell'), summary: z.string(), remainingProblems: z.array(z.string()).optional(), run })
+    .object({
+      resolved: z.boolean().nullable().describe('null: the follow-up check could not tell'),
+      summary: z.string(),
+      remainingProblems: z.array(z.string()).optional(),
+      run,
+    })
     .optional(),
   message: z.string(),
   nextStep: z.string(),

@@ -38,7 +38,8 @@ async function readJsonFile(file: string): Promise<Record<string, unknown>> {
   } catch {
     throw new UsageError(`--json file ${file} is not valid JSON`);
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new UsageError(`--json file ${file} must hold a JSON object of the tool's parameters`);
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw new UsageError(`--json file ${file} must hold a JSON object of the tool's parameters`);
   return value as Record<string, unknown>;
 }
 
@@ -69,7 +70,10 @@ function paramsHelp(cmd: Command): string {
   const tool = cmd.args.find((a) => !a.startsWith('-'));
   const def = tool ? registry.list().find((d) => d.name === tool) : undefined;
   if (def) return `\nParameters of ${def.name} (${def.description}):\n${describeParams(inputJsonSchema(def) as ToolInputSchema)}\n`;
-  return `\nTools known to this CLI: ${registry.list().map((d) => d.name).join(', ')}. \`svc run <tool> --help\` shows a tool's parameters.\n`;
+  return `\nTools known to this CLI: ${registry
+    .list()
+    .map((d) => d.name)
+    .join(', ')}. \`svc run <tool> --help\` shows a tool's parameters.\n`;
 }
 
 export function registerRunCommand(program: Command, context: CommandContext): void {

@@ -11,21 +11,32 @@ const mark = (ok: boolean) => (ok ? 'ok  ' : 'down');
 /** The version tool's result as a short report a person can read at a glance. */
 export function formatStatus(s: SystemStatus): string {
   const { version, vectorDB, embedding, aiProvider, kubernetes, tracing, sharedState } = s.system;
-  const rows: string[][] = [
-    ['vector DB', mark(vectorDB.connected), [vectorDB.provider, vectorDB.error].filter(Boolean).join(': ')],
-  ];
+  const rows: string[][] = [['vector DB', mark(vectorDB.connected), [vectorDB.provider, vectorDB.error].filter(Boolean).join(': ')]];
   for (const [name, c] of Object.entries(vectorDB.collections ?? {})) {
     rows.push([`  ${name}`, c.exists ? 'ok  ' : '-   ', c.exists ? `${c.documentsCount} documents` : 'absent']);
   }
   if (embedding) rows.push(['embeddings', mark(embedding.healthy), `${embedding.provider} ${embedding.model}${embedding.kind ? ` (${embedding.kind})` : ''}`]);
-  if (aiProvider) rows.push(['AI provider', mark(aiProvider.configured), aiProvider.configured ? `${aiProvider.provider} ${aiProvider.model ?? ''}`.trim() : (aiProvider.hint ?? 'not configured')]);
+  if (aiProvider)
+    rows.push([
+      'AI provider',
+      mark(aiProvider.configured),
+      aiProvider.configured ? `${aiProvider.provider} ${aiProvider.model ?? ''}`.trim() : (aiProvider.hint ?? 'not configured'),
+    ]);
   rows.push([
     'kubernetes',
     mark(kubernetes.connected),
-    kubernetes.connected ? `context ${kubernetes.context}${kubernetes.serverVersion ? `, ${kubernetes.serverVersion}` : ''}` : (kubernetes.error ?? 'not connected'),
+    kubernetes.connected
+      ? `context ${kubernetes.context}${kubernetes.serverVersion ? `, ${kubernetes.serverVersion}` : ''}`
+      : (kubernetes.error ?? 'not connected'),
   ]);
-  if (sharedState.configured) rows.push(['shared state', mark(sharedState.connected), [sharedState.provider, sharedState.url, sharedState.error].filter(Boolean).join(' ')]);
-  if (tracing) rows.push(['tracing', tracing.enabled ? 'on  ' : 'off ', tracing.enabled ? `${tracing.exporter} as ${tracing.serviceName}: ${tracing.status}` : tracing.status]);
+  if (sharedState.configured)
+    rows.push(['shared state', mark(sharedState.connected), [sharedState.provider, sharedState.url, sharedState.error].filter(Boolean).join(' ')]);
+  if (tracing)
+    rows.push([
+      'tracing',
+      tracing.enabled ? 'on  ' : 'off ',
+      tracing.enabled ? `${tracing.exporter} as ${tracing.serviceName}: ${tracing.status}` : tracing.status,
+    ]);
   return `svc ${version.version} (node ${version.nodeVersion}, ${version.platform}): ${s.status}\n${table(rows)}`;
 }
 

@@ -18,7 +18,11 @@ function checkHeaders(req: Request): void {
   if (type === undefined) return;
   const [media, ...params] = type.split(';').map((p) => p.trim());
   if (!JSON_TYPE.test(media)) throw new ValidationError(`Content-Type must be application/json, got ${media.slice(0, 100)}`);
-  const charset = params.find((p) => /^charset=/i.test(p))?.slice(8).replace(/"/g, '').toLowerCase();
+  const charset = params
+    .find((p) => /^charset=/i.test(p))
+    ?.slice(8)
+    .replace(/"/g, '')
+    .toLowerCase();
   if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
     throw new ValidationError(`Unsupported charset ${charset.slice(0, 40)}: send the manifest as UTF-8`);
   }

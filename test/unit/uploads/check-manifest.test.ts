@@ -72,9 +72,7 @@ describe('upload manifest checks', () => {
     const at = manifestOf('local:a', filesTotalling(262144, 7));
     expect(checkManifest(at).totalBytes).to.equal(262144);
     const over = manifestOf('local:a', filesTotalling(262145, 7));
-    expect(refusal(over)).to.equal(
-      'Decoded upload payload exceeds 262144 bytes (256 KiB): reached 262145 bytes at file f/006.bin',
-    );
+    expect(refusal(over)).to.equal('Decoded upload payload exceeds 262144 bytes (256 KiB): reached 262145 bytes at file f/006.bin');
     const single = manifestOf('local:a', [{ path: 'big.bin', bytes: bytesOf(262145) }]);
     expect(refusal(single)).to.match(/exceeds 262144 bytes .* reached 262145 bytes at file big\.bin$/);
   });
@@ -90,9 +88,7 @@ describe('upload manifest checks', () => {
   it('refuses bad paths and bad base64 by file', () => {
     expect(refusal({ source: 'local:a', files: [file('ok.md'), file('x\0y')] })).to.equal('Invalid file path x\0y: contains null byte');
     expect(refusal({ source: 'local:a', files: [file('../up.md')] })).to.equal('Invalid file path ../up.md: contains a .. segment');
-    expect(refusal({ source: 'local:a', files: [file('s/SKILL.md', 'not base64!')] })).to.match(
-      /^Invalid base64 content in file s\/SKILL\.md: /,
-    );
+    expect(refusal({ source: 'local:a', files: [file('s/SKILL.md', 'not base64!')] })).to.match(/^Invalid base64 content in file s\/SKILL\.md: /);
   });
 
   it('checks the contentHash form and keeps what was sent next to its lower-cased form', () => {

@@ -63,10 +63,7 @@ describe('decoding a checked manifest', () => {
     const m = manifestOf('local:a', skillFiles(), true);
     const other = manifestOf('local:a', [...skillFiles(), { path: 'extra', bytes: Buffer.from('x') }], true);
     const wrong = { ...m, contentHash: other.contentHash };
-    expect(() => decodeManifest(checkManifest(wrong))).to.throw(
-      ValidationError,
-      `contentHash mismatch: sent ${other.contentHash}, computed ${m.contentHash} `,
-    );
+    expect(() => decodeManifest(checkManifest(wrong))).to.throw(ValidationError, `contentHash mismatch: sent ${other.contentHash}, computed ${m.contentHash} `);
   });
 
   it('holds all contents in one exactly-sized allocation', () => {

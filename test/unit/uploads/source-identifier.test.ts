@@ -36,7 +36,18 @@ describe('upload source identifiers', () => {
     expect(refusal('')).to.match(/^Invalid source: empty/);
   });
 
-  const refused = ['my-skills', 'local:', 'ftp://host/x', 'file:///home/me/skills', 'https://', 'local:a b', 'local:a\nb', 'mailto:x@y', 'javascript:alert(1)', 'C:\\skills'];
+  const refused = [
+    'my-skills',
+    'local:',
+    'ftp://host/x',
+    'file:///home/me/skills',
+    'https://',
+    'local:a b',
+    'local:a\nb',
+    'mailto:x@y',
+    'javascript:alert(1)',
+    'C:\\skills',
+  ];
   for (const id of refused) {
     it(`refuses ${JSON.stringify(id)}`, () => {
       expect(refusal(id)).to.match(/^Invalid source /);
@@ -57,7 +68,9 @@ describe('upload source identifiers', () => {
   it('keys by a digest of the exact identifier and shows it scrubbed', () => {
     const a = 'https://user:s3cr3t-token@git.example/org/skills.git';
     const b = 'https://other:t0k3n-other@git.example/org/skills.git';
-    expect(sourceKey(a)).to.match(/^[0-9a-f]{64}$/).and.not.include('s3cr3t');
+    expect(sourceKey(a))
+      .to.match(/^[0-9a-f]{64}$/)
+      .and.not.include('s3cr3t');
     expect(sourceKey(a)).not.to.equal(sourceKey(b));
     expect(sourceKey('local:x')).not.to.equal(sourceKey('local:X'));
     expect(displaySource(a)).to.equal('https://***:***@git.example/org/skills.git');
