@@ -14,7 +14,7 @@ describe('reliability: sustained load on a real svc process', function () {
 
   before(async () => {
     dataDir = mkdtempSync(path.join(tmpdir(), 'svc-load-'));
-    svc = await startSvcProcess({ SVC_DATA_DIR: dataDir, SVC_RATE_LIMIT_ENABLED: 'false', LOG_LEVEL: 'warn' });
+    svc = await startSvcProcess({ SVC_DATA_DIR: dataDir, SVC_RATE_LIMIT_ENABLED: 'false' });
   });
   after(async () => {
     svc?.child.kill('SIGTERM');
@@ -62,7 +62,7 @@ describe('reliability: the rate limit under load', function () {
 
   it('answers 429 RATE_LIMITED beyond the budget with no error or 5xx, and keeps /healthz open', async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'svc-load-rl-'));
-    const svc = await startSvcProcess({ SVC_DATA_DIR: dataDir, SVC_RATE_LIMIT_OTHER: '200', SVC_RATE_LIMIT_WINDOW_S: '60', LOG_LEVEL: 'warn' });
+    const svc = await startSvcProcess({ SVC_DATA_DIR: dataDir, SVC_RATE_LIMIT_OTHER: '200', SVC_RATE_LIMIT_WINDOW_S: '60' });
     try {
       const res = await load({ url: `${svc.url}/api/v1/tools`, headers, seconds: 2, connections: 20 });
       record('rate limit (200/60 s) under load', `${res.requests} req: ${JSON.stringify(res.statuses)}`);
