@@ -110,7 +110,6 @@ describe('reliability: slow clients and idle connections', function () {
     for (const p of kept) expect(p.received()).to.match(/^HTTP\/1\.1 200/);
     record('idle connections (350 sockets, bound 300)', `all closed within ${Math.max(...all)} ms`);
     expect(Math.max(...all)).to.be.below(4000);
-    expect(running.server.listenerCount('connection')).to.be.greaterThan(0);
     await healthy(running.url);
   });
 });
