@@ -13,6 +13,14 @@ export interface ServerConfig {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Bounded wait for in-flight requests on SIGTERM/SIGINT, milliseconds. */
   shutdownGraceMs: number;
+  /** Longest wait for a request's complete headers, milliseconds (slow-header clients). */
+  headersTimeoutMs: number;
+  /** Longest wait for a whole request (headers and body) to arrive, milliseconds; the AI tools answer after it, not within it. */
+  requestTimeoutMs: number;
+  /** How long an idle keep-alive connection stays open, milliseconds. */
+  keepAliveTimeoutMs: number;
+  /** Most connections open at once; more are closed on arrival. 0: no bound. */
+  maxConnections: number;
 }
 
 /** true when the bind address only accepts connections from this machine. */
@@ -45,5 +53,9 @@ export function parseServerConfig(env: Env, cwd: string): ServerConfig {
     dataDir: path.resolve(cwd, str(env, 'SVC_DATA_DIR') ?? '.svc-data'),
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
     shutdownGraceMs: int(env, 'SVC_SHUTDOWN_GRACE_MS', 10000, 0, 600000),
+    headersTimeoutMs: int(env, 'SVC_HEADERS_TIMEOUT_MS', 30000, 100, 600000),
+    requestTimeoutMs: int(env, 'SVC_REQUEST_TIMEOUT_MS', 300000, 100, 3600000),
+    keepAliveTimeoutMs: int(env, 'SVC_KEEPALIVE_TIMEOUT_MS', 5000, 100, 600000),
+    maxConnections: int(env, 'SVC_MAX_CONNECTIONS', 1024, 0, 1000000),
   };
 }

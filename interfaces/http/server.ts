@@ -23,14 +23,19 @@ export async function startServer(container: DependencyContainer): Promise<Runni
   const app = createApp(container);
   const gate = requestGate(config, logger, container.resolve(TOKENS.RateLimiter), aiToolNames(container.resolve(TOKENS.ToolRegistry).list()));
   const fast = fastAnswers(container);
-  const server = http.createServer((req, res) => {
+  const { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs, maxConnections } = config.server;
+  // node checks the header and request timeouts on this interval: keep it well under the shortest
+  const connectionsCheckingInterval = Math.max(50, Math.min(30_000, Math.floor(Math.min(headersTimeoutMs, requestTimeoutMs) / 4)));
+  const server = http.createServer({ connectionsCheckingInterval }, (req, res) => {
     afterGate(gate(req, res), res, (context) => {
       const express = () => app(req, res);
       if (!fast(req, res, context, express)) express();
     });
   });
-  server.headersTimeout = 30_000;
-  server.requestTimeout = 300_000;
+  server.headersTimeout = headersTimeoutMs;
+  server.requestTimeout = requestTimeoutMs;
+  server.keepAliveTimeout = keepAliveTimeoutMs;
+  if (maxConnections > 0) server.maxConnections = maxConnections;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.server.port, config.server.host, () => resolve());

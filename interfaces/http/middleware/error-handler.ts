@@ -28,6 +28,8 @@ function toErrorBody(err: unknown): ErrorBody {
   if (parser?.type === 'encoding.unsupported' || parser?.type === 'charset.unsupported') {
     return { code: ERROR_CODES.VALIDATION_ERROR, message: 'Unsupported request body encoding' };
   }
+  // the router's decoding of a path parameter such as %C0%AE (not UTF-8): the client's mistake, not ours
+  if (err instanceof URIError && parser.status === 400) return { code: ERROR_CODES.VALIDATION_ERROR, message: 'Invalid percent-encoding in the request path' };
   return { code: HTTP_ERROR_CODES.INTERNAL_ERROR, message: 'Internal server error' };
 }
 
