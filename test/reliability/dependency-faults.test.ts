@@ -9,7 +9,7 @@ import { auth, buildTestApp } from '../support/test-app.js';
 import { WorkflowStandIns } from '../support/workflow-harness.js';
 import { FaultProxy, figures, record } from './reliability-kit.js';
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;
 
 const INTENT = 'an nginx web server for the shop front end, reachable inside the cluster';
 const NEVER_HANG_MS = 15_000;
@@ -34,7 +34,7 @@ describe('reliability: each dependency killed mid-request and restarted', functi
   let git: GitHttpServer;
   const proxies: Record<'qdrant' | 'chat' | 'kube' | 'git', FaultProxy> = {} as never;
   let running: RunningServer;
-  const recommendation = new (WorkflowStandIns as any)(undefined, undefined).recommendation as Json; // eslint-disable-line @typescript-eslint/no-explicit-any
+  const recommendation = new (WorkflowStandIns as any)(undefined, undefined).recommendation as Json;
   let chatHangs = false;
 
   before(async () => {

@@ -15,7 +15,10 @@ async function main(): Promise<void> {
   if (mode === 'orgdata') {
     const { app } = buildTestApp({ SVC_DATA_DIR: dir, SVC_RATE_LIMIT_ENABLED: 'false' });
     for (let i = 0; ; i++) {
-      const res = await request(app).post('/api/v1/tools/manageOrgData').set(auth).send({ dataType: 'pattern', operation: 'create', document: { ...patternDoc, description: `${patternDoc.description} #${i}` } });
+      const res = await request(app)
+        .post('/api/v1/tools/manageOrgData')
+        .set(auth)
+        .send({ dataType: 'pattern', operation: 'create', document: { ...patternDoc, description: `${patternDoc.description} #${i}` } });
       if (res.status !== 200) throw new Error(`create answered ${res.status}: ${res.text}`);
       process.stdout.write(`ack ${res.body.data.result.id}\n`);
     }

@@ -54,7 +54,10 @@ describe('reliability: kill -9 during writes loses nothing acknowledged', functi
     const seen = new Set<string>();
     let cursor: string | undefined;
     do {
-      const res = await request(app).post('/api/v1/tools/manageOrgData').set(auth).send({ dataType: 'pattern', operation: 'list', limit: 100, ...(cursor ? { cursor } : {}) });
+      const res = await request(app)
+        .post('/api/v1/tools/manageOrgData')
+        .set(auth)
+        .send({ dataType: 'pattern', operation: 'list', limit: 100, ...(cursor ? { cursor } : {}) });
       expect(res.status, res.text).to.equal(200);
       for (const item of res.body.data.result.items) seen.add(item.id);
       cursor = res.body.data.result.next;
@@ -63,7 +66,10 @@ describe('reliability: kill -9 during writes loses nothing acknowledged', functi
     record('kill -9: embedded vector store', `${acked.length} acknowledged, ${seen.size} present, ${lost.length} lost`);
     expect(lost).to.deep.equal([]);
     // and the store still takes writes
-    const res = await request(app).post('/api/v1/tools/manageOrgData').set(auth).send({ dataType: 'pattern', operation: 'search', query: 'web application', limit: 3 });
+    const res = await request(app)
+      .post('/api/v1/tools/manageOrgData')
+      .set(auth)
+      .send({ dataType: 'pattern', operation: 'search', query: 'web application', limit: 3 });
     expect(res.status).to.equal(200);
   });
 

@@ -26,7 +26,12 @@ describe('reliability: sustained load on a real svc process', function () {
     const routes = [
       { name: 'GET /api/v1/tools', method: 'GET' as const, path: '/api/v1/tools' },
       { name: 'POST /api/v1/tools/version', method: 'POST' as const, path: '/api/v1/tools/version', body: '{}' },
-      { name: 'POST /api/v1/prompts/node-pressure', method: 'POST' as const, path: '/api/v1/prompts/node-pressure', body: JSON.stringify({ arguments: { node: 'worker-1', symptom: 'NotReady' } }) },
+      {
+        name: 'POST /api/v1/prompts/node-pressure',
+        method: 'POST' as const,
+        path: '/api/v1/prompts/node-pressure',
+        body: JSON.stringify({ arguments: { node: 'worker-1', symptom: 'NotReady' } }),
+      },
     ];
     // warm-up: caches filled, JIT settled, then the baseline
     for (const r of routes) {

@@ -131,7 +131,15 @@ export interface LoadResult {
 }
 
 /** autocannon for `seconds` with `connections`, bounded also by `maxRequests`; folds the totals into the figures. */
-export async function load(opts: { url: string; method?: 'GET' | 'POST'; headers?: Record<string, string>; body?: string; seconds: number; connections: number; maxRequests?: number }): Promise<LoadResult> {
+export async function load(opts: {
+  url: string;
+  method?: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  body?: string;
+  seconds: number;
+  connections: number;
+  maxRequests?: number;
+}): Promise<LoadResult> {
   const result = await autocannon({
     url: opts.url,
     method: opts.method ?? 'GET',
@@ -147,5 +155,13 @@ export async function load(opts: { url: string; method?: 'GET' | 'POST'; headers
   const requests = result['1xx'] + result['2xx'] + result['3xx'] + result['4xx'] + result['5xx'];
   figures.requestsServed += requests;
   figures.errors += result.errors;
-  return { requests, non2xx: result.non2xx, errors: result.errors, timeouts: result.timeouts, rps: Math.round(result.requests.average), p99: result.latency.p99, statuses };
+  return {
+    requests,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    rps: Math.round(result.requests.average),
+    p99: result.latency.p99,
+    statuses,
+  };
 }

@@ -20,7 +20,10 @@ describe('reliability: SIGTERM under load', function () {
       // 20 requests in flight: headers sent, the body still arriving
       const body = '{}  ';
       const inflight = Array.from({ length: 20 }, () => {
-        const req = http.request(`${svc.url}/api/v1/tools/version`, { method: 'POST', headers: { authorization: `Bearer ${LOAD_TOKEN}`, 'content-type': 'application/json', 'content-length': body.length } });
+        const req = http.request(`${svc.url}/api/v1/tools/version`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${LOAD_TOKEN}`, 'content-type': 'application/json', 'content-length': body.length },
+        });
         const answer = new Promise<number>((resolve, reject) => {
           req.on('response', (res) => {
             res.resume();

@@ -74,12 +74,16 @@ describe('reliability: slow clients and idle connections', function () {
 
   it('closes 100 clients trickling headers after the headers timeout, and serves others meanwhile', async () => {
     const probes = await Promise.all(Array.from({ length: 100 }, () => connect(port)));
-    for (const p of probes) trickle(p.socket, `GET /api/v1/tools HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${auth.Authorization}\r\nX-Slow: ${'a'.repeat(200)}\r\n\r\n`, 100);
+    for (const p of probes)
+      trickle(p.socket, `GET /api/v1/tools HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${auth.Authorization}\r\nX-Slow: ${'a'.repeat(200)}\r\n\r\n`, 100);
     figures.faultsInjected += probes.length;
     const latencies = [];
     for (let i = 0; i < 5; i++) latencies.push(await healthy(running.url));
     const lifetimes = await Promise.all(probes.map((p) => p.closed));
-    record('slowloris headers (100 sockets)', `closed after ${Math.min(...lifetimes)}-${Math.max(...lifetimes)} ms; others served in <= ${Math.max(...latencies)} ms`);
+    record(
+      'slowloris headers (100 sockets)',
+      `closed after ${Math.min(...lifetimes)}-${Math.max(...lifetimes)} ms; others served in <= ${Math.max(...latencies)} ms`,
+    );
     expect(Math.max(...lifetimes)).to.be.below(4000);
     for (const p of probes) expect(p.received()).to.match(/^$|^HTTP\/1\.1 408/);
   });
@@ -87,14 +91,19 @@ describe('reliability: slow clients and idle connections', function () {
   it('closes 100 clients trickling a body after the request timeout, and serves others meanwhile', async () => {
     const probes = await Promise.all(Array.from({ length: 100 }, () => connect(port)));
     for (const p of probes) {
-      p.socket.write(`POST /api/v1/tools/version HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${auth.Authorization}\r\nContent-Type: application/json\r\nContent-Length: 5000\r\n\r\n`);
+      p.socket.write(
+        `POST /api/v1/tools/version HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${auth.Authorization}\r\nContent-Type: application/json\r\nContent-Length: 5000\r\n\r\n`,
+      );
       trickle(p.socket, `{"a":"${'x'.repeat(4990)}"}`, 100);
     }
     figures.faultsInjected += probes.length;
     const latencies = [];
     for (let i = 0; i < 5; i++) latencies.push(await healthy(running.url));
     const lifetimes = await Promise.all(probes.map((p) => p.closed));
-    record('slowloris body (100 sockets)', `closed after ${Math.min(...lifetimes)}-${Math.max(...lifetimes)} ms; others served in <= ${Math.max(...latencies)} ms`);
+    record(
+      'slowloris body (100 sockets)',
+      `closed after ${Math.min(...lifetimes)}-${Math.max(...lifetimes)} ms; others served in <= ${Math.max(...latencies)} ms`,
+    );
     expect(Math.max(...lifetimes)).to.be.below(5000);
     expect(Math.min(...lifetimes)).to.be.at.least(1500);
   });

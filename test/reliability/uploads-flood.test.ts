@@ -35,7 +35,11 @@ describe('reliability: a flood of maximum-size uploads', function () {
         const oversized = i % 10 === 9;
         const text = oversized ? oversize : body(i);
         if (!oversized) expect(Buffer.byteLength(text)).to.be.within(DECODED_CAP, RAW_CAP);
-        const res = await fetch(`${running.url}/api/v1/prompts/sources`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: text });
+        const res = await fetch(`${running.url}/api/v1/prompts/sources`, {
+          method: 'POST',
+          headers: { ...auth, 'content-type': 'application/json' },
+          body: text,
+        });
         await res.arrayBuffer();
         statuses[res.status] = (statuses[res.status] ?? 0) + 1;
         expect(res.status, `upload ${i}`).to.equal(oversized ? 413 : 200);

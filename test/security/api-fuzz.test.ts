@@ -12,7 +12,7 @@ import { QdrantServer } from '../support/qdrant-server.js';
 import { RecordingTracer } from '../support/recording-tracer.js';
 import { buildTestApp } from '../support/test-app.js';
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261123);
 const COUNT = Number(process.env.FUZZ_COUNT ?? 1500);
@@ -37,7 +37,32 @@ function prng(seed: number) {
 }
 type Rng = ReturnType<typeof prng>;
 
-const ODD_STRINGS = ['', ' ', 'a', '..', '../../etc/passwd', '/etc/passwd', 'a\u0000b', '%00', '%2e%2e%2f', '{{constructor}}', '${process.env}', '<script>alert(1)</script>', "' OR 1=1 --", 'ｎｏｄｅ', '\u202e', '😀'.repeat(50), 'null', 'true', '-1', '1e309', '__proto__', 'constructor', 'x'.repeat(10_000), 'é'.repeat(3000)];
+const ODD_STRINGS = [
+  '',
+  ' ',
+  'a',
+  '..',
+  '../../etc/passwd',
+  '/etc/passwd',
+  'a\u0000b',
+  '%00',
+  '%2e%2e%2f',
+  '{{constructor}}',
+  '${process.env}',
+  '<script>alert(1)</script>',
+  "' OR 1=1 --",
+  'ｎｏｄｅ',
+  '\u202e',
+  '😀'.repeat(50),
+  'null',
+  'true',
+  '-1',
+  '1e309',
+  '__proto__',
+  'constructor',
+  'x'.repeat(10_000),
+  'é'.repeat(3000),
+];
 
 /** `s` with lone surrogates replaced (they cannot be URL-encoded). */
 function wellFormed(s: string): string {
@@ -50,7 +75,12 @@ function safeEncode(s: string): string {
 
 function deref(doc: Json, schema: Json | undefined): Json {
   let s = schema ?? {};
-  for (let i = 0; i < 10 && s.$ref; i++) s = s.$ref.split('/').slice(1).reduce((o: Json, k: string) => o?.[k], doc) ?? {};
+  for (let i = 0; i < 10 && s.$ref; i++)
+    s =
+      s.$ref
+        .split('/')
+        .slice(1)
+        .reduce((o: Json, k: string) => o?.[k], doc) ?? {};
   return s;
 }
 
@@ -62,7 +92,7 @@ function valueFor(doc: Json, raw: Json | undefined, rng: Rng, depth = 0): unknow
   if (alternatives) return valueFor(doc, rng.pick(alternatives), rng, depth);
   if (schema.allOf) return Object.assign({}, ...schema.allOf.map((s: Json) => valueFor(doc, { ...deref(doc, s), nullable: false }, rng, depth)));
   if (schema.enum) return rng.chance(0.85) ? rng.pick(schema.enum) : `${rng.pick(schema.enum)}x`;
-  const type = Array.isArray(schema.type) ? rng.pick(schema.type) : schema.type ?? (schema.properties ? 'object' : 'string');
+  const type = Array.isArray(schema.type) ? rng.pick(schema.type) : (schema.type ?? (schema.properties ? 'object' : 'string'));
   switch (type) {
     case 'integer':
     case 'number': {
@@ -129,7 +159,9 @@ function sendRaw(base: string, s: Sent): Promise<Got> {
       const split = text.indexOf('\r\n\r\n');
       resolve({ status: Number(m[1]), headers: {}, text: split === -1 ? '' : text.slice(split + 4) });
     });
-    const head = Object.entries({ host: `${url.hostname}:${url.port}`, connection: 'close', ...s.headers }).map(([k, v]) => `${k}: ${v}`).join('\r\n');
+    const head = Object.entries({ host: `${url.hostname}:${url.port}`, connection: 'close', ...s.headers })
+      .map(([k, v]) => `${k}: ${v}`)
+      .join('\r\n');
     socket.end(`${s.method} ${s.path} HTTP/1.1\r\n${head}\r\n\r\n`);
   });
 }
@@ -199,11 +231,29 @@ describe('security: the whole API fuzzed from its own OpenAPI document, with can
     const rng = prng(SEED);
     const doc = JSON.parse((await send(running.url, { method: 'GET', path: '/api/v1/openapi', headers: {}, kind: 'spec' })).text) as Json;
     const operations: { path: string; method: string; op: Json }[] = [];
-    for (const [p, item] of Object.entries<Json>(doc.paths)) for (const [m, op] of Object.entries<Json>(item)) if (['get', 'post', 'put', 'delete', 'patch'].includes(m)) operations.push({ path: p, method: m.toUpperCase(), op });
+    for (const [p, item] of Object.entries<Json>(doc.paths))
+      for (const [m, op] of Object.entries<Json>(item))
+        if (['get', 'post', 'put', 'delete', 'patch'].includes(m)) operations.push({ path: p, method: m.toUpperCase(), op });
     expect(operations.length).to.be.greaterThan(15);
     const secrets = [BEARER, GIT_TOKEN, QDRANT_KEY, chat.apiKey, kube.token];
-    const spellings = secrets.flatMap((s) => [s, encodeURIComponent(s), Buffer.from(s).toString('base64'), Buffer.from(`x-access-token:${s}`).toString('base64')]);
-    const repos = [`${git.baseUrl}/public.git`, `${git.baseUrl}/private.git`, `${git.baseUrl}/nope.git`, 'http://127.0.0.1/x.git', 'http://10.0.0.1/x.git', 'file:///etc/passwd', 'ftp://localhost/x', 'not a url', `http://user:${GIT_TOKEN}@localhost:${git.port}/echo-auth/x.git`, `${git.baseUrl}/echo-auth/x.git`];
+    const spellings = secrets.flatMap((s) => [
+      s,
+      encodeURIComponent(s),
+      Buffer.from(s).toString('base64'),
+      Buffer.from(`x-access-token:${s}`).toString('base64'),
+    ]);
+    const repos = [
+      `${git.baseUrl}/public.git`,
+      `${git.baseUrl}/private.git`,
+      `${git.baseUrl}/nope.git`,
+      'http://127.0.0.1/x.git',
+      'http://10.0.0.1/x.git',
+      'file:///etc/passwd',
+      'ftp://localhost/x',
+      'not a url',
+      `http://user:${GIT_TOKEN}@localhost:${git.port}/echo-auth/x.git`,
+      `${git.baseUrl}/echo-auth/x.git`,
+    ];
     const statuses: Record<string, number> = {};
     const kinds: Record<string, number> = {};
     const problems: string[] = [];
@@ -220,9 +270,17 @@ describe('security: the whole API fuzzed from its own OpenAPI document, with can
         if (param.name === 'repo') value = rng.pick(repos);
         else if (param.name === 'X-Svc-Git-Token') value = rng.chance(0.5) ? GIT_TOKEN : 'wrong-token';
         else value = valueFor(doc, param.schema, rng);
-        if (param.in === 'path') path = path.replace(`{${param.name}}`, safeEncode(typeof value === 'string' && value ? value : rng.pick(['node-pressure', 'missing', 'ｎｏｄｅ', '..', '%2e%2e'])));
-        else if (param.in === 'query' && (param.required || rng.chance(0.5))) query.set(param.name, wellFormed(typeof value === 'string' ? value : JSON.stringify(value) ?? ''));
-        else if (param.in === 'header' && rng.chance(0.5)) headers[param.name] = String(value).replace(/[^\x20-\x7e]/g, '?').slice(0, 4000);
+        if (param.in === 'path')
+          path = path.replace(
+            `{${param.name}}`,
+            safeEncode(typeof value === 'string' && value ? value : rng.pick(['node-pressure', 'missing', 'ｎｏｄｅ', '..', '%2e%2e'])),
+          );
+        else if (param.in === 'query' && (param.required || rng.chance(0.5)))
+          query.set(param.name, wellFormed(typeof value === 'string' ? value : (JSON.stringify(value) ?? '')));
+        else if (param.in === 'header' && rng.chance(0.5))
+          headers[param.name] = String(value)
+            .replace(/[^\x20-\x7e]/g, '?')
+            .slice(0, 4000);
       }
       const qs = query.toString();
       let full = qs ? `${path}?${qs}` : path;
@@ -236,13 +294,41 @@ describe('security: the whole API fuzzed from its own OpenAPI document, with can
         delete headers.authorization;
       } else if (r < 0.14) {
         kind = 'wrong bearer';
-        headers.authorization = rng.pick([`Bearer ${BEARER}x`, `Bearer ${BEARER.slice(0, -1)}`, 'Bearer ', `Basic ${Buffer.from(`u:${BEARER}`).toString('base64')}`, `bearer  ${BEARER} extra`, BEARER]);
+        headers.authorization = rng.pick([
+          `Bearer ${BEARER}x`,
+          `Bearer ${BEARER.slice(0, -1)}`,
+          'Bearer ',
+          `Basic ${Buffer.from(`u:${BEARER}`).toString('base64')}`,
+          `bearer  ${BEARER} extra`,
+          BEARER,
+        ]);
       } else if (r < 0.22 && method !== 'GET') {
         kind = 'malformed JSON';
-        body = rng.pick(['{"a":', '{', '[1,2', '{"a":1}}', 'nul', '\u0000', '{"__proto__":{"x":1}}', '"just a string"', '1e999999', '{"a":"\\ud800"}', '[]'.repeat(5000), `${'['.repeat(5000)}${']'.repeat(5000)}`]);
+        body = rng.pick([
+          '{"a":',
+          '{',
+          '[1,2',
+          '{"a":1}}',
+          'nul',
+          '\u0000',
+          '{"__proto__":{"x":1}}',
+          '"just a string"',
+          '1e999999',
+          '{"a":"\\ud800"}',
+          '[]'.repeat(5000),
+          `${'['.repeat(5000)}${']'.repeat(5000)}`,
+        ]);
       } else if (r < 0.3 && method !== 'GET') {
         kind = 'wrong content type';
-        headers['content-type'] = rng.pick(['text/plain', 'application/xml', 'multipart/form-data; boundary=x', 'application/x-www-form-urlencoded', 'application/json; charset=utf-16', 'application/octet-stream', '']);
+        headers['content-type'] = rng.pick([
+          'text/plain',
+          'application/xml',
+          'multipart/form-data; boundary=x',
+          'application/x-www-form-urlencoded',
+          'application/json; charset=utf-16',
+          'application/octet-stream',
+          '',
+        ]);
         if (!headers['content-type']) delete headers['content-type'];
       } else if (r < 0.35) {
         kind = 'huge header';
@@ -295,7 +381,10 @@ describe('security: the whole API fuzzed from its own OpenAPI document, with can
       }
       if (g.status >= 500) {
         const code = body?.error?.code;
-        const documented = (g.status === 500 && code === 'EXECUTION_ERROR') || (g.status === 502 && ['DEPENDENCY_ERROR', 'PROMPTS_SOURCE_ERROR'].includes(code)) || (g.status === 503 && s.path.startsWith('/readyz'));
+        const documented =
+          (g.status === 500 && code === 'EXECUTION_ERROR') ||
+          (g.status === 502 && ['DEPENDENCY_ERROR', 'PROMPTS_SOURCE_ERROR'].includes(code)) ||
+          (g.status === 503 && s.path.startsWith('/readyz'));
         if (!documented) problems.push(`undocumented ${g.status}: ${where}`);
       }
       if (/\n\s+at |\bat [\w.$<>]+ \(|\/work\/|\bdist\/|node_modules|\w\.(ts|js):\d+/.test(g.text)) problems.push(`stack or path in body: ${where}`);
@@ -319,7 +408,11 @@ describe('security: the whole API fuzzed from its own OpenAPI document, with can
       const t0 = Date.now();
       try {
         g = await send(running.url, s);
-        if (process.env.FUZZ_DEBUG && Date.now() - t0 > 300) writeSync(1, `slow ${Date.now() - t0} ms: ${s.kind} ${s.method} ${s.path.slice(0, 100)} ${String(s.body ?? '').slice(0, 200)} -> ${g.status} ${g.text.slice(0, 200)}\n`);
+        if (process.env.FUZZ_DEBUG && Date.now() - t0 > 300)
+          writeSync(
+            1,
+            `slow ${Date.now() - t0} ms: ${s.kind} ${s.method} ${s.path.slice(0, 100)} ${String(s.body ?? '').slice(0, 200)} -> ${g.status} ${g.text.slice(0, 200)}\n`,
+          );
       } catch (e) {
         // node may reset a connection after answering 431/400 at the parser: still a refusal
         if (s.kind === 'huge header' || s.kind === 'path trick') {
@@ -337,8 +430,8 @@ describe('security: the whole API fuzzed from its own OpenAPI document, with can
     const spans = JSON.stringify(tracer.spans);
     let leaks = 0;
     for (const sp of spellings) {
-      if (logs.includes(sp)) leaks++, problems.push(`credential in a log line: ${sp.slice(0, 10)}...`);
-      if (spans.includes(sp)) leaks++, problems.push(`credential in a span: ${sp.slice(0, 10)}...`);
+      if (logs.includes(sp)) (leaks++, problems.push(`credential in a log line: ${sp.slice(0, 10)}...`));
+      if (spans.includes(sp)) (leaks++, problems.push(`credential in a span: ${sp.slice(0, 10)}...`));
     }
     leaks += problems.filter((p) => p.startsWith('credential leaked')).length;
     process.stdout.write(
