@@ -1,35 +1,23 @@
 import { expect } from 'chai';
 import { newScanState } from '../../domain/orgdata/scan-state.js';
-import type { RedisConnection } from '../../infrastructure/redis/redis-connection.js';
 import { RedisScanStateStore } from '../../infrastructure/redis/redis-scan-state-store.js';
 import { scanStateStoreContract } from '../contract/scan-state-store-contract.js';
 import { FakeClock } from '../support/fake-clock.js';
-import { connectRedis, requireRedisServer, waitReady } from '../support/redis-fixture.js';
-import { RedisServer } from '../support/redis-server.js';
+import { connectRedis, useRedis, waitReady } from '../support/redis-fixture.js';
 
 describe('RedisScanStateStore on a real redis-server', function () {
   this.timeout(30000);
-  let server: RedisServer;
-  let conn: RedisConnection;
-  before(async function () {
-    requireRedisServer(this);
-    server = await RedisServer.start();
-    conn = await connectRedis(server.url, 'svc-scan:');
-  });
-  after(async () => {
-    await conn?.close();
-    await server?.stop();
-  });
+  const redis = useRedis('svc-scan:');
 
   scanStateStoreContract('redis', async (clock) => ({
-    store: new RedisScanStateStore(conn, clock),
-    reopen: () => new RedisScanStateStore(conn, clock),
-    cleanup: async () => void (await conn.client.flushdb()),
+    store: new RedisScanStateStore(redis.conn, clock),
+    reopen: () => new RedisScanStateStore(redis.conn, clock),
+    cleanup: async () => void (await redis.conn.client.flushdb()),
   }));
 
   it('loses no acknowledged progress or lease across a kill -9 with append-only on', async () => {
     const clock = new FakeClock();
-    const store = new RedisScanStateStore(conn, clock);
+    const store = new RedisScanStateStore(redis.conn, clock);
     const target = {
       id: 'deployment.apps',
       group: 'apps',
@@ -43,19 +31,19 @@ describe('RedisScanStateStore on a real redis-server', function () {
     await store.save(state);
     const taken = await store.acquire('replica-a', 60000);
     expect(taken.acquired).to.equal(true);
-    await server.restart({ kill: true });
-    await waitReady(conn);
+    await redis.server.restart({ kill: true });
+    await waitReady(redis.conn);
     expect(await store.load()).to.deep.equal(state);
     expect((await store.acquire('replica-b', 60000)).acquired).to.equal(false);
     expect(await store.renew('replica-a', 60000)).to.equal(true);
-    await conn.client.flushdb();
+    await redis.conn.client.flushdb();
   });
 
   it('lets exactly one of two replicas take the lease at once, and the other after it expires', async () => {
-    const other = await connectRedis(server.url, 'svc-scan:');
+    const other = await connectRedis(redis.server.url, 'svc-scan:');
     try {
       const clock = new FakeClock();
-      const [a, b] = [new RedisScanStateStore(conn, clock), new RedisScanStateStore(other, clock)];
+      const [a, b] = [new RedisScanStateStore(redis.conn, clock), new RedisScanStateStore(other, clock)];
       const outcomes = await Promise.all([
         a.acquire('replica-a', 1000),
         b.acquire('replica-b', 1000),
@@ -71,7 +59,7 @@ describe('RedisScanStateStore on a real redis-server', function () {
       expect(await a.renew(winner, 1000)).to.equal(false);
     } finally {
       await other.close();
-      await conn.client.flushdb();
+      await redis.conn.client.flushdb();
     }
   });
 });

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import type { Context } from 'mocha';
 import { RedisConnection } from '../../infrastructure/redis/redis-connection.js';
 import { CapturingLogger } from './capturing-logger.js';
-import { REDIS_SERVER } from './redis-server.js';
+import { REDIS_SERVER, RedisServer } from './redis-server.js';
 
 /** Skips the suite where Debian's redis-server is not installed; in CI (.ci/run installs it) its absence fails. */
 export function requireRedisServer(ctx: Context): void {
@@ -24,4 +24,23 @@ export async function waitReady(conn: RedisConnection, timeoutMs = 10000): Promi
     if (Date.now() > deadline) throw new Error(`redis client not ready: ${conn.client.status}`);
     await new Promise((r) => setTimeout(r, 20));
   }
+}
+
+/**
+ * Mocha hooks for a suite on one real redis-server and one connection with
+ * `prefix`: started before the suite (skipped where redis-server is not
+ * installed), stopped after it. Read `server` and `conn` inside tests.
+ */
+export function useRedis(prefix: string, options: Parameters<typeof RedisServer.start>[0] = {}): { server: RedisServer; conn: RedisConnection } {
+  const handle = {} as { server: RedisServer; conn: RedisConnection };
+  before(async function () {
+    requireRedisServer(this);
+    handle.server = await RedisServer.start(options);
+    handle.conn = await connectRedis(handle.server.url, prefix);
+  });
+  after(async () => {
+    await handle.conn?.close();
+    await handle.server?.stop();
+  });
+  return handle;
 }
