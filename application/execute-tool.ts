@@ -1,4 +1,5 @@
 import { DomainError, ExecutionError } from '../domain/errors.js';
+import { issueLines } from '../domain/validation/zod-issues.js';
 import type { Clock } from '../domain/ports/clock.js';
 import type { Logger } from '../domain/ports/logger.js';
 import type { Tracer } from '../domain/ports/tracer.js';
@@ -81,14 +82,9 @@ export class ExecuteTool {
   }
 
   private verifyOutput(name: string, result: unknown): void {
-    const schema = this.registry.get(name).outputSchema;
-    if (!schema) return;
-    const parsed = schema.safeParse(result);
+    const parsed = this.registry.get(name).outputSchema.safeParse(result);
     if (!parsed.success) {
-      const issues = parsed.error.issues
-        .slice(0, 5)
-        .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
-        .join('; ');
+      const issues = issueLines(parsed.error).slice(0, 5).join('; ');
       throw new Error(`result of ${name} does not match its output schema: ${issues}`);
     }
   }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { compactObject, summarizeObject } from '../../domain/cluster/object-summary.js';
+import { issueLines } from '../../domain/validation/zod-issues.js';
 import type { ClusterReader } from '../../domain/ports/cluster-reader.js';
 import type { ModelFunction } from './tool-loop.js';
 
@@ -19,7 +20,7 @@ function fn<S extends z.ZodObject>(name: string, description: string, schema: S,
     async run(raw) {
       const parsed = schema.safeParse(raw);
       if (!parsed.success) {
-        throw new Error(`invalid arguments: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`);
+        throw new Error(`invalid arguments: ${issueLines(parsed.error).join('; ')}`);
       }
       return run(parsed.data);
     },

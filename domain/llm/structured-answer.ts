@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { issueLines } from '../validation/zod-issues.js';
 
 /** Longest model answer a tool will read; anything longer is refused, not parsed. */
 export const MAX_ANSWER_CHARS = 100_000;
@@ -25,7 +26,7 @@ export function parseStructuredAnswer<T>(text: string, schema: z.ZodType<T>, max
   }
   const parsed = schema.safeParse(value);
   if (parsed.success) return { ok: true, value: parsed.data };
-  const issues = parsed.error.issues.slice(0, MAX_ISSUES).map((i) => `${i.path.length ? i.path.join('.') : '(root)'}: ${i.message}`);
+  const issues = issueLines(parsed.error).slice(0, MAX_ISSUES);
   const more = parsed.error.issues.length > MAX_ISSUES ? ` (and ${parsed.error.issues.length - MAX_ISSUES} more)` : '';
   return { ok: false, problem: `the JSON does not fit the required schema: ${issues.join('; ')}${more}` };
 }

@@ -35,3 +35,14 @@ export interface ClusterWriter {
    */
   waitFor(ref: ResourceRef, condition: WaitCondition, options: WaitOptions): Promise<WaitResult>;
 }
+
+/** The writer methods, by name (as CLUSTER_READER_METHODS lists the reader's). */
+export const CLUSTER_WRITER_METHODS = [
+  'dryRunApply',
+  'apply',
+  'dryRunPatch',
+  'patch',
+  'dryRunDelete',
+  'delete',
+  'waitFor',
+] as const satisfies readonly (keyof ClusterWriter)[];

@@ -1,12 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { CLUSTER_READER_METHODS } from '../../domain/ports/cluster-reader.js';
+import { CLUSTER_WRITER_METHODS } from '../../domain/ports/cluster-writer.js';
 import type { ClusterClient } from '../../domain/ports/cluster-client.js';
 import type { ClusterStatus } from '../../domain/ports/cluster-reader.js';
 import { NotConfiguredError } from '../../domain/errors.js';
 import { ConfigError } from '../config/env-parsers.js';
-
-const WRITER_METHODS = ['dryRunApply', 'apply', 'dryRunPatch', 'patch', 'dryRunDelete', 'delete', 'waitFor'] as const;
 
 /**
  * The configured cluster client, built on first use: @kubernetes/client-node
@@ -36,7 +35,7 @@ export class LazyClusterClient {
         }
       },
     };
-    for (const name of [...CLUSTER_READER_METHODS, ...WRITER_METHODS]) {
+    for (const name of [...CLUSTER_READER_METHODS, ...CLUSTER_WRITER_METHODS]) {
       if (name === 'context' || name === 'status') continue;
       client[name] = (...args: unknown[]) => (lazy.client()[name] as (...a: unknown[]) => unknown)(...args);
     }
