@@ -7,7 +7,7 @@ import { clusterFunctions } from '../ai/cluster-functions.js';
 import { RunBudget } from '../ai/run-budget.js';
 import { askStructured } from '../ai/structured-chat.js';
 import { render } from '../ai/template.js';
-import { runToolLoop } from '../ai/tool-loop.js';
+import { runToolLoop, type ModelFunction } from '../ai/tool-loop.js';
 import type { InvestigationSummary } from './operation-state.js';
 import { investigateTemplate, type InvestigateData } from './templates/investigate.js';
 import { planTemplate } from './templates/plan.js';
@@ -37,18 +37,23 @@ export interface PlannedOperation {
  * EXECUTION_ERROR saying why (the limit reached, or what was wrong with the answer).
  */
 export class PlanOperation {
+  /** Built once, as Investigate does: the function specs (JSON schemas) are the same for every run. */
+  private readonly functions: ModelFunction[];
+
   constructor(
     private readonly llm: LlmProvider,
-    private readonly reader: ClusterReader,
+    reader: ClusterReader,
     private readonly tracer: Tracer,
     private readonly limits: PlanLimits,
-  ) {}
+  ) {
+    this.functions = clusterFunctions(reader);
+  }
 
   async execute(input: InvestigateData): Promise<PlannedOperation> {
     const budget = new RunBudget({ maxCalls: OPERATE_MAX_MODEL_CALLS, maxTokens: this.limits.maxTokens, timeoutMs: this.limits.timeoutMs });
     const loop = await runToolLoop(this.llm, this.tracer, {
       messages: render(investigateTemplate, input),
-      functions: clusterFunctions(this.reader),
+      functions: this.functions,
       budget,
       reserveCalls: RESERVED_FOR_PLAN,
     });
