@@ -1,5 +1,7 @@
 import type { Request, Response } from 'express';
 
+import { isoNow } from './middleware/request-context.js';
+
 export const API_VERSION = 'v1';
 
 /** Present on every /api/v1 response, errors included. */
@@ -35,7 +37,7 @@ export function requestIdOf(res: Response): string {
 }
 
 export function meta(res: Response): Meta {
-  return { timestamp: new Date().toISOString(), requestId: requestIdOf(res), version: API_VERSION };
+  return { timestamp: isoNow(), requestId: requestIdOf(res), version: API_VERSION };
 }
 
 export function ok<T>(req: Request, data: T): SuccessEnvelope<T> {

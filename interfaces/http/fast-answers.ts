@@ -4,6 +4,7 @@ import type { DependencyContainer } from 'tsyringe';
 import { TOKENS } from '../../infrastructure/tokens.js';
 import { catalogFilters, CATALOG_QUERY_KEYS } from './catalog-query.js';
 import { API_VERSION } from './envelope.js';
+import { isoNow } from './middleware/request-context.js';
 import { envelopeHead, isPromptRenderPath, isPromptsListPath, promptLanes, type Lane } from './fast-prompt-answers.js';
 import { KeptAnswers, type KeptAnswersLimits } from './kept-answers.js';
 import { openApiDocumentOf } from './openapi-document.js';
@@ -15,19 +16,26 @@ export const KEPT_ANSWER_LIMITS: KeptAnswersLimits = { maxAnswers: 512, maxBytes
 const KNOWN_KEYS = new Set<string>(CATALOG_QUERY_KEYS);
 const JSON_TYPE = 'application/json; charset=utf-8';
 const CATALOG_GROUP = 'catalog';
+/** The key of the unfiltered catalog, as a query with no known key spells it. */
+const NO_FILTERS = JSON.stringify([undefined, undefined, undefined, undefined]);
 
 /**
  * Answers a request that passed the gate. false: express answers it now.
- * true: the lane owns it, and either answers or calls `fallThrough` later.
+ * true: the lane owns it, and either answers or hands it to `fallThrough` (express) later.
  */
-export type FastAnswers = (req: IncomingMessage, res: ServerResponse, context: GateContext, fallThrough: () => void) => boolean;
+export type FastAnswers = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  context: GateContext,
+  fallThrough: (req: IncomingMessage, res: ServerResponse) => void,
+) => boolean;
 
 /**
  * The kept bytes, then (for an envelope) a fresh meta, without copying the
  * kept bytes: corked, the headers and both chunks leave in one writev.
  */
-function sendBytes(res: ServerResponse, head: Buffer, tail = ''): void {
-  res.writeHead(200, { 'Content-Type': JSON_TYPE, 'Content-Length': head.length + Buffer.byteLength(tail, 'latin1') });
+function sendBytes(res: ServerResponse, requestId: string, head: Buffer, tail = ''): void {
+  res.writeHead(200, { 'X-Request-Id': requestId, 'Content-Type': JSON_TYPE, 'Content-Length': head.length + tail.length });
   if (tail === '') {
     res.end(head);
     return;
@@ -38,8 +46,9 @@ function sendBytes(res: ServerResponse, head: Buffer, tail = ''): void {
   res.uncork();
 }
 
+/** The meta and the envelope's closing brace; all ASCII, so its length is its byte length. */
 function metaTail(requestId: string): string {
-  return `{"timestamp":"${new Date().toISOString()}","requestId":"${requestId}","version":"${API_VERSION}"}}`;
+  return `{"timestamp":"${isoNow()}","requestId":"${requestId}","version":"${API_VERSION}"}}`;
 }
 
 /**
@@ -67,14 +76,16 @@ export function fastAnswers(container: DependencyContainer, limits: KeptAnswersL
   const catalog: Lane = (req) => {
     const url = req.url ?? '';
     const q = url.indexOf('?');
+    if (q === -1) return catalogOf(NO_FILTERS, {});
     const query: Record<string, string> = {};
-    if (q !== -1) {
-      for (const [k, v] of Object.entries(parseQuery(url.slice(q + 1)))) {
-        if (!KNOWN_KEYS.has(k) || typeof v !== 'string') return undefined;
-        query[k] = v;
-      }
+    for (const [k, v] of Object.entries(parseQuery(url.slice(q + 1)))) {
+      if (!KNOWN_KEYS.has(k) || typeof v !== 'string') return undefined;
+      query[k] = v;
     }
-    const key = JSON.stringify([query.category, query.tag, query.tags, query.search]);
+    return catalogOf(JSON.stringify([query.category, query.tag, query.tags, query.search]), query);
+  };
+
+  const catalogOf = (key: string, query: Record<string, string>): ReturnType<Lane> => {
     const head = kept.get(CATALOG_GROUP, registry, key);
     if (head) return head;
     let answer = pending.get(key);
@@ -110,7 +121,7 @@ export function fastAnswers(container: DependencyContainer, limits: KeptAnswersL
     try {
       if (req.method === 'GET' && req.url === '/api/v1/openapi') {
         openapi ??= Buffer.from(JSON.stringify(openApiDocumentOf(registry)));
-        sendBytes(res, openapi);
+        sendBytes(res, context.requestId, openapi);
         return true;
       }
       const lane = laneOf(req, context.path);
@@ -118,7 +129,7 @@ export function fastAnswers(container: DependencyContainer, limits: KeptAnswersL
       answer = lane(req);
       if (answer === undefined) return false;
       if (!(answer instanceof Promise)) {
-        sendBytes(res, answer, metaTail(context.requestId));
+        sendBytes(res, context.requestId, answer, metaTail(context.requestId));
         return true;
       }
     } catch (err) {
@@ -126,10 +137,10 @@ export function fastAnswers(container: DependencyContainer, limits: KeptAnswersL
       return res.headersSent;
     }
     answer
-      .then((head) => (head ? sendBytes(res, head, metaTail(context.requestId)) : fallThrough()))
+      .then((head) => (head ? sendBytes(res, context.requestId, head, metaTail(context.requestId)) : fallThrough(req, res)))
       .catch((err: unknown) => {
         failed(context, err);
-        if (!res.headersSent) fallThrough();
+        if (!res.headersSent) fallThrough(req, res);
       });
     return true;
   };

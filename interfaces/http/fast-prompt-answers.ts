@@ -109,14 +109,26 @@ export function promptLanes(container: DependencyContainer, kept: KeptAnswers): 
     const compute = () => answer(req, `render:${name}`, (resolved) => renderPrompt.of(resolved, name));
     if (body === 'none') return compute();
     // The body arrives after the headers: once it is all there, look at it without consuming it.
-    return whenComplete(req).then((complete) => {
+    const decide = (complete: boolean) => {
       if (!complete || !isNoArgumentBody(req)) return undefined;
-      return Promise.resolve(compute()).then((head) => {
-        // answered here: let the (already buffered) body drain so the connection can go on
-        if (head) req.resume();
-        return head;
-      });
-    });
+      const head = compute();
+      // answered here: let the (already buffered) body drain so the connection can go on
+      if (head instanceof Promise) return head.then((h) => (h && req.resume(), h));
+      if (head) req.resume();
+      return head;
+    };
+    // Usually the body came in the same read as the headers: node parses it once this
+    // request's handlers (and their microtasks) have run, so it is all there by the
+    // check phase. A body sent later is waited for.
+    return new Promise((resolve, reject) =>
+      setImmediate(() => {
+        try {
+          resolve(req.complete ? decide(true) : untilComplete(req).then(decide));
+        } catch (e) {
+          reject(e);
+        }
+      }),
+    );
   };
 
   return { list, render };
@@ -137,11 +149,6 @@ function bodyKind(req: IncomingMessage): 'none' | 'small' | undefined {
  * closes first. Listening for 'readable' pauses the stream without reading it;
  * removing the listener hands the stream back to whoever reads it next.
  */
-function whenComplete(req: IncomingMessage): Promise<boolean> {
-  // usually the body came in the same read as the headers: it is parsed by the next microtask
-  return Promise.resolve().then(() => req.complete || untilComplete(req));
-}
-
 function untilComplete(req: IncomingMessage): Promise<boolean> {
   return new Promise((resolve) => {
     const done = (complete: boolean) => {

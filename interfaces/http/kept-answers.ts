@@ -9,6 +9,8 @@ export interface KeptAnswersLimits {
 interface Group {
   version: object;
   answers: Map<string, Buffer>;
+  /** When the group was last used, on the instance's own counter: the smallest gives way first. */
+  used: number;
 }
 
 /**
@@ -24,6 +26,7 @@ export class KeptAnswers {
   private readonly groups = new Map<string, Group>();
   private count = 0;
   private bytes = 0;
+  private uses = 0;
 
   constructor(private readonly limits: KeptAnswersLimits) {}
 
@@ -36,11 +39,7 @@ export class KeptAnswers {
       return undefined;
     }
     const hit = g.answers.get(key);
-    if (hit && this.groups.size > 1) {
-      // a use moves the group to the back of the eviction order
-      this.groups.delete(group);
-      this.groups.set(group, g);
-    }
+    if (hit) g.used = ++this.uses;
     return hit;
   }
 
@@ -53,13 +52,15 @@ export class KeptAnswers {
       g = undefined;
     }
     if (!g) {
-      g = { version, answers: new Map() };
+      g = { version, answers: new Map(), used: 0 };
+      this.groups.set(group, g);
     }
-    this.groups.delete(group);
-    this.groups.set(group, g);
+    g.used = ++this.uses;
     const previous = g.answers.get(key);
     if (previous) this.remove(g, key, previous);
-    while (this.count + 1 > this.limits.maxAnswers || this.bytes + bytes.length > this.limits.maxBytes) this.evictOldest();
+    while (this.count + 1 > this.limits.maxAnswers || this.bytes + bytes.length > this.limits.maxBytes) {
+      if (!this.evictOldest()) return;
+    }
     // eviction may have emptied and removed this very group
     if (!this.groups.has(group)) this.groups.set(group, g);
     g.answers.set(key, bytes);
@@ -80,11 +81,21 @@ export class KeptAnswers {
     return { groups: this.groups.size, answers: this.count, bytes: this.bytes };
   }
 
-  private evictOldest(): void {
-    const [name, g] = this.groups.entries().next().value as [string, Group];
+  /** Drops the oldest answer of the least recently used group; false when nothing is left to drop. */
+  private evictOldest(): boolean {
+    let name = '';
+    let g: Group | undefined;
+    for (const [n, candidate] of this.groups) {
+      if (!g || candidate.used < g.used) {
+        name = n;
+        g = candidate;
+      }
+    }
+    if (!g) return false;
     const [key, b] = g.answers.entries().next().value ?? [];
     if (key !== undefined) this.remove(g, key, b as Buffer);
     if (g.answers.size === 0) this.groups.delete(name);
+    return true;
   }
 
   private remove(g: Group, key: string, b: Buffer): void {

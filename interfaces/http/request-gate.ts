@@ -6,13 +6,13 @@ import type { Logger } from '../../domain/ports/logger.js';
 import type { RateLimiter, RateVerdict } from '../../domain/ports/rate-limiter.js';
 import type { Config } from '../../infrastructure/config/config.js';
 import type { RateLimitConfig } from '../../infrastructure/config/rate-limit-config.js';
-import { isDocsPath } from './docs-page.js';
+import { DOCS_PATH, isDocsPath } from './docs-page.js';
 import { API_VERSION, type ErrorBody } from './envelope.js';
 import { statusFor } from './error-status.js';
 import { HTTP_ERROR_CODES } from './http-errors.js';
 import { bearerChecker } from './middleware/auth.js';
 import { isLocalHostHeader, runsOpenOnLoopback } from './middleware/local-host-guard.js';
-import { beginRequest } from './middleware/request-context.js';
+import { beginRequest, isoNow } from './middleware/request-context.js';
 
 /** What the gate hands on to whatever answers the request. */
 export interface GateContext {
@@ -53,7 +53,8 @@ export function afterGate(result: GateResult, res: ServerResponse, then: (contex
   result.then(
     (context) => context && then(context),
     () => {
-      if (!res.headersSent) refuse(res, 'unknown', { code: HTTP_ERROR_CODES.INTERNAL_ERROR, message: 'Internal server error' });
+      if (!res.headersSent)
+        refuse(res, gateContextOf(res.req)?.requestId ?? 'unknown', { code: HTTP_ERROR_CODES.INTERNAL_ERROR, message: 'Internal server error' });
     },
   );
 }
@@ -71,15 +72,24 @@ export function requestGate(config: Config, logger: Logger, limiter?: RateLimite
   const limits = limiter && config.rateLimit?.enabled ? rateLimits(config.rateLimit, limiter, aiTools) : undefined;
   const open = runsOpenOnLoopback(config);
   const gated = config.server.authToken !== undefined;
-  // The Authorization header a keep-alive connection last passed with is not hashed again;
-  // only headers that passed are kept, so the comparison can tell nothing about the token.
-  const passed = new WeakMap<Socket, string>();
+  // The Authorization header a keep-alive connection last passed with is not hashed again
+  // (neither checked nor turned into a rate-limit key); only headers that passed are kept,
+  // so the comparison can tell nothing about the token.
+  const passed = new WeakMap<Socket, { header: string; key?: string }>();
+
+  /** The rate-limit key of a request that passed the bearer check: a digest of its header, kept per connection. */
+  const keyOf = (req: IncomingMessage): string => {
+    const header = req.headers.authorization ?? '';
+    const seen = passed.get(req.socket);
+    if (seen?.header !== header) return tokenKey(header);
+    return (seen.key ??= tokenKey(header));
+  };
 
   const authorised = (req: IncomingMessage): 'ok' | 'missing' | 'invalid' => {
     const header = req.headers.authorization;
-    if (header !== undefined && passed.get(req.socket) === header) return 'ok';
+    if (header !== undefined && passed.get(req.socket)?.header === header) return 'ok';
     const verdict = check(header);
-    if (verdict === 'ok' && header !== undefined) passed.set(req.socket, header);
+    if (verdict === 'ok' && header !== undefined) passed.set(req.socket, { header });
     return verdict;
   };
 
@@ -94,7 +104,7 @@ export function requestGate(config: Config, logger: Logger, limiter?: RateLimite
     (req as GatedRequest)[GATED] = context;
 
     if (path === '/healthz' && (req.method === 'GET' || req.method === 'HEAD')) {
-      res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': HEALTH_BODY.length });
+      res.writeHead(200, { 'X-Request-Id': requestId, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': HEALTH_BODY.length });
       res.end(req.method === 'HEAD' ? undefined : HEALTH_BODY);
       return undefined;
     }
@@ -114,8 +124,7 @@ export function requestGate(config: Config, logger: Logger, limiter?: RateLimite
 
     function authorise(): GateResult {
       if (!gated) return context;
-      const trimmed = path.length > 1 ? path.replace(/\/+$/, '') : path;
-      const exempt = PUBLIC_PATHS.has(trimmed) || (req.method === 'GET' && isDocsPath(path));
+      const exempt = isPublic(req.method, path);
       const verdict = exempt ? 'ok' : authorised(req);
       if (verdict !== 'ok') {
         res.setHeader('WWW-Authenticate', 'Bearer realm="svc"');
@@ -128,11 +137,18 @@ export function requestGate(config: Config, logger: Logger, limiter?: RateLimite
         return undefined;
       }
       if (!budget || exempt) return context;
-      const byToken = limits!.check(res, requestId, budget, `tok:${tokenKey(req.headers.authorization ?? '')}`);
+      const byToken = limits!.check(res, requestId, budget, `tok:${keyOf(req)}`);
       if (byToken instanceof Promise) return byToken.then((ok) => (ok ? context : undefined));
       return byToken ? context : undefined;
     }
   };
+}
+
+/** Reachable without a bearer token: the public paths (with or without trailing slashes) and, for GET, the /docs page. */
+function isPublic(method: string | undefined, path: string): boolean {
+  if (PUBLIC_PATHS.has(path)) return true;
+  if (path.length > 1 && path.endsWith('/') && PUBLIC_PATHS.has(path.replace(/\/+$/, ''))) return true;
+  return method === 'GET' && path.startsWith(DOCS_PATH) && isDocsPath(path);
 }
 
 /** A digest of the Authorization header: counters are keyed by it, never by the token itself. */
@@ -173,10 +189,11 @@ function rateLimits(config: RateLimitConfig, limiter: RateLimiter, aiTools: Read
   };
 }
 
-/** The gate as the express app's first middleware: the id and logger go to `res.locals`. */
+/** The gate as the express app's first middleware: the id goes to the X-Request-Id header, it and the logger to `res.locals`. */
 export function gateMiddleware(gate: Gate) {
   return (req: Request, res: Response, next: NextFunction) => {
     afterGate(gate(req, res), res, (context) => {
+      res.setHeader('X-Request-Id', context.requestId);
       res.locals.requestId = context.requestId;
       res.locals.log = context.log;
       next();
@@ -191,7 +208,7 @@ function hasBody(req: IncomingMessage): boolean {
 
 /** The error envelope, as the express error handler writes it. */
 function refuse(res: ServerResponse, requestId: string, error: ErrorBody): void {
-  const body = Buffer.from(JSON.stringify({ success: false, error, meta: { timestamp: new Date().toISOString(), requestId, version: API_VERSION } }));
-  res.writeHead(statusFor(error.code), { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': body.length });
+  const body = Buffer.from(JSON.stringify({ success: false, error, meta: { timestamp: isoNow(), requestId, version: API_VERSION } }));
+  res.writeHead(statusFor(error.code), { 'X-Request-Id': requestId, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': body.length });
   res.end(body);
 }

@@ -7,7 +7,7 @@ import type { Config } from '../../infrastructure/config/config.js';
 import { TOKENS } from '../../infrastructure/tokens.js';
 import { createApp } from './app.js';
 import { fastAnswers } from './fast-answers.js';
-import { afterGate, aiToolNames, requestGate } from './request-gate.js';
+import { afterGate, aiToolNames, requestGate, type GateContext } from './request-gate.js';
 
 export interface RunningServer {
   server: http.Server;
@@ -26,11 +26,14 @@ export async function startServer(container: DependencyContainer): Promise<Runni
   const { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs, maxConnections } = config.server;
   // node checks the header and request timeouts on this interval: keep it well under the shortest
   const connectionsCheckingInterval = Math.max(50, Math.min(30_000, Math.floor(Math.min(headersTimeoutMs, requestTimeoutMs) / 4)));
+  const route = (req: http.IncomingMessage, res: http.ServerResponse, context: GateContext) => {
+    if (!fast(req, res, context, app)) app(req, res);
+  };
   const server = http.createServer({ connectionsCheckingInterval }, (req, res) => {
-    afterGate(gate(req, res), res, (context) => {
-      const express = () => app(req, res);
-      if (!fast(req, res, context, express)) express();
-    });
+    const passed = gate(req, res);
+    // usually known at once; a promise when rate-limit counters live in Redis
+    if (passed instanceof Promise) afterGate(passed, res, (context) => route(req, res, context));
+    else if (passed) route(req, res, passed);
   });
   server.headersTimeout = headersTimeoutMs;
   server.requestTimeout = requestTimeoutMs;

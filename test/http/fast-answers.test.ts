@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import http from 'node:http';
+import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { fastAnswers } from '../../interfaces/http/fast-answers.js';
 import { startServer, type RunningServer } from '../../interfaces/http/server.js';
@@ -161,12 +162,41 @@ async function pairOf(t: TestApp) {
     if (fast.meta) expect(fast.meta.requestId).to.equal(fast.requestId);
     return { ...fast, byFastLane };
   };
+  /**
+   * POSTs `body` to svc on a raw socket, the body `delayMs` after the headers
+   * (in its own packet); `cut` closes the socket instead of sending the body.
+   */
+  const split = async (path: string, body: string, delayMs: number, cut = false) => {
+    const before = expressAnswers;
+    const { port } = new URL(running.url);
+    const socket = net.connect(Number(port), '127.0.0.1');
+    socket.setNoDelay(true);
+    let answer = '';
+    socket.on('data', (d) => (answer += d));
+    await new Promise((r) => socket.once('connect', r));
+    const head = [
+      `POST ${path} HTTP/1.1`,
+      'Host: 127.0.0.1',
+      `Authorization: ${auth.Authorization}`,
+      'Content-Type: application/json',
+      `Content-Length: ${body.length}`,
+      'Connection: close',
+    ];
+    socket.write(`${head.join('\r\n')}\r\n\r\n`);
+    await new Promise((r) => setTimeout(r, delayMs));
+    if (cut) socket.destroy();
+    else socket.write(body);
+    await new Promise((r) => socket.once('close', r));
+    const status = Number(/^HTTP\/1\.1 (\d+)/.exec(answer)?.[1] ?? 0);
+    const text = answer.slice(answer.indexOf('\r\n\r\n') + 4);
+    return { status, body: status ? (JSON.parse(text) as Record<string, unknown>) : undefined, byFastLane: expressAnswers === before };
+  };
   const close = async () => {
     await running.close();
     plain.closeAllConnections();
     await new Promise((r) => plain.close(r));
   };
-  return { running, plainUrl, same, close };
+  return { running, plainUrl, same, split, close };
 }
 
 const json = (body: string): RequestInit => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body });
@@ -251,6 +281,21 @@ describe('fast answers of the prompt library', function () {
       const strict = await pair.same('/api/v1/prompts/strict', json('{}'));
       expect(strict.status).to.equal(400);
       expect((await pair.same('/api/v1/prompts/refresh', { method: 'POST' })).byFastLane).to.equal(false);
+    });
+
+    it('waits for a body sent after the headers, and answers nothing to a request closed before its body', async () => {
+      await pair.same('/api/v1/prompts/plain', json('{}'));
+      const late = await pair.split('/api/v1/prompts/plain', '{}', 60);
+      expect(late.status).to.equal(200);
+      expect(late.byFastLane).to.equal(true);
+      expect(data(late as { body: Record<string, unknown> }).messages[0].content.text).to.equal('Just text.\n');
+      const lateArguments = await pair.split('/api/v1/prompts/hello', '{"arguments":{"who":"Bo"}}', 60);
+      expect(lateArguments.byFastLane).to.equal(false);
+      expect(data(lateArguments as { body: Record<string, unknown> }).messages[0].content.text).to.equal('Hello Bo!\n');
+      const cut = await pair.split('/api/v1/prompts/plain', '{}', 60, true);
+      expect(cut.status).to.equal(0);
+      // and the server goes on answering
+      expect((await pair.same('/api/v1/prompts/plain', json('{}'))).status).to.equal(200);
     });
 
     it('serves the new content after a refresh, never the kept bytes of the old clone', async () => {
@@ -370,5 +415,21 @@ describe('kept answers', () => {
     expect(kept.stats().bytes).to.be.at.most(400);
     expect(kept.get('c', v2, 'z')).to.equal(undefined);
     expect(kept.stats()).to.deep.equal({ groups: 0, answers: 0, bytes: 0 });
+  });
+
+  it('gives way by use: the group read most recently is kept, the one left alone goes first', () => {
+    const kept = new KeptAnswers({ maxAnswers: 2, maxBytes: 1000 });
+    const v = {};
+    kept.put('old', v, 'x', Buffer.alloc(10));
+    kept.put('young', v, 'x', Buffer.alloc(10));
+    expect(kept.get('old', v, 'x')).to.not.equal(undefined);
+    kept.put('new', v, 'x', Buffer.alloc(10));
+    expect(kept.get('old', v, 'x')).to.not.equal(undefined);
+    expect(kept.get('young', v, 'x')).to.equal(undefined);
+    expect(kept.get('new', v, 'x')).to.not.equal(undefined);
+    // a bound that holds nothing keeps nothing, and does not spin
+    const none = new KeptAnswers({ maxAnswers: 0, maxBytes: 1000 });
+    none.put('g', v, 'x', Buffer.alloc(10));
+    expect(none.stats().answers).to.equal(0);
   });
 });

@@ -32,19 +32,44 @@ class RequestLogger implements Logger {
   }
 }
 
+/** The iso timestamp of the current millisecond, formatted once per millisecond however many requests share it. */
+let stampMs = -1;
+let stamp = '';
+export function isoNow(): string {
+  const now = Date.now();
+  if (now !== stampMs) {
+    stampMs = now;
+    stamp = new Date(now).toISOString();
+  }
+  return stamp;
+}
+
+interface Begun {
+  method: string;
+  path: string;
+  started: bigint;
+  log: Logger;
+}
+const BEGUN = Symbol('svc.request');
+type BegunResponse = ServerResponse & { [BEGUN]?: Begun };
+
+/** One listener for every response: the access line, from what beginRequest kept on the response. */
+function accessLine(this: BegunResponse) {
+  const b = this[BEGUN]!;
+  b.log.info('request', { method: b.method, path: b.path, status: this.statusCode, durationMs: Number(process.hrtime.bigint() - b.started) / 1e6 });
+}
+
 /**
- * Starts one request: a fresh id (also the X-Request-Id header), a logger
- * carrying it, and one access line when the response finishes. The query
- * string is left out of the access line: it may carry a repository URL with
- * credentials.
+ * Starts one request: a fresh id, a logger carrying it, and one access line
+ * when the response finishes. Whatever answers the request sends the id as
+ * the X-Request-Id header (the gate's own answers, the kept answers, and
+ * gateMiddleware for the express app). The query string is left out of the
+ * access line: it may carry a repository URL with credentials.
  */
 export function beginRequest(logger: Logger, method: string, path: string, res: ServerResponse): { requestId: string; log: Logger } {
   const requestId = randomUUID();
-  const started = process.hrtime.bigint();
   const log = new RequestLogger(logger, requestId);
-  res.setHeader('X-Request-Id', requestId);
-  res.on('finish', () => {
-    log.info('request', { method, path, status: res.statusCode, durationMs: Number(process.hrtime.bigint() - started) / 1e6 });
-  });
+  (res as BegunResponse)[BEGUN] = { method, path, started: process.hrtime.bigint(), log };
+  res.on('finish', accessLine);
   return { requestId, log };
 }
