@@ -3,9 +3,12 @@
  * - the routes of the issue's table (catalog, prompt list, a render without
  *   arguments, /healthz) against a bare node:http server returning the same
  *   bytes: target >= 0.70;
- * - the other routes (the `version` tool, a render with arguments) against a
- *   bare express app doing the same work (the same use cases, resolved from
- *   the same kind of container) without svc's middleware: target >= 0.85.
+ * - the other routes (a tool call: `version` and a `manageOrgData` list; a
+ *   render with arguments; the OpenAPI document; /readyz; an upload that
+ *   changes nothing; a refresh of the configured repository) against a bare
+ *   express app doing the same work (the same use cases, resolved from the
+ *   same kind of container; the OpenAPI document built once) without svc's
+ *   middleware: target >= 0.85. /mcp and /docs are not measured.
  * The prompts come from a configured repository (a local stand-in remote,
  * cloned once at start). Run with `npm run bench:gateway`
  * (BENCH_SECONDS, BENCH_ROUNDS to tune).
@@ -22,13 +25,18 @@ import { loadConfig } from '../infrastructure/config/config.js';
 import { builtinPromptsDir } from '../infrastructure/config/prompts-config.js';
 import { TOKENS } from '../infrastructure/tokens.js';
 import { startServer } from '../interfaces/http/server.js';
+import { manifestOf, skillFiles } from '../test/support/upload-manifests.js';
 import { promptFile, WritingGitFetcher } from '../test/support/writing-git-fetcher.js';
+import { openApiDocumentOf } from '../interfaces/http/openapi-document.js';
 import { load, median, printTable, startRole, type LoadResult } from './support/bench-kit.js';
 
 const TOKEN = 'bench-token-0123456789abcdef';
 const headers = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
 const REPO = 'https://git.example/team/prompts.git';
 const WITH_ARGUMENTS = JSON.stringify({ arguments: { pod: 'web-7d9f8', namespace: 'shop', container: 'app' } });
+const ORG_LIST = JSON.stringify({ dataType: 'pattern', operation: 'list' });
+/** A small skill folder, uploaded once before the runs: every upload in them is the "unchanged" answer. */
+const UPLOAD = JSON.stringify(manifestOf('local:bench-skills', skillFiles('bench'), true));
 
 type Target = { route: string; method: 'GET' | 'POST'; path: string; body?: string; peer: 'bare' | 'express'; target: number };
 const ALL_TARGETS: Target[] = [
@@ -45,6 +53,11 @@ const ALL_TARGETS: Target[] = [
     peer: 'express',
     target: 0.85,
   },
+  { route: 'POST /api/v1/tools/manageOrgData (list)', method: 'POST', path: '/api/v1/tools/manageOrgData', body: ORG_LIST, peer: 'express', target: 0.85 },
+  { route: 'GET /api/v1/openapi', method: 'GET', path: '/api/v1/openapi', peer: 'express', target: 0.85 },
+  { route: 'GET /readyz', method: 'GET', path: '/readyz', peer: 'express', target: 0.85 },
+  { route: 'POST /api/v1/prompts/sources (unchanged)', method: 'POST', path: '/api/v1/prompts/sources', body: UPLOAD, peer: 'express', target: 0.85 },
+  { route: 'POST /api/v1/prompts/refresh', method: 'POST', path: '/api/v1/prompts/refresh', body: '{}', peer: 'express', target: 0.85 },
 ];
 
 /** BENCH_ONLY=<text> keeps the routes whose name contains it (a quick look at one route). */
@@ -84,10 +97,20 @@ function containerForBench() {
   return buildContainer(config, { gitFetcher: new WritingGitFetcher(repoFiles()) });
 }
 
+/** What a warm server has: the configured repository cloned, the skill folder uploaded. */
+async function warm(url: string) {
+  for (const [path, body] of [
+    ['/api/v1/prompts', undefined],
+    ['/api/v1/prompts/sources', UPLOAD],
+  ] as const) {
+    const res = await fetch(`${url}${path}`, { method: body ? 'POST' : 'GET', headers, body });
+    if (res.status !== 200) throw new Error(`warming ${path}: ${res.status} ${await res.text()}`);
+  }
+}
+
 async function serveSvc() {
   const running = await startServer(containerForBench());
-  // clone the configured repository once, as a warm server has
-  await (await fetch(`${running.url}/api/v1/prompts`, { headers })).arrayBuffer();
+  await warm(running.url);
   console.log(`URL ${running.url}`);
 }
 
@@ -96,9 +119,32 @@ async function serveExpress() {
   const c = containerForBench();
   const executeTool = c.resolve(TOKENS.ExecuteTool);
   const renderPrompt = c.resolve(TOKENS.RenderPrompt);
+  const checkReadiness = c.resolve(TOKENS.CheckReadiness);
+  const ingestSource = c.resolve(TOKENS.IngestSource);
+  const refreshPrompts = c.resolve(TOKENS.RefreshPrompts);
+  const openapi = Buffer.from(JSON.stringify(openApiDocumentOf(c.resolve(TOKENS.ToolRegistry))));
   const app = express();
+  // svc sends no ETag either: without this express hashes every body
+  app.set('etag', false);
   app.use(express.json({ limit: '1mb' }));
   const meta = () => ({ timestamp: new Date().toISOString(), requestId: 'r', version: 'v1' });
+  const listPrompts = c.resolve(TOKENS.ListPrompts);
+  app.get('/api/v1/prompts', async (_req, res) => {
+    res.json({ success: true, data: await listPrompts.execute({}), meta: meta() });
+  });
+  app.get('/api/v1/openapi', (_req, res) => {
+    res.type('json').send(openapi);
+  });
+  app.get('/readyz', async (_req, res) => {
+    const report = await checkReadiness.execute();
+    res.status(report.ready ? 200 : 503).json(report);
+  });
+  app.post('/api/v1/prompts/sources', async (req, res) => {
+    res.json({ success: true, data: await ingestSource.execute(req.body), meta: meta() });
+  });
+  app.post('/api/v1/prompts/refresh', async (req, res) => {
+    res.json({ success: true, data: await refreshPrompts.execute({ repo: req.body?.repo, path: req.body?.path, branch: req.body?.branch }), meta: meta() });
+  });
   app.post('/api/v1/tools/:toolName', async (req, res) => {
     const data = await executeTool.execute({ toolName: req.params.toolName, params: req.body ?? {}, requestId: 'r' });
     res.json({ success: true, data, meta: meta() });
@@ -107,7 +153,11 @@ async function serveExpress() {
     const data = await renderPrompt.execute({ name: req.params.name, arguments: req.body?.arguments });
     res.json({ success: true, data, meta: meta() });
   });
-  const server = app.listen(0, '127.0.0.1', () => console.log(`URL http://127.0.0.1:${(server.address() as AddressInfo).port}`));
+  const server = app.listen(0, '127.0.0.1', async () => {
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    await warm(url);
+    console.log(`URL ${url}`);
+  });
 }
 
 async function serveBare(svcUrl: string) {
@@ -134,8 +184,8 @@ async function main() {
   if (role === 'svc') return serveSvc();
   if (role === 'bare') return serveBare(process.env.SVC_URL!);
   if (role === 'express') return serveExpress();
-  const seconds = Number(process.env.BENCH_SECONDS ?? 4);
-  const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+  const seconds = Number(process.env.BENCH_SECONDS ?? 3);
+  const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
   const loadBefore = os.loadavg();
   const svc = await startRole(__filename, 'svc');
   const bare = await startRole(__filename, 'bare', { SVC_URL: svc.url });
@@ -145,7 +195,7 @@ async function main() {
     const runs: Record<string, LoadResult[]> = {};
     const opts = (t: Target, url: string) => ({ url: `${url}${t.path}`, method: t.method, headers, body: t.body });
     for (const t of TARGETS) {
-      for (const url of [svc.url, peers[t.peer]]) await load('warm-up', { ...opts(t, url), duration: 1 });
+      for (const url of [svc.url, peers[t.peer]]) await load('warm-up', { ...opts(t, url), duration: 2 });
     }
     // Alternate svc and its peer over several rounds and keep each one's median,
     // so a burst of load from elsewhere on the machine hits both alike.

@@ -13,10 +13,11 @@ import { ConcurrencyLimit } from './concurrency-limit.js';
 /** `shared`: configured repo and header-less overrides. `credentialed`: requests carrying X-Svc-Git-Token. */
 export type CacheSlotName = 'shared' | 'credentialed';
 
+/** Immutable once passed: the cache remembers each request object's key. */
 export interface RepoLoadRequest {
-  location: RepoLocation;
-  credential: CloneCredential;
-  refuseNonPublicRedirects: boolean;
+  readonly location: RepoLocation;
+  readonly credential: CloneCredential;
+  readonly refuseNonPublicRedirects: boolean;
 }
 
 export interface PromptRepoCacheDeps {
@@ -66,7 +67,7 @@ export class PromptRepoCache {
     credentialed: { inflight: new Map() },
   };
   private readonly keySecret = randomBytes(32);
-  /** Keys of the (immutable) requests callers peek with again and again: the HMAC is computed once per request object. */
+  /** Keys of the (immutable) requests callers load and peek with again and again: the HMAC is computed once per request object. */
   private readonly peekedKeys = new WeakMap<RepoLoadRequest, string>();
   private readonly clones: ConcurrencyLimit;
 
@@ -80,7 +81,7 @@ export class PromptRepoCache {
   /** The library for `request`, from the slot when fresh (and `force` is false), else from a new clone. */
   async load(slotName: CacheSlotName, request: RepoLoadRequest, force = false): Promise<PromptLibrary> {
     const slot = this.slots[slotName];
-    const key = this.keyOf(request);
+    const key = this.keyFor(request);
     const current = slot.entry;
     if (!force && current?.key === key && this.deps.clock.now() - current.loadedAt < this.options.ttlMs) {
       return current.library;
@@ -98,21 +99,26 @@ export class PromptRepoCache {
   /**
    * The library `load` would answer `request` with right now without cloning:
    * the slot's entry when it holds the same key and is within the TTL, else
-   * undefined. Never loads; `request` must not be mutated afterwards. A refresh or a new clone installs a new library
+   * undefined. Never loads. A refresh or a new clone installs a new library
    * object, so callers may use the returned object's identity as its version.
    */
   peek(slotName: CacheSlotName, request: RepoLoadRequest): PromptLibrary | undefined {
     const current = this.slots[slotName].entry;
     if (!current || this.deps.clock.now() - current.loadedAt >= this.options.ttlMs) return undefined;
-    let key = this.peekedKeys.get(request);
-    if (key === undefined) this.peekedKeys.set(request, (key = this.keyOf(request)));
-    return current.key === key ? current.library : undefined;
+    return current.key === this.keyFor(request) ? current.library : undefined;
   }
 
   /** Prompt count of a cached copy of that source (any slot, any credential), if one is held. */
   cachedCount(identity: string): number | undefined {
     const hit = Object.values(this.slots).find((s) => s.entry?.identity === identity);
     return hit?.entry?.library.size;
+  }
+
+  /** The key of `request`, computed once per request object (callers that repeat a request pass the same object). */
+  private keyFor(request: RepoLoadRequest): string {
+    let key = this.peekedKeys.get(request);
+    if (key === undefined) this.peekedKeys.set(request, (key = this.keyOf(request)));
+    return key;
   }
 
   private keyOf(r: RepoLoadRequest): string {

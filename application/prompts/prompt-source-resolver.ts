@@ -1,6 +1,6 @@
 import { selectCloneCredential } from '../../domain/prompts/clone-credential.js';
 import type { PromptLibrary } from '../../domain/prompts/prompt-library.js';
-import { validateRepoOverride, type RepoOverrideInput } from '../../domain/prompts/repo-override.js';
+import { validateRepoOverride, type RepoLocation, type RepoOverrideInput } from '../../domain/prompts/repo-override.js';
 import type { IngestedPromptSource } from '../ingested-prompt-source.js';
 import type { BuiltinPrompts } from './builtin-prompts.js';
 import { explainCloneFailure } from './explain-clone-failure.js';
@@ -48,20 +48,36 @@ export class PromptSourceResolver {
     const location = override ?? this.settings.configuredRepo;
     if (!location) return { library: await this.builtins.get(force), source: BUILT_IN_SOURCE };
 
-    const headerToken = request.gitToken?.trim() || undefined;
-    const credential = selectCloneCredential({
-      override,
-      headerToken,
-      serverToken: this.settings.serverToken,
-      allowedHosts: this.settings.allowedHosts,
-    });
-    const slot = credential.kind === 'header' ? 'credentialed' : 'shared';
+    // without an override the request is the configured one (the header has no effect on it)
+    const load: RepoLoadRequest = override
+      ? {
+          location,
+          credential: selectCloneCredential({
+            override,
+            headerToken: request.gitToken?.trim() || undefined,
+            serverToken: this.settings.serverToken,
+            allowedHosts: this.settings.allowedHosts,
+          }),
+          refuseNonPublicRedirects: true,
+        }
+      : this.defaultRequest(location);
+    const slot = load.credential.kind === 'header' ? 'credentialed' : 'shared';
     try {
-      const library = await this.cache.load(slot, { location, credential, refuseNonPublicRedirects: !!override }, force);
+      const library = await this.cache.load(slot, load, force);
       return { library, source: location.source };
     } catch (e) {
-      throw explainCloneFailure(e, location, credential, !!override);
+      throw explainCloneFailure(e, location, load.credential, !!override);
     }
+  }
+
+  /** The configured repository's load request, one object for the life of the process (its cache key is computed once). */
+  private defaultRequest(location: RepoLocation): RepoLoadRequest {
+    // the configured repository and the server token are fixed for the life of the process
+    return (this.defaultLoad ??= {
+      location,
+      credential: selectCloneCredential({ serverToken: this.settings.serverToken, allowedHosts: this.settings.allowedHosts }),
+      refuseNonPublicRedirects: false,
+    });
   }
 
   /**
@@ -77,13 +93,7 @@ export class PromptSourceResolver {
       const library = this.builtins.peek();
       return library && { library, source: BUILT_IN_SOURCE };
     }
-    // the configured repository and the server token are fixed for the life of the process
-    this.defaultLoad ??= {
-      location,
-      credential: selectCloneCredential({ serverToken: this.settings.serverToken, allowedHosts: this.settings.allowedHosts }),
-      refuseNonPublicRedirects: false,
-    };
-    const library = this.cache.peek('shared', this.defaultLoad);
+    const library = this.cache.peek('shared', this.defaultRequest(location));
     if (library !== this.peeked?.library) this.peeked = library && { library, source: location.source };
     return this.peeked;
   }
