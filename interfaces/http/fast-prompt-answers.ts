@@ -110,12 +110,20 @@ export function promptLanes(container: DependencyContainer, kept: KeptAnswers): 
     if (body === 'none') return compute();
     // The body arrives after the headers: once it is all there, look at it without consuming it.
     const decide = (complete: boolean) => {
-      if (!complete || !isNoArgumentBody(req)) return undefined;
+      if (!complete) return undefined;
+      // The whole body is buffered: read it, and put it back unless this lane answers,
+      // so express can still read it.
+      const chunk = req.read() as Buffer | null;
+      if (chunk === null) return undefined;
+      if (!NO_ARGUMENT_BODIES.has(chunk.toString('latin1'))) return putBack(req, chunk);
       const head = compute();
-      // answered here: let the (already buffered) body drain so the connection can go on
-      if (head instanceof Promise) return head.then((h) => (h && req.resume(), h));
-      if (head) req.resume();
-      return head;
+      if (head instanceof Promise) {
+        // the request may end before the promise settles: give the body back now, drain it if answered
+        req.unshift(chunk);
+        return head.then((h) => (h && req.resume(), h));
+      }
+      // answered from a read body: the request ends by itself
+      return head ?? putBack(req, chunk);
     };
     // Usually the body came in the same read as the headers: node parses it once this
     // request's handlers (and their microtasks) have run, so it is all there by the
@@ -163,12 +171,10 @@ function untilComplete(req: IncomingMessage): Promise<boolean> {
   });
 }
 
-/** Reads the buffered body and puts it straight back, so express can still read it when this returns false. */
-function isNoArgumentBody(req: IncomingMessage): boolean {
-  const chunk = req.read() as Buffer | null;
-  if (chunk === null) return false;
+/** Gives a read body back to the request, for express; the lane does not answer. */
+function putBack(req: IncomingMessage, chunk: Buffer): undefined {
   req.unshift(chunk);
-  return NO_ARGUMENT_BODIES.has(chunk.toString('latin1'));
+  return undefined;
 }
 
 export function isPromptsListPath(path: string): boolean {

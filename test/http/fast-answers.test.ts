@@ -191,12 +191,34 @@ async function pairOf(t: TestApp) {
     const text = answer.slice(answer.indexOf('\r\n\r\n') + 4);
     return { status, body: status ? (JSON.parse(text) as Record<string, unknown>) : undefined, byFastLane: expressAnswers === before };
   };
+  /** Sends `count` POSTs of `body` pipelined on one keep-alive connection (the last asks to close); the raw answer. */
+  const pipelined = async (path: string, body: string, count: number) => {
+    const { port } = new URL(running.url);
+    const socket = net.connect(Number(port), '127.0.0.1');
+    let answer = '';
+    socket.on('data', (d) => (answer += d));
+    await new Promise((r) => socket.once('connect', r));
+    const one = (last: boolean) =>
+      [
+        `POST ${path} HTTP/1.1`,
+        'Host: 127.0.0.1',
+        `Authorization: ${auth.Authorization}`,
+        'Content-Type: application/json',
+        `Content-Length: ${body.length}`,
+        `Connection: ${last ? 'close' : 'keep-alive'}`,
+        '',
+        body,
+      ].join('\r\n');
+    socket.write(Array.from({ length: count }, (_, i) => one(i === count - 1)).join(''));
+    await new Promise((r) => socket.once('close', r));
+    return answer;
+  };
   const close = async () => {
     await running.close();
     plain.closeAllConnections();
     await new Promise((r) => plain.close(r));
   };
-  return { running, plainUrl, same, split, close };
+  return { running, plainUrl, same, split, pipelined, close };
 }
 
 const json = (body: string): RequestInit => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body });
@@ -296,6 +318,18 @@ describe('fast answers of the prompt library', function () {
       expect(cut.status).to.equal(0);
       // and the server goes on answering
       expect((await pair.same('/api/v1/prompts/plain', json('{}'))).status).to.equal(200);
+    });
+
+    it('answers renders pipelined on one keep-alive connection, each body read once, fast or not', async () => {
+      await pair.same('/api/v1/prompts/plain', json('{}'));
+      const fast = await pair.pipelined('/api/v1/prompts/plain', '{}', 3);
+      expect(fast.match(/HTTP\/1\.1 200 OK/g)).to.have.length(3);
+      expect(fast.match(/Just text\./g)).to.have.length(3);
+      // a no-argument body the lane reads but cannot answer (a required argument) is given back to express
+      const strict = await pair.pipelined('/api/v1/prompts/strict', '{}', 2);
+      expect(strict.match(/HTTP\/1\.1 400 Bad Request/g)).to.have.length(2);
+      const withArguments = await pair.pipelined('/api/v1/prompts/hello', '{"arguments":{"who":"Cy"}}', 2);
+      expect(withArguments.match(/Hello Cy!/g)).to.have.length(2);
     });
 
     it('serves the new content after a refresh, never the kept bytes of the old clone', async () => {
