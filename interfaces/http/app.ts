@@ -36,14 +36,16 @@ export function createApp(container: DependencyContainer): Express {
   app.set('query parser', 'simple');
 
   // The one request gate (id, access line, /healthz, Host check, bearer); behind the node:http server it already ran.
-  app.use(gateMiddleware(requestGate(config, logger, container.resolve(TOKENS.RateLimiter), aiToolNames(container.resolve(TOKENS.ToolRegistry).list()))));
+  const aiTools = aiToolNames(container.resolve(TOKENS.ToolRegistry).list());
+  const gate = requestGate(config, logger, container.resolve(TOKENS.RateLimiter), aiTools);
+  app.use(gateMiddleware(gate));
   // Uploads read their own body (raw cap while streaming), so this route comes before the JSON parser and tsoa's {promptName}.
   app.post(SOURCES_PATH, uploadBody(MAX_UPLOAD_RAW_BYTES), ingestSourceHandler);
   app.use(express.json({ limit: JSON_BODY_LIMIT, strict: true }));
   app.use(traceContext(container.resolve<Tracer>(TOKENS.Tracer)));
 
   RegisterRoutes(app);
-  mountMcp(app, container);
+  mountMcp(app, container, { aiTools, chargeAiCalls: gate.chargeAiCalls });
   app.use(DOCS_PATH, docsRouter());
 
   app.all('/api/v1/tools/:toolName', methodNotAllowed);

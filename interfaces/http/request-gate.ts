@@ -42,7 +42,15 @@ export function aiToolNames(tools: readonly { name: string; tags: readonly strin
 
 /** A verdict now (in-process counters) or later (counters shared through Redis). */
 export type GateResult = GateContext | undefined | Promise<GateContext | undefined>;
-export type Gate = (req: IncomingMessage, res: ServerResponse) => GateResult;
+export type Gate = ((req: IncomingMessage, res: ServerResponse) => GateResult) & {
+  /**
+   * Counts `calls` AI tool calls made inside one request that passed the gate
+   * (MCP `tools/call` messages, which the gate cannot see: it never reads
+   * bodies) against the caller's AI budget, as `POST /api/v1/tools/{ai tool}`
+   * is counted. false: over the budget, and the 429 is answered.
+   */
+  chargeAiCalls(req: IncomingMessage, res: ServerResponse, calls: number): Promise<boolean>;
+};
 
 /** Runs `then` with the gate's context once it is known; a gate failure answers 500 (it never should). */
 export function afterGate(result: GateResult, res: ServerResponse, then: (context: GateContext) => void): void {
@@ -93,7 +101,17 @@ export function requestGate(config: Config, logger: Logger, limiter?: RateLimite
     return verdict;
   };
 
-  return (req, res) => {
+  const chargeAiCalls = async (req: IncomingMessage, res: ServerResponse, calls: number): Promise<boolean> => {
+    if (!limits) return true;
+    const requestId = gateContextOf(req)?.requestId ?? 'unknown';
+    for (let i = 0; i < calls; i++) {
+      if (!(await limits.check(res, requestId, limits.ai, `addr:${req.socket.remoteAddress ?? 'unknown'}`))) return false;
+      if (gated && !(await limits.check(res, requestId, limits.ai, `tok:${keyOf(req)}`))) return false;
+    }
+    return true;
+  };
+
+  const gate = (req: IncomingMessage, res: ServerResponse): GateResult => {
     const seen = gateContextOf(req);
     if (seen) return seen;
     const url = req.url ?? '/';
@@ -142,6 +160,7 @@ export function requestGate(config: Config, logger: Logger, limiter?: RateLimite
       return byToken ? context : undefined;
     }
   };
+  return Object.assign(gate, { chargeAiCalls });
 }
 
 /** Reachable without a bearer token: the public paths (with or without trailing slashes) and, for GET, the /docs page. */
@@ -160,9 +179,10 @@ type Budget = { name: 'ai' | 'other'; limit: number; label: string };
 
 /**
  * Per-caller budgets: the AI tools (the tools tagged `ai`, whose every call
- * spends model tokens) have their own, smaller budget. MCP requests count in
- * the general budget (the gate does not read JSON-RPC bodies). /healthz never
- * reaches here.
+ * spends model tokens) have their own, smaller budget. An MCP request counts
+ * in the general budget here (the gate does not read JSON-RPC bodies), and
+ * each AI tool call in it is charged to the AI budget by the MCP route
+ * (`Gate.chargeAiCalls`). /healthz never reaches here.
  */
 function rateLimits(config: RateLimitConfig, limiter: RateLimiter, aiTools: ReadonlySet<string>) {
   const windowS = Math.round(config.windowMs / 1000);
@@ -179,6 +199,7 @@ function rateLimits(config: RateLimitConfig, limiter: RateLimiter, aiTools: Read
     return false;
   };
   return {
+    ai,
     budgetOf(method: string | undefined, path: string): Budget {
       return method === 'POST' && path.startsWith(TOOL_PREFIX) && aiTools.has(path.slice(TOOL_PREFIX.length)) ? ai : other;
     },

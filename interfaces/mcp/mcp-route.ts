@@ -1,6 +1,7 @@
 import { localhostHostValidation } from '@modelcontextprotocol/sdk/server/middleware/hostHeaderValidation.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import express, { type Request, type Response, type Router } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { requestIdOf } from '../http/envelope.js';
 import { createMcpServer, type McpDependencies } from './mcp-server.js';
 
@@ -12,6 +13,27 @@ export interface McpRouteOptions {
    * already stops that, and a proxy in front may send its own Host.
    */
   localhostOnly: boolean;
+  /** The AI tools' budget, charged per `tools/call` of an AI tool as the REST route charges it. */
+  budget: McpAiBudget;
+}
+
+export interface McpAiBudget {
+  /** The tools tagged `ai`. */
+  aiTools: ReadonlySet<string>;
+  /** The request gate's charge (Gate.chargeAiCalls): false when over the budget, the 429 already answered. */
+  chargeAiCalls(req: IncomingMessage, res: ServerResponse, calls: number): Promise<boolean>;
+}
+
+/** The `tools/call` messages for AI tools in a JSON-RPC body (one message or a batch). */
+function aiToolCalls(body: unknown, aiTools: ReadonlySet<string>): number {
+  const messages: unknown[] = Array.isArray(body) ? body : [body];
+  let calls = 0;
+  for (const m of messages) {
+    if (typeof m !== 'object' || m === null) continue;
+    const { method, params } = m as { method?: unknown; params?: { name?: unknown } };
+    if (method === 'tools/call' && typeof params?.name === 'string' && aiTools.has(params.name)) calls++;
+  }
+  return calls;
 }
 
 function jsonRpcError(res: Response, status: number, code: number, message: string) {
@@ -31,6 +53,8 @@ export function mcpRouter(deps: McpDependencies, options: McpRouteOptions): Rout
     // express.json parsed (and bounded) any application/json body; anything it
     // left alone would otherwise be read unbounded by the transport.
     if (req.body === undefined) return jsonRpcError(res, 415, -32000, 'Unsupported Media Type: Content-Type must be application/json');
+    const calls = aiToolCalls(req.body, options.budget.aiTools);
+    if (calls > 0 && !(await options.budget.chargeAiCalls(req, res, calls))) return;
     const requestId = requestIdOf(res);
     const server = createMcpServer(deps, requestId);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });

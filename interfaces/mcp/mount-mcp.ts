@@ -3,6 +3,7 @@ import type { DependencyContainer } from 'tsyringe';
 import { isLoopbackHost } from '../../infrastructure/config/server-config.js';
 import { SERVICE_VERSION } from '../../infrastructure/service-version.js';
 import { TOKENS } from '../../infrastructure/tokens.js';
+import type { McpAiBudget } from './mcp-route.js';
 
 export const MCP_PATH = '/mcp';
 
@@ -12,7 +13,7 @@ export const MCP_PATH = '/mcp';
  * /mcp request, not at start-up: a server that is never asked over MCP
  * does not pay for it (about 0.13 s and 27 MB).
  */
-export function mountMcp(app: Express, container: DependencyContainer): void {
+export function mountMcp(app: Express, container: DependencyContainer, budget: McpAiBudget): void {
   let router: RequestHandler | undefined;
   const build = (): RequestHandler => {
     const { AjvJsonSchemaValidator } = require('@modelcontextprotocol/sdk/validation/ajv') as typeof import('@modelcontextprotocol/sdk/validation/ajv');
@@ -27,7 +28,7 @@ export function mountMcp(app: Express, container: DependencyContainer): void {
       schemaValidator: new AjvJsonSchemaValidator(),
     };
     const localhostOnly = config.server.authToken === undefined && isLoopbackHost(config.server.host);
-    return mcpRouter(deps, { localhostOnly });
+    return mcpRouter(deps, { localhostOnly, budget });
   };
   app.use(MCP_PATH, (req, res, next) => {
     router ??= build();

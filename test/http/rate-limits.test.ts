@@ -24,6 +24,28 @@ describe('per-caller rate limits', function () {
     await request(app).get('/api/v1/tools').set(auth).expect(200);
   });
 
+  it('charges each MCP tools/call of an AI tool to the same AI budget as REST; other MCP calls count elsewhere', async () => {
+    const { app } = buildTestApp({ SVC_RATE_LIMIT_AI: '3', SVC_RATE_LIMIT_OTHER: '100', SVC_RATE_LIMIT_WINDOW_S: '60' });
+    const mcp = (name: string, args: Record<string, unknown>) =>
+      request(app)
+        .post('/mcp')
+        .set(auth)
+        .set('Accept', 'application/json, text/event-stream')
+        .send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } });
+    await request(app).post('/api/v1/tools/remediate').set(auth).send({ bogus: 1 }).expect(400);
+    for (let i = 0; i < 2; i++) {
+      const answered = await mcp('remediate', { bogus: 1 }).expect(200);
+      expect(answered.body.result.isError).to.equal(true);
+    }
+    const refused = await mcp('operate', {}).expect(429);
+    expect(refused.body.error.code).to.equal('RATE_LIMITED');
+    expect(refused.body.error.message).to.contain('at most 3 AI tool requests per 60 s');
+    expect(Number(refused.headers['retry-after'])).to.be.within(59, 60);
+    await request(app).post('/api/v1/tools/operate').set(auth).send({}).expect(429);
+    const version = await mcp('version', {}).expect(200);
+    expect(version.body.result.isError).to.not.equal(true);
+  });
+
   it('counts refused tokens against the address, never /healthz, and nothing when disabled', async () => {
     const { app } = buildTestApp({ SVC_RATE_LIMIT_OTHER: '5' });
     for (let i = 0; i < 5; i++) await request(app).get('/api/v1/tools').set({ Authorization: 'Bearer wrong-token' }).expect(401);
