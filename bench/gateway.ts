@@ -15,21 +15,18 @@
  * (BENCH_SECONDS, BENCH_ROUNDS to tune).
  */
 import 'reflect-metadata';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
-import path from 'node:path';
 import express from 'express';
 import { buildContainer } from '../infrastructure/composition-root.js';
 import { loadConfig } from '../infrastructure/config/config.js';
-import { builtinPromptsDir } from '../infrastructure/config/prompts-config.js';
 import { TOKENS } from '../infrastructure/tokens.js';
 import { startServer } from '../interfaces/http/server.js';
 import { manifestOf, skillFiles } from '../test/support/upload-manifests.js';
 import { promptFile, WritingGitFetcher } from '../test/support/writing-git-fetcher.js';
 import { openApiDocumentOf } from '../interfaces/http/openapi-document.js';
-import { load, median, printTable, startRole, type LoadResult } from './support/bench-kit.js';
+import { builtinPromptFiles, load, median, printTable, startRole, type LoadResult } from './support/bench-kit.js';
 
 const TOKEN = 'bench-token-0123456789abcdef';
 const headers = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
@@ -67,15 +64,7 @@ const TARGETS = ALL_TARGETS.filter((t) => !process.env.BENCH_ONLY || t.route.inc
 /** The built-in prompts plus one without arguments, as the configured repository. */
 function repoFiles(): Record<string, string> {
   const files: Record<string, string> = {};
-  const walk = (dir: string, rel: string) => {
-    for (const name of readdirSync(dir)) {
-      const full = path.join(dir, name);
-      const r = rel ? `${rel}/${name}` : name;
-      if (statSync(full).isDirectory()) walk(full, r);
-      else files[r] = readFileSync(full, 'utf8');
-    }
-  };
-  walk(builtinPromptsDir(), '');
+  for (const [p, f] of Object.entries(builtinPromptFiles())) files[p] = f.text;
   files['cluster-overview.md'] = promptFile(
     'cluster-overview',
     'A tour of the cluster',

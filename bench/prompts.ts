@@ -9,7 +9,7 @@
  */
 import 'reflect-metadata';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -17,12 +17,11 @@ import path from 'node:path';
 import { IsomorphicGitFetcher } from '../infrastructure/git/isomorphic-git-fetcher.js';
 import { buildContainer } from '../infrastructure/composition-root.js';
 import { loadConfig } from '../infrastructure/config/config.js';
-import { builtinPromptsDir } from '../infrastructure/config/prompts-config.js';
 import { startServer } from '../interfaces/http/server.js';
 import type { RenderPrompt } from '../application/prompts/render-prompt.js';
 import { TOKENS } from '../infrastructure/tokens.js';
 import { startGitHttpServer, type RepoFile } from '../test/support/git-http-server.js';
-import { load, printTable, ratio, startRole } from './support/bench-kit.js';
+import { builtinPromptFiles, load, printTable, ratio, startRole } from './support/bench-kit.js';
 
 const TOKEN = 'bench-token-0123456789abcdef';
 const headers = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
@@ -30,16 +29,7 @@ const RENDER_BODY = JSON.stringify({ arguments: { pod: 'web-7d9f8', namespace: '
 
 /** The built-in prompts plus 40 generated ones: a realistic team repo. */
 function benchRepoFiles(): Record<string, RepoFile> {
-  const files: Record<string, RepoFile> = {};
-  const walk = (dir: string, rel: string) => {
-    for (const name of readdirSync(dir)) {
-      const full = path.join(dir, name);
-      const r = rel ? `${rel}/${name}` : name;
-      if (statSync(full).isDirectory()) walk(full, r);
-      else files[r] = { text: readFileSync(full, 'utf8'), mode: statSync(full).mode & 0o777 };
-    }
-  };
-  walk(builtinPromptsDir(), '');
+  const files: Record<string, RepoFile> = builtinPromptFiles();
   for (let i = 0; i < 40; i++) {
     files[`team-${i}.md`] =
       `---\nname: team-${i}\ndescription: Team prompt ${i}\narguments:\n  - name: service\n    required: true\n---\n${'Check {{service}} carefully. '.repeat(40)}\n`;

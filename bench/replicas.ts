@@ -20,22 +20,16 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { performance } from 'node:perf_hooks';
-import { Operate } from '../application/operations/operate.js';
-import type { KubeObject } from '../domain/cluster/kube-types.js';
 import type { SessionStore } from '../domain/ports/session-store.js';
 import { SystemClock } from '../infrastructure/clock/system-clock.js';
 import { RedisSessionStore } from '../infrastructure/redis/redis-session-store.js';
 import { FileSessionStore } from '../infrastructure/sessions/file-session-store.js';
-import { NoopTracer } from '../infrastructure/tracing/noop-tracer.js';
-import { FakeCluster } from '../test/fakes/fake-cluster.js';
-import { FakeLlm } from '../test/fakes/fake-llm.js';
 import { FakeSessionStore } from '../test/fakes/fake-session-store.js';
 import { CapturingLogger } from '../test/support/capturing-logger.js';
-import { deployment, planJson, rolledOut, scaleWeb } from '../test/support/operate-fixtures.js';
 import { connectRedis } from '../test/support/redis-fixture.js';
 import { REDIS_SERVER, RedisServer } from '../test/support/redis-server.js';
 import { ms, percentile } from './support/ai-bench-kit.js';
+import { operateRound } from './support/operate-bench.js';
 
 const OPS = Number(process.env.BENCH_OPS ?? 2000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 300);
@@ -153,30 +147,6 @@ async function sessionSection(): Promise<void> {
   );
 }
 
-/** One operate round (start, then execute) on `sessions`; returns the two step times in ms. */
-async function operateRound(sessions: SessionStore): Promise<[number, number]> {
-  const cluster = new FakeCluster().put(deployment());
-  cluster.onWrite = (o: KubeObject) => ({ ...o, status: rolledOut((o.spec as { replicas: number }).replicas, 3) });
-  const get = { toolCalls: [{ name: 'get_resource', arguments: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', namespace: 'x' } }] };
-  const llm = new FakeLlm([get, 'web runs 2 replicas', planJson([scaleWeb(5)])]);
-  const operate = new Operate({
-    llm,
-    reader: cluster,
-    writer: cluster,
-    sessions,
-    tracer: new NoopTracer(),
-    clock,
-    limits: { timeoutMs: 60_000, maxTokens: 1_000_000 },
-  });
-  let t = performance.now();
-  const { sessionId } = await operate.execute({ intent: 'scale web in x to 5 replicas' });
-  const start = performance.now() - t;
-  t = performance.now();
-  const done = await operate.execute({ sessionId, executeChoice: 1 });
-  if ((done as { status?: string }).status !== 'executed') throw new Error(`execute: ${JSON.stringify(done).slice(0, 200)}`);
-  return [start, performance.now() - t];
-}
-
 async function stepSection(): Promise<void> {
   const server = await RedisServer.start({ appendfsync: 'everysec' });
   const conn = await connectRedis(server.url, 'bench-op:', new CapturingLogger());
@@ -190,10 +160,10 @@ async function stepSection(): Promise<void> {
   try {
     for (let round = 0; round < ROUNDS + 30; round++) {
       for (const [name, store] of stores) {
-        const [start, execute] = await operateRound(store);
+        const { startMs, executeMs } = await operateRound(store, clock);
         if (round < 30) continue; // warm-up
-        samples.get(name)!.start.push(start);
-        samples.get(name)!.execute.push(execute);
+        samples.get(name)!.start.push(startMs);
+        samples.get(name)!.execute.push(executeMs);
       }
     }
   } finally {

@@ -1,4 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { builtinPromptsDir } from '../../infrastructure/config/prompts-config.js';
 import autocannon from 'autocannon';
 
 export interface LoadResult {
@@ -6,6 +9,22 @@ export interface LoadResult {
   rps: number;
   p99: number;
   non2xx: number;
+}
+
+/** The built-in prompt files, by path relative to their folder, with their text and permission bits: a repository's worth of prompts. */
+export function builtinPromptFiles(): Record<string, { text: string; mode: number }> {
+  const files: Record<string, { text: string; mode: number }> = {};
+  const walk = (dir: string, rel: string) => {
+    for (const name of readdirSync(dir)) {
+      const full = path.join(dir, name);
+      const r = rel ? `${rel}/${name}` : name;
+      const stat = statSync(full);
+      if (stat.isDirectory()) walk(full, r);
+      else files[r] = { text: readFileSync(full, 'utf8'), mode: stat.mode & 0o777 };
+    }
+  };
+  walk(builtinPromptsDir(), '');
+  return files;
 }
 
 /** Runs a child process of this same script in a role; resolves with the URL it prints. */
