@@ -27,13 +27,22 @@ function fn<S extends z.ZodObject>(name: string, description: string, schema: S,
   };
 }
 
+const built = new WeakMap<ClusterReader, readonly ModelFunction[]>();
+
 /**
  * The functions a model may call while it investigates, built from the
  * read-only cluster port alone: nothing here can change the cluster. Results
  * are compact (one line per listed object, the tail of logs) so that the
- * loop's byte budget is rarely needed.
+ * loop's byte budget is rarely needed. Built once per reader (their specs,
+ * JSON schemas included, are the same for every use case and every run).
  */
-export function clusterFunctions(cluster: ClusterReader): ModelFunction[] {
+export function clusterFunctions(cluster: ClusterReader): readonly ModelFunction[] {
+  let functions = built.get(cluster);
+  if (!functions) built.set(cluster, (functions = buildClusterFunctions(cluster)));
+  return functions;
+}
+
+function buildClusterFunctions(cluster: ClusterReader): readonly ModelFunction[] {
   return [
     fn('list_api_resources', 'List the resource kinds this cluster serves (apiVersion, kind, namespaced).', z.strictObject({}), async () => {
       const all = await cluster.listApiResources();

@@ -13,7 +13,7 @@ export interface ModelFunction {
 
 export interface ToolLoopRequest {
   messages: ChatMessage[];
-  functions: ModelFunction[];
+  functions: readonly ModelFunction[];
   budget: RunBudget;
   /** Model calls to leave unused for the steps after the loop (the structured answer and its retry). */
   reserveCalls?: number;

@@ -37,8 +37,7 @@ export interface PlannedOperation {
  * EXECUTION_ERROR saying why (the limit reached, or what was wrong with the answer).
  */
 export class PlanOperation {
-  /** Built once, as Investigate does: the function specs (JSON schemas) are the same for every run. */
-  private readonly functions: ModelFunction[];
+  private readonly functions: readonly ModelFunction[];
 
   constructor(
     private readonly llm: LlmProvider,

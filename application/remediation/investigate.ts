@@ -30,8 +30,7 @@ export type InvestigationResult = Pick<RemediationState, 'analysis' | 'investiga
  * an analysis that stays unusable after one retry is a 500 EXECUTION_ERROR.
  */
 export class Investigate {
-  /** Built once: the function specs (JSON schemas) are the same for every run. */
-  private readonly functions: ModelFunction[];
+  private readonly functions: readonly ModelFunction[];
 
   constructor(
     private readonly llm: LlmProvider,

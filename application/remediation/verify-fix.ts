@@ -25,7 +25,7 @@ export const VERIFY_MODEL_CALLS = 8;
  * applied, so a check that cannot finish says so (`resolved: null`) and why.
  */
 export class VerifyFix {
-  private readonly functions: ModelFunction[];
+  private readonly functions: readonly ModelFunction[];
 
   constructor(
     private readonly llm: LlmProvider,
