@@ -4,14 +4,13 @@ import { ERROR_CODES, NotFoundError } from '../../domain/errors.js';
 import { HTTP_ERROR_CODES, HttpError } from './http-errors.js';
 import type { Logger } from '../../domain/ports/logger.js';
 import type { Tracer } from '../../domain/ports/tracer.js';
-import type { Config } from '../../infrastructure/config/config.js';
 import { TOKENS } from '../../infrastructure/tokens.js';
 import { MAX_UPLOAD_RAW_BYTES } from '../../domain/uploads/upload-limits.js';
 import { mountMcp } from '../mcp/mount-mcp.js';
 import { ingestSourceHandler, SOURCES_PATH } from './controllers/sources-controller.js';
 import { docsRouter, DOCS_PATH } from './docs-page.js';
 import { RegisterRoutes } from './generated/routes.js';
-import { aiToolNames, gateMiddleware, requestGate } from './request-gate.js';
+import { containerGate, gateMiddleware, type Gate } from './request-gate.js';
 import { errorHandler } from './middleware/error-handler.js';
 import { traceContext } from './middleware/trace-context.js';
 import { uploadBody } from './middleware/upload-body.js';
@@ -24,9 +23,12 @@ function methodNotAllowed(req: Request, res: Response, next: NextFunction) {
   next(new HttpError(HTTP_ERROR_CODES.METHOD_NOT_ALLOWED, `Method ${req.method} is not allowed on tool endpoints; use POST`));
 }
 
-/** The express app of one container: middleware, tsoa routes, fallbacks, the error handler. */
-export function createApp(container: DependencyContainer): Express {
-  const config = container.resolve<Config>(TOKENS.Config);
+/**
+ * The express app of one container: middleware, tsoa routes, fallbacks, the
+ * error handler. `gate` is the request gate the node:http server in front
+ * already runs (startServer passes its own, so there is one per server).
+ */
+export function createApp(container: DependencyContainer, gate: Gate = containerGate(container)): Express {
   const logger = container.resolve<Logger>(TOKENS.Logger);
   const app = express();
   app.locals.container = container;
@@ -36,8 +38,6 @@ export function createApp(container: DependencyContainer): Express {
   app.set('query parser', 'simple');
 
   // The one request gate (id, access line, /healthz, Host check, bearer); behind the node:http server it already ran.
-  const aiTools = aiToolNames(container.resolve(TOKENS.ToolRegistry).list());
-  const gate = requestGate(config, logger, container.resolve(TOKENS.RateLimiter), aiTools);
   app.use(gateMiddleware(gate));
   // Uploads read their own body (raw cap while streaming), so this route comes before the JSON parser and tsoa's {promptName}.
   app.post(SOURCES_PATH, uploadBody(MAX_UPLOAD_RAW_BYTES), ingestSourceHandler);
@@ -45,7 +45,7 @@ export function createApp(container: DependencyContainer): Express {
   app.use(traceContext(container.resolve<Tracer>(TOKENS.Tracer)));
 
   RegisterRoutes(app);
-  mountMcp(app, container, { aiTools, chargeAiCalls: gate.chargeAiCalls });
+  mountMcp(app, container, gate);
   app.use(DOCS_PATH, docsRouter());
 
   app.all('/api/v1/tools/:toolName', methodNotAllowed);

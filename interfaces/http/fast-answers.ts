@@ -46,9 +46,9 @@ function sendBytes(res: ServerResponse, requestId: string, head: Buffer, tail = 
   res.uncork();
 }
 
-/** The meta and the envelope's closing brace; all ASCII, so its length is its byte length. */
-function metaTail(requestId: string): string {
-  return `{"timestamp":"${isoNow()}","requestId":"${requestId}","version":"${API_VERSION}"}}`;
+/** A kept envelope head, then a fresh meta and the closing brace (all ASCII, so its length is its byte length). */
+function sendEnvelope(res: ServerResponse, requestId: string, head: Buffer): void {
+  sendBytes(res, requestId, head, `{"timestamp":"${isoNow()}","requestId":"${requestId}","version":"${API_VERSION}"}}`);
 }
 
 /**
@@ -129,7 +129,7 @@ export function fastAnswers(container: DependencyContainer, limits: KeptAnswersL
       answer = lane(req);
       if (answer === undefined) return false;
       if (!(answer instanceof Promise)) {
-        sendBytes(res, context.requestId, answer, metaTail(context.requestId));
+        sendEnvelope(res, context.requestId, answer);
         return true;
       }
     } catch (err) {
@@ -137,7 +137,7 @@ export function fastAnswers(container: DependencyContainer, limits: KeptAnswersL
       return res.headersSent;
     }
     answer
-      .then((head) => (head ? sendBytes(res, context.requestId, head, metaTail(context.requestId)) : fallThrough(req, res)))
+      .then((head) => (head ? sendEnvelope(res, context.requestId, head) : fallThrough(req, res)))
       .catch((err: unknown) => {
         failed(context, err);
         if (!res.headersSent) fallThrough(req, res);

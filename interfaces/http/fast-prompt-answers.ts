@@ -108,7 +108,7 @@ export function promptLanes(container: DependencyContainer, kept: KeptAnswers): 
     if (!body) return undefined;
     const compute = () => answer(req, `render:${name}`, (resolved) => renderPrompt.of(resolved, name));
     if (body === 'none') return compute();
-    // The body arrives after the headers: once it is all there, look at it without consuming it.
+    // The body arrives after the headers: once it is all there, look at it; express gets it back unless this lane answers.
     const decide = (complete: boolean) => {
       if (!complete) return undefined;
       // The whole body is buffered: read it, and put it back unless this lane answers,

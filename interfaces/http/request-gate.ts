@@ -4,7 +4,9 @@ import type { NextFunction, Request, Response } from 'express';
 import type { Socket } from 'node:net';
 import type { Logger } from '../../domain/ports/logger.js';
 import type { RateLimiter, RateVerdict } from '../../domain/ports/rate-limiter.js';
+import type { DependencyContainer } from 'tsyringe';
 import type { Config } from '../../infrastructure/config/config.js';
+import { TOKENS } from '../../infrastructure/tokens.js';
 import type { RateLimitConfig } from '../../infrastructure/config/rate-limit-config.js';
 import { DOCS_PATH, isDocsPath } from './docs-page.js';
 import { API_VERSION, type ErrorBody } from './envelope.js';
@@ -43,6 +45,8 @@ export function aiToolNames(tools: readonly { name: string; tags: readonly strin
 /** A verdict now (in-process counters) or later (counters shared through Redis). */
 export type GateResult = GateContext | undefined | Promise<GateContext | undefined>;
 export type Gate = ((req: IncomingMessage, res: ServerResponse) => GateResult) & {
+  /** The tools whose calls count in the AI budget. */
+  aiTools: ReadonlySet<string>;
   /**
    * Counts `calls` AI tool calls made inside one request that passed the gate
    * (MCP `tools/call` messages, which the gate cannot see: it never reads
@@ -160,7 +164,13 @@ export function requestGate(config: Config, logger: Logger, limiter?: RateLimite
       return byToken ? context : undefined;
     }
   };
-  return Object.assign(gate, { chargeAiCalls });
+  return Object.assign(gate, { aiTools, chargeAiCalls });
+}
+
+/** The gate of one container: its config, logger, rate limiter and AI tools. */
+export function containerGate(container: DependencyContainer): Gate {
+  const tools = container.resolve(TOKENS.ToolRegistry).list();
+  return requestGate(container.resolve(TOKENS.Config), container.resolve(TOKENS.Logger), container.resolve(TOKENS.RateLimiter), aiToolNames(tools));
 }
 
 /** Reachable without a bearer token: the public paths (with or without trailing slashes) and, for GET, the /docs page. */

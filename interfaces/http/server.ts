@@ -7,7 +7,7 @@ import type { Config } from '../../infrastructure/config/config.js';
 import { TOKENS } from '../../infrastructure/tokens.js';
 import { createApp } from './app.js';
 import { fastAnswers } from './fast-answers.js';
-import { afterGate, aiToolNames, requestGate, type GateContext } from './request-gate.js';
+import { afterGate, containerGate, type GateContext } from './request-gate.js';
 
 export interface RunningServer {
   server: http.Server;
@@ -20,8 +20,8 @@ export interface RunningServer {
 export async function startServer(container: DependencyContainer): Promise<RunningServer> {
   const config = container.resolve<Config>(TOKENS.Config);
   const logger = container.resolve<Logger>(TOKENS.Logger);
-  const app = createApp(container);
-  const gate = requestGate(config, logger, container.resolve(TOKENS.RateLimiter), aiToolNames(container.resolve(TOKENS.ToolRegistry).list()));
+  const gate = containerGate(container);
+  const app = createApp(container, gate);
   const fast = fastAnswers(container);
   const { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs, maxConnections } = config.server;
   // node checks the header and request timeouts on this interval: keep it well under the shortest

@@ -1,8 +1,8 @@
 import { localhostHostValidation } from '@modelcontextprotocol/sdk/server/middleware/hostHeaderValidation.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import express, { type Request, type Response, type Router } from 'express';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { requestIdOf } from '../http/envelope.js';
+import type { Gate } from '../http/request-gate.js';
 import { createMcpServer, type McpDependencies } from './mcp-server.js';
 
 export interface McpRouteOptions {
@@ -17,12 +17,8 @@ export interface McpRouteOptions {
   budget: McpAiBudget;
 }
 
-export interface McpAiBudget {
-  /** The tools tagged `ai`. */
-  aiTools: ReadonlySet<string>;
-  /** The request gate's charge (Gate.chargeAiCalls): false when over the budget, the 429 already answered. */
-  chargeAiCalls(req: IncomingMessage, res: ServerResponse, calls: number): Promise<boolean>;
-}
+/** The request gate's AI tools and its charge (false when over the budget, the 429 already answered). */
+export type McpAiBudget = Pick<Gate, 'aiTools' | 'chargeAiCalls'>;
 
 /** The `tools/call` messages for AI tools in a JSON-RPC body (one message or a batch). */
 function aiToolCalls(body: unknown, aiTools: ReadonlySet<string>): number {
