@@ -1,15 +1,18 @@
+import type { Caller } from '../domain/auth/caller.js';
 import { DomainError, ExecutionError } from '../domain/errors.js';
 import { issueLines } from '../domain/validation/zod-issues.js';
 import type { Clock } from '../domain/ports/clock.js';
 import type { Logger } from '../domain/ports/logger.js';
 import type { Tracer } from '../domain/ports/tracer.js';
 import type { ToolRegistry } from '../domain/tools/tool-registry.js';
-import type { ToolHandlers } from './tool-handler.js';
+import type { ToolContext, ToolHandlers } from './tool-handler.js';
 
 export interface ExecuteToolInput {
   toolName: string;
   params: unknown;
   requestId: string;
+  /** Who asked, as the interface authenticated them. */
+  caller: Caller;
 }
 
 export interface ExecuteToolOutput {
@@ -51,7 +54,7 @@ export class ExecuteTool {
       },
       async (span) => {
         try {
-          const value = await this.run(input.toolName, params, { requestId: input.requestId, sessionId });
+          const value = await this.run(input.toolName, params, { requestId: input.requestId, sessionId, caller: input.caller });
           span.setAttributes({ 'svc.tool.success': true, 'svc.tool.duration_ms': this.clock.now() - started });
           return value;
         } catch (err) {
@@ -63,7 +66,7 @@ export class ExecuteTool {
     return { result, tool: input.toolName, executionTime: this.clock.now() - started };
   }
 
-  private async run(name: string, params: Record<string, unknown>, context: { requestId: string; sessionId?: string }) {
+  private async run(name: string, params: Record<string, unknown>, context: ToolContext) {
     const handler = this.handlers.get(name);
     if (!handler) {
       throw new ExecutionError(`Tool ${name} is defined but not available in this version of svc: its use case has not been built yet`);

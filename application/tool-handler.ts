@@ -1,3 +1,4 @@
+import type { Caller } from '../domain/auth/caller.js';
 import type { ToolInput, ToolName } from '../domain/tools/tool-definitions.js';
 
 /** What every tool run knows about its caller. */
@@ -5,6 +6,8 @@ export interface ToolContext {
   requestId: string;
   /** Session id of a multi-step tool, when the input carries one. */
   sessionId?: string;
+  /** Who asked: what sessions, ledger entries and runs are scoped by. */
+  caller: Caller;
 }
 
 /** The use case behind one tool: takes input already validated against the tool's schema. */

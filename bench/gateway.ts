@@ -18,6 +18,7 @@ import 'reflect-metadata';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
+import { STATIC_TOKEN_CALLER } from '../domain/auth/caller.js';
 import express from 'express';
 import { buildContainer } from '../infrastructure/composition-root.js';
 import { loadConfig } from '../infrastructure/config/config.js';
@@ -136,7 +137,7 @@ async function serveExpress() {
     res.json({ success: true, data: await refreshPrompts.execute({ repo: req.body?.repo, path: req.body?.path, branch: req.body?.branch }), meta: meta() });
   });
   app.post('/api/v1/tools/:toolName', async (req, res) => {
-    const data = await executeTool.execute({ toolName: req.params.toolName, params: req.body ?? {}, requestId: 'r' });
+    const data = await executeTool.execute({ toolName: req.params.toolName, params: req.body ?? {}, requestId: 'r', caller: STATIC_TOKEN_CALLER });
     res.json({ success: true, data, meta: meta() });
   });
   app.post('/api/v1/prompts/:name', async (req, res) => {

@@ -7,6 +7,7 @@
 import 'reflect-metadata';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { STATIC_TOKEN_CALLER } from '../../domain/auth/caller.js';
 import type { ExecuteTool } from '../../application/execute-tool.js';
 import type { Tracer } from '../../domain/ports/tracer.js';
 import { buildContainer } from '../../infrastructure/composition-root.js';
@@ -23,7 +24,7 @@ async function main() {
   if (env.OTEL_EXPORTER_OTLP_ENDPOINT) env.OTEL_EXPORTER_OTLP_ENDPOINT = `http://127.0.0.1:${(sink.address() as AddressInfo).port}`;
   const container = buildContainer(loadConfig(env));
   const executeTool = container.resolve<ExecuteTool>(TOKENS.ExecuteTool);
-  const run = () => executeTool.execute({ toolName: 'version', params: {}, requestId: 'bench' });
+  const run = () => executeTool.execute({ toolName: 'version', params: {}, requestId: 'bench', caller: STATIC_TOKEN_CALLER });
   for (let i = 0; i < RUNS / 10; i++) await run();
   const before = process.cpuUsage();
   for (let i = 0; i < RUNS; i++) await run();

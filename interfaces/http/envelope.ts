@@ -1,3 +1,4 @@
+import type { Caller } from '../../domain/auth/caller.js';
 import type { Request, Response } from 'express';
 
 import { isoNow } from './middleware/request-context.js';
@@ -34,6 +35,16 @@ export interface ErrorEnvelope {
 /** The request id set by the request-context middleware. */
 export function requestIdOf(res: Response): string {
   return (res.locals.requestId as string | undefined) ?? 'unknown';
+}
+
+/**
+ * The caller the request gate authenticated. Only routes behind the bearer
+ * check ask; reaching one without a caller is a wiring bug, not a request to serve.
+ */
+export function callerOf(res: Response): Caller {
+  const caller = res.locals.caller as Caller | undefined;
+  if (!caller) throw new Error('no caller: the route is not behind the request gate');
+  return caller;
 }
 
 export function meta(res: Response): Meta {

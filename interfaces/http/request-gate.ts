@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
 import type { Socket } from 'node:net';
+import { ANONYMOUS_CALLER, STATIC_TOKEN_CALLER, type Caller } from '../../domain/auth/caller.js';
 import type { Logger } from '../../domain/ports/logger.js';
 import type { RateLimiter, RateVerdict } from '../../domain/ports/rate-limiter.js';
 import type { DependencyContainer } from 'tsyringe';
@@ -22,6 +23,8 @@ export interface GateContext {
   log: Logger;
   /** The path without the query string. */
   path: string;
+  /** Who is calling; undefined on a public path of a server that requires a token (nobody was asked who they are). */
+  caller?: Caller;
 }
 
 const GATED = Symbol('svc.request-gate');
@@ -145,7 +148,10 @@ export function requestGate(config: Config, logger: Logger, limiter?: RateLimite
     return authorise();
 
     function authorise(): GateResult {
-      if (!gated) return context;
+      if (!gated) {
+        context.caller = ANONYMOUS_CALLER;
+        return context;
+      }
       const exempt = isPublic(req.method, path);
       const verdict = exempt ? 'ok' : authorised(req);
       if (verdict !== 'ok') {
@@ -158,6 +164,7 @@ export function requestGate(config: Config, logger: Logger, limiter?: RateLimite
         });
         return undefined;
       }
+      if (!exempt) context.caller = STATIC_TOKEN_CALLER;
       if (!budget || exempt) return context;
       const byToken = limits!.check(res, requestId, budget, `tok:${keyOf(req)}`);
       if (byToken instanceof Promise) return byToken.then((ok) => (ok ? context : undefined));
@@ -227,6 +234,7 @@ export function gateMiddleware(gate: Gate) {
       res.setHeader('X-Request-Id', context.requestId);
       res.locals.requestId = context.requestId;
       res.locals.log = context.log;
+      res.locals.caller = context.caller;
       next();
     });
   };

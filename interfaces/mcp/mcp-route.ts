@@ -1,7 +1,7 @@
 import { localhostHostValidation } from '@modelcontextprotocol/sdk/server/middleware/hostHeaderValidation.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import express, { type Request, type Response, type Router } from 'express';
-import { requestIdOf } from '../http/envelope.js';
+import { callerOf, requestIdOf } from '../http/envelope.js';
 import type { Gate } from '../http/request-gate.js';
 import { createMcpServer, type McpDependencies } from './mcp-server.js';
 
@@ -52,7 +52,7 @@ export function mcpRouter(deps: McpDependencies, options: McpRouteOptions): Rout
     const calls = aiToolCalls(req.body, options.budget.aiTools);
     if (calls > 0 && !(await options.budget.chargeAiCalls(req, res, calls))) return;
     const requestId = requestIdOf(res);
-    const server = createMcpServer(deps, requestId);
+    const server = createMcpServer(deps, requestId, callerOf(res));
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on('close', () => {
       void transport.close();

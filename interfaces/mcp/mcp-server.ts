@@ -1,6 +1,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import type { Caller } from '../../domain/auth/caller.js';
 import type { ExecuteTool } from '../../application/execute-tool.js';
 import type { ListTools } from '../../application/list-tools.js';
 import type { Logger } from '../../domain/ports/logger.js';
@@ -26,7 +27,7 @@ export interface McpDependencies {
  * One MCP server for one HTTP request (stateless Streamable HTTP): it holds
  * nothing beyond the request, so it is garbage as soon as the response ends.
  */
-export function createMcpServer(deps: McpDependencies, requestId: string): Server {
+export function createMcpServer(deps: McpDependencies, requestId: string, caller: Caller): Server {
   const capabilities: ServerCapabilities = { tools: { listChanged: false }, prompts: { listChanged: false } };
   const server = new Server(
     { name: 'svc', version: deps.serviceVersion },
@@ -39,7 +40,7 @@ export function createMcpServer(deps: McpDependencies, requestId: string): Serve
   );
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: await listMcpTools(deps.listTools) }));
   server.setRequestHandler(CallToolRequestSchema, (request) =>
-    callMcpTool(deps.executeTool, request.params.name, request.params.arguments, requestId, deps.logger),
+    callMcpTool(deps.executeTool, request.params.name, request.params.arguments, requestId, caller, deps.logger),
   );
   registerMcpPrompts(server, deps.prompts, requestId, (err) =>
     deps.logger.error('mcp prompts request failed', { requestId, err: err instanceof Error ? err.stack : String(err) }),

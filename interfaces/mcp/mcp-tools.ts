@@ -1,3 +1,4 @@
+import type { Caller } from '../../domain/auth/caller.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { ExecuteTool } from '../../application/execute-tool.js';
@@ -55,10 +56,11 @@ export async function callMcpTool(
   name: string,
   args: Record<string, unknown> | undefined,
   requestId: string,
+  caller: Caller,
   logger: Logger,
 ): Promise<CallToolResult> {
   try {
-    const out = await executeTool.execute({ toolName: name, params: args ?? {}, requestId });
+    const out = await executeTool.execute({ toolName: name, params: args ?? {}, requestId, caller });
     const data = { result: out.result, tool: out.tool, executionTime: out.executionTime };
     return { content: [{ type: 'text', text: JSON.stringify(data, null, 2) }], structuredContent: data };
   } catch (err) {

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { STATIC_TOKEN_CALLER } from '../../domain/auth/caller.js';
 import { ExecuteTool } from '../../application/execute-tool.js';
 import { ExecutionError, NotFoundError, ValidationError } from '../../domain/errors.js';
 import { TOOL_DEFINITIONS } from '../../domain/tools/tool-definitions.js';
@@ -23,7 +24,12 @@ describe('ExecuteTool', () => {
         return { echoed: input };
       },
     });
-    const out = await useCase.execute({ toolName: 'operate', params: { intent: 'scale web to 3', sessionId: 'opr_1' }, requestId: 'r1' });
+    const out = await useCase.execute({
+      toolName: 'operate',
+      params: { intent: 'scale web to 3', sessionId: 'opr_1' },
+      requestId: 'r1',
+      caller: STATIC_TOKEN_CALLER,
+    });
     expect(out).to.deep.equal({ result: { echoed: { intent: 'scale web to 3', sessionId: 'opr_1' } }, tool: 'operate', executionTime: 42 });
     expect(tracer.spans).to.have.length(1);
     const span = tracer.spans[0];
@@ -35,7 +41,7 @@ describe('ExecuteTool', () => {
   it('validates before running anything', async () => {
     let ran = false;
     const { tracer, useCase } = setup({ recommend: async () => (ran = true) });
-    const err = await useCase.execute({ toolName: 'recommend', params: {}, requestId: 'r' }).catch((e) => e);
+    const err = await useCase.execute({ toolName: 'recommend', params: {}, requestId: 'r', caller: STATIC_TOKEN_CALLER }).catch((e) => e);
     expect(err).to.be.instanceOf(ValidationError);
     expect(ran).to.equal(false);
     expect(tracer.spans).to.have.length(0);
@@ -43,7 +49,7 @@ describe('ExecuteTool', () => {
 
   it('throws TOOL_NOT_FOUND for an unknown tool', async () => {
     const err = await setup({})
-      .useCase.execute({ toolName: 'x', params: {}, requestId: 'r' })
+      .useCase.execute({ toolName: 'x', params: {}, requestId: 'r', caller: STATIC_TOKEN_CALLER })
       .catch((e) => e);
     expect(err).to.be.instanceOf(NotFoundError);
     expect(err.code).to.equal('TOOL_NOT_FOUND');
@@ -51,7 +57,9 @@ describe('ExecuteTool', () => {
 
   it('marks the span failed and says so honestly for a tool without a use case', async () => {
     const { tracer, useCase } = setup({});
-    const err = await useCase.execute({ toolName: 'remediate', params: { issue: 'pod crashloops' }, requestId: 'r' }).catch((e) => e);
+    const err = await useCase
+      .execute({ toolName: 'remediate', params: { issue: 'pod crashloops' }, requestId: 'r', caller: STATIC_TOKEN_CALLER })
+      .catch((e) => e);
     expect(err).to.be.instanceOf(ExecutionError);
     expect(err.message).to.include('remediate').and.include('not available');
     expect(tracer.spans[0].attributes['svc.tool.success']).to.equal(false);

@@ -5,7 +5,7 @@ import type { ExecuteTool } from '../../../application/execute-tool.js';
 import type { ListTools } from '../../../application/list-tools.js';
 import { TOKENS } from '../../../infrastructure/tokens.js';
 import { catalogFilters } from '../catalog-query.js';
-import { ok, requestIdOf, type SuccessEnvelope } from '../envelope.js';
+import { callerOf, ok, requestIdOf, type SuccessEnvelope } from '../envelope.js';
 import { toCatalogEntry, type ToolCatalogEntry } from '../tool-catalog-entry.js';
 
 export interface ToolListData {
@@ -60,7 +60,7 @@ export class ToolsController extends Controller {
     @Path() toolName: string,
     @Body() body?: any, // eslint-disable-line @typescript-eslint/no-explicit-any -- each tool validates its own schema
   ): Promise<SuccessEnvelope<ToolExecutionData>> {
-    const out = await this.executeTool.execute({ toolName, params: body ?? {}, requestId: requestIdOf(req.res!) });
+    const out = await this.executeTool.execute({ toolName, params: body ?? {}, requestId: requestIdOf(req.res!), caller: callerOf(req.res!) });
     return ok(req, out);
   }
 }
