@@ -1,11 +1,10 @@
-import type { ChatMessage } from '../../domain/llm/llm-types.js';
 import { operationPlanSchema, type OperationPlan } from '../../domain/operations/operation-plan.js';
 import type { ClusterReader } from '../../domain/ports/cluster-reader.js';
 import type { LlmProvider } from '../../domain/ports/llm-provider.js';
 import type { Tracer } from '../../domain/ports/tracer.js';
 import { clusterFunctions } from '../ai/cluster-functions.js';
 import { RunBudget } from '../ai/run-budget.js';
-import { askStructured } from '../ai/structured-chat.js';
+import { askFinalAnswer } from '../ai/final-answer.js';
 import { render } from '../ai/template.js';
 import { runToolLoop, type ModelFunction } from '../ai/tool-loop.js';
 import type { InvestigationSummary } from './operation-state.js';
@@ -31,8 +30,9 @@ export interface PlannedOperation {
 
 /**
  * Asks the model for an operation: it reads the live state with the
- * read-only functions (nothing it calls can write), then answers with a plan
- * checked against `operationPlanSchema`. At most 30 model calls in all, two
+ * read-only functions (nothing it calls can write), then answers, in a fresh
+ * conversation that carries the investigation as data, with a plan checked
+ * against `operationPlanSchema`. At most 30 model calls in all, two
  * of them kept for the answer. A plan that cannot be had is an
  * EXECUTION_ERROR saying why (the limit reached, or what was wrong with the answer).
  */
@@ -60,14 +60,15 @@ export class PlanOperation {
       loop.stoppedBy === 'final-answer'
         ? undefined
         : `The investigation was cut short: ${loop.stoppedBy === 'provider-error' ? 'the AI provider failed' : budget.describe(loop.stoppedBy)}. Plan from what was read; give no actions if that is not enough.`;
-    const [instructions, ask] = render(planTemplate, { investigationNote: note });
-    const messages: ChatMessage[] = [
-      ...loop.messages,
-      ...(loop.text ? [{ role: 'assistant' as const, content: loop.text }] : []),
-      // the conversation has its system message already: the plan step's fixed text goes in as the next user turn
-      { role: 'user', content: `${instructions.content}\n\n${ask.content}` },
-    ];
-    const plan = await askStructured(this.llm, { messages, schema: operationPlanSchema, name: 'operation_plan', what: 'operation plan', budget });
+    const plan = await askFinalAnswer(this.llm, {
+      loop,
+      template: planTemplate,
+      data: { ...input, investigationNote: note },
+      schema: operationPlanSchema,
+      name: 'operation_plan',
+      what: 'operation plan',
+      budget,
+    });
     return { plan, investigation: { modelCalls: budget.calls, functionCalls: loop.functionCalls.length, stoppedBy: loop.stoppedBy } };
   }
 }

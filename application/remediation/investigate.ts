@@ -6,19 +6,17 @@ import { remediationAnalysisSchema } from '../../domain/remediation/remediation-
 import { withEffectiveRisk } from '../../domain/remediation/risk-floor.js';
 import { clusterFunctions } from '../ai/cluster-functions.js';
 import type { RunBudget } from '../ai/run-budget.js';
-import { askStructured, StructuredAnswerError } from '../ai/structured-chat.js';
+import { askFinalAnswer, loopRecord } from '../ai/final-answer.js';
+import { StructuredAnswerError } from '../ai/structured-chat.js';
 import { render } from '../ai/template.js';
 import { runToolLoop, type ModelFunction } from '../ai/tool-loop.js';
 import type { RemediationState } from './remediation-state.js';
 import { runSummary } from './run-summary.js';
-import { transcript } from './transcript.js';
 import { analyseTemplate } from './templates/analyse.js';
 import { investigateTemplate, type InvestigateData } from './templates/investigate.js';
 
 /** Model calls kept back from the loop for the structured answer and its one retry. */
 export const STRUCTURED_CALLS = 2;
-/** Model text kept as "what was found so far". */
-const FINDINGS_CHARS = 2000;
 
 export type InvestigationResult = Pick<RemediationState, 'analysis' | 'investigation'>;
 
@@ -47,13 +45,15 @@ export class Investigate {
       budget,
       reserveCalls: STRUCTURED_CALLS,
     });
-    const findings = loop.text.trim() ? { findings: loop.text.trim().slice(0, FINDINGS_CHARS) } : {};
+    const findings = loop.text.trim() ? { findings: loopRecord(loop).findings } : {};
     if (loop.stoppedBy === 'provider-error') return { investigation: { ...runSummary(loop, budget), ...findings } };
     const stoppedEarly =
       loop.stoppedBy === 'final-answer' ? undefined : `svc ended the investigation: ${budget.describe(loop.stoppedBy)}. Answer with what you found.`;
     try {
-      const analysis = await askStructured(this.llm, {
-        messages: render(analyseTemplate, { ...input, investigation: transcript(loop), findings: findings.findings, stoppedEarly }),
+      const analysis = await askFinalAnswer(this.llm, {
+        loop,
+        template: analyseTemplate,
+        data: { ...input, stoppedEarly },
         schema: remediationAnalysisSchema,
         name: 'remediation_analysis',
         what: 'remediation analysis',

@@ -6,13 +6,12 @@ import type { Tracer } from '../../domain/ports/tracer.js';
 import { verificationSchema } from '../../domain/remediation/remediation-analysis.js';
 import { clusterFunctions } from '../ai/cluster-functions.js';
 import type { RunBudget } from '../ai/run-budget.js';
-import { askStructured } from '../ai/structured-chat.js';
+import { askFinalAnswer } from '../ai/final-answer.js';
 import { render } from '../ai/template.js';
 import { runToolLoop, type ModelFunction, type ToolLoopResult } from '../ai/tool-loop.js';
 import { STRUCTURED_CALLS } from './investigate.js';
 import type { RunSummary, VerificationResult } from './remediation-state.js';
 import { runSummary } from './run-summary.js';
-import { transcript } from './transcript.js';
 import { verdictTemplate } from './templates/verdict.js';
 import { verifyTemplate, type VerifyData } from './templates/verify.js';
 
@@ -48,8 +47,10 @@ export class VerifyFix {
       const direct = loop.stoppedBy === 'final-answer' ? parseStructuredAnswer(loop.text, verificationSchema, MAX_ANSWER_CHARS) : undefined;
       const verdict = direct?.ok
         ? direct.value
-        : await askStructured(this.llm, {
-            messages: render(verdictTemplate, { ...input, check: transcript(loop) + (loop.text.trim() ? `\n\n(your last answer) ${loop.text.trim()}` : '') }),
+        : await askFinalAnswer(this.llm, {
+            loop,
+            template: verdictTemplate,
+            data: input,
             schema: verificationSchema,
             name: 'remediation_verification',
             what: 'verification',

@@ -115,6 +115,20 @@ describe('OpenAiLlmProvider against an OpenAI-compatible chat server', () => {
     }
   });
 
+  it('is refused, as by a strict server, when its history holds tool calls but it declares no tools', async () => {
+    const history = [
+      { role: 'user' as const, content: 'pods?' },
+      { role: 'assistant' as const, content: '', toolCalls: [{ id: 'c1', name: 'get_pods', arguments: '{}' }] },
+      { role: 'tool' as const, toolCallId: 'c1', content: 'web-1' },
+    ];
+    const e = await failure(llm.chat(history, { responseFormat: 'json' }));
+    expect(e).to.be.instanceOf(DependencyError);
+    expect(e.message).to.contain('declares no tools');
+    server.script({ content: 'web-1 runs' });
+    const tools = [{ name: 'get_pods', description: 'List pods', parameters: { type: 'object', properties: {} } }];
+    expect((await llm.chat(history, { tools })).text).to.equal('web-1 runs');
+  });
+
   it('aborts a call when the run deadline signal fires', async () => {
     server.script({ hang: true });
     const controller = new AbortController();

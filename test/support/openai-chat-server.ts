@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { vectorFor } from './openai-compatible-server.js';
+import { toolHistoryWithoutTools, vectorFor } from './openai-compatible-server.js';
 
 type Json = Record<string, any>;
 
@@ -24,7 +24,10 @@ export type Script = ChatReply | ((request: Json) => ChatReply);
 /**
  * An OpenAI-compatible `/v1/chat/completions` endpoint (non-streaming JSON):
  * bearer-key auth with OpenAI's 401 body, model lookup with its 404 body,
- * tool_calls, and usage with prompt_tokens_details. Answers come from a
+ * tool_calls, and usage with prompt_tokens_details. Like strict servers
+ * (vLLM's and llama.cpp's chat templates, Bedrock's gateway) it refuses a
+ * history with tool calls or tool results when the request declares no
+ * `tools`. Answers come from a
  * queue of scripts, then `fallback`. `/v1/embeddings` answers deterministic
  * vectors (float encoding) for any model.
  */
@@ -93,6 +96,8 @@ export class OpenAiChatServer {
       this.requests.push(body);
       if (!this.models.has(body.model))
         return error(404, `The model \`${body.model}\` does not exist or you do not have access to it.`, 'invalid_request_error', 'model_not_found');
+      const refusal = toolHistoryWithoutTools(body);
+      if (refusal) return error(400, refusal, 'invalid_request_error', null);
       const next = this.queue.shift() ?? this.fallback;
       const reply = typeof next === 'function' ? next(body) : next;
       if (reply.hang) return;

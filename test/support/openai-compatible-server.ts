@@ -37,6 +37,20 @@ function base64Floats(v: readonly number[]): string {
 }
 
 /**
+ * What strict OpenAI-compatible servers answer to a request whose history
+ * holds tool calls or tool results while it declares no `tools` (their chat
+ * templates cannot render the calls without the functions): undefined when
+ * the request is fine.
+ */
+export function toolHistoryWithoutTools(body: Record<string, unknown>): string | undefined {
+  if (Array.isArray(body.tools) && body.tools.length > 0) return undefined;
+  const messages = Array.isArray(body.messages) ? (body.messages as Record<string, unknown>[]) : [];
+  const index = messages.findIndex((m) => m?.role === 'tool' || (Array.isArray(m?.tool_calls) && m.tool_calls.length > 0));
+  if (index === -1) return undefined;
+  return `messages[${index}] has tool calls or a tool result, but the request declares no tools: send "tools" with a conversation that uses them`;
+}
+
+/**
  * An OpenAI-compatible server on 127.0.0.1 (port 0): POST /v1/embeddings
  * (float or base64 encoding, as the real API) and POST /v1/chat/completions.
  * Errors use OpenAI's `{error: {message, type, param, code}}` body. Hooks:
@@ -134,6 +148,8 @@ export class OpenAiCompatibleServer {
     if (typeof body.model !== 'string' || !Array.isArray(body.messages) || body.messages.length === 0) {
       return this.error(res, 400, "'messages' is a required property", 'invalid_request_error', null, 'messages');
     }
+    const refusal = toolHistoryWithoutTools(body);
+    if (refusal) return this.error(res, 400, refusal, 'invalid_request_error', null, 'messages');
     const message = this.chat(body);
     const promptTokens = JSON.stringify(body.messages).length >> 2;
     const completionTokens = (message.content ?? '').length >> 2;

@@ -5,7 +5,7 @@ import { analyseTemplate } from '../../application/remediation/templates/analyse
 import { investigateTemplate } from '../../application/remediation/templates/investigate.js';
 import { verdictTemplate } from '../../application/remediation/templates/verdict.js';
 import { verifyTemplate } from '../../application/remediation/templates/verify.js';
-import { transcript } from '../../application/remediation/transcript.js';
+import { transcript } from '../../application/ai/transcript.js';
 import type { ToolLoopResult } from '../../application/ai/tool-loop.js';
 import { VerifyFix } from '../../application/remediation/verify-fix.js';
 import { DependencyError } from '../../domain/errors.js';
@@ -70,7 +70,12 @@ describe('remediation templates, risk floor and follow-up check', () => {
     const [system, user] = render(verifyTemplate, { issue: 'web down', rootCause: 'bad tag', applied: '1. applied: Set the image' });
     expect(system.content).to.contain('"resolved": true|false').and.contain('rollout may still be in progress');
     expect(user.content).to.contain('<data name="root_cause">\nbad tag\n</data>').and.contain('<data name="applied_changes">');
-    const [vSystem, vUser] = render(verdictTemplate, { issue: 'web down', rootCause: 'bad tag', applied: '1. applied', check: '[call 1] get_resource {}' });
+    const [vSystem, vUser] = render(verdictTemplate, {
+      issue: 'web down',
+      rootCause: 'bad tag',
+      applied: '1. applied',
+      investigation: '[call 1] get_resource {}',
+    });
     expect(vSystem.content).to.contain('"resolved": true|false');
     expect(vUser.content).to.contain('<data name="check">\n[call 1] get_resource {}\n</data>');
   });

@@ -1,14 +1,18 @@
+import type { LoopRecord } from '../../ai/final-answer.js';
 import type { Template } from '../../ai/template.js';
+import type { InvestigateData } from './investigate.js';
 
-export interface PlanData {
+export interface PlanData extends InvestigateData, LoopRecord {
   /** Set when the investigation was cut short: which limit stopped it. */
   investigationNote?: string;
 }
 
-/** Step 2 of operate: the change as a JSON plan of Kubernetes API operations, asked at the end of the investigation. */
+/** Step 2 of operate: the change as a JSON plan of Kubernetes API operations, from what the investigation read (a fresh conversation). */
 export const planTemplate: Template<PlanData> = {
   id: 'operate/plan',
-  instructions: `Now give the operation as one JSON object with the fields summary, risk and actions.
+  instructions: `You plan day-2 operations on a Kubernetes cluster for svc. You read the live state of what the request
+names with read-only functions; the calls you made and what they returned are given as data. Now give
+the operation as one JSON object with the fields summary, risk and actions.
 
 Each action is one Kubernetes API operation, applied in the order given:
 - "scale": target and replicas, to change a replica count;
@@ -25,7 +29,18 @@ Propose the smallest change that does what was asked and nothing that was not as
 changes and why, with the current values. risk is the risk of the whole operation. When nothing should
 change, or the request cannot be done safely, give no actions and say why in summary.
 
+When refinements are given, they correct or narrow the intent and take precedence over it. When a previous
+plan is given, it was shown to the person and not accepted (or its dry run was refused): plan again.
+
 Every action is dry-run by the API server and shown to a person, who approves it before anything is applied.`,
-  data: (d) => ({ investigation_note: d.investigationNote }),
+  data: (d) => ({
+    intent: d.intent,
+    refinements: d.refinements.length ? d.refinements.map((r, i) => `${i + 1}. ${r}`).join('\n') : undefined,
+    previous_plan: d.previousPlan,
+    evidence: d.evidence,
+    investigation: d.investigation,
+    your_findings: d.findings,
+    investigation_note: d.investigationNote,
+  }),
   ask: 'Answer with only the JSON object, no other text.',
 };

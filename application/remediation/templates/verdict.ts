@@ -1,12 +1,9 @@
+import type { LoopRecord } from '../../ai/final-answer.js';
 import type { Template } from '../../ai/template.js';
+import type { VerifyData } from './verify.js';
 
-export interface VerdictData {
-  issue: string;
-  rootCause: string;
-  applied: string;
-  /** The follow-up check's function calls and results (transcript.ts). */
-  check: string;
-}
+/** The follow-up check's function calls and results, and its last text. */
+export type VerdictData = VerifyData & LoopRecord;
 
 /** Step 3b of remediate: the follow-up check's verdict as JSON, when its last answer was not already one. */
 export const verdictTemplate: Template<VerdictData> = {
@@ -15,6 +12,6 @@ export const verdictTemplate: Template<VerdictData> = {
 the calls you made and what they returned are given as data. Answer with one JSON object, and nothing
 else: {"resolved": true|false, "summary": "what you checked and saw", "remainingProblems": ["..."]}.
 resolved is true only when what you saw shows the issue is gone.`,
-  data: (d) => ({ issue: d.issue, root_cause: d.rootCause, applied_changes: d.applied, check: d.check }),
+  data: (d) => ({ issue: d.issue, root_cause: d.rootCause, applied_changes: d.applied, check: d.investigation, your_last_answer: d.findings }),
   ask: 'Answer with the JSON object only.',
 };

@@ -1,4 +1,4 @@
-import type { ToolLoopResult } from '../ai/tool-loop.js';
+import type { ToolLoopResult } from './tool-loop.js';
 
 /**
  * A tool loop's function calls and their results as plain text, for a
