@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { compactObject, summarizeObject } from '../../domain/cluster/object-summary.js';
+import { FIELD_PATH_PATTERN, MAX_FIELD_PATH_CHARS, selectField } from '../../domain/cluster/field-path.js';
+import { eventLine, objectReport } from '../../domain/cluster/object-report.js';
+import { summarizeObject } from '../../domain/cluster/object-summary.js';
 import { issueLines } from '../../domain/validation/zod-issues.js';
 import type { ClusterReader } from '../../domain/ports/cluster-reader.js';
 import type { ModelFunction } from './tool-loop.js';
@@ -8,14 +10,26 @@ const apiVersion = z.string().min(1).max(100).describe('v1 or <group>/<version>,
 const kind = z.string().min(1).max(63).describe('CamelCase kind, e.g. Deployment');
 const namespace = z.string().min(1).max(63).describe('Namespace');
 const name = z.string().min(1).max(253).describe('Object name');
+const fieldPath = z
+  .string()
+  .max(MAX_FIELD_PATH_CHARS)
+  .regex(FIELD_PATH_PATTERN, 'keys separated by dots, [n] or [name=x] for a list item')
+  .describe('Answer only this part of the object, e.g. spec.template.spec.containers, status.conditions or spec.template.spec.containers[name=web].env');
 
 /** Items listed per call; the model is told how many more there were. */
 export const MAX_LISTED = 50;
 /** Log lines per call (the tail). */
 export const MAX_LOG_LINES = 300;
 
-function fn<S extends z.ZodObject>(name: string, description: string, schema: S, run: (args: z.infer<S>) => Promise<unknown>): ModelFunction {
+function fn<S extends z.ZodObject>(
+  name: string,
+  description: string,
+  schema: S,
+  run: (args: z.infer<S>) => Promise<unknown>,
+  keep?: ModelFunction['keep'],
+): ModelFunction {
   return {
+    ...(keep ? { keep } : {}),
     spec: { name, description, parameters: z.toJSONSchema(schema) as Record<string, unknown> },
     async run(raw) {
       const parsed = schema.safeParse(raw);
@@ -64,18 +78,26 @@ function buildClusterFunctions(cluster: ClusterReader): readonly ModelFunction[]
         return page.continueToken ? [...lines, `(more than ${MAX_LISTED}: narrow with namespace or labelSelector)`].join('\n') : lines.join('\n');
       },
     ),
-    fn('get_resource', 'Get one object as JSON (spec and status).', z.strictObject({ apiVersion, kind, name, namespace: namespace.optional() }), async (a) => {
-      const object = await cluster.get(a);
-      return object ? compactObject(object) : `${a.kind} ${a.namespace ? `${a.namespace}/` : ''}${a.name} not found`;
-    }),
+    fn(
+      'get_resource',
+      'Get one object: its one-line status, its status, then the object as JSON; with fieldPath, only that part of it.',
+      z.strictObject({ apiVersion, kind, name, namespace: namespace.optional(), fieldPath: fieldPath.optional() }),
+      async ({ fieldPath: path, ...ref }) => {
+        const object = await cluster.get(ref);
+        if (!object) return notFound(ref);
+        if (path === undefined) return objectReport(object);
+        const field = selectField(object, path);
+        if (!field.found) throw new Error(field.problem);
+        return `${summarizeObject(object)}\n${path}: ${JSON.stringify(field.value ?? null)}`;
+      },
+    ),
     fn(
       'describe_resource',
-      'Get one object with its one-line status and the events about it (like kubectl describe).',
+      'Get one object like kubectl describe: its one-line status, its status, the events about it, then the object as JSON.',
       z.strictObject({ apiVersion, kind, name, namespace: namespace.optional() }),
       async (a) => {
         const found = await cluster.describe(a);
-        if (!found) return `${a.kind} ${a.namespace ? `${a.namespace}/` : ''}${a.name} not found`;
-        return { summary: summarizeObject(found.object), object: compactObject(found.object), events: found.events.slice(-30) };
+        return found ? objectReport(found.object, found.events) : notFound(a);
       },
     ),
     fn(
@@ -85,12 +107,7 @@ function buildClusterFunctions(cluster: ClusterReader): readonly ModelFunction[]
       async (a) => {
         const involved = a.involvedKind && a.involvedName ? { involvedObject: { kind: a.involvedKind, name: a.involvedName } } : {};
         const events = await cluster.events({ namespace: a.namespace, ...involved, limit: 100 });
-        return (
-          events
-            .slice(-40)
-            .map((e) => `${e.type} ${e.reason} ${e.involvedObject.kind}/${e.involvedObject.name} x${e.count}: ${e.message}`)
-            .join('\n') || 'no events'
-        );
+        return events.slice(-40).map(eventLine).join('\n') || 'no events';
       },
     ),
     fn(
@@ -104,6 +121,12 @@ function buildClusterFunctions(cluster: ClusterReader): readonly ModelFunction[]
         previous: z.boolean().optional(),
       }),
       async (a) => (await cluster.logs({ ...a, tailLines: a.tailLines ?? 100, limitBytes: 32768 })) || '(empty log)',
+      // the crash lines are at the end
+      'tail',
     ),
   ];
+}
+
+function notFound(ref: { kind: string; name: string; namespace?: string }): string {
+  return `${ref.kind} ${ref.namespace ? `${ref.namespace}/` : ''}${ref.name} not found`;
 }

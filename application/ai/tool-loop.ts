@@ -7,6 +7,8 @@ import { DeadlineReached, type BudgetLimit, type RunBudget } from './run-budget.
 /** A function the model may call: its schema and what runs it. Built from read-only ports only. */
 export interface ModelFunction {
   spec: ToolSpec;
+  /** Which end of a result over the byte budget the model sees: `head` (default) or `tail` (logs, whose last lines matter). */
+  keep?: 'head' | 'tail';
   /** Returns what the model sees (a string as is, anything else as JSON). Throwing reports the error to the model. */
   run(args: Record<string, unknown>, signal: AbortSignal): Promise<unknown>;
 }
@@ -136,7 +138,7 @@ async function loop(llm: LlmProvider, request: ToolLoopRequest, byName: Map<stri
       const args = call.arguments.slice(0, 500);
       let content: string;
       try {
-        content = cut(await runCall(byName, call, index, budget));
+        content = cut(await runCall(byName, call, index, budget), byName.get(call.name)?.keep);
         records.push({ name: call.name.slice(0, 64), arguments: args, ok: true });
       } catch (e) {
         if (e instanceof DeadlineReached) return done('deadline');
@@ -167,15 +169,30 @@ async function runCall(byName: Map<string, ModelFunction>, call: ChatResult['too
   return typeof result === 'string' ? result : JSON.stringify(result ?? null);
 }
 
-/** A result over the byte budget keeps its head and says it was cut, so the model can ask for less. */
-function cut(content: string): string {
+const NOTE_BYTES = 200;
+const ASK_LESS = 'ask for less (a fieldPath, a narrower selector, a namespace, fewer log lines)';
+
+/** A result over the byte budget keeps one end (its head, or its tail for logs) and says it was cut, so the model can ask for less. */
+export function cut(content: string, keep: 'head' | 'tail' = 'head'): string {
   const bytes = Buffer.byteLength(content);
   if (bytes <= LOOP_LIMITS.resultBytes) return content;
-  const head = Buffer.from(content)
-    .subarray(0, LOOP_LIMITS.resultBytes - 200)
+  const all = Buffer.from(content);
+  const room = LOOP_LIMITS.resultBytes - NOTE_BYTES;
+  if (keep === 'tail') {
+    let tail = all
+      .subarray(bytes - room)
+      .toString('utf8')
+      .replace(/^\uFFFD+/, '');
+    // start at a whole line when one starts near the cut
+    const newline = tail.indexOf('\n');
+    if (newline !== -1 && newline < 1000) tail = tail.slice(newline + 1);
+    return `[svc: result cut from ${bytes} to its last ${Buffer.byteLength(tail)} bytes; ${ASK_LESS}]\n${tail}`;
+  }
+  const head = all
+    .subarray(0, room)
     .toString('utf8')
     .replace(/\uFFFD$/, '');
-  return `${head}\n[svc: result cut from ${bytes} to ${Buffer.byteLength(head)} bytes; ask for less (a narrower selector, a namespace, fewer log lines)]`;
+  return `${head}\n[svc: result cut from ${bytes} to ${Buffer.byteLength(head)} bytes; ${ASK_LESS}]`;
 }
 
 /** Drops the oldest function results once all of them together pass the context budget. */
