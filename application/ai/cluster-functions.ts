@@ -4,6 +4,7 @@ import { eventLine, objectReport } from '../../domain/cluster/object-report.js';
 import { summarizeObject } from '../../domain/cluster/object-summary.js';
 import { issueLines } from '../../domain/validation/zod-issues.js';
 import type { ClusterReader } from '../../domain/ports/cluster-reader.js';
+import { scrubSecretsInValue } from '../../domain/security/scrub-secrets.js';
 import type { ModelFunction } from './tool-loop.js';
 
 const apiVersion = z.string().min(1).max(100).describe('v1 or <group>/<version>, e.g. apps/v1');
@@ -45,7 +46,9 @@ const built = new WeakMap<ClusterReader, readonly ModelFunction[]>();
 
 /**
  * The functions a model may call while it investigates, built from the
- * read-only cluster port alone: nothing here can change the cluster. Results
+ * read-only cluster port alone: nothing here can change the cluster. Objects
+ * are scrubbed of credentials before they are rendered (Secret data, env
+ * values named like credentials), and the loop scrubs every result. Results
  * are compact (one line per listed object, the tail of logs) so that the
  * loop's byte budget is rarely needed. Built once per reader (their specs,
  * JSON schemas included, are the same for every use case and every run).
@@ -83,8 +86,9 @@ function buildClusterFunctions(cluster: ClusterReader): readonly ModelFunction[]
       'Get one object: its one-line status, its status, then the object as JSON; with fieldPath, only that part of it.',
       z.strictObject({ apiVersion, kind, name, namespace: namespace.optional(), fieldPath: fieldPath.optional() }),
       async ({ fieldPath: path, ...ref }) => {
-        const object = await cluster.get(ref);
-        if (!object) return notFound(ref);
+        const read = await cluster.get(ref);
+        if (!read) return notFound(ref);
+        const object = scrubSecretsInValue(read) as typeof read;
         if (path === undefined) return objectReport(object);
         const field = selectField(object, path);
         if (!field.found) throw new Error(field.problem);
@@ -97,7 +101,7 @@ function buildClusterFunctions(cluster: ClusterReader): readonly ModelFunction[]
       z.strictObject({ apiVersion, kind, name, namespace: namespace.optional() }),
       async (a) => {
         const found = await cluster.describe(a);
-        return found ? objectReport(found.object, found.events) : notFound(a);
+        return found ? objectReport(scrubSecretsInValue(found.object) as typeof found.object, found.events) : notFound(a);
       },
     ),
     fn(

@@ -1,6 +1,7 @@
 import { DomainError, NotConfiguredError, ValidationError } from '../../domain/errors.js';
 import type { ChatMessage, ChatOptions, ChatResult, TokenUsage, ToolSpec } from '../../domain/llm/llm-types.js';
 import type { LlmProvider } from '../../domain/ports/llm-provider.js';
+import { scrubSecretsInText, scrubSecretsInValue } from '../../domain/security/scrub-secrets.js';
 import type { Tracer } from '../../domain/ports/tracer.js';
 import { DeadlineReached, type BudgetLimit, type RunBudget } from './run-budget.js';
 
@@ -142,7 +143,7 @@ async function loop(llm: LlmProvider, request: ToolLoopRequest, byName: Map<stri
         records.push({ name: call.name.slice(0, 64), arguments: args, ok: true });
       } catch (e) {
         if (e instanceof DeadlineReached) return done('deadline');
-        const error = (e instanceof Error ? e.message : String(e)).slice(0, 1000);
+        const error = scrubSecretsInText(e instanceof Error ? e.message : String(e)).slice(0, 1000);
         content = JSON.stringify({ error });
         records.push({ name: call.name.slice(0, 64), arguments: args, ok: false, error });
       }
@@ -166,7 +167,8 @@ async function runCall(byName: Map<string, ModelFunction>, call: ChatResult['too
   }
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('invalid arguments JSON: arguments must be a JSON object');
   const result = await budget.race(fn.run(parsed as Record<string, unknown>, budget.signal));
-  return typeof result === 'string' ? result : JSON.stringify(result ?? null);
+  // what the cluster holds goes to a third party: no credential in it reaches the provider
+  return typeof result === 'string' ? scrubSecretsInText(result) : JSON.stringify(scrubSecretsInValue(result ?? null));
 }
 
 const NOTE_BYTES = 200;

@@ -2,7 +2,7 @@ import type { ClusterAction, RiskLevel } from '../../domain/actions/cluster-acti
 import type { ResourceRef } from '../../domain/cluster/kube-types.js';
 import type { FieldChange } from '../../domain/operations/object-diff.js';
 import type { OperationPlan } from '../../domain/operations/operation-plan.js';
-import type { RollbackAdvice } from '../../domain/operations/rollback.js';
+import type { RolloutReport } from '../actions/await-rollouts.js';
 import type { ActionOutcome, DryRunRefusal } from '../actions/execute-actions.js';
 import type { Executable } from '../actions/run-once.js';
 
@@ -48,17 +48,7 @@ export interface Proposal {
   plannedAt: string;
 }
 
-export type RolloutState = 'rolled-out' | 'failed' | 'timed-out' | 'unknown';
-
-/** The rollout of one Deployment or StatefulSet the operation changed. */
-export interface RolloutReport {
-  target: ResourceRef;
-  state: RolloutState;
-  message: string;
-  waitedMs: number;
-  /** With any state but `rolled-out`: how to put the previous spec back. */
-  rollback?: RollbackAdvice;
-}
+export type { RolloutReport, RolloutState } from '../actions/await-rollouts.js';
 
 export interface ExecutionOutcome {
   /** All actions applied and every rollout finished. */

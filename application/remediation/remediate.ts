@@ -4,6 +4,7 @@ import { DomainError, NotConfiguredError, ValidationError } from '../../domain/e
 import type { Session } from '../../domain/sessions/session.js';
 import { unknownSession } from '../../domain/sessions/session-id.js';
 import type { ToolInput } from '../../domain/tools/tool-definitions.js';
+import { AwaitRollouts, rolloutLines, type RolloutWaitOptions } from '../actions/await-rollouts.js';
 import { executeActions } from '../actions/execute-actions.js';
 import { runOnce } from '../actions/run-once.js';
 import { RunBudget } from '../ai/run-budget.js';
@@ -18,7 +19,10 @@ export const REMEDIATE_MODEL_CALLS = 25;
 const EVIDENCE_EXCERPT_CHARS = 500;
 const START = 'Start a new investigation with remediate and an issue.';
 
-export type RemediateDeps = AiToolDeps;
+export interface RemediateDeps extends AiToolDeps {
+  /** How long to wait for the rollouts of changed workloads before the follow-up check (the run's deadline lowers it). */
+  rollout?: RolloutWaitOptions;
+}
 
 type Input = ToolInput<'remediate'>;
 
@@ -28,17 +32,20 @@ type Input = ToolInput<'remediate'>;
  *   investigate read-only, analyse, store a session; in automatic mode execute
  *   when the rule allows, else answer with the proposal and why not;
  * - execute (`sessionId` + `executeChoice` 1): at most once; dry run of every
- *   action, then apply in order, then a short follow-up check;
+ *   action, then apply in order, then wait for the changed workloads' rollouts
+ *   (with rollback advice when one does not finish), then a short follow-up check;
  * - stop (`sessionId` + `executeChoice` 2): nothing applied;
  * - look (`sessionId` alone): the session as it stands.
  */
 export class Remediate implements ToolHandler<Input> {
   private readonly investigate: Investigate;
   private readonly verify: VerifyFix;
+  private readonly rollouts: AwaitRollouts;
 
   constructor(private readonly deps: RemediateDeps) {
     this.investigate = new Investigate(deps.llm, deps.reader, deps.tracer);
     this.verify = new VerifyFix(deps.llm, deps.reader, deps.tracer);
+    this.rollouts = new AwaitRollouts(deps.reader, deps.writer, deps.rollout);
   }
 
   async execute(input: Input, _context?: ToolContext): Promise<RemediationView> {
@@ -112,14 +119,18 @@ export class Remediate implements ToolHandler<Input> {
     }
     const actions = state.analysis?.actions ?? [];
     const { session: saved } = await runOnce(this.deps.sessions, 'remediation', session, this.deps.clock, async (): Promise<RemediationOutcome> => {
+      const started = this.deps.clock.now();
+      const baseline = await this.rollouts.baseline(actions);
       const { stored: _stored, ...report } = await executeActions(this.deps.writer, actions, this.deps.clock);
       if (!report.dryRunPassed || !report.outcomes.some((o) => o.status === 'applied')) return { report };
+      // the check looks once the changed workloads rolled out (or stopped trying), not mid-rollout
+      const rollouts = await this.rollouts.wait(actions, report.outcomes, baseline, limits.timeoutMs);
       const applied = report.outcomes.map((o) => `${o.action}. ${o.status}: ${o.description}${o.message ? ` (${o.message})` : ''}\n   ${o.kubectl}`).join('\n');
       const verification = await this.verify.execute(
-        { issue: state.issue, rootCause: state.analysis?.rootCause ?? '', applied: applied.slice(0, 8000) },
-        new RunBudget({ maxCalls: VERIFY_MODEL_CALLS, ...limits }),
+        { issue: state.issue, rootCause: state.analysis?.rootCause ?? '', applied: applied.slice(0, 8000), rollouts: rolloutLines(rollouts).slice(0, 4000) },
+        new RunBudget({ maxCalls: VERIFY_MODEL_CALLS, ...limits, timeoutMs: Math.max(1, limits.timeoutMs - (this.deps.clock.now() - started)) }),
       );
-      return { report, verification };
+      return { report, ...(rollouts.length ? { rollouts } : {}), verification };
     });
     return remediationView(saved);
   }

@@ -1,5 +1,6 @@
 import type { ClusterAction, RiskLevel } from '../../domain/actions/cluster-action.js';
 import type { RemediationAnalysis, Verification } from '../../domain/remediation/remediation-analysis.js';
+import type { RolloutReport } from '../actions/await-rollouts.js';
 import type { ExecutionReport } from '../actions/execute-actions.js';
 import type { Executable } from '../actions/run-once.js';
 import type { LoopStop } from '../ai/tool-loop.js';
@@ -36,9 +37,11 @@ export interface VerificationResult extends Omit<Verification, 'resolved'> {
   run: RunSummary;
 }
 
-/** What one execution did: the dry runs and applies, then the follow-up check (when anything was applied). */
+/** What one execution did: the dry runs and applies, the rollouts waited for, then the follow-up check (when anything was applied). */
 export interface RemediationOutcome {
   report: Omit<ExecutionReport, 'stored'>;
+  /** The changed Deployments, StatefulSets and DaemonSets; absent when none was changed. */
+  rollouts?: RolloutReport[];
   verification?: VerificationResult;
 }
 

@@ -1,6 +1,7 @@
 import { kubectlEquivalent, type ClusterAction } from '../../domain/actions/cluster-action.js';
 import type { Session } from '../../domain/sessions/session.js';
 import type { RemediateOutput } from '../../domain/tools/outputs/remediate-output.js';
+import { rolloutLines } from '../actions/await-rollouts.js';
 import type { ExecutionRecord } from '../actions/run-once.js';
 import type { RemediationOutcome, RemediationState, RunSummary, VerificationResult } from './remediation-state.js';
 
@@ -51,7 +52,11 @@ export function remediationView(session: Session<RemediationState>): Remediation
   const s = session.state;
   const status = remediationStatus(s);
   const verification = s.execution?.outcome?.verification;
-  const execution = s.execution && { ...s.execution, ...(s.execution.outcome ? { outcome: { report: s.execution.outcome.report } } : {}) };
+  const outcome = s.execution?.outcome;
+  const execution = s.execution && {
+    ...s.execution,
+    ...(outcome ? { outcome: { report: outcome.report, ...(outcome.rollouts ? { rollouts: outcome.rollouts } : {}) } } : {}),
+  };
   return {
     sessionId: session.id,
     status,
@@ -74,6 +79,8 @@ function words(session: Session<RemediationState>, status: RemediationStatus): {
   const n = s.analysis?.actions.length ?? 0;
   const report = s.execution?.outcome?.report;
   const verdict = s.execution?.outcome?.verification;
+  const unfinished = (s.execution?.outcome?.rollouts ?? []).filter((r) => r.state !== 'rolled-out');
+  const rolled = unfinished.length ? ` Not rolled out: ${rolloutLines(unfinished).replace(/\n/g, '; ')}.` : '';
   const checked = verdict
     ? ` Follow-up check: ${verdict.resolved === true ? 'resolved' : verdict.resolved === false ? 'not resolved' : 'unknown'}: ${verdict.summary}`
     : '';
@@ -90,7 +97,7 @@ function words(session: Session<RemediationState>, status: RemediationStatus): {
       return { message: 'Another request is executing this session.', nextStep: `Call remediate with {"sessionId":"${id}"} to see its outcome.` };
     case 'executed':
       return {
-        message: `Applied ${n} action(s).${checked}`,
+        message: `Applied ${n} action(s).${rolled}${checked}`,
         nextStep: verdict?.resolved === true ? 'Nothing more to do.' : `Look at the cluster, or ${START.toLowerCase()}`,
       };
     case 'not_executed': {

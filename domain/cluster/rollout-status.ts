@@ -14,11 +14,12 @@ export interface RolloutStatus {
 }
 
 /**
- * Where the rollout of a Deployment or StatefulSet stands, read from its
- * status the way `kubectl rollout status` reads it. Any other kind has no
- * rollout: it is done as soon as it is stored.
+ * Where the rollout of a Deployment, StatefulSet or DaemonSet stands, read
+ * from its status the way `kubectl rollout status` reads it. Any other kind
+ * has no rollout: it is done as soon as it is stored.
  */
 export function rolloutStatus(o: KubeObject): RolloutStatus {
+  if (o.kind === 'DaemonSet') return daemonSetStatus(o);
   if (o.kind !== 'Deployment' && o.kind !== 'StatefulSet') return { done: true, failed: false, message: 'no rollout for this kind' };
   const spec = asObj(o.spec);
   const status = asObj(o.status);
@@ -52,4 +53,23 @@ export function rolloutStatus(o: KubeObject): RolloutStatus {
     return { done: false, failed: false, message: 'waiting for the partitioned rollout to finish' };
   }
   return { done: true, failed: false, message: `successfully rolled out (${desired} of ${desired} replicas ${word})` };
+}
+
+/** kubectl's DaemonSetStatusViewer: every scheduled node runs an updated, available pod. */
+function daemonSetStatus(o: KubeObject): RolloutStatus {
+  const spec = asObj(o.spec);
+  const status = asObj(o.status);
+  if (asObj(spec.updateStrategy).type === 'OnDelete')
+    return { done: true, failed: false, message: 'no automatic rollout (updateStrategy OnDelete: pods change when they are deleted)' };
+  const generation = num(o.metadata.generation);
+  const observed = num(status.observedGeneration);
+  if (generation !== undefined && (observed === undefined || observed < generation)) {
+    return { done: false, failed: false, message: 'waiting for the controller to observe the new spec' };
+  }
+  const desired = num(status.desiredNumberScheduled) ?? 0;
+  const updated = num(status.updatedNumberScheduled) ?? 0;
+  const available = num(status.numberAvailable) ?? 0;
+  if (updated < desired) return { done: false, failed: false, message: `${updated} of ${desired} new pods updated` };
+  if (available < desired) return { done: false, failed: false, message: `${available} of ${desired} updated pods available` };
+  return { done: true, failed: false, message: `successfully rolled out (${desired} of ${desired} pods available)` };
 }

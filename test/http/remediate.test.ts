@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import request from 'supertest';
+import { rolloutStatus } from '../../domain/cluster/rollout-status.js';
 import { KubeApiServer } from '../support/kube-api-server.js';
 import { OpenAiChatServer, type ChatReply, type Script } from '../support/openai-chat-server.js';
 import { RecordingTracer } from '../support/recording-tracer.js';
@@ -81,6 +82,57 @@ describe('remediate over HTTP (scripted chat server, behaving Kubernetes stand-i
     const d = kube.objects.get(kube.pathOf('apps/v1', 'Deployment', 'web', 'x'))!;
     expect(d.spec.template.spec.containers[0].image).to.equal('nginx:1.27');
     expect(d.status.readyReplicas).to.equal(1);
+  });
+
+  it('waits for the rollout before the follow-up check: its first look sees the fixed pod ready, and it is told how the rollout ended', async () => {
+    kube.create(webDeployment('nginx:9.9-missing'));
+    kube.tick(3);
+    chat.script(callFn('list_resources', PODS), { content: 'The tag nginx:9.9-missing does not exist.' }, { content: analysisAnswer() });
+    const { app } = buildTestApp(env);
+    const view = (await post(app, { issue: 'web in namespace x never becomes ready' }).expect(200)).body.data.result;
+    const path = kube.pathOf('apps/v1', 'Deployment', 'web', 'x');
+    let atFirstLook: Any;
+    chat.script(
+      () => {
+        // the cluster as it is when the follow-up check starts
+        atFirstLook = rolloutStatus(structuredClone(kube.objects.get(path)!) as Any);
+        return callFn('list_resources', PODS);
+      },
+      (body) => ({ content: JSON.stringify({ resolved: /ready 1\/1/.test(lastResult(body)), summary: lastResult(body).slice(0, 200) }) }),
+    );
+    const done = (await post(app, { sessionId: view.sessionId, executeChoice: 1 }).expect(200)).body.data.result;
+    expect(atFirstLook).to.deep.equal({ done: true, failed: false, message: 'successfully rolled out (1 of 1 replicas available)' });
+    expect(done.verification.resolved).to.equal(true);
+    expect(done.execution.outcome.rollouts).to.deep.equal([
+      {
+        target: WEB,
+        state: 'rolled-out',
+        message: 'successfully rolled out (1 of 1 replicas available)',
+        waitedMs: done.execution.outcome.rollouts[0].waitedMs,
+      },
+    ]);
+    const checkRequest = chat.requests.at(-2)!;
+    expect(checkRequest.messages[1].content).to.contain('<data name="rollouts">\nDeployment x/web: rolled-out (successfully rolled out');
+  });
+
+  it('a fix whose rollout fails: the check is told, and the answer carries the rollback advice', async () => {
+    kube.create({ ...webDeployment('nginx:1.27'), spec: { ...(webDeployment('nginx:1.27').spec as Any), progressDeadlineSeconds: 60 } });
+    kube.settle();
+    const bad = containerPatch('nginx:9.9-missing');
+    chat.script({ content: 'web should run nginx:9.9-missing.' }, { content: analysisAnswer({ actions: [bad] }) });
+    const { app } = buildTestApp(env);
+    const view = (await post(app, { issue: 'web must run the new image' }).expect(200)).body.data.result;
+    chat.script((body) => ({
+      content: JSON.stringify({ resolved: false, summary: body.messages[1].content.match(/Deployment x\/web: failed[^\n]*/)?.[0] ?? 'no rollout line' }),
+    }));
+    const done = (await post(app, { sessionId: view.sessionId, executeChoice: 1 }).expect(200)).body.data.result;
+    const [rollout] = done.execution.outcome.rollouts;
+    expect(rollout.state).to.equal('failed');
+    expect(rollout.message).to.match(/^rollout failed: ReplicaSet "web-\w+" has timed out progressing\.$/);
+    expect(rollout.rollback.kubectlUndo).to.equal('kubectl rollout undo deployment/web -n x');
+    expect(rollout.rollback.patch.spec.template).to.deep.equal({ spec: { containers: [{ name: 'app', image: 'nginx:1.27' }] } });
+    expect(done.verification.summary).to.match(/^Deployment x\/web: failed \(rollout failed: .*\); to roll back: kubectl rollout undo deployment\/web -n x$/);
+    expect(done.message).to.contain('Not rolled out: Deployment x/web: failed');
   });
 
   it('fixes an OOM-killed pod by raising its memory limit', async () => {

@@ -57,15 +57,18 @@ describe('Remediate (use case on fake ports)', () => {
     expect(ask.options.tools).to.equal(undefined);
   });
 
-  it('executes on executeChoice 1: dry run first, then the patch, then a follow-up check', async () => {
+  it('executes on executeChoice 1: dry run first, then the patch, the rollout wait, then a follow-up check', async () => {
     const { run, cluster } = setup(
       new FakeLlm([...investigation, analysisAnswer(), { toolCalls: [{ name: 'get_resource', arguments: WEB }] }, verifiedAnswer()]),
     );
     const started = await run({ issue: 'web does not start' });
     const done = await run({ sessionId: started.sessionId, executeChoice: 1 });
     expect(done.status).to.equal('executed');
-    expect(cluster.calls.filter((c) => WRITE_METHODS.includes(c))).to.deep.equal(['dryRunPatch', 'patch']);
+    expect(cluster.calls.filter((c) => WRITE_METHODS.includes(c))).to.deep.equal(['dryRunPatch', 'patch', 'waitFor']);
     expect(cluster.writes).to.have.length(1);
+    // the fake has no controller: the rollout never finishes, and the answer says so before the check's verdict
+    expect(done.execution?.outcome?.rollouts?.map((r) => r.state)).to.deep.equal(['timed-out']);
+    expect(done.message).to.match(/Not rolled out: Deployment x\/web: timed-out \(not rolled out within \d+ s: 0 of 1 new replicas updated\)/);
     expect(done.execution?.outcome?.report.outcomes).to.deep.equal([
       { action: 1, description: 'Set the image of web to nginx:1.27', kubectl: done.actions[0].kubectl, status: 'applied' },
     ]);

@@ -68,8 +68,10 @@ describe('remediation templates, risk floor and follow-up check', () => {
 
   it('renders the follow-up check with the issue, root cause and applied changes as data', () => {
     const [system, user] = render(verifyTemplate, { issue: 'web down', rootCause: 'bad tag', applied: '1. applied: Set the image' });
-    expect(system.content).to.contain('"resolved": true|false').and.contain('rollout may still be in progress');
+    expect(system.content).to.contain('"resolved": true|false').and.contain('svc waited for the rollouts');
     expect(user.content).to.contain('<data name="root_cause">\nbad tag\n</data>').and.contain('<data name="applied_changes">');
+    const withRollouts = render(verifyTemplate, { issue: 'i', rootCause: 'r', applied: 'a', rollouts: 'Deployment x/web: rolled-out (done)' })[1];
+    expect(withRollouts.content).to.contain('<data name="rollouts">\nDeployment x/web: rolled-out (done)\n</data>');
     const [vSystem, vUser] = render(verdictTemplate, {
       issue: 'web down',
       rootCause: 'bad tag',

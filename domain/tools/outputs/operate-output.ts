@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { clusterActionSchema, RISK_LEVELS } from '../../actions/cluster-action.js';
+import { RISK_LEVELS } from '../../actions/cluster-action.js';
+import { rolloutReportOutput } from './rollout-output.js';
 
 const target = z.object({ apiVersion: z.string(), kind: z.string(), name: z.string(), namespace: z.string().optional() });
 const cause = z.object({ field: z.string().optional(), message: z.string() });
@@ -23,13 +24,6 @@ const proposedAction = z.object({
   diffOmitted: z.number().int().optional(),
 });
 
-const rollback = z.object({
-  patch: z.record(z.string(), z.unknown()).describe('JSON merge patch restoring the previous spec values'),
-  kubectlPatch: z.string(),
-  kubectlUndo: z.string(),
-  action: clusterActionSchema,
-});
-
 const outcome = z.object({
   succeeded: z.boolean(),
   dryRunPassed: z.boolean(),
@@ -43,15 +37,7 @@ const outcome = z.object({
       message: z.string().optional(),
     }),
   ),
-  rollouts: z.array(
-    z.object({
-      target,
-      state: z.enum(['rolled-out', 'failed', 'timed-out', 'unknown']),
-      message: z.string(),
-      waitedMs: z.number(),
-      rollback: rollback.optional(),
-    }),
-  ),
+  rollouts: z.array(rolloutReportOutput),
   objects: z.array(z.object({ target, state: z.string() })),
 });
 

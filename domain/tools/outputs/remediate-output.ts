@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { rolloutReportOutput } from './rollout-output.js';
 import { RISK_LEVELS } from '../../actions/cluster-action.js';
 
 const ref = z.object({ apiVersion: z.string(), kind: z.string(), name: z.string(), namespace: z.string().optional() });
@@ -68,6 +69,7 @@ export const remediateOutput = z.object({
               .optional(),
             outcomes: z.array(outcome),
           }),
+          rollouts: z.array(rolloutReportOutput).optional().describe('the changed workloads, waited for before the follow-up check'),
         })
         .optional(),
     })
