@@ -5,7 +5,8 @@ import type { CloneWorkspace } from '../../domain/ports/clone-workspace.js';
 import type { Logger } from '../../domain/ports/logger.js';
 
 /**
- * Clone directories under `<SVC_DATA_DIR>/prompt-clones`. Clones left over
+ * Clone directories under `<SVC_DATA_DIR>/<folder>` (`prompt-clones` for the
+ * prompt library, `git-deliveries` for pushes). Clones left over
  * from an earlier process are removed on first use: the cache is in memory,
  * so nothing refers to them any more.
  */
@@ -16,8 +17,9 @@ export class DataDirCloneWorkspace implements CloneWorkspace {
   constructor(
     dataDir: string,
     private readonly logger: Logger,
+    folder = 'prompt-clones',
   ) {
-    this.base = path.resolve(dataDir, 'prompt-clones');
+    this.base = path.resolve(dataDir, folder);
   }
 
   async allocate(): Promise<string> {

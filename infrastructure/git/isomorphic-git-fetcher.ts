@@ -3,7 +3,8 @@ import type gitModule from 'isomorphic-git';
 import { GitFetchError, type CloneOutcome, type CloneRequest, type GitFetcher } from '../../domain/ports/git-fetcher.js';
 import { scrubText } from '../../domain/security/scrub-credentials.js';
 import type { HostResolver } from './connect-guard.js';
-import { basicAuthFor, GitTransportError, ScopedGitHttpClient, sizeLimitMessage } from './scoped-git-http-client.js';
+import { credentialSpellings, httpFailureDetail } from './git-secrets.js';
+import { GitTransportError, ScopedGitHttpClient, sizeLimitMessage } from './scoped-git-http-client.js';
 
 export interface IsomorphicGitFetcherOptions {
   /** Bytes a clone may download in total; default 64 MiB. */
@@ -12,33 +13,6 @@ export interface IsomorphicGitFetcherOptions {
   internalHosts?: readonly string[];
   /** Resolver for per-request clones' host names; the system's by default (tests inject one). */
   resolve?: HostResolver;
-}
-
-/** How much of a text/plain error body goes into the message, verbatim. */
-const ECHO_CAP = 4096;
-
-/** Every spelling of a credential that could come back in an error: raw, decoded, inside Basic auth. */
-function secretsOf(request: CloneRequest): string[] {
-  const secrets: string[] = [];
-  if (request.token) secrets.push(request.token, basicAuthFor(request.token).slice(6));
-  try {
-    const u = new URL(request.url);
-    for (const part of [u.username, u.password]) {
-      if (!part) continue;
-      secrets.push(part);
-      try {
-        secrets.push(decodeURIComponent(part));
-      } catch {
-        // a malformed escape stays as written
-      }
-    }
-    if (u.username || u.password) {
-      secrets.push(Buffer.from(`${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`).toString('base64'));
-    }
-  } catch {
-    // the URL was validated upstream; nothing more to collect
-  }
-  return secrets;
 }
 
 function isAnonymous(request: CloneRequest): boolean {
@@ -107,7 +81,7 @@ export class IsomorphicGitFetcher implements GitFetcher {
 
   private toFetchError(e: IsoGitError, request: CloneRequest, client: ScopedGitHttpClient, timedOut: boolean): GitFetchError {
     const prefix = `Failed to clone ${request.displayUrl} (branch ${request.branch})`;
-    const secrets = secretsOf(request);
+    const secrets = credentialSpellings(request.url, request.token);
     const safe = (text: string) => scrubText(text, secrets);
     if (timedOut) {
       return new GitFetchError(`${prefix}: timed out after ${request.timeoutMs / 1000} s`);
@@ -117,12 +91,7 @@ export class IsomorphicGitFetcher implements GitFetcher {
     const status = e.code === 'HttpError' ? e.data?.statusCode : undefined;
     let detail = e.message ?? String(e);
     if (status !== undefined) {
-      const failure = client.lastFailure;
-      const plain = failure && /^text\/plain\b/i.test(failure.contentType) ? failure.body.replace(/\s+$/, '') : '';
-      if (plain) detail += `: ${plain.length > ECHO_CAP ? `${plain.slice(0, ECHO_CAP)}…` : plain}`;
-      if (client.droppedCredentialTo) {
-        detail += ` (the credential was not forwarded to ${client.droppedCredentialTo} after a cross-host redirect)`;
-      }
+      detail += httpFailureDetail(client);
     } else if (e.code === 'NotFoundError') {
       detail = `branch ${request.branch} not found (${detail})`;
     }

@@ -34,15 +34,17 @@ export interface ScopedHttpOptions {
   /** How host names are resolved for a guarded clone; the system resolver by default. */
   resolve?: HostResolver;
   maxRedirects?: number;
+  /** What the size limit is for, in its message (default "prompt sources"). */
+  limitFor?: string;
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 const FAILURE_BODY_CAP = 64 * 1024;
 const REQUEST_BODY_CAP = 8 * 1024 * 1024;
 
-export function sizeLimitMessage(maxBytes: number): string {
+export function sizeLimitMessage(maxBytes: number, limitFor = 'prompt sources'): string {
   const limit = maxBytes >= 1048576 ? `${Math.round(maxBytes / 1048576)} MiB` : `${maxBytes} bytes`;
-  return `the repository is larger than the ${limit} limit for prompt sources`;
+  return `the repository is larger than the ${limit} limit for ${limitFor}`;
 }
 
 export function basicAuthFor(token: string): string {
@@ -195,7 +197,7 @@ export class ScopedGitHttpClient implements HttpClient {
       if (this.received > this.options.maxBytes) {
         this.sizeExceeded = true;
         res.destroy();
-        throw new GitTransportError(sizeLimitMessage(this.options.maxBytes));
+        throw new GitTransportError(sizeLimitMessage(this.options.maxBytes, this.options.limitFor));
       }
       yield chunk as Buffer;
     }

@@ -17,6 +17,8 @@ export interface RepoSpec {
   branches?: Record<string, Record<string, RepoFile>>;
   /** Serve only to Basic auth whose password is the server token. */
   private?: boolean;
+  /** Branches a pre-receive hook refuses to update, as a hosting service's branch protection does. */
+  protectedBranches?: string[];
 }
 
 export interface RecordedRequest {
@@ -44,6 +46,19 @@ export interface GitHttpServer {
   repoDir(name: string): string;
   /** Replaces the content of `main` in a repo with a new commit. */
   commit(name: string, files: Record<string, RepoFile>): void;
+  /**
+   * Pushes (receive-pack) are served only to Basic auth whose password is the
+   * token; `readOnlyToken` may fetch private repos but is answered 403 on a push.
+   */
+  readOnlyToken: string;
+  /** Runs `fn` once, when the next push to `name` starts (before its ref discovery): a test moves a branch under a push this way. */
+  beforeNextPush(name: string, fn: () => void): void;
+  /** Replaces a branch with a new root commit holding `files` (an unrelated history: a push on top of the old tip is non-fast-forward). */
+  resetBranch(name: string, branch: string, files: Record<string, RepoFile>): void;
+  /** `git show <ref>:<path>` in the bare repo; undefined when the path or ref does not exist. */
+  show(name: string, ref: string, file: string): string | undefined;
+  /** `git <args>` in the bare repo (read it back as a person would). */
+  git(name: string, args: string[]): string;
   close(): Promise<void>;
 }
 
@@ -79,9 +94,27 @@ function writeTree(dir: string, files: Record<string, RepoFile>) {
 /** Real git builds each repo: a work tree per branch, pushed into a bare repo the backend serves. */
 function createRepo(root: string, home: string, name: string, spec: RepoSpec): string {
   const bare = path.join(root, `${name}.git`);
+  mkdirSync(path.dirname(bare), { recursive: true });
   git(root, ['init', '-q', '--bare', '-b', 'main', bare], home);
   const branches = { main: spec.files, ...(spec.branches ?? {}) };
   for (const [branch, files] of Object.entries(branches)) pushBranch(root, home, bare, branch, files);
+  // pushes are allowed (the node front checks the token); protection is a pre-receive hook, as on a hosting service
+  git(bare, ['config', 'http.receivepack', 'true'], home);
+  if (spec.protectedBranches?.length) {
+    const refs = spec.protectedBranches.map((b) => `refs/heads/${b}`).join(' ');
+    const hook = [
+      '#!/bin/sh',
+      'while read old new ref; do',
+      `  for p in ${refs}; do`,
+      '    if [ "$ref" = "$p" ]; then echo "GH006: Protected branch update failed for $ref: changes must be made through a pull request." >&2; exit 1; fi',
+      '  done',
+      'done',
+      'exit 0',
+      '',
+    ].join('\n');
+    writeFileSync(path.join(bare, 'hooks', 'pre-receive'), hook);
+    chmodSync(path.join(bare, 'hooks', 'pre-receive'), 0o755);
+  }
   return bare;
 }
 
@@ -160,6 +193,8 @@ function cgi(root: string, home: string, pathInfo: string, req: IncomingMessage,
 
 /** Starts the server on 127.0.0.1:0 with the given repos (bare, built by real git in a temp folder). */
 export async function startGitHttpServer(repos: Record<string, RepoSpec>, token = 'test-git-token-0123456789'): Promise<GitHttpServer> {
+  const readOnlyToken = `${token}-read-only`;
+  const pushHooks = new Map<string, () => void>();
   const root = mkdtempSync(path.join(tmpdir(), 'svc-git-'));
   const home = path.join(root, '.home');
   mkdirSync(home);
@@ -207,18 +242,31 @@ export async function startGitHttpServer(repos: Record<string, RepoSpec>, token 
       return;
     }
     if (first === 'hang') return; // never answers: the client's timeout must fire
-    const name = first.replace(/\.git$/, '');
+    // `owner/name.git` as hosting services spell it: a repo whose name has a slash takes two segments
+    const nested = rest.length > 0 && repos[`${first}/${rest[0].replace(/\.git$/, '')}`] !== undefined;
+    const name = nested ? `${first}/${rest.shift()!.replace(/\.git$/, '')}` : first.replace(/\.git$/, '');
     const spec = repos[name];
     if (!spec) {
       res.writeHead(404, { 'Content-Type': 'text/plain' }).end('Repository not found\n');
       return;
     }
+    const isPush = url.searchParams.get('service') === 'git-receive-pack' || url.pathname.endsWith('/git-receive-pack');
+    if (isPush && req.method === 'GET') {
+      const hook = pushHooks.get(name);
+      pushHooks.delete(name);
+      hook?.();
+    }
     let user: string | undefined;
-    if (spec.private) {
+    if (spec.private || isPush) {
       const m = /^Basic (.+)$/i.exec(req.headers.authorization ?? '');
       const decoded = m ? Buffer.from(m[1], 'base64').toString('utf8') : '';
       const colon = decoded.indexOf(':');
-      if (colon === -1 || decoded.slice(colon + 1) !== token) {
+      const password = colon === -1 ? undefined : decoded.slice(colon + 1);
+      if (password !== token && !(password === readOnlyToken && !isPush)) {
+        if (password === readOnlyToken) {
+          res.writeHead(403, { 'Content-Type': 'text/plain' }).end(`Permission to ${name}.git denied: the token has read access only\n`);
+          return;
+        }
         res.writeHead(401, { 'WWW-Authenticate': 'Basic realm="test git"', 'Content-Type': 'text/plain' }).end('Authentication required\n');
         return;
       }
@@ -243,6 +291,17 @@ export async function startGitHttpServer(repos: Record<string, RepoSpec>, token 
     plainErrorBody,
     repoDir: (name) => bareDirs.get(name)!,
     commit: (name, files) => pushBranch(root, home, bareDirs.get(name)!, 'main', files),
+    readOnlyToken,
+    beforeNextPush: (name, fn) => void pushHooks.set(name, fn),
+    resetBranch: (name, branch, files) => pushBranch(root, home, bareDirs.get(name)!, branch, files),
+    show: (name, ref, file) => {
+      try {
+        return execFileSync('git', ['show', `${ref}:${file}`], { cwd: bareDirs.get(name)!, env: { PATH: process.env.PATH, HOME: home }, encoding: 'utf8', stdio: 'pipe' });
+      } catch {
+        return undefined;
+      }
+    },
+    git: (name, args) => git(bareDirs.get(name)!, args, home),
     close: async () => {
       for (const s of sockets) s.destroy();
       await new Promise<void>((r) => server.close(() => r()));
