@@ -13,6 +13,8 @@ export interface ExecuteToolInput {
   requestId: string;
   /** Who asked, as the interface authenticated them. */
   caller: Caller;
+  /** `X-Svc-Git-Token`, for a tool that pushes to git; handed to the tool only, never to a span or a log. */
+  gitToken?: string;
 }
 
 export interface ExecuteToolOutput {
@@ -54,7 +56,7 @@ export class ExecuteTool {
       },
       async (span) => {
         try {
-          const value = await this.run(input.toolName, params, { requestId: input.requestId, sessionId, caller: input.caller });
+          const value = await this.run(input.toolName, params, { requestId: input.requestId, sessionId, caller: input.caller, gitToken: input.gitToken });
           span.setAttributes({ 'svc.tool.success': true, 'svc.tool.duration_ms': this.clock.now() - started });
           return value;
         } catch (err) {

@@ -8,6 +8,8 @@ export interface ToolContext {
   sessionId?: string;
   /** Who asked: what sessions, ledger entries and runs are scoped by. */
   caller: Caller;
+  /** The request's `X-Svc-Git-Token`: a credential for the repository a tool pushes to, never stored, logged or traced. */
+  gitToken?: string;
 }
 
 /** The use case behind one tool: takes input already validated against the tool's schema. */

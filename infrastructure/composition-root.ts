@@ -136,7 +136,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
         c.resolve(TOKENS.SharedState),
       ),
       manageOrgData: registerOrgData(c, config, overrides.scanStates ?? shared.scanStates),
-      ...deploymentHandlers(c, config.ai),
+      ...deploymentHandlers(c, config),
       operate: new Operate(aiTools),
       remediate: new Remediate(aiTools),
     },

@@ -6,13 +6,16 @@ import { GenerateManifests } from '../application/deployment/generate-manifests.
 import { Recommend } from '../application/deployment/recommend.js';
 import { SolutionSessions } from '../application/deployment/solution-sessions.js';
 import type { TypedToolHandlers } from '../application/tool-handler.js';
-import type { AiConfig } from './config/ai-config.js';
+import { DeployOrDeliver } from '../application/deployment/deploy-or-deliver.js';
+import type { Config } from './config/config.js';
+import { createDeliverToGit } from './gitops/git-delivery.js';
 import { TOKENS } from './tokens.js';
 
 type DeploymentTools = 'recommend' | 'chooseSolution' | 'answerQuestion' | 'generateManifests' | 'deployManifests';
 
 /** The five tools of the deployment workflow, built from the ports registered in `c`. */
-export function deploymentHandlers(c: DependencyContainer, ai: AiConfig): Pick<TypedToolHandlers, DeploymentTools> {
+export function deploymentHandlers(c: DependencyContainer, config: Config): Pick<TypedToolHandlers, DeploymentTools> {
+  const ai = config.ai;
   const sessions = new SolutionSessions(c.resolve(TOKENS.SessionStore));
   const reader = c.resolve(TOKENS.ClusterReader);
   const writer = c.resolve(TOKENS.ClusterWriter);
@@ -24,6 +27,6 @@ export function deploymentHandlers(c: DependencyContainer, ai: AiConfig): Pick<T
     chooseSolution: new ChooseSolution(reader, sessions),
     answerQuestion: new AnswerQuestion(reader, sessions),
     generateManifests: new GenerateManifests(llm, reader, writer, sessions, clock, limits),
-    deployManifests: new DeployManifests(reader, writer, sessions, clock),
+    deployManifests: new DeployOrDeliver(new DeployManifests(reader, writer, sessions, clock), createDeliverToGit(config, sessions, c.resolve(TOKENS.Logger))),
   };
 }

@@ -51,4 +51,6 @@ export interface SolutionState {
   manifests?: GeneratedManifests;
   /** Set by deployManifests. */
   deployment?: { deployedAt: string; ready: boolean; deployments: number };
+  /** Set by deployManifests with `gitops`: the last delivery through git. */
+  gitDelivery?: { deliveredAt: string; repository: string; branch: string; commit: string; pullRequestUrl?: string };
 }

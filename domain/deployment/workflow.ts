@@ -48,6 +48,8 @@ export function nextSteps(id: string, state: SolutionState): NextStep[] {
   const stage = nextStage(state);
   if (stage === 'required') return [answerStep(id, state, stage)];
   if (!state.manifests) return stage ? [answerStep(id, state, stage), generate] : [generate];
+  // delivered through git: the GitOps controller applies it once merged, nothing is left to call
+  if (!state.deployment && state.gitDelivery) return [];
   if (!state.deployment)
     return [{ tool: 'deployManifests', params: { solutionId: id, timeout: 30 }, why: 'Apply the manifests and wait until they are ready' }];
   return state.deployment.ready

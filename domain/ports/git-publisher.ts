@@ -34,7 +34,9 @@ export interface PublishOutcome {
   branch: string;
   /** The base branch used (the remote's default branch when none was named). */
   baseBranch: string;
-  /** False when `branch` already existed on the remote. */
+  /** `branch` was on the remote before this delivery. */
+  branchExisted: boolean;
+  /** This delivery created `branch` on the remote (it did not exist, and a commit was pushed). */
   branchCreated: boolean;
   /** False when the files already had this content: nothing was committed or pushed. */
   changed: boolean;

@@ -7,6 +7,7 @@ import { remediateOutput } from './outputs/remediate-output.js';
 import { ORG_DATA_OPERATIONS, ORG_DATA_TYPES, refineOrgDataInput, validCombinations } from '../orgdata/org-data-operations.js';
 import { orgDocumentInput } from '../orgdata/org-documents.js';
 import { EVIDENCE_MAX_LENGTH, type ToolDefinition } from './tool-definition.js';
+import { gitopsInput } from './gitops-input.js';
 
 const solutionId = z.string().min(1).max(200).describe('Solution id returned by recommend (sol_ followed by 32 hex digits)');
 const sessionId = z.string().min(1).max(200).describe('Session id returned by an earlier call of this tool, to continue that session');
@@ -40,6 +41,9 @@ export const TOOL_INPUTS = {
   deployManifests: z.strictObject({
     solutionId,
     timeout: z.number().int().min(1).max(600).optional().describe('Seconds to wait for readiness (1 to 600, default 30)'),
+    gitops: gitopsInput
+      .optional()
+      .describe('Deliver through git instead of applying to the cluster: push the manifests to a repository (Argo CD or Flux applies them)'),
   }),
   manageOrgData: z
     .strictObject({

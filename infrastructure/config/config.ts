@@ -1,6 +1,7 @@
 import { parseAiConfig, type AiConfig } from './ai-config.js';
 import { parseClusterConfig, type ClusterConfig } from './cluster-config.js';
 import type { Env } from './env-parsers.js';
+import { parseGitopsConfig, type GitopsConfig } from './gitops-config.js';
 import { parseLlmConfig, type LlmConfig } from './llm-config.js';
 import { parseOrgDataConfig, type OrgDataConfig } from './orgdata-config.js';
 import { parsePromptsConfig, type PromptsConfig } from './prompts-config.js';
@@ -31,6 +32,7 @@ export interface Config {
   orgData: OrgDataConfig;
   tracing: TracingConfig;
   prompts: PromptsConfig;
+  gitops: GitopsConfig;
 }
 
 export function loadConfig(env: Env = process.env, cwd: string = process.cwd()): Config {
@@ -47,5 +49,6 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     orgData: parseOrgDataConfig(env),
     tracing: parseTracingConfig(env),
     prompts: parsePromptsConfig(env),
+    gitops: parseGitopsConfig(env),
   };
 }

@@ -102,7 +102,9 @@ export class IsomorphicGitPublisher implements GitPublisher {
       throw new ValidationError(`${request.displayUrl} has no default branch (an empty repository?): name the base branch in gitops.baseBranch`);
     }
     if (branch === baseBranch || branch === defaultBranch) {
-      throw new ValidationError(`Refused to push to ${branch} of ${request.displayUrl}: it is the base branch, and svc never pushes to the base branch. Name another gitops.branch`);
+      throw new ValidationError(
+        `Refused to push to ${branch} of ${request.displayUrl}: it is the base branch, and svc never pushes to the base branch. Name another gitops.branch`,
+      );
     }
     const existing = tip(branch);
     if (!tip(baseBranch)) {
@@ -116,7 +118,7 @@ export class IsomorphicGitPublisher implements GitPublisher {
     const written = await this.write(git, dir, files);
     const matrix = await git.statusMatrix({ fs, dir, filepaths: written });
     const changed = matrix.some(([, head, workdir, stage]) => head !== 1 || workdir !== 1 || stage !== 1);
-    const outcome = { branch, baseBranch, branchCreated: !existing, files: written };
+    const outcome = { branch, baseBranch, branchExisted: !!existing, branchCreated: !existing, files: written };
     if (!changed) return { ...outcome, commit: existing ?? tip(baseBranch)!, changed: false, branchCreated: false };
     const commit = await git.commit({ fs, dir, message: request.message, author: request.author });
     // never force: a branch that moved on the remote is a refusal, not an overwrite

@@ -52,7 +52,8 @@ export function mcpRouter(deps: McpDependencies, options: McpRouteOptions): Rout
     const calls = aiToolCalls(req.body, options.budget.aiTools);
     if (calls > 0 && !(await options.budget.chargeAiCalls(req, res, calls))) return;
     const requestId = requestIdOf(res);
-    const server = createMcpServer(deps, requestId, callerOf(res));
+    const gitToken = req.get('X-Svc-Git-Token') ?? undefined;
+    const server = createMcpServer(deps, requestId, callerOf(res), gitToken);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on('close', () => {
       void transport.close();

@@ -27,7 +27,7 @@ export interface McpDependencies {
  * One MCP server for one HTTP request (stateless Streamable HTTP): it holds
  * nothing beyond the request, so it is garbage as soon as the response ends.
  */
-export function createMcpServer(deps: McpDependencies, requestId: string, caller: Caller): Server {
+export function createMcpServer(deps: McpDependencies, requestId: string, caller: Caller, gitToken?: string): Server {
   const capabilities: ServerCapabilities = { tools: { listChanged: false }, prompts: { listChanged: false } };
   const server = new Server(
     { name: 'svc', version: deps.serviceVersion },
@@ -40,7 +40,7 @@ export function createMcpServer(deps: McpDependencies, requestId: string, caller
   );
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: await listMcpTools(deps.listTools) }));
   server.setRequestHandler(CallToolRequestSchema, (request) =>
-    callMcpTool(deps.executeTool, request.params.name, request.params.arguments, requestId, caller, deps.logger),
+    callMcpTool(deps.executeTool, request.params.name, request.params.arguments, requestId, caller, deps.logger, gitToken),
   );
   registerMcpPrompts(server, deps.prompts, requestId, (err) =>
     deps.logger.error('mcp prompts request failed', { requestId, err: err instanceof Error ? err.stack : String(err) }),

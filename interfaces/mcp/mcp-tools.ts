@@ -58,9 +58,11 @@ export async function callMcpTool(
   requestId: string,
   caller: Caller,
   logger: Logger,
+  /** The HTTP request's `X-Svc-Git-Token`, for deployManifests with `gitops`. */
+  gitToken?: string,
 ): Promise<CallToolResult> {
   try {
-    const out = await executeTool.execute({ toolName: name, params: args ?? {}, requestId, caller });
+    const out = await executeTool.execute({ toolName: name, params: args ?? {}, requestId, caller, gitToken });
     const data = { result: out.result, tool: out.tool, executionTime: out.executionTime };
     return { content: [{ type: 'text', text: JSON.stringify(data, null, 2) }], structuredContent: data };
   } catch (err) {

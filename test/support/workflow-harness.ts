@@ -161,6 +161,8 @@ export interface WorkflowStep {
 export async function runWorkflow(
   call: CallTool,
   intent = 'an nginx web server for the shop front end, reachable inside the cluster',
+  /** deployManifests' parameters besides solutionId (`gitops` delivers through git). */
+  deploy: Record<string, unknown> = { timeout: 60 },
 ): Promise<WorkflowStep[]> {
   const steps: WorkflowStep[] = [];
   const step = async (tool: string, params: Record<string, unknown>) => {
@@ -176,6 +178,6 @@ export async function runWorkflow(
   await step('answerQuestion', { solutionId, stage: 'advanced', answers: {} });
   await step('answerQuestion', { solutionId, stage: 'open', answers: { open: 'serve the shop front end' } });
   await step('generateManifests', { solutionId });
-  await step('deployManifests', { solutionId, timeout: 60 });
+  await step('deployManifests', { solutionId, ...deploy });
   return steps;
 }

@@ -81,7 +81,7 @@ export const generateManifestsOutput = z.object({
   nextSteps: nextStepsOutput,
 });
 
-export const deployManifestsOutput = z.object({
+const clusterDeployOutput = z.object({
   solutionId: z.string(),
   status: z.enum(['ready', 'timeout']),
   waitedSeconds: z.number(),
@@ -100,3 +100,24 @@ export const deployManifestsOutput = z.object({
   message: z.string().optional(),
   nextSteps: nextStepsOutput,
 });
+
+const gitDeployOutput = z.object({
+  solutionId: z.string(),
+  status: z.enum(['pushed', 'unchanged']).describe('pushed: a commit was pushed; unchanged: the branch already held these files, nothing was pushed'),
+  delivery: z.literal('git'),
+  gitops: z.object({
+    repository: z.string().describe('The repository URL, credentials scrubbed'),
+    branch: z.string(),
+    baseBranch: z.string(),
+    commit: z.string().describe('The commit at the tip of the branch'),
+    branchCreated: z.boolean(),
+    files: z.array(z.string()).describe('Files written, relative to the repository root'),
+    pullRequest: z.object({ url: z.string(), number: z.number().int(), existing: z.boolean() }).optional(),
+  }),
+  message: z.string(),
+  nextStep: z.string().describe('What a person does next (review and merge, or open a pull request)'),
+  nextSteps: nextStepsOutput,
+});
+
+/** Applied to the cluster (status ready or timeout), or delivered through git (`delivery: git`). */
+export const deployManifestsOutput = z.union([clusterDeployOutput, gitDeployOutput]);

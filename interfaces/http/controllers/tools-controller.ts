@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Hidden, Path, Post, Query, Request, Route, Tags } from '@tsoa/runtime';
+import { Body, Controller, Get, Header, Hidden, Path, Post, Query, Request, Route, Tags } from '@tsoa/runtime';
 import type { Request as ExpressRequest } from 'express';
 import { inject, injectable } from 'tsyringe';
 import type { ExecuteTool } from '../../../application/execute-tool.js';
@@ -52,6 +52,7 @@ export class ToolsController extends Controller {
 
   /**
    * Runs a tool. The body is the tool's own parameters (see the per-tool paths).
+   * @param gitToken Credential for the repository deployManifests pushes to with `gitops`, sent only to its host
    */
   @Hidden()
   @Post('{toolName}')
@@ -59,8 +60,9 @@ export class ToolsController extends Controller {
     @Request() req: ExpressRequest,
     @Path() toolName: string,
     @Body() body?: any, // eslint-disable-line @typescript-eslint/no-explicit-any -- each tool validates its own schema
+    @Header('X-Svc-Git-Token') gitToken?: string,
   ): Promise<SuccessEnvelope<ToolExecutionData>> {
-    const out = await this.executeTool.execute({ toolName, params: body ?? {}, requestId: requestIdOf(req.res!), caller: callerOf(req.res!) });
+    const out = await this.executeTool.execute({ toolName, params: body ?? {}, requestId: requestIdOf(req.res!), caller: callerOf(req.res!), gitToken });
     return ok(req, out);
   }
 }
