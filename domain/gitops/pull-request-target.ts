@@ -41,7 +41,7 @@ export function pullRequestTarget(location: RepoLocation, s: PullRequestSettings
       `Cannot open a pull request for ${location.source}: svc cannot tell whether ${host} is GitHub or GitLab. Set SVC_GITOPS_PROVIDER (github or gitlab), with SVC_GITHUB_API_URL or SVC_GITLAB_API_URL for a self-hosted server`,
     );
   }
-  const apiUrl = (provider === 'github' ? s.githubApiUrl ?? GITHUB_API : s.gitlabApiUrl ?? GITLAB_API).replace(/\/+$/, '');
+  const apiUrl = (provider === 'github' ? (s.githubApiUrl ?? GITHUB_API) : (s.gitlabApiUrl ?? GITLAB_API)).replace(/\/+$/, '');
   const apiHost = hostOf(apiUrl);
   const sameHost = apiHost === host || (apiHost === 'api.github.com' && (host === 'github.com' || host === 'www.github.com'));
   if (!sameHost) {
@@ -52,7 +52,9 @@ export function pullRequestTarget(location: RepoLocation, s: PullRequestSettings
   }
   const project = new URL(location.url).pathname.replace(/^\/+|\/+$/g, '').replace(/\.git$/, '');
   if (!project || (provider === 'github' && project.split('/').length !== 2)) {
-    throw new ValidationError(`Cannot open a pull request for ${location.source}: the URL does not name a ${provider === 'github' ? 'owner/repository' : 'project'} path`);
+    throw new ValidationError(
+      `Cannot open a pull request for ${location.source}: the URL does not name a ${provider === 'github' ? 'owner/repository' : 'project'} path`,
+    );
   }
   return { provider, apiUrl, project };
 }

@@ -4,6 +4,7 @@ import { GitFetchError, type CloneOutcome, type CloneRequest, type GitFetcher } 
 import { scrubText } from '../../domain/security/scrub-credentials.js';
 import type { HostResolver } from './connect-guard.js';
 import { credentialSpellings, httpFailureDetail } from './git-secrets.js';
+import { gitDeadline } from './git-deadline.js';
 import { GitTransportError, ScopedGitHttpClient, sizeLimitMessage } from './scoped-git-http-client.js';
 
 export interface IsomorphicGitFetcherOptions {
@@ -36,21 +37,16 @@ export class IsomorphicGitFetcher implements GitFetcher {
   }
 
   async clone(request: CloneRequest): Promise<CloneOutcome> {
-    const controller = new AbortController();
+    const deadline = gitDeadline(request.timeoutMs);
     const client = new ScopedGitHttpClient({
       repoUrl: request.url,
       token: request.token,
-      signal: controller.signal,
+      signal: deadline.signal,
       maxBytes: this.maxBytes,
       refuseNonPublicRedirects: request.refuseNonPublicRedirects,
       internalHosts: this.options.internalHosts,
       resolve: this.options.resolve,
     });
-    const aborted = new Promise<never>((_, reject) => {
-      controller.signal.addEventListener('abort', () => reject(new GitTransportError('aborted')), { once: true });
-    });
-    aborted.catch(() => undefined);
-    const timer = setTimeout(() => controller.abort(), request.timeoutMs);
     try {
       // loaded on the first clone: a server on the built-in prompts never pays for it
       const git = (require('isomorphic-git') as { default: typeof gitModule }).default;
@@ -64,18 +60,16 @@ export class IsomorphicGitFetcher implements GitFetcher {
         depth: 1,
         noTags: true,
       });
-      // after a timeout the clone may still be settling: never leave its rejection unhandled
-      cloning.catch(() => undefined);
-      await Promise.race([cloning, aborted]);
+      // after a timeout the clone may still be settling: the race never leaves its rejection unhandled
+      await deadline.race(cloning);
       if (client.sizeExceeded) throw new GitTransportError('size limit');
       return 'cloned';
     } catch (e) {
-      const cut = client.sizeExceeded || controller.signal.aborted;
+      const cut = client.sizeExceeded || deadline.signal.aborted;
       if ((e as IsoGitError).code === 'SmartHttpError' && !cut) return 'not-a-repository';
-      throw this.toFetchError(e as IsoGitError, request, client, controller.signal.aborted);
+      throw this.toFetchError(e as IsoGitError, request, client, deadline.signal.aborted);
     } finally {
-      clearTimeout(timer);
-      controller.abort();
+      deadline.end();
     }
   }
 

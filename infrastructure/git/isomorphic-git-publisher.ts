@@ -11,6 +11,7 @@ import { scrubText } from '../../domain/security/scrub-credentials.js';
 import type { HostResolver } from './connect-guard.js';
 import { credentialSpellings, httpFailureDetail } from './git-secrets.js';
 import { FsRepoTree } from './fs-repo-tree.js';
+import { gitDeadline } from './git-deadline.js';
 import { GitTransportError, ScopedGitHttpClient, sizeLimitMessage } from './scoped-git-http-client.js';
 
 type Git = typeof gitModule;
@@ -32,6 +33,7 @@ interface IsoGitError {
 }
 
 const MESSAGES_CAP = 2048;
+const LIMIT_FOR = 'git delivery checkouts';
 
 /** A checkout may hold symlinks; writing through one could reach outside it, so a path with one in it is refused. */
 async function refuseSymlinks(dir: string, rel: string): Promise<void> {
@@ -59,35 +61,27 @@ export class IsomorphicGitPublisher implements GitPublisher {
   }
 
   async publish(request: PublishRequest): Promise<PublishOutcome> {
-    const controller = new AbortController();
+    const deadline = gitDeadline(request.timeoutMs);
     const client = new ScopedGitHttpClient({
       repoUrl: request.url,
       token: request.token,
-      signal: controller.signal,
+      signal: deadline.signal,
       maxBytes: this.maxBytes,
       refuseNonPublicRedirects: true,
       internalHosts: this.options.internalHosts,
       resolve: this.options.resolve,
-      limitFor: 'git delivery checkouts',
+      limitFor: LIMIT_FOR,
     });
     const remoteMessages: string[] = [];
     const dir = await this.options.workspace.allocate();
-    const timer = setTimeout(() => controller.abort(), request.timeoutMs);
-    const aborted = new Promise<never>((_, reject) => {
-      controller.signal.addEventListener('abort', () => reject(new GitTransportError('aborted')), { once: true });
-    });
-    aborted.catch(() => undefined);
     try {
       const git = (require('isomorphic-git') as { default: Git }).default;
-      const run = this.run(git, client, dir, request, remoteMessages);
-      run.catch(() => undefined);
-      return await Promise.race([run, aborted]);
+      return await deadline.race(this.run(git, client, dir, request, remoteMessages));
     } catch (e) {
       if (e instanceof ValidationError) throw e;
-      throw this.toPublishError(e as IsoGitError, request, client, controller.signal.aborted, remoteMessages);
+      throw this.toPublishError(e as IsoGitError, request, client, deadline.signal.aborted, remoteMessages);
     } finally {
-      clearTimeout(timer);
-      controller.abort();
+      deadline.end();
       await this.options.workspace.release(dir);
     }
   }
@@ -111,7 +105,7 @@ export class IsomorphicGitPublisher implements GitPublisher {
       throw new ValidationError(`The base branch ${baseBranch} does not exist in ${request.displayUrl}`);
     }
     await git.clone({ fs, http, dir, url, ref: existing ? branch : baseBranch, singleBranch: true, depth: 1, noTags: true });
-    if (http.sizeExceeded) throw new GitTransportError(sizeLimitMessage(this.maxBytes, 'git delivery checkouts'));
+    if (http.sizeExceeded) throw new GitTransportError(sizeLimitMessage(this.maxBytes, LIMIT_FOR));
     if (!existing) await git.branch({ fs, dir, ref: branch, checkout: true });
 
     const files = await request.change(new FsRepoTree(dir));
@@ -156,7 +150,7 @@ export class IsomorphicGitPublisher implements GitPublisher {
   private toPublishError(e: IsoGitError, request: PublishRequest, client: ScopedGitHttpClient, timedOut: boolean, remoteMessages: string[]): GitPublishError {
     const prefix = `Push to ${request.displayUrl} (branch ${request.branch}) failed`;
     const safe = (text: string) => scrubText(text, credentialSpellings(request.url, request.token));
-    if (client.sizeExceeded) return new GitPublishError(`${prefix}: ${sizeLimitMessage(this.maxBytes, 'git delivery checkouts')}`);
+    if (client.sizeExceeded) return new GitPublishError(`${prefix}: ${sizeLimitMessage(this.maxBytes, LIMIT_FOR)}`);
     if (timedOut) return new GitPublishError(`${prefix}: timed out after ${request.timeoutMs / 1000} s`);
     const remote = remoteMessages.filter(Boolean).join(' ').slice(0, MESSAGES_CAP);
     const said = remote ? ` (the remote said: ${remote})` : '';

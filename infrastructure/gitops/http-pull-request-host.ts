@@ -18,7 +18,8 @@ const CALLS = {
       body: { title: s.title, body: s.body, head: s.head, base: s.base },
     }),
     exists: (a: Answer) => a.status === 422 && /already exists/i.test(a.text),
-    find: (s: PullRequestSpec) => `/repos/${s.project}/pulls?state=open&head=${encodeURIComponent(`${s.project.split('/')[0]}:${s.head}`)}&base=${encodeURIComponent(s.base)}`,
+    find: (s: PullRequestSpec) =>
+      `/repos/${s.project}/pulls?state=open&head=${encodeURIComponent(`${s.project.split('/')[0]}:${s.head}`)}&base=${encodeURIComponent(s.base)}`,
     read: (o: Record<string, unknown>) => ({ url: String(o.html_url), number: Number(o.number) }),
     headers: (token: string) => ({ Authorization: `Bearer ${token}`, Accept: 'application/vnd.github+json', 'X-GitHub-Api-Version': '2022-11-28' }),
   },

@@ -27,7 +27,10 @@ describe('IsomorphicGitPublisher against git http-backend with receive-pack', fu
   after(async () => server.close());
   beforeEach(() => {
     dataDir = mkdtempSync(path.join(tmpdir(), 'svc-push-'));
-    publisher = new IsomorphicGitPublisher({ workspace: new DataDirCloneWorkspace(dataDir, new CapturingLogger(), 'git-deliveries'), internalHosts: ['localhost'] });
+    publisher = new IsomorphicGitPublisher({
+      workspace: new DataDirCloneWorkspace(dataDir, new CapturingLogger(), 'git-deliveries'),
+      internalHosts: ['localhost'],
+    });
     server.requests.length = 0;
   });
   afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -70,10 +73,14 @@ describe('IsomorphicGitPublisher against git http-backend with receive-pack', fu
 
   it('commits on top of an existing branch, and an unchanged delivery commits nothing', async () => {
     const first = await publisher.publish(req('gitops', { branch: 'svc/again' }));
-    const second = await publisher.publish(req('gitops', { branch: 'svc/again', change: async () => [{ path: 'web/deployment-web.yaml', content: 'kind: Deployment\nx: 1\n' }] }));
+    const second = await publisher.publish(
+      req('gitops', { branch: 'svc/again', change: async () => [{ path: 'web/deployment-web.yaml', content: 'kind: Deployment\nx: 1\n' }] }),
+    );
     expect(second).to.include({ branchCreated: false, changed: true });
     expect(server.git('gitops', ['rev-parse', 'svc/again~1']).trim()).to.equal(first.commit);
-    const third = await publisher.publish(req('gitops', { branch: 'svc/again', change: async () => [{ path: 'web/deployment-web.yaml', content: 'kind: Deployment\nx: 1\n' }] }));
+    const third = await publisher.publish(
+      req('gitops', { branch: 'svc/again', change: async () => [{ path: 'web/deployment-web.yaml', content: 'kind: Deployment\nx: 1\n' }] }),
+    );
     expect(third).to.include({ changed: false, commit: second.commit });
   });
 

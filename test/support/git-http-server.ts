@@ -296,7 +296,12 @@ export async function startGitHttpServer(repos: Record<string, RepoSpec>, token 
     resetBranch: (name, branch, files) => pushBranch(root, home, bareDirs.get(name)!, branch, files),
     show: (name, ref, file) => {
       try {
-        return execFileSync('git', ['show', `${ref}:${file}`], { cwd: bareDirs.get(name)!, env: { PATH: process.env.PATH, HOME: home }, encoding: 'utf8', stdio: 'pipe' });
+        return execFileSync('git', ['show', `${ref}:${file}`], {
+          cwd: bareDirs.get(name)!,
+          env: { PATH: process.env.PATH, HOME: home },
+          encoding: 'utf8',
+          stdio: 'pipe',
+        });
       } catch {
         return undefined;
       }
