@@ -2,10 +2,10 @@
  * Gateway benchmark (issue 15), in one run, as ratios of throughput (each the
  * median of paired rounds: svc and its peer back to back):
  * - the routes of the issue's table (catalog, prompt list, a render without
- *   arguments, /healthz) against a bare node:http server returning the same
- *   bytes: target >= 0.70;
- * - the other routes (a tool call: `version` and a `manageOrgData` list; a
- *   render with arguments; the OpenAPI document; /readyz; an upload that
+ *   arguments, /healthz) and a render with arguments (issue 25) against a bare
+ *   node:http server returning the same bytes: target >= 0.70;
+ * - the other routes (a tool call: `version` and a `manageOrgData` list; the
+ *   OpenAPI document; /readyz; an upload that
  *   changes nothing; a refresh of the configured repository) against a bare
  *   express app doing the same work (the same use cases, resolved from the
  *   same kind of container; the OpenAPI document built once) without svc's
@@ -49,8 +49,8 @@ const ALL_TARGETS: Target[] = [
     method: 'POST',
     path: '/api/v1/prompts/debug-crashloop',
     body: WITH_ARGUMENTS,
-    peer: 'express',
-    target: 0.85,
+    peer: 'bare',
+    target: 0.7,
   },
   { route: 'POST /api/v1/tools/manageOrgData (list)', method: 'POST', path: '/api/v1/tools/manageOrgData', body: ORG_LIST, peer: 'express', target: 0.85 },
   { route: 'GET /api/v1/openapi', method: 'GET', path: '/api/v1/openapi', peer: 'express', target: 0.85 },
@@ -109,7 +109,6 @@ async function serveSvc() {
 async function serveExpress() {
   const c = containerForBench();
   const executeTool = c.resolve(TOKENS.ExecuteTool);
-  const renderPrompt = c.resolve(TOKENS.RenderPrompt);
   const checkReadiness = c.resolve(TOKENS.CheckReadiness);
   const ingestSource = c.resolve(TOKENS.IngestSource);
   const refreshPrompts = c.resolve(TOKENS.RefreshPrompts);
@@ -138,10 +137,6 @@ async function serveExpress() {
   });
   app.post('/api/v1/tools/:toolName', async (req, res) => {
     const data = await executeTool.execute({ toolName: req.params.toolName, params: req.body ?? {}, requestId: 'r', caller: STATIC_TOKEN_CALLER });
-    res.json({ success: true, data, meta: meta() });
-  });
-  app.post('/api/v1/prompts/:name', async (req, res) => {
-    const data = await renderPrompt.execute({ name: req.params.name, arguments: req.body?.arguments });
     res.json({ success: true, data, meta: meta() });
   });
   const server = app.listen(0, '127.0.0.1', async () => {

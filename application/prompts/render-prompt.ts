@@ -1,5 +1,5 @@
 import { ERROR_CODES, NotFoundError } from '../../domain/errors.js';
-import type { RenderedPrompt } from '../../domain/prompts/prompt.js';
+import type { Prompt, RenderedPrompt } from '../../domain/prompts/prompt.js';
 import { renderPrompt, type PromptArgumentValues } from '../../domain/prompts/prompt-renderer.js';
 import type { PromptSourceRequest, PromptSourceResolver, ResolvedPromptSource } from './prompt-source-resolver.js';
 
@@ -20,9 +20,14 @@ export class RenderPrompt {
   }
 
   /** The answer for a source already resolved; throws as `execute` does. */
-  of({ library, source }: ResolvedPromptSource, name: string, args?: PromptArgumentValues): RenderPromptOutput {
+  of(resolved: ResolvedPromptSource, name: string, args?: PromptArgumentValues): RenderPromptOutput {
+    return { ...renderPrompt(this.promptOf(resolved, name), args), source: resolved.source };
+  }
+
+  /** The prompt `name` of a resolved source; throws NotFoundError(PROMPT_NOT_FOUND) for an unknown name. */
+  promptOf({ library }: ResolvedPromptSource, name: string): Prompt {
     const prompt = library.get(name);
     if (!prompt) throw new NotFoundError(ERROR_CODES.PROMPT_NOT_FOUND, `Prompt not found: ${name}`);
-    return { ...renderPrompt(prompt, args), source };
+    return prompt;
   }
 }

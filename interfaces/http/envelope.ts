@@ -58,3 +58,8 @@ export function ok<T>(req: Request, data: T): SuccessEnvelope<T> {
 export function failure(res: Response, error: ErrorBody): ErrorEnvelope {
   return { success: false, error, meta: meta(res) };
 }
+
+/** A success envelope up to `"meta":`, for answers that add a fresh meta when they are sent. */
+export function envelopeHead(data: unknown): Buffer {
+  return Buffer.from(`{"success":true,"data":${JSON.stringify(data)},"meta":`);
+}

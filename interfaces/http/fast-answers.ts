@@ -3,12 +3,12 @@ import { parse as parseQuery } from 'node:querystring';
 import type { DependencyContainer } from 'tsyringe';
 import { TOKENS } from '../../infrastructure/tokens.js';
 import { catalogFilters, CATALOG_QUERY_KEYS } from './catalog-query.js';
-import { API_VERSION } from './envelope.js';
+import { API_VERSION, envelopeHead } from './envelope.js';
 import { isoNow } from './middleware/request-context.js';
-import { envelopeHead, isPromptRenderPath, isPromptsListPath, promptLanes, type Lane } from './fast-prompt-answers.js';
+import { isPromptRenderPath, isPromptsListPath, promptLanes, type Lane, type LaneAnswer } from './fast-prompt-answers.js';
 import { KeptAnswers, type KeptAnswersLimits } from './kept-answers.js';
 import { openApiDocumentOf } from './openapi-document.js';
-import type { GateContext } from './request-gate.js';
+import { refuse, type GateContext } from './request-gate.js';
 import { toCatalogEntry } from './tool-catalog-entry.js';
 
 /** Over every fast route: catalog filters, the OpenAPI document, prompt lists and renders. */
@@ -46,8 +46,9 @@ function sendBytes(res: ServerResponse, requestId: string, head: Buffer, tail = 
   res.uncork();
 }
 
-/** A kept envelope head, then a fresh meta and the closing brace (all ASCII, so its length is its byte length). */
-function sendEnvelope(res: ServerResponse, requestId: string, head: Buffer): void {
+/** A kept envelope head, then a fresh meta and the closing brace (all ASCII, so its length is its byte length); or an error envelope. */
+function sendEnvelope(res: ServerResponse, requestId: string, head: LaneAnswer): void {
+  if (!Buffer.isBuffer(head)) return refuse(res, requestId, head);
   sendBytes(res, requestId, head, `{"timestamp":"${isoNow()}","requestId":"${requestId}","version":"${API_VERSION}"}}`);
 }
 
@@ -56,10 +57,10 @@ function sendEnvelope(res: ServerResponse, requestId: string, head: Buffer): voi
  * kept ready (KeptAnswers), after the request gate (auth, Host check, request
  * id, access line) and before express: the tool catalog and its filters, the
  * OpenAPI document (the tool registry is fixed for the life of a process), and
- * a cached prompt source's list and renders without arguments (kept under the
- * library they came from; see fast-prompt-answers.ts). Anything else (another
- * method or path, an unknown or repeated query parameter, a per-request
- * repository, a body with arguments, a source not loaded) goes to the express
+ * a cached prompt source's list and renders (kept under the library they came
+ * from; see fast-prompt-answers.ts). Anything else (another method or path,
+ * an unknown or repeated query parameter, a per-request repository, a body
+ * the render lane cannot be sure of, a source not loaded) goes to the express
  * app, which stays the one definition of behaviour; a test holds both to the
  * same status, headers and body. A failure here is logged with the request id
  * and the request falls through to express.

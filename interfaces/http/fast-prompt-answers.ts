@@ -4,34 +4,40 @@ import type { DependencyContainer } from 'tsyringe';
 import type { ResolvedPromptSource } from '../../application/prompts/prompt-source-resolver.js';
 import { NotFoundError, ValidationError } from '../../domain/errors.js';
 import { TOKENS } from '../../infrastructure/tokens.js';
+import { envelopeHead, type ErrorBody } from './envelope.js';
+import { renderedHead } from './render-head.js';
+import { NOT_JSON_BODY, toErrorBody } from './middleware/error-handler.js';
+import { renderAskOf, type RenderAsk } from './render-body.js';
 import type { KeptAnswers } from './kept-answers.js';
 
-/** A kept answer: the envelope up to `"meta":`, or (undefined) leave the request to express. */
-export type Lane = (req: IncomingMessage) => Buffer | undefined | Promise<Buffer | undefined>;
+/** An envelope up to `"meta":` (kept or computed), or an error answered as the express error handler answers it. */
+export type LaneAnswer = Buffer | ErrorBody;
+/** A lane's answer now or later; undefined: leave the request to express. */
+export type LaneResult = LaneAnswer | undefined | Promise<LaneAnswer | undefined>;
+export type Lane = (req: IncomingMessage) => LaneResult;
 
 const PROMPTS_PATH = '/api/v1/prompts';
 const RENDER_PREFIX = `${PROMPTS_PATH}/`;
 /** Names express would decode differently, and the routes beside the render route, are left to express. */
 const PLAIN_NAME = /^[A-Za-z0-9._-]+$/;
 const NOT_A_PROMPT = new Set(['refresh', 'sources']);
-/** The bodies that ask for a render without arguments, exactly as a client sends them. */
-const NO_ARGUMENT_BODIES = new Set(['{}', '{"arguments":{}}']);
-const MAX_PEEKED_BODY = 64;
+/** Longer bodies go to express; well under the request stream's 16 KiB buffer, so a whole body is buffered without being read. */
+const MAX_LANE_BODY = 8 * 1024;
 const JSON_BODY_TYPE = /^application\/json(?:;\s*charset=utf-8)?$/i;
 
 /** The group the default source (configured repo, else built-ins) is kept in. */
 export const DEFAULT_PROMPTS_GROUP = 'prompts:default';
 const UPLOAD_GROUP = 'prompts:upload:';
 
-export function envelopeHead(data: unknown): Buffer {
-  return Buffer.from(`{"success":true,"data":${JSON.stringify(data)},"meta":`);
-}
-
 /**
  * The prompt library's fast answers: the list (`GET /api/v1/prompts`, with no
- * query or only `?source=`) and renders without arguments (`POST
- * /api/v1/prompts/{name}` with no body, `{}` or `{"arguments":{}}`), of the
- * default source when it is loaded and fresh, or of an uploaded source. The
+ * query or only `?source=`) and renders (`POST /api/v1/prompts/{name}` with no
+ * body or a short JSON body, with or without `arguments`; render-body.ts says
+ * which bodies, the rest go to express), of the default source when it is
+ * loaded and fresh, or of an uploaded source. The list and renders without
+ * arguments are kept bytes; a render with arguments substitutes them into the
+ * kept template each time. An unknown prompt, a missing or mistyped argument
+ * and a body that is not JSON are answered with the error express gives. The
  * version the kept bytes are checked against on every answer is the library
  * object the resolver serves right now: a refresh, a new clone, a new upload
  * of that identifier or the TTL changes it (or leaves no loaded source), so
@@ -65,28 +71,24 @@ export function promptLanes(container: DependencyContainer, kept: KeptAnswers): 
     return { group: UPLOAD_GROUP, resolved: ingested.resolve(source) };
   };
 
-  const answer = (
-    req: IncomingMessage,
-    key: string,
-    compute: (resolved: ResolvedPromptSource) => unknown,
-  ): Buffer | undefined | Promise<Buffer | undefined> => {
+  /** The envelope head `compute` makes for this request's source, kept under `key` if given; an unknown prompt or bad arguments answer as express does. */
+  const answer = (req: IncomingMessage, compute: (resolved: ResolvedPromptSource) => Buffer, key?: string): LaneResult => {
     const target = sourceOf(req);
     if (!target) return undefined;
-    const fromResolved = (resolved: ResolvedPromptSource): Buffer | undefined => {
+    const fromResolved = (resolved: ResolvedPromptSource): LaneAnswer => {
       // an upload is grouped by its scrubbed identifier: the library's identity tells copies apart, never a credential
       const group = target.group === UPLOAD_GROUP ? `${UPLOAD_GROUP}${resolved.source}` : target.group;
-      const hit = kept.get(group, resolved.library, key);
+      const hit = key === undefined ? undefined : kept.get(group, resolved.library, key);
       if (hit) return hit;
-      let data: unknown;
+      let head: Buffer;
       try {
-        data = compute(resolved);
+        head = compute(resolved);
       } catch (e) {
-        // an unknown prompt or a missing argument: express gives the error answer
-        if (e instanceof NotFoundError || e instanceof ValidationError) return undefined;
+        // an unknown prompt, a missing or mistyped argument: the error envelope the express error handler writes
+        if (e instanceof NotFoundError || e instanceof ValidationError) return toErrorBody(e);
         throw e;
       }
-      const head = envelopeHead(data);
-      kept.put(group, resolved.library, key, head);
+      if (key !== undefined) kept.put(group, resolved.library, key, head);
       return head;
     };
     if (!(target.resolved instanceof Promise)) return fromResolved(target.resolved);
@@ -97,7 +99,7 @@ export function promptLanes(container: DependencyContainer, kept: KeptAnswers): 
     });
   };
 
-  const list: Lane = (req) => answer(req, 'list', (resolved) => listPrompts.of(resolved));
+  const list: Lane = (req) => answer(req, (resolved) => envelopeHead(listPrompts.of(resolved)), 'list');
 
   const render: Lane = (req) => {
     const url = req.url ?? '';
@@ -106,24 +108,30 @@ export function promptLanes(container: DependencyContainer, kept: KeptAnswers): 
     if (!PLAIN_NAME.test(name) || NOT_A_PROMPT.has(name)) return undefined;
     const body = bodyKind(req);
     if (!body) return undefined;
-    const compute = () => answer(req, `render:${name}`, (resolved) => renderPrompt.of(resolved, name));
-    if (body === 'none') return compute();
-    // The body arrives after the headers: once it is all there, look at it; express gets it back unless this lane answers.
-    const decide = (complete: boolean) => {
+    const renderFor = (ask: RenderAsk): LaneResult => {
+      // express.json refuses it before any route runs, whatever the prompt or source
+      if (ask === 'not-json') return NOT_JSON_BODY;
+      const args = ask.arguments;
+      // renders without arguments are kept; with arguments the substitution is done on the kept template each time
+      if (args === undefined) return answer(req, (resolved) => envelopeHead(renderPrompt.of(resolved, name)), `render:${name}`);
+      return answer(req, (resolved) => renderedHead(renderPrompt.promptOf(resolved, name), resolved.source, args));
+    };
+    if (body === 'none') return renderFor({ arguments: undefined });
+    // The body arrives after the headers: once it is all there, read it; express gets it back unless this lane answers.
+    const decide = (complete: boolean): LaneResult => {
       if (!complete) return undefined;
-      // The whole body is buffered: read it, and put it back unless this lane answers,
-      // so express can still read it.
       const chunk = req.read() as Buffer | null;
       if (chunk === null) return undefined;
-      if (!NO_ARGUMENT_BODIES.has(chunk.toString('latin1'))) return putBack(req, chunk);
-      const head = compute();
-      if (head instanceof Promise) {
+      const ask = renderAskOf(chunk);
+      if (ask === undefined) return putBack(req, chunk);
+      const result = renderFor(ask);
+      if (result instanceof Promise) {
         // the request may end before the promise settles: give the body back now, drain it if answered
         req.unshift(chunk);
-        return head.then((h) => (h && req.resume(), h));
+        return result.then((h) => (h && req.resume(), h));
       }
       // answered from a read body: the request ends by itself
-      return head ?? putBack(req, chunk);
+      return result ?? putBack(req, chunk);
     };
     // Usually the body came in the same read as the headers: node parses it once this
     // request's handlers (and their microtasks) have run, so it is all there by the
@@ -142,13 +150,13 @@ export function promptLanes(container: DependencyContainer, kept: KeptAnswers): 
   return { list, render };
 }
 
-/** 'none': no body at all; 'small': a short JSON body worth looking at; undefined: leave it to express. */
+/** 'none': no body at all; 'small': a short JSON body worth reading; undefined: leave it to express. */
 function bodyKind(req: IncomingMessage): 'none' | 'small' | undefined {
   // a chunked or compressed body is express's to decode
   if (req.headers['transfer-encoding'] !== undefined || req.headers['content-encoding'] !== undefined) return undefined;
   const length = req.headers['content-length'];
   if (length === undefined || length === '0') return 'none';
-  if (!/^[1-9]\d?$/.test(length) || Number(length) > MAX_PEEKED_BODY) return undefined;
+  if (!/^[1-9]\d{0,4}$/.test(length) || Number(length) > MAX_LANE_BODY) return undefined;
   return JSON_BODY_TYPE.test(req.headers['content-type'] ?? '') ? 'small' : undefined;
 }
 

@@ -246,7 +246,7 @@ function hasBody(req: IncomingMessage): boolean {
 }
 
 /** The error envelope, as the express error handler writes it. */
-function refuse(res: ServerResponse, requestId: string, error: ErrorBody): void {
+export function refuse(res: ServerResponse, requestId: string, error: ErrorBody): void {
   const body = Buffer.from(JSON.stringify({ success: false, error, meta: { timestamp: isoNow(), requestId, version: API_VERSION } }));
   res.writeHead(statusFor(error.code), { 'X-Request-Id': requestId, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': body.length });
   res.end(body);

@@ -12,7 +12,11 @@ interface HttpParserError {
   limit?: number;
 }
 
-function toErrorBody(err: unknown): ErrorBody {
+/** What express.json's parse failure becomes (also answered by the render fast lane). */
+export const NOT_JSON_BODY: ErrorBody = { code: ERROR_CODES.VALIDATION_ERROR, message: 'Request body is not valid JSON' };
+
+/** The error body of any error: a domain error's code and message, a 500 with nothing of the internals otherwise. */
+export function toErrorBody(err: unknown): ErrorBody {
   if (err instanceof DomainError) {
     return err.details === undefined ? { code: err.code, message: err.message } : { code: err.code, message: err.message, details: err.details };
   }
@@ -21,7 +25,7 @@ function toErrorBody(err: unknown): ErrorBody {
     return { code: ERROR_CODES.VALIDATION_ERROR, message: `Invalid request: ${details.map((d) => `${d.field}: ${d.message}`).join('; ')}`, details };
   }
   const parser = err as HttpParserError;
-  if (parser?.type === 'entity.parse.failed') return { code: ERROR_CODES.VALIDATION_ERROR, message: 'Request body is not valid JSON' };
+  if (parser?.type === 'entity.parse.failed') return NOT_JSON_BODY;
   if (parser?.type === 'entity.too.large') {
     return { code: HTTP_ERROR_CODES.PAYLOAD_TOO_LARGE, message: `Request body exceeds the limit of ${parser.limit} bytes` };
   }
