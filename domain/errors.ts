@@ -49,8 +49,15 @@ export class ExecutionError extends DomainError {
 
 /** A dependency the operation needs is not configured; the message says what to set. */
 export class NotConfiguredError extends ExecutionError {
-  constructor(what: string, howToConfigure: string) {
-    super(`${what} is not configured: ${howToConfigure}`);
+  constructor(what: string, howToConfigure: string, verb: 'is' | 'are' = 'is') {
+    super(`${what} ${verb} not configured: ${howToConfigure}`);
+  }
+
+  /** One error naming every missing setting: "The AI provider and the Kubernetes cluster are not configured: set ...; set ...". */
+  static all(missing: readonly { what: string; how: string }[]): NotConfiguredError {
+    if (missing.length === 1) return new NotConfiguredError(missing[0].what, missing[0].how);
+    const what = missing.map((m, i) => (i === 0 ? m.what : m.what.charAt(0).toLowerCase() + m.what.slice(1))).join(' and ');
+    return new NotConfiguredError(what, missing.map((m) => m.how).join('; '), 'are');
   }
 }
 

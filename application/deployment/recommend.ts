@@ -6,6 +6,7 @@ import { nextSteps } from '../../domain/deployment/workflow.js';
 import type { ClusterReader } from '../../domain/ports/cluster-reader.js';
 import type { Embedder } from '../../domain/ports/embedder.js';
 import type { LlmProvider } from '../../domain/ports/llm-provider.js';
+import { requireConfigured } from '../ai/require-configured.js';
 import type { VectorStore } from '../../domain/ports/vector-store.js';
 import type { ToolInput } from '../../domain/tools/tool-definitions.js';
 import { RunBudget, type BudgetLimits } from '../ai/run-budget.js';
@@ -65,6 +66,7 @@ export class Recommend implements ToolHandler<ToolInput<'recommend'>> {
   async execute({ intent, final = false }: ToolInput<'recommend'>) {
     const words = intent.match(/[\p{L}\p{N}]+/gu) ?? [];
     if (!final && words.length < 3) return this.guidance(intent, VAGUE_GUIDANCE);
+    requireConfigured({ llm: this.llm, cluster: this.cluster });
     const org = await searchOrgContext(this.vectors, this.embedder, intent);
     const served = await this.cluster.listApiResources();
     const lines = [...new Set(served.map((r) => `${r.apiVersion} ${r.kind}`))].slice(0, MAX_SERVED_LINES);

@@ -1,5 +1,6 @@
 import type { AiToolDeps } from '../ai/ai-tool-deps.js';
-import { ValidationError, NotConfiguredError } from '../../domain/errors.js';
+import { requireConfigured } from '../ai/require-configured.js';
+import { ValidationError } from '../../domain/errors.js';
 import { overallRisk } from '../../domain/operations/operation-plan.js';
 import type { Session } from '../../domain/sessions/session.js';
 import { unknownSession } from '../../domain/sessions/session-id.js';
@@ -150,13 +151,11 @@ export class Operate implements ToolHandler<Input> {
   }
 
   private requireAiAndCluster(): void {
-    const llm = this.deps.llm.status();
-    if (!llm.configured) throw new NotConfiguredError('The AI provider', llm.hint ?? 'set OPENAI_API_KEY');
-    this.requireCluster();
+    requireConfigured({ llm: this.deps.llm, cluster: this.deps.reader });
   }
 
   private requireCluster(): void {
-    if (this.deps.reader.context() === '') throw new NotConfiguredError('The Kubernetes cluster', 'set KUBECONFIG or run svc inside a cluster');
+    requireConfigured({ cluster: this.deps.reader });
   }
 }
 

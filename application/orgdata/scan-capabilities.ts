@@ -1,4 +1,5 @@
-import { NotConfiguredError, NotFoundError, ValidationError } from '../../domain/errors.js';
+import { NotFoundError, ValidationError } from '../../domain/errors.js';
+import { requireConfigured } from '../ai/require-configured.js';
 import { matchesTarget, uniqueTargets, type ScanTarget } from '../../domain/orgdata/capability.js';
 import { newScanState, toProgress, type ScanFailure, type ScanState } from '../../domain/orgdata/scan-state.js';
 import { ScanRun, type ScanDeps } from './scan-run.js';
@@ -22,9 +23,7 @@ export class ScanCapabilities {
   constructor(private readonly d: ScanDeps) {}
 
   async start(resources?: readonly string[]) {
-    if (!this.d.llm.status().configured) {
-      throw new NotConfiguredError('The AI provider', 'set OPENAI_API_KEY (and OPENAI_BASE_URL for a non-OpenAI server) to scan capabilities');
-    }
+    requireConfigured({ llm: this.d.llm, cluster: this.d.cluster });
     return this.exclusive(async () => {
       if (this.active) return this.alreadyRunning(await this.d.states.load());
       await this.d.collection.assertDimension();

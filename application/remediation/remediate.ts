@@ -1,12 +1,13 @@
 import type { AiToolDeps } from '../ai/ai-tool-deps.js';
 import { decideAutoExecution } from '../../domain/actions/auto-execution.js';
-import { DomainError, NotConfiguredError, ValidationError } from '../../domain/errors.js';
+import { DomainError, ValidationError } from '../../domain/errors.js';
 import type { Session } from '../../domain/sessions/session.js';
 import { unknownSession } from '../../domain/sessions/session-id.js';
 import type { ToolInput } from '../../domain/tools/tool-definitions.js';
 import { AwaitRollouts, rolloutLines, type RolloutWaitOptions } from '../actions/await-rollouts.js';
 import { executeActions } from '../actions/execute-actions.js';
 import { runOnce } from '../actions/run-once.js';
+import { requireConfigured } from '../ai/require-configured.js';
 import { RunBudget } from '../ai/run-budget.js';
 import type { ToolContext, ToolHandler } from '../tool-handler.js';
 import { Investigate } from './investigate.js';
@@ -69,8 +70,7 @@ export class Remediate implements ToolHandler<Input> {
   }
 
   private async start(input: Input & { issue: string }): Promise<RemediationView> {
-    this.requireAi();
-    this.requireCluster();
+    requireConfigured({ llm: this.deps.llm, cluster: this.deps.reader });
     const started = this.deps.clock.now();
     const settings = {
       mode: input.mode ?? 'manual',
@@ -157,12 +157,7 @@ export class Remediate implements ToolHandler<Input> {
     return remediationView(saved.session);
   }
 
-  private requireAi(): void {
-    const llm = this.deps.llm.status();
-    if (!llm.configured) throw new NotConfiguredError('The AI provider', llm.hint ?? 'set OPENAI_API_KEY');
-  }
-
   private requireCluster(): void {
-    if (this.deps.reader.context() === '') throw new NotConfiguredError('The Kubernetes cluster', 'set KUBECONFIG or run svc inside a cluster');
+    requireConfigured({ cluster: this.deps.reader });
   }
 }

@@ -1,8 +1,7 @@
 import { NotConfiguredError } from '../../domain/errors.js';
 import type { ClusterClient, ClusterStatus } from '../../domain/ports/cluster-client.js';
 
-const WHAT = 'The Kubernetes cluster';
-const HOW = 'set KUBECONFIG or run svc inside a cluster';
+import { CLUSTER_HINT as HOW, KUBERNETES_CLUSTER as WHAT } from '../../application/ai/require-configured.js';
 
 function notConfigured(): never {
   throw new NotConfiguredError(WHAT, HOW);
