@@ -1,5 +1,5 @@
 import { kubectlEquivalent, toOperation, type ClusterAction, type ClusterOperation } from '../../domain/actions/cluster-action.js';
-import type { DryRunResult, KubeObject } from '../../domain/cluster/kube-types.js';
+import type { DryRunResult } from '../../domain/cluster/kube-types.js';
 import { DomainError } from '../../domain/errors.js';
 import type { Clock } from '../../domain/ports/clock.js';
 import type { ClusterWriter } from '../../domain/ports/cluster-writer.js';
@@ -27,31 +27,32 @@ export interface ExecutionReport {
   dryRunPassed: boolean;
   refused?: DryRunRefusal;
   outcomes: ActionOutcome[];
-  /** The objects as stored after each applied action (apply and patch), for rollout checks. */
-  stored: KubeObject[];
 }
 
 /** The server-side dry run of one operation: the server's verdict, not an exception. */
 export async function dryRunOperation(writer: ClusterWriter, op: ClusterOperation): Promise<DryRunResult> {
+  const pin = op.resourceVersion ? { resourceVersion: op.resourceVersion } : {};
   switch (op.method) {
     case 'apply':
-      return writer.dryRunApply(op.manifest);
+      return writer.dryRunApply(op.manifest, pin);
     case 'patch':
-      return writer.dryRunPatch(op.ref, op.patch);
+      return writer.dryRunPatch(op.ref, op.patch, { patchType: op.patchType, ...pin });
     case 'delete':
-      return writer.dryRunDelete(op.ref);
+      return writer.dryRunDelete(op.ref, pin);
   }
 }
 
-async function run(writer: ClusterWriter, op: ClusterOperation): Promise<KubeObject | undefined> {
+async function run(writer: ClusterWriter, op: ClusterOperation): Promise<void> {
+  const pin = op.resourceVersion ? { resourceVersion: op.resourceVersion } : {};
   switch (op.method) {
     case 'apply':
-      return writer.apply(op.manifest);
+      await writer.apply(op.manifest, pin);
+      return;
     case 'patch':
-      return writer.patch(op.ref, op.patch);
+      await writer.patch(op.ref, op.patch, { patchType: op.patchType, ...pin });
+      return;
     case 'delete':
-      await writer.delete(op.ref);
-      return undefined;
+      await writer.delete(op.ref, pin);
   }
 }
 
@@ -71,12 +72,10 @@ export async function executeActions(writer: ClusterWriter, actions: ClusterActi
         dryRunPassed: false,
         refused: { action: i + 1, description: actions[i].description, reason: verdict.reason, message: verdict.message, causes: verdict.causes },
         outcomes: actions.map((a, j) => ({ action: j + 1, description: a.description, kubectl: kubectlEquivalent(a), status: 'not-run' })),
-        stored: [],
       };
     }
   }
   const outcomes: ActionOutcome[] = [];
-  const stored: KubeObject[] = [];
   let failed = false;
   for (const [i, op] of ops.entries()) {
     const base = { action: i + 1, description: actions[i].description, kubectl: kubectlEquivalent(actions[i]) };
@@ -85,8 +84,7 @@ export async function executeActions(writer: ClusterWriter, actions: ClusterActi
       continue;
     }
     try {
-      const object = await run(writer, op);
-      if (object) stored.push(object);
+      await run(writer, op);
       outcomes.push({ ...base, status: 'applied' });
     } catch (e) {
       failed = true;
@@ -94,5 +92,5 @@ export async function executeActions(writer: ClusterWriter, actions: ClusterActi
       outcomes.push({ ...base, status: 'failed', message: e instanceof DomainError ? e.message : 'the cluster call failed unexpectedly' });
     }
   }
-  return { dryRunPassed: true, outcomes, stored };
+  return { dryRunPassed: true, outcomes };
 }

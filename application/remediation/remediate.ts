@@ -121,7 +121,7 @@ export class Remediate implements ToolHandler<Input> {
     const { session: saved } = await runOnce(this.deps.sessions, 'remediation', session, this.deps.clock, async (): Promise<RemediationOutcome> => {
       const started = this.deps.clock.now();
       const baseline = await this.rollouts.baseline(actions);
-      const { stored: _stored, ...report } = await executeActions(this.deps.writer, actions, this.deps.clock);
+      const report = await executeActions(this.deps.writer, actions, this.deps.clock);
       if (!report.dryRunPassed || !report.outcomes.some((o) => o.status === 'applied')) return { report };
       // the check looks once the changed workloads rolled out (or stopped trying), not mid-rollout
       const rollouts = await this.rollouts.wait(actions, report.outcomes, baseline, limits.timeoutMs);

@@ -39,7 +39,7 @@ export interface VerificationResult extends Omit<Verification, 'resolved'> {
 
 /** What one execution did: the dry runs and applies, the rollouts waited for, then the follow-up check (when anything was applied). */
 export interface RemediationOutcome {
-  report: Omit<ExecutionReport, 'stored'>;
+  report: ExecutionReport;
   /** The changed Deployments, StatefulSets and DaemonSets; absent when none was changed. */
   rollouts?: RolloutReport[];
   verification?: VerificationResult;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import type { KubeObject, ResourceRef } from '../cluster/kube-types.js';
+import type { KubeObject, PatchBody, PatchType, ResourceRef } from '../cluster/kube-types.js';
+import { patchTypeFor } from '../cluster/patch-type.js';
 
 export const RISK_LEVELS = ['low', 'medium', 'high'] as const;
 export type RiskLevel = (typeof RISK_LEVELS)[number];
@@ -27,10 +28,18 @@ const manifest = z
     metadata: z.looseObject({ name: z.string().min(1).max(253), namespace: z.string().max(63).optional() }),
   })
   .refine(bounded(MAX_MANIFEST_CHARS), `a manifest may be at most ${MAX_MANIFEST_CHARS} characters of JSON`);
+const jsonPatchOp = z.strictObject({
+  op: z.enum(['add', 'remove', 'replace', 'move', 'copy', 'test']),
+  path: z.string().max(500).regex(/^\//, 'a JSON Pointer such as /spec/replicas'),
+  from: z.string().max(500).regex(/^\//).optional(),
+  value: z.unknown().optional(),
+});
 const patch = z
-  .record(z.string(), z.unknown())
-  .refine((p) => Object.keys(p).length > 0, 'a patch must change something')
-  .refine(bounded(MAX_PATCH_CHARS), `a patch may be at most ${MAX_PATCH_CHARS} characters of JSON`);
+  .union([z.record(z.string(), z.unknown()).refine((p) => Object.keys(p).length > 0, 'a patch must change something'), z.array(jsonPatchOp).min(1).max(100)])
+  .refine(bounded(MAX_PATCH_CHARS), `a patch may be at most ${MAX_PATCH_CHARS} characters of JSON`)
+  .describe(
+    'An object: a strategic merge patch for built-in kinds (name only the fields that change; containers, env, volumeMounts and ports merge by their keys), a JSON merge patch for custom resources; or a list of JSON Patch operations (RFC 6902), for lists in custom resources',
+  );
 
 const common = {
   description: z.string().min(1).max(500).describe('What this action does, for a person'),
@@ -52,26 +61,42 @@ export const clusterActionSchema = z.discriminatedUnion('type', [
 ]);
 export type ClusterAction = z.infer<typeof clusterActionSchema>;
 
-/** What the write port is asked to do for an action. */
-export type ClusterOperation =
-  { method: 'apply'; manifest: KubeObject } | { method: 'patch'; ref: ResourceRef; patch: Record<string, unknown> } | { method: 'delete'; ref: ResourceRef };
+/** What the write port is asked to do for an action; `resourceVersion`, when set, is the write's precondition. */
+export type ClusterOperation = (
+  | { method: 'apply'; manifest: KubeObject }
+  | { method: 'patch'; ref: ResourceRef; patch: PatchBody; patchType: PatchType }
+  | { method: 'delete'; ref: ResourceRef }
+) & { resourceVersion?: string };
 
-/** The API operation behind an action; scale and rollout restart are merge patches, as kubectl sends them. `now` stamps a restart. */
-export function toOperation(action: ClusterAction, now: Date): ClusterOperation {
+/**
+ * The API operation behind an action; scale and rollout restart are merge
+ * patches, as kubectl sends them. `now` stamps a restart. `resourceVersion`:
+ * the version of the object the action was approved against.
+ */
+export function toOperation(action: ClusterAction, now: Date, resourceVersion?: string): ClusterOperation {
+  const pin = resourceVersion ? { resourceVersion } : {};
   switch (action.type) {
     case 'apply':
-      return { method: 'apply', manifest: action.manifest as KubeObject };
+      return { method: 'apply', manifest: action.manifest as KubeObject, ...pin };
     case 'patch':
-      return { method: 'patch', ref: action.target, patch: action.patch };
+      return {
+        method: 'patch',
+        ref: action.target,
+        patch: action.patch as PatchBody,
+        patchType: patchTypeFor(action.target.apiVersion, action.patch as PatchBody),
+        ...pin,
+      };
     case 'delete':
-      return { method: 'delete', ref: action.target };
+      return { method: 'delete', ref: action.target, ...pin };
     case 'scale':
-      return { method: 'patch', ref: action.target, patch: { spec: { replicas: action.replicas } } };
+      return { method: 'patch', ref: action.target, patch: { spec: { replicas: action.replicas } }, patchType: 'merge', ...pin };
     case 'rolloutRestart':
       return {
         method: 'patch',
         ref: action.target,
         patch: { spec: { template: { metadata: { annotations: { 'kubectl.kubernetes.io/restartedAt': now.toISOString() } } } } },
+        patchType: 'merge',
+        ...pin,
       };
   }
 }
@@ -96,7 +121,7 @@ export function kubectlEquivalent(action: ClusterAction): string {
     case 'apply':
       return `kubectl apply --server-side --field-manager=svc -f - <<'EOF'\n${JSON.stringify(action.manifest, null, 2)}\nEOF`;
     case 'patch':
-      return `kubectl patch ${shellQuote(resource)}${ns} --type=merge -p ${shellQuote(JSON.stringify(action.patch))}`;
+      return `kubectl patch ${shellQuote(resource)}${ns} --type=${patchTypeFor(t.apiVersion, action.patch as PatchBody)} -p ${shellQuote(JSON.stringify(action.patch))}`;
     case 'delete':
       return `kubectl delete ${shellQuote(resource)}${ns}`;
     case 'scale':

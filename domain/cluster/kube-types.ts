@@ -118,7 +118,12 @@ export interface ResourceSchema {
 
 /** Outcome of a server-side dry-run apply: the server's verdict, not an exception. */
 export type DryRunResult =
-  | { accepted: true; object: KubeObject }
+  | {
+      accepted: true;
+      object: KubeObject;
+      /** The API server's `Warning` headers (deprecations, dropped fields), scrubbed and bounded. */
+      warnings?: string[];
+    }
   | {
       accepted: false;
       /** Kubernetes Status reason, e.g. `Invalid`, `BadRequest`, `Conflict`, `Forbidden`, `NotFound`. */
@@ -129,11 +134,41 @@ export type DryRunResult =
       causes: { field?: string; message: string; reason?: string }[];
     };
 
-export interface ApplyOptions {
+/** Preconditions of a write: the server answers 409 Conflict when they do not hold. */
+export interface WritePreconditions {
+  /** The object's `metadata.resourceVersion` as it was read: a change made since is a 409, not overwritten. */
+  resourceVersion?: string;
+}
+
+export interface ApplyOptions extends WritePreconditions {
   /** Field manager recorded by server-side apply; default `svc`. */
   fieldManager?: string;
   /** Take ownership of fields another manager owns. */
   force?: boolean;
+}
+
+/** One RFC 6902 JSON Patch operation. */
+export interface JsonPatchOp {
+  op: 'add' | 'remove' | 'replace' | 'move' | 'copy' | 'test';
+  /** JSON Pointer (RFC 6901). */
+  path: string;
+  from?: string;
+  value?: unknown;
+}
+
+/**
+ * How a patch is read: `strategic` (strategic merge patch: lists such as
+ * containers, env and volumeMounts merge by their keys; built-in kinds only),
+ * `merge` (RFC 7386: lists are replaced whole) or `json` (RFC 6902 operations).
+ */
+export type PatchType = 'strategic' | 'merge' | 'json';
+
+/** A patch body: an object (strategic or merge) or JSON Patch operations. */
+export type PatchBody = Record<string, unknown> | JsonPatchOp[];
+
+export interface PatchOptions extends WritePreconditions {
+  /** Default: `json` for operations, else `strategic` for built-in kinds and `merge` for custom resources (patchTypeFor). */
+  patchType?: PatchType;
 }
 
 /** What `waitFor` waits for. */

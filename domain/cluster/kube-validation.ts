@@ -1,5 +1,5 @@
 import { ValidationError } from '../errors.js';
-import type { EventQuery, KubeObject, ListQuery, LogQuery, ResourceRef, WaitCondition, WaitOptions } from './kube-types.js';
+import type { EventQuery, JsonPatchOp, KubeObject, ListQuery, LogQuery, PatchBody, ResourceRef, WaitCondition, WaitOptions } from './kube-types.js';
 
 /**
  * Checks run before any request reaches the API server. Names end up in URL
@@ -84,10 +84,20 @@ export function validateManifest(manifest: KubeObject): KubeObject {
   return manifest;
 }
 
-/** A JSON merge patch: a non-empty object that does not try to rename or move the object it patches. */
-export function validateMergePatch(patch: Record<string, unknown>): void {
-  if (!patch || typeof patch !== 'object' || Array.isArray(patch) || Object.keys(patch).length === 0) {
-    throw new ValidationError('Invalid patch: expected a non-empty JSON object (a JSON merge patch)');
+const JSON_PATCH_OPS = new Set(['add', 'remove', 'replace', 'move', 'copy', 'test']);
+const MAX_JSON_PATCH_OPS = 100;
+/** Pointers a JSON Patch may not touch: the object's identity. */
+const FIXED_POINTERS = /^\/(apiVersion|kind|metadata\/name|metadata\/namespace)(\/|$)/;
+
+/**
+ * A patch: a non-empty object (strategic or JSON merge patch) or a non-empty
+ * list of RFC 6902 operations, that does not try to rename or move the object
+ * it patches.
+ */
+export function validatePatch(patch: PatchBody): void {
+  if (Array.isArray(patch)) return validateJsonPatch(patch);
+  if (!patch || typeof patch !== 'object' || Object.keys(patch).length === 0) {
+    throw new ValidationError('Invalid patch: expected a non-empty JSON object (a merge patch) or a list of JSON Patch operations');
   }
   for (const key of ['apiVersion', 'kind'] as const) {
     if (key in patch) throw new ValidationError(`Invalid patch: ${key} cannot be patched`);
@@ -95,6 +105,17 @@ export function validateMergePatch(patch: Record<string, unknown>): void {
   const metadata = patch.metadata as Record<string, unknown> | undefined;
   if (metadata && typeof metadata === 'object' && ('name' in metadata || 'namespace' in metadata)) {
     throw new ValidationError('Invalid patch: metadata.name and metadata.namespace cannot be patched');
+  }
+}
+
+function validateJsonPatch(ops: JsonPatchOp[]): void {
+  if (ops.length === 0 || ops.length > MAX_JSON_PATCH_OPS) throw new ValidationError(`Invalid patch: a JSON Patch needs 1 to ${MAX_JSON_PATCH_OPS} operations`);
+  for (const [i, op] of ops.entries()) {
+    if (!op || typeof op !== 'object' || !JSON_PATCH_OPS.has(op.op) || typeof op.path !== 'string' || (op.path !== '' && !op.path.startsWith('/')))
+      throw new ValidationError(`Invalid patch: operation ${i + 1} needs "op" (add, remove, replace, move, copy or test) and a JSON Pointer "path"`);
+    for (const pointer of [op.path, op.from])
+      if (typeof pointer === 'string' && (pointer === '' || FIXED_POINTERS.test(pointer)) && op.op !== 'test')
+        throw new ValidationError(`Invalid patch: operation ${i + 1} may not change ${pointer || 'the whole object'}`);
   }
 }
 

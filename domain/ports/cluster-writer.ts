@@ -1,4 +1,15 @@
-import type { ApplyOptions, DryRunResult, KubeObject, ResourceRef, WaitCondition, WaitOptions, WaitResult } from '../cluster/kube-types.js';
+import type {
+  ApplyOptions,
+  DryRunResult,
+  KubeObject,
+  PatchBody,
+  PatchOptions,
+  ResourceRef,
+  WaitCondition,
+  WaitOptions,
+  WaitResult,
+  WritePreconditions,
+} from '../cluster/kube-types.js';
 
 /**
  * Kubernetes API writes. Use cases call these only after a server-side dry
@@ -9,6 +20,13 @@ import type { ApplyOptions, DryRunResult, KubeObject, ResourceRef, WaitCondition
  * server's verdict: a rejection (400/403/404/409/422) is `accepted: false`
  * with the server's reason, message and causes, so a caller can show it or
  * fix the change; transport failures, 401, 429 and 5xx still throw.
+ *
+ * Every apply and patch, dry run or not, is sent with `fieldValidation=Strict`:
+ * a field the kind does not declare is a refusal, never silently dropped. A
+ * namespaced kind needs `namespace` on every write (never taken from the
+ * kubeconfig context): without it the write is refused. `resourceVersion` in
+ * the options is a precondition: when the object changed since it was read,
+ * the server answers 409 (`accepted: false`, reason `Conflict`, for a dry run).
  */
 export interface ClusterWriter {
   /** Server-side apply with `dryRun=All`: nothing is persisted. */
@@ -17,17 +35,21 @@ export interface ClusterWriter {
   /** Server-side apply (create or update); returns the object as stored. */
   apply(manifest: KubeObject, options?: ApplyOptions): Promise<KubeObject>;
 
-  /** JSON merge patch (RFC 7386) with `dryRun=All`. A missing object is `accepted: false`, reason `NotFound`. */
-  dryRunPatch(ref: ResourceRef, patch: Record<string, unknown>): Promise<DryRunResult>;
+  /**
+   * A patch with `dryRun=All`, of the type `options.patchType` or `patchTypeFor`
+   * (strategic merge for built-in kinds, JSON merge for custom resources, JSON
+   * Patch for an array of operations). A missing object is `accepted: false`, reason `NotFound`.
+   */
+  dryRunPatch(ref: ResourceRef, patch: PatchBody, options?: PatchOptions): Promise<DryRunResult>;
 
-  /** JSON merge patch (RFC 7386); returns the object as stored. A missing object throws ExecutionError. */
-  patch(ref: ResourceRef, patch: Record<string, unknown>): Promise<KubeObject>;
+  /** The same patch, persisted; returns the object as stored. A missing object throws ExecutionError. */
+  patch(ref: ResourceRef, patch: PatchBody, options?: PatchOptions): Promise<KubeObject>;
 
   /** Delete with `dryRun=All`; `object` is the object that would be deleted. A missing object is `accepted: false`, reason `NotFound`. */
-  dryRunDelete(ref: ResourceRef): Promise<DryRunResult>;
+  dryRunDelete(ref: ResourceRef, options?: WritePreconditions): Promise<DryRunResult>;
 
   /** Deletes with background propagation; false when it did not exist. */
-  delete(ref: ResourceRef): Promise<boolean>;
+  delete(ref: ResourceRef, options?: WritePreconditions): Promise<boolean>;
 
   /**
    * Polls the object until `condition` holds or `options.timeoutMs` passes.

@@ -1,4 +1,17 @@
-import type { ApplyOptions, ClusterEvent, EventQuery, KubeObject, ListQuery, ListResult, LogQuery, ResourceRef } from '../../domain/cluster/kube-types.js';
+import type {
+  ApplyOptions,
+  ClusterEvent,
+  EventQuery,
+  KubeObject,
+  ListQuery,
+  ListResult,
+  LogQuery,
+  PatchBody,
+  PatchOptions,
+  ResourceRef,
+  WritePreconditions,
+} from '../../domain/cluster/kube-types.js';
+import { patchTypeFor } from '../../domain/cluster/patch-type.js';
 import { KubeStatusError } from './kube-errors.js';
 import { apiPathPrefix, type KubeDiscovery } from './kube-discovery.js';
 import { byTime, viewEvent, viewObject } from './kube-object-view.js';
@@ -6,7 +19,19 @@ import type { KubeTransport } from './kube-transport.js';
 
 const DEFAULT_FIELD_MANAGER = 'svc';
 const APPLY_PATCH = 'application/apply-patch+yaml';
-const MERGE_PATCH = 'application/merge-patch+json';
+const PATCH_CONTENT_TYPES = {
+  strategic: 'application/strategic-merge-patch+json',
+  merge: 'application/merge-patch+json',
+  json: 'application/json-patch+json',
+} as const;
+/** Every apply and patch: an unknown field is refused, never dropped (the server's default, Warn, drops it). */
+const STRICT = 'Strict';
+
+/** A write's answer: the object and the server's warnings. */
+export interface Written {
+  object: KubeObject;
+  warnings: string[];
+}
 
 function enc(segment: string): string {
   return encodeURIComponent(segment);
@@ -82,35 +107,52 @@ export class KubeObjects {
     }
   }
 
-  /** Server-side apply; with `dryRun` nothing is persisted. */
-  async apply(manifest: KubeObject, options: ApplyOptions, dryRun: boolean): Promise<KubeObject> {
-    const result = await this.transport.json({
+  /** Server-side apply; with `dryRun` nothing is persisted. `resourceVersion` goes into the manifest: the server's precondition. */
+  async apply(manifest: KubeObject, options: ApplyOptions, dryRun: boolean): Promise<Written> {
+    const body = options.resourceVersion ? { ...manifest, metadata: { ...manifest.metadata, resourceVersion: options.resourceVersion } } : manifest;
+    const { body: result, warnings } = await this.transport.jsonWithWarnings({
       method: 'PATCH',
-      path: await this.path(refOf(manifest)),
-      query: { fieldManager: options.fieldManager ?? DEFAULT_FIELD_MANAGER, force: options.force || undefined, dryRun: dryRun ? 'All' : undefined },
+      path: await this.path(refOf(manifest), true),
+      query: {
+        fieldManager: options.fieldManager ?? DEFAULT_FIELD_MANAGER,
+        force: options.force || undefined,
+        dryRun: dryRun ? 'All' : undefined,
+        fieldValidation: STRICT,
+      },
       // JSON is YAML, so the apply-patch content type takes the manifest as is
-      body: manifest,
+      body,
       contentType: APPLY_PATCH,
     });
-    return viewObject(result);
+    return { object: viewObject(result), warnings };
   }
 
-  /** JSON merge patch; with `dryRun` nothing is persisted. */
-  async patch(ref: ResourceRef, patch: Record<string, unknown>, dryRun: boolean): Promise<KubeObject> {
-    const result = await this.transport.json({
+  /**
+   * A strategic merge, JSON merge or JSON patch; with `dryRun` nothing is
+   * persisted. `resourceVersion` is set in the patched object (a JSON Patch
+   * gets a replace op for it): the server then answers 409 when the object changed.
+   */
+  async patch(ref: ResourceRef, patch: PatchBody, options: PatchOptions, dryRun: boolean): Promise<Written> {
+    const type = options.patchType ?? patchTypeFor(ref.apiVersion, patch);
+    const rv = options.resourceVersion;
+    const body = !rv
+      ? patch
+      : Array.isArray(patch)
+        ? [...patch, { op: 'replace', path: '/metadata/resourceVersion', value: rv }]
+        : { ...patch, metadata: { ...(patch.metadata as object | undefined), resourceVersion: rv } };
+    const { body: result, warnings } = await this.transport.jsonWithWarnings({
       method: 'PATCH',
-      path: await this.path(ref),
-      query: { fieldManager: DEFAULT_FIELD_MANAGER, dryRun: dryRun ? 'All' : undefined },
-      body: patch,
-      contentType: MERGE_PATCH,
+      path: await this.path(ref, true),
+      query: { fieldManager: DEFAULT_FIELD_MANAGER, dryRun: dryRun ? 'All' : undefined, fieldValidation: STRICT },
+      body,
+      contentType: PATCH_CONTENT_TYPES[type],
     });
-    return viewObject(result);
+    return { object: viewObject(result), warnings };
   }
 
   /** false when the object did not exist. */
-  async delete(ref: ResourceRef): Promise<boolean> {
+  async delete(ref: ResourceRef, options: WritePreconditions): Promise<boolean> {
     try {
-      await this.transport.json({ method: 'DELETE', path: await this.path(ref), query: { propagationPolicy: 'Background' } });
+      await this.transport.json({ method: 'DELETE', path: await this.path(ref, true), query: { propagationPolicy: 'Background' }, body: deleteBody(options) });
       return true;
     } catch (e) {
       if (e instanceof KubeStatusError && e.code === 404) return false;
@@ -119,17 +161,37 @@ export class KubeObjects {
   }
 
   /** A server-side dry-run delete: the server answers with the object it would delete (404 when absent, left to the caller). */
-  async dryRunDelete(ref: ResourceRef): Promise<KubeObject> {
-    const result = await this.transport.json({ method: 'DELETE', path: await this.path(ref), query: { propagationPolicy: 'Background', dryRun: 'All' } });
+  async dryRunDelete(ref: ResourceRef, options: WritePreconditions): Promise<KubeObject> {
+    const result = await this.transport.json({
+      method: 'DELETE',
+      path: await this.path(ref, true),
+      query: { propagationPolicy: 'Background', dryRun: 'All' },
+      body: deleteBody(options),
+    });
     return viewObject(result);
   }
 
-  private async path(ref: ResourceRef): Promise<string> {
+  /**
+   * The object's API path. A read without a namespace uses the context's; a
+   * write never does: a namespaced kind without one is refused (400), so a
+   * change lands only where it says it does.
+   */
+  private async path(ref: ResourceRef, write = false): Promise<string> {
     const info = await this.discovery.resolve(ref.apiVersion, ref.kind);
+    if (write && info.namespaced && !ref.namespace)
+      throw new KubeStatusError(400, {
+        reason: 'BadRequest',
+        message: `${info.kind} is namespaced: name its namespace (svc never writes to the kubeconfig context's default namespace)`,
+        causes: [{ field: 'metadata.namespace', message: 'Required value' }],
+      });
     const ns = info.namespaced ? `/namespaces/${enc(ref.namespace ?? this.defaultNamespace())}` : '';
     return `${apiPathPrefix(info.apiVersion)}${ns}/${info.resource}/${enc(ref.name)}`;
   }
 }
+
+/** DeleteOptions with the resourceVersion precondition, or no body. */
+const deleteBody = (options: WritePreconditions) =>
+  options.resourceVersion ? { kind: 'DeleteOptions', apiVersion: 'v1', preconditions: { resourceVersion: options.resourceVersion } } : undefined;
 
 export function refOf(m: KubeObject): ResourceRef {
   return { apiVersion: m.apiVersion, kind: m.kind, name: m.metadata.name, namespace: m.metadata.namespace };

@@ -61,9 +61,14 @@ export class KubeTransport {
   }
 
   async json<T>(req: KubeRequest): Promise<T> {
-    const text = await this.text(req, 'application/json');
+    return (await this.jsonWithWarnings<T>(req)).body;
+  }
+
+  /** The JSON body of a 2xx answer and the server's `Warning` headers (scrubbed, at most 10 of 500 characters). */
+  async jsonWithWarnings<T>(req: KubeRequest): Promise<{ body: T; warnings: string[] }> {
+    const { body, warnings } = await this.exchange(req, 'application/json');
     try {
-      return JSON.parse(text) as T;
+      return { body: JSON.parse(body) as T, warnings };
     } catch {
       throw new DependencyError('kubernetes', `Kubernetes API answered ${req.method} ${req.path} with a body that is not JSON`);
     }
@@ -71,6 +76,10 @@ export class KubeTransport {
 
   /** The response body of a 2xx answer; any other status throws KubeStatusError. */
   async text(req: KubeRequest, accept = 'application/json'): Promise<string> {
+    return (await this.exchange(req, accept)).body;
+  }
+
+  private async exchange(req: KubeRequest, accept: string): Promise<{ body: string; warnings: string[] }> {
     const server = this.server();
     const url = new URL(server.replace(/\/+$/, '') + req.path);
     for (const [k, v] of Object.entries(req.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
@@ -99,8 +108,8 @@ export class KubeTransport {
     const timeoutMs = req.timeoutMs ?? this.options.timeoutMs;
     const maxBytes = req.maxBytes ?? this.options.maxBytes;
     const secrets = this.secrets([bearer]);
-    const { status, body } = await this.send(url, opts, payload, timeoutMs, maxBytes, secrets);
-    if (status >= 200 && status < 300) return body;
+    const { status, body, warning } = await this.send(url, opts, payload, timeoutMs, maxBytes, secrets);
+    if (status >= 200 && status < 300) return { body, warnings: parseWarnings(warning).map((w) => scrubText(w, secrets)) };
     throw new KubeStatusError(status, parseStatusBody(body, status, secrets));
   }
 
@@ -111,7 +120,7 @@ export class KubeTransport {
     timeoutMs: number,
     maxBytes: number,
     secrets: (string | undefined)[],
-  ): Promise<{ status: number; body: string }> {
+  ): Promise<{ status: number; body: string; warning?: string | string[] }> {
     const where = scrubUrl(`${url.origin}`);
     return new Promise((resolve, reject) => {
       const lib = url.protocol === 'http:' ? http : https;
@@ -128,7 +137,7 @@ export class KubeTransport {
           }
           chunks.push(chunk);
         });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), warning: res.headers.warning }));
         res.on('error', (e) => fail(`Kubernetes API at ${where} broke off the response: ${describe(e)}`));
       });
       req.on('error', (e: NodeJS.ErrnoException) => {
@@ -138,6 +147,18 @@ export class KubeTransport {
       req.end(payload);
     });
   }
+}
+
+const MAX_WARNINGS = 10;
+const MAX_WARNING_CHARS = 500;
+
+/** The texts of `Warning: 299 - "text"` headers (RFC 7234 form, as kube-apiserver sends them); several may share one header. */
+export function parseWarnings(header: string | string[] | undefined): string[] {
+  const out: string[] = [];
+  for (const line of [header ?? []].flat()) {
+    for (const m of line.matchAll(/\d{3} \S+ "((?:[^"\\]|\\.)*)"/g)) out.push(m[1].replace(/\\(.)/g, '$1').slice(0, MAX_WARNING_CHARS));
+  }
+  return out.slice(0, MAX_WARNINGS);
 }
 
 function describe(e: NodeJS.ErrnoException): string {

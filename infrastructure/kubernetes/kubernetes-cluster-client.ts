@@ -11,11 +11,14 @@ import type {
   ListQuery,
   ListResult,
   LogQuery,
+  PatchBody,
+  PatchOptions,
   ResourceRef,
   ResourceSchema,
   WaitCondition,
   WaitOptions,
   WaitResult,
+  WritePreconditions,
 } from '../../domain/cluster/kube-types.js';
 import * as v from '../../domain/cluster/kube-validation.js';
 import { conditionMet } from '../../domain/cluster/wait-condition.js';
@@ -23,7 +26,7 @@ import { NotConfiguredError } from '../../domain/errors.js';
 import type { ClusterClient, ClusterStatus } from '../../domain/ports/cluster-client.js';
 import { KubeStatusError, toDomainError } from './kube-errors.js';
 import { KubeDiscovery } from './kube-discovery.js';
-import { KubeObjects, refOf } from './kube-objects.js';
+import { KubeObjects, refOf, type Written } from './kube-objects.js';
 import { KubeOpenApi } from './kube-openapi.js';
 import { KubeTransport } from './kube-transport.js';
 
@@ -133,32 +136,34 @@ export class KubernetesClusterClient implements ClusterClient {
     return this.call(`dry-run apply ${describeRef(refOf(manifest))}`, () => verdict(() => this.objects.apply(manifest, options, true)));
   }
 
-  async dryRunPatch(ref: ResourceRef, patch: Record<string, unknown>): Promise<DryRunResult> {
+  async dryRunPatch(ref: ResourceRef, patch: PatchBody, options: PatchOptions = {}): Promise<DryRunResult> {
     v.validateRef(ref);
-    v.validateMergePatch(patch);
-    return this.call(`dry-run patch ${describeRef(ref)}`, () => verdict(() => this.objects.patch(ref, patch, true)));
+    v.validatePatch(patch);
+    return this.call(`dry-run patch ${describeRef(ref)}`, () => verdict(() => this.objects.patch(ref, patch, options, true)));
   }
 
-  async patch(ref: ResourceRef, patch: Record<string, unknown>): Promise<KubeObject> {
+  async patch(ref: ResourceRef, patch: PatchBody, options: PatchOptions = {}): Promise<KubeObject> {
     v.validateRef(ref);
-    v.validateMergePatch(patch);
-    return this.call(`patch ${describeRef(ref)}`, () => this.objects.patch(ref, patch, false));
+    v.validatePatch(patch);
+    return this.call(`patch ${describeRef(ref)}`, async () => (await this.objects.patch(ref, patch, options, false)).object);
   }
 
-  async dryRunDelete(ref: ResourceRef): Promise<DryRunResult> {
+  async dryRunDelete(ref: ResourceRef, options: WritePreconditions = {}): Promise<DryRunResult> {
     v.validateRef(ref);
-    return this.call(`dry-run delete ${describeRef(ref)}`, () => verdict(() => this.objects.dryRunDelete(ref)));
+    return this.call(`dry-run delete ${describeRef(ref)}`, () =>
+      verdict(async () => ({ object: await this.objects.dryRunDelete(ref, options), warnings: [] })),
+    );
   }
 
   async apply(manifest: KubeObject, options: ApplyOptions = {}): Promise<KubeObject> {
     v.validateManifest(manifest);
     v.validateFieldManager(options.fieldManager);
-    return this.call(`apply ${describeRef(refOf(manifest))}`, () => this.objects.apply(manifest, options, false));
+    return this.call(`apply ${describeRef(refOf(manifest))}`, async () => (await this.objects.apply(manifest, options, false)).object);
   }
 
-  async delete(ref: ResourceRef): Promise<boolean> {
+  async delete(ref: ResourceRef, options: WritePreconditions = {}): Promise<boolean> {
     v.validateRef(ref);
-    return this.call(`delete ${describeRef(ref)}`, () => this.objects.delete(ref));
+    return this.call(`delete ${describeRef(ref)}`, () => this.objects.delete(ref, options));
   }
 
   async waitFor(ref: ResourceRef, condition: WaitCondition, options: WaitOptions): Promise<WaitResult> {
@@ -202,9 +207,10 @@ export class KubernetesClusterClient implements ClusterClient {
 }
 
 /** The server's verdict on a dry run: a rejection is data for the caller; 401, 429 and 5xx stay failures. */
-async function verdict(run: () => Promise<KubeObject>): Promise<DryRunResult> {
+async function verdict(run: () => Promise<Written>): Promise<DryRunResult> {
   try {
-    return { accepted: true, object: await run() };
+    const { object, warnings } = await run();
+    return { accepted: true, object, ...(warnings.length ? { warnings } : {}) };
   } catch (e) {
     if (e instanceof KubeStatusError && [400, 403, 404, 409, 422].includes(e.code)) {
       return { accepted: false, reason: e.status.reason, message: e.status.message, causes: e.status.causes };

@@ -45,20 +45,28 @@ describe('KubernetesClusterClient against the behaving Kubernetes stand-in', () 
   afterEach(() => server.close());
 
   describe('merge patch and dry runs', () => {
-    it('merge-patches (null deletes, objects merge, arrays replace), bumping generation only on a spec change', async () => {
+    it('strategic-merge-patches a built-in kind (null deletes, containers merge by name), bumping generation only on a spec change', async () => {
       const created = await client.apply(deployment('nginx:1.25'));
       const labelled = await client.patch(WEB, { metadata: { labels: { team: null, tier: 'front' } } });
       expect(labelled.metadata.labels).to.deep.equal({ app: 'web', tier: 'front' });
       expect(labelled.metadata.generation).to.equal(created.metadata.generation);
       expect(Number(labelled.metadata.resourceVersion)).to.be.greaterThan(Number(created.metadata.resourceVersion));
       const req = server.requests.filter((r) => r.method === 'PATCH').at(-1)!;
-      expect(req.contentType).to.equal('application/merge-patch+json');
+      expect(req.contentType).to.equal('application/strategic-merge-patch+json');
       expect(req.query.get('fieldManager')).to.equal('svc');
+      expect(req.query.get('fieldValidation')).to.equal('Strict');
       expect(req.query.get('dryRun')).to.equal(null);
       const patched = await client.patch(WEB, { spec: { template: { spec: { containers: [{ name: 'web', image: 'nginx:1.27' }] } } } });
-      expect((patched.spec as Any).template.spec.containers).to.deep.equal([{ name: 'web', image: 'nginx:1.27' }]);
+      expect((patched.spec as Any).template.spec.containers).to.deep.equal([
+        { name: 'app', image: 'nginx:1.25' },
+        { name: 'web', image: 'nginx:1.27' },
+      ]);
+      const merged = await client.patch(WEB, { spec: { template: { spec: { containers: [{ name: 'web', image: 'nginx:1.27' }] } } } }, { patchType: 'merge' });
+      expect(server.requests.at(-1)!.contentType).to.equal('application/merge-patch+json');
+      expect((merged.spec as Any).template.spec.containers).to.deep.equal([{ name: 'web', image: 'nginx:1.27' }]);
       expect((patched.spec as Any).selector).to.deep.equal({ matchLabels: { app: 'web' } });
       expect(patched.metadata.generation).to.equal(Number(created.metadata.generation) + 1);
+      expect(merged.metadata.generation).to.equal(Number(created.metadata.generation) + 2);
     });
 
     it('dry-runs a patch, a delete and an apply without changing anything stored', async () => {

@@ -6,14 +6,14 @@ import { KubeApiServer } from '../support/kube-api-server.js';
 import type { Obj } from '../support/kube-cluster.js';
 import { memoryMiB, podReady } from '../support/kube-pods.js';
 import { testTls } from '../support/kube-test-ca.js';
-import { applyMergePatch } from '../support/kube-writes.js';
+import { applyMergePatch } from '../support/kube-patches.js';
 
 /** The stand-in itself: what other tests rely on when they drive the adapter against it. */
 describe('Kubernetes API stand-in behaviour', () => {
   let server: KubeApiServer;
 
   const raw = (method: string, path: string, body: unknown, contentType: string) =>
-    new Promise<{ status: number; body: Obj }>((resolve, reject) => {
+    new Promise<{ status: number; body: Obj; warning?: string }>((resolve, reject) => {
       const u = new URL(path, server.url);
       const req = https.request(
         {
@@ -22,12 +22,14 @@ describe('Kubernetes API stand-in behaviour', () => {
           port: u.port,
           path: u.pathname + u.search,
           ca: testTls().caPem,
-          headers: { authorization: `Bearer ${server.token}`, 'content-type': contentType },
+          headers: { authorization: `Bearer ${server.token}`, 'content-type': contentType, 'content-length': Buffer.byteLength(JSON.stringify(body)) },
         },
         (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) }));
+          res.on('end', () =>
+            resolve({ status: res.statusCode!, body: JSON.parse(Buffer.concat(chunks).toString('utf8')), warning: res.headers.warning as string | undefined }),
+          );
         },
       );
       req.on('error', reject);
@@ -72,16 +74,152 @@ describe('Kubernetes API stand-in behaviour', () => {
     for (const [target, patch, result] of cases) expect(applyMergePatch(target, patch)).to.deep.equal(result);
   });
 
-  it('answers 415 to a strategic merge patch and 409 to a stale resourceVersion', async () => {
+  it('answers 415 to a strategic merge patch of a custom resource and 409 to a stale resourceVersion', async () => {
     const d = server.create(web('nginx:1.25', 1));
     const path = server.pathFor(d);
-    const smp = await raw('PATCH', path, { spec: { replicas: 2 } }, 'application/strategic-merge-patch+json');
+    const widget = server.create({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w', namespace: 'x' }, spec: { size: 1 } });
+    const smp = await raw('PATCH', server.pathFor(widget), { spec: { size: 2 } }, 'application/strategic-merge-patch+json');
     expect(smp.status).to.equal(415);
     expect(smp.body).to.include({ kind: 'Status', reason: 'UnsupportedMediaType', code: 415 });
+    expect(smp.body.message).to.not.contain('strategic');
     const stale = await raw('PATCH', path, { metadata: { resourceVersion: '1' }, spec: { replicas: 2 } }, 'application/merge-patch+json');
     expect(stale.status).to.equal(409);
     expect(stale.body.message).to.contain('the object has been modified');
     expect(server.objects.get(path)!.spec.replicas).to.equal(1);
+  });
+
+  describe('patch content types, field validation and preconditions, as kube-apiserver', () => {
+    const SMP = 'application/strategic-merge-patch+json';
+    const MERGE = 'application/merge-patch+json';
+    const JSON_PATCH = 'application/json-patch+json';
+    const rich = () => {
+      const d = web('nginx:1.25', 1) as Obj;
+      d.spec.template.spec.containers = [
+        { name: 'app', image: 'nginx:1.25', env: [{ name: 'MODE', value: 'prod' }], volumeMounts: [{ name: 'data', mountPath: '/data' }] },
+        { name: 'sidecar', image: 'busybox:1.36' },
+      ];
+      return server.create(d);
+    };
+    const imageOnly = { spec: { template: { spec: { containers: [{ name: 'app', image: 'nginx:1.27' }] } } } };
+
+    it('a merge patch replaces the container list; a strategic merge patch merges containers by name and keeps env and volumeMounts', async () => {
+      const path = server.pathFor(rich());
+      const merged = await raw('PATCH', `${path}?dryRun=All`, imageOnly, MERGE);
+      expect(merged.body.spec.template.spec.containers).to.deep.equal([{ name: 'app', image: 'nginx:1.27' }]);
+      const smp = await raw('PATCH', path, imageOnly, SMP);
+      expect(smp.status).to.equal(200);
+      expect(server.objects.get(path)!.spec.template.spec.containers).to.deep.equal([
+        { name: 'app', image: 'nginx:1.27', env: [{ name: 'MODE', value: 'prod' }], volumeMounts: [{ name: 'data', mountPath: '/data' }] },
+        { name: 'sidecar', image: 'busybox:1.36' },
+      ]);
+      const env = {
+        spec: {
+          template: {
+            spec: {
+              containers: [
+                { name: 'app', env: [{ name: 'LOG', value: 'debug' }] },
+                { name: 'sidecar', $patch: 'delete' },
+              ],
+            },
+          },
+        },
+      };
+      await raw('PATCH', path, env, SMP);
+      expect(server.objects.get(path)!.spec.template.spec.containers).to.deep.equal([
+        {
+          name: 'app',
+          image: 'nginx:1.27',
+          env: [
+            { name: 'MODE', value: 'prod' },
+            { name: 'LOG', value: 'debug' },
+          ],
+          volumeMounts: [{ name: 'data', mountPath: '/data' }],
+        },
+      ]);
+    });
+
+    it('JSON Patch: ops apply in order; an op that does not apply is 422 and nothing changes', async () => {
+      const widget = server.create({
+        apiVersion: 'example.com/v1',
+        kind: 'Widget',
+        metadata: { name: 'w', namespace: 'x' },
+        spec: { items: [{ size: 1 }, { size: 2 }] },
+      });
+      const path = server.pathFor(widget);
+      const ok = await raw(
+        'PATCH',
+        path,
+        [
+          { op: 'replace', path: '/spec/items/1/size', value: 3 },
+          { op: 'add', path: '/spec/items/-', value: { size: 4 } },
+        ],
+        JSON_PATCH,
+      );
+      expect(ok.status).to.equal(200);
+      expect(server.objects.get(path)!.spec.items).to.deep.equal([{ size: 1 }, { size: 3 }, { size: 4 }]);
+      const bad = await raw('PATCH', path, [{ op: 'replace', path: '/spec/missing', value: 1 }], JSON_PATCH);
+      expect(bad.status).to.equal(422);
+      expect(bad.body.message).to.contain('doc is missing key: /spec/missing');
+      expect(server.objects.get(path)!.spec.items).to.have.length(3);
+    });
+
+    it('fieldValidation: Strict refuses an unknown field, Warn drops it with a Warning header, Ignore drops it silently', async () => {
+      const path = server.pathFor(rich());
+      const typo = { spec: { replica: 3 } };
+      const strict = await raw('PATCH', `${path}?fieldValidation=Strict`, typo, SMP);
+      expect(strict.status).to.equal(400);
+      expect(strict.body).to.include({
+        reason: 'BadRequest',
+        message: 'Deployment in version "v1" cannot be handled as a Deployment: strict decoding error: unknown field "spec.replica"',
+      });
+      const warn = await raw('PATCH', path, typo, SMP);
+      expect(warn.status).to.equal(200);
+      expect(warn.warning).to.equal('299 - "unknown field \\"spec.replica\\""');
+      expect(server.objects.get(path)!.spec).to.not.have.property('replica');
+      const ignore = await raw('PATCH', `${path}?fieldValidation=Ignore`, typo, SMP);
+      expect([ignore.status, ignore.warning]).to.deep.equal([200, undefined]);
+      const apply = await raw(
+        'PATCH',
+        `${path}?fieldManager=svc&force=true&fieldValidation=Strict`,
+        { ...web('nginx:1.25', 1), spec: { ...web('nginx:1.25', 1).spec, replicaz: 2 } },
+        'application/apply-patch+yaml',
+      );
+      expect(apply.status).to.equal(400);
+      expect(apply.body.message).to.contain('unknown field "spec.replicaz"');
+    });
+
+    it('a resourceVersion that is not the stored one is 409 for every patch type, apply and delete', async () => {
+      const d = rich();
+      const path = server.pathFor(d);
+      const stale = String(Number(d.metadata.resourceVersion) - 1);
+      for (const [body, type] of [
+        [{ metadata: { resourceVersion: stale }, spec: { replicas: 2 } }, SMP],
+        [{ metadata: { resourceVersion: stale }, spec: { replicas: 2 } }, MERGE],
+        [
+          [
+            { op: 'replace', path: '/spec/replicas', value: 2 },
+            { op: 'replace', path: '/metadata/resourceVersion', value: stale },
+          ],
+          JSON_PATCH,
+        ],
+      ] as const) {
+        const r = await raw('PATCH', path, body, type);
+        expect(r.status, type).to.equal(409);
+      }
+      const applied = await raw(
+        'PATCH',
+        `${path}?fieldManager=svc&force=true`,
+        { ...web('nginx:1.25', 5), metadata: { name: 'web', namespace: 'x', resourceVersion: stale } },
+        'application/apply-patch+yaml',
+      );
+      expect(applied.status).to.equal(409);
+      const deleted = await raw('DELETE', path, { kind: 'DeleteOptions', apiVersion: 'v1', preconditions: { resourceVersion: stale } }, 'application/json');
+      expect(deleted.status).to.equal(409);
+      expect(deleted.body.message).to.contain(`Precondition failed: ResourceVersion in precondition: ${stale}`);
+      expect(server.objects.get(path)!.spec.replicas).to.equal(1);
+      const current = await raw('PATCH', path, { metadata: { resourceVersion: d.metadata.resourceVersion }, spec: { replicas: 2 } }, SMP);
+      expect(current.status).to.equal(200);
+    });
   });
 
   it('replaces one pod per tick during a rolling update, keeping the minimum available', () => {

@@ -10,16 +10,21 @@ import type {
   ListQuery,
   ListResult,
   LogQuery,
+  PatchBody,
+  PatchOptions,
   ResourceRef,
   ResourceSchema,
   WaitCondition,
   WaitOptions,
   WaitResult,
+  WritePreconditions,
 } from '../../domain/cluster/kube-types.js';
+import { patchTypeFor } from '../../domain/cluster/patch-type.js';
 import { conditionMet } from '../../domain/cluster/wait-condition.js';
 import { ExecutionError } from '../../domain/errors.js';
 import type { ClusterClient } from '../../domain/ports/cluster-client.js';
 import type { ClusterStatus } from '../../domain/ports/cluster-reader.js';
+import { applyJsonPatch, applyStrategicMergePatch } from '../support/kube-patches.js';
 
 type Verdict = Extract<DryRunResult, { accepted: false }>;
 
@@ -33,6 +38,21 @@ export function mergePatch(target: unknown, patch: unknown): unknown {
   }
   return out;
 }
+
+/** The patch applied as the API server reads its type (strategic merge for built-in kinds unless told otherwise). */
+function patched(existing: KubeObject, ref: ResourceRef, patch: PatchBody, options: PatchOptions): KubeObject | string {
+  const type = options.patchType ?? patchTypeFor(ref.apiVersion, patch);
+  if (Array.isArray(patch)) {
+    const out = applyJsonPatch(copy(existing) as never, patch);
+    return 'error' in out ? out.error : (out.result as KubeObject);
+  }
+  return (type === 'strategic' ? applyStrategicMergePatch(copy(existing), patch) : mergePatch(copy(existing), patch)) as KubeObject;
+}
+
+const conflict = (ref: ResourceRef, existing: KubeObject | undefined, options: WritePreconditions): Verdict | undefined =>
+  options.resourceVersion !== undefined && existing && options.resourceVersion !== existing.metadata.resourceVersion
+    ? { accepted: false, reason: 'Conflict', message: `Operation cannot be fulfilled on ${ref.kind} "${ref.name}": the object has been modified`, causes: [] }
+    : undefined;
 
 const keyOf = (r: { apiVersion: string; kind: string; name: string; namespace?: string }) => `${r.apiVersion}/${r.kind}/${r.namespace ?? 'default'}/${r.name}`;
 const copy = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
@@ -116,10 +136,13 @@ export class FakeCluster implements ClusterClient {
     if (text === undefined) throw new ExecutionError(`pod ${q.namespace}/${q.pod} not found`);
     return text;
   }
-  async dryRunApply(manifest: KubeObject): Promise<DryRunResult> {
+  async dryRunApply(manifest: KubeObject, options: WritePreconditions = {}): Promise<DryRunResult> {
     this.calls.push('dryRunApply');
     const ref = { ...manifest.metadata, apiVersion: manifest.apiVersion, kind: manifest.kind };
-    return this.rejectDryRun?.({ method: 'apply', ref, body: manifest }) ?? { accepted: true, object: copy(manifest) };
+    return (
+      conflict(ref, this.objects.get(keyOf(ref)), options) ??
+      this.rejectDryRun?.({ method: 'apply', ref, body: manifest }) ?? { accepted: true, object: copy(manifest) }
+    );
   }
   async apply(manifest: KubeObject): Promise<KubeObject> {
     this.calls.push('apply');
@@ -133,27 +156,34 @@ export class FakeCluster implements ClusterClient {
     this.writes.push({ method: 'apply', ref, body: manifest });
     return stored;
   }
-  async dryRunPatch(ref: ResourceRef, patch: Record<string, unknown>): Promise<DryRunResult> {
+  async dryRunPatch(ref: ResourceRef, patch: PatchBody, options: PatchOptions = {}): Promise<DryRunResult> {
     this.calls.push('dryRunPatch');
     const existing = this.objects.get(keyOf(ref));
     if (!existing) return { accepted: false, reason: 'NotFound', message: `${ref.kind} "${ref.name}" not found`, causes: [] };
-    return this.rejectDryRun?.({ method: 'patch', ref, body: patch }) ?? { accepted: true, object: mergePatch(copy(existing), patch) as KubeObject };
+    const rejected = conflict(ref, existing, options) ?? this.rejectDryRun?.({ method: 'patch', ref, body: patch });
+    if (rejected) return rejected;
+    const object = patched(existing, ref, patch, options);
+    return typeof object === 'string' ? { accepted: false, reason: 'Invalid', message: object, causes: [] } : { accepted: true, object };
   }
-  async patch(ref: ResourceRef, patch: Record<string, unknown>): Promise<KubeObject> {
+  async patch(ref: ResourceRef, patch: PatchBody, options: PatchOptions = {}): Promise<KubeObject> {
     this.calls.push('patch');
     const existing = this.objects.get(keyOf(ref));
     if (!existing) throw new ExecutionError(`Kubernetes rejected patch ${ref.kind} ${ref.name} (404 NotFound)`);
+    if (conflict(ref, existing, options)) throw new ExecutionError(`Kubernetes rejected patch ${ref.kind} ${ref.name} (409 Conflict)`);
+    const object = patched(existing, ref, patch, options);
+    if (typeof object === 'string') throw new ExecutionError(`Kubernetes rejected patch ${ref.kind} ${ref.name} (422 Invalid): ${object}`);
     this.writes.push({ method: 'patch', ref, body: patch });
-    return this.store(mergePatch(copy(existing), patch) as KubeObject);
+    return this.store(object);
   }
-  async dryRunDelete(ref: ResourceRef): Promise<DryRunResult> {
+  async dryRunDelete(ref: ResourceRef, options: WritePreconditions = {}): Promise<DryRunResult> {
     this.calls.push('dryRunDelete');
     const existing = this.objects.get(keyOf(ref));
     if (!existing) return { accepted: false, reason: 'NotFound', message: `${ref.kind} "${ref.name}" not found`, causes: [] };
-    return this.rejectDryRun?.({ method: 'delete', ref }) ?? { accepted: true, object: copy(existing) };
+    return conflict(ref, existing, options) ?? this.rejectDryRun?.({ method: 'delete', ref }) ?? { accepted: true, object: copy(existing) };
   }
-  async delete(ref: ResourceRef): Promise<boolean> {
+  async delete(ref: ResourceRef, options: WritePreconditions = {}): Promise<boolean> {
     this.calls.push('delete');
+    if (conflict(ref, this.objects.get(keyOf(ref)), options)) throw new ExecutionError(`Kubernetes rejected delete ${ref.kind} ${ref.name} (409 Conflict)`);
     const existed = this.objects.delete(keyOf(ref));
     if (existed) this.writes.push({ method: 'delete', ref });
     return existed;

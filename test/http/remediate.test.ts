@@ -74,8 +74,8 @@ describe('remediate over HTTP (scripted chat server, behaving Kubernetes stand-i
     const done = exec.body.data.result;
     expect(done.status).to.equal('executed');
     expect(writes().map((r) => [r.method, r.contentType, r.query.get('dryRun')])).to.deep.equal([
-      ['PATCH', 'application/merge-patch+json', 'All'],
-      ['PATCH', 'application/merge-patch+json', null],
+      ['PATCH', 'application/strategic-merge-patch+json', 'All'],
+      ['PATCH', 'application/strategic-merge-patch+json', null],
     ]);
     expect(done.verification.resolved).to.equal(true);
     kube.settle();

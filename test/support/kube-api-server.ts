@@ -21,6 +21,8 @@ export interface RecordedRequest {
 export interface Intercept {
   status?: number;
   body?: unknown;
+  /** `Warning` header texts to send. */
+  warnings?: string[];
   hang?: boolean;
 }
 
@@ -45,8 +47,9 @@ const TICKING_KINDS = new Set(['Deployment', 'ReplicaSet', 'StatefulSet', 'Pod']
  * and paging (`limit`, `continue`), get, events, pod logs (`container`,
  * `tailLines`, `limitBytes`, `previous=true`; 400 "previous terminated container
  * ... not found" without a restart, 400 "is waiting to start" before a first
- * start), and the writes of kube-writes.ts (server-side apply, JSON merge patch,
- * delete, `dryRun=All`), with Status errors.
+ * start), and the writes of kube-writes.ts (server-side apply, merge, strategic
+ * merge and JSON patches, delete, `dryRun=All`, `fieldValidation`, resourceVersion
+ * preconditions, `Warning` headers), with Status errors.
  *
  * The state, image registry (`server.knownImages.set(image, mib)`), clock
  * (`tick()`, `settle()`, `autoTick`) and `put` / `create` / `pathOf` come from
@@ -108,20 +111,20 @@ export class KubeApiServer extends KubeCluster {
         body: Buffer.concat(chunks).toString('utf8') || undefined,
       };
       this.requests.push(rec);
-      const send = (code: number, body: unknown, type = 'application/json') => {
-        res.writeHead(code, { 'Content-Type': type });
+      const send = (code: number, body: unknown, type = 'application/json', warnings: string[] = []) => {
+        res.writeHead(code, { 'Content-Type': type, ...(warnings.length ? { Warning: warnings.map((w) => `299 - ${JSON.stringify(w)}`) } : {}) });
         res.end(typeof body === 'string' ? body : JSON.stringify(body));
       };
       if (req.headers.authorization !== `Bearer ${this.token}`) return send(401, status(401, 'Unauthorized', 'Unauthorized'));
       const canned = this.intercept?.(rec);
       if (canned?.hang) return;
-      if (canned) return send(canned.status ?? 200, canned.body ?? {});
-      const [code, body, type] = this.route(rec);
-      send(code, body, type);
+      if (canned) return send(canned.status ?? 200, canned.body ?? {}, undefined, canned.warnings);
+      const [code, body, type, warnings] = this.route(rec);
+      send(code, body, type, warnings);
     });
   }
 
-  private route(r: RecordedRequest): [number, unknown, string?] {
+  private route(r: RecordedRequest): Answer {
     const p = r.path;
     if (p === '/version') return [200, { major: '1', minor: '31', gitVersion: 'v1.31.2', platform: 'linux/amd64' }];
     if (p === '/api') return [200, { kind: 'APIVersions', versions: ['v1'] }];

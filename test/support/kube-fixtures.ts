@@ -2,7 +2,8 @@
  * What the Kubernetes API stand-in serves: discovery documents (RESOURCES) and
  * the OpenAPI v3 index over the documents of kube-openapi-docs.ts, in the real
  * wire shapes. Served kinds: v1 Pod, Event, Namespace, Secret, ConfigMap,
- * Service, PersistentVolumeClaim; apps/v1 Deployment, ReplicaSet, StatefulSet;
+ * Service, PersistentVolumeClaim, ServiceAccount; rbac.authorization.k8s.io/v1
+ * ClusterRole, ClusterRoleBinding, Role, RoleBinding; apps/v1 Deployment, ReplicaSet, StatefulSet;
  * batch/v1 CronJob; example.com/v1 Widget (a CRD); metrics.k8s.io/v1beta1 is an
  * aggregated API whose backend is down (503).
  */
@@ -33,6 +34,7 @@ export const RESOURCES: Record<string, FakeResource[]> = {
     { name: 'services/status', singularName: '', kind: 'Service', namespaced: true, verbs: ['get', 'patch', 'update'] },
     { name: 'persistentvolumeclaims', singularName: 'persistentvolumeclaim', kind: 'PersistentVolumeClaim', namespaced: true, verbs: RW, shortNames: ['pvc'] },
     { name: 'persistentvolumeclaims/status', singularName: '', kind: 'PersistentVolumeClaim', namespaced: true, verbs: ['get', 'patch', 'update'] },
+    { name: 'serviceaccounts', singularName: 'serviceaccount', kind: 'ServiceAccount', namespaced: true, verbs: RW, shortNames: ['sa'] },
   ],
   'apps/v1': [
     { name: 'deployments', singularName: 'deployment', kind: 'Deployment', namespaced: true, verbs: RW, shortNames: ['deploy'] },
@@ -45,6 +47,12 @@ export const RESOURCES: Record<string, FakeResource[]> = {
   'batch/v1': [
     { name: 'cronjobs', singularName: 'cronjob', kind: 'CronJob', namespaced: true, verbs: RW, shortNames: ['cj'] },
     { name: 'cronjobs/status', singularName: '', kind: 'CronJob', namespaced: true, verbs: ['get', 'patch', 'update'] },
+  ],
+  'rbac.authorization.k8s.io/v1': [
+    { name: 'clusterroles', singularName: 'clusterrole', kind: 'ClusterRole', namespaced: false, verbs: RW },
+    { name: 'clusterrolebindings', singularName: 'clusterrolebinding', kind: 'ClusterRoleBinding', namespaced: false, verbs: RW },
+    { name: 'roles', singularName: 'role', kind: 'Role', namespaced: true, verbs: RW },
+    { name: 'rolebindings', singularName: 'rolebinding', kind: 'RoleBinding', namespaced: true, verbs: RW },
   ],
   'example.com/v1': [{ name: 'widgets', singularName: 'widget', kind: 'Widget', namespaced: true, verbs: RW }],
   // an aggregated API whose backend is down: discovery of it answers 503

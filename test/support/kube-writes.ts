@@ -4,10 +4,18 @@
  * - `applyPatch`: server-side apply (`application/apply-patch+yaml`; JSON is
  *   YAML): `fieldManager` required, a conflict with another applier is 409 unless
  *   `force=true`, 201 on create and 200 on update.
- * - `mergePatch`: `application/merge-patch+json` (RFC 7386: null deletes a key,
- *   objects merge recursively, arrays replace); 404 Status for a missing object;
- *   `metadata.resourceVersion` in the patch must match (409 otherwise).
- * - Both: `dryRun=All` answers with the object as it would be stored and
+ * - `patchObject`: `application/merge-patch+json` (RFC 7386: arrays replace),
+ *   `application/strategic-merge-patch+json` (lists merge by their patch merge
+ *   key; built-in kinds only: a custom resource answers 415 as the real server
+ *   does) and `application/json-patch+json` (RFC 6902; an op that does not
+ *   apply is 422); 404 Status for a missing object.
+ * - `metadata.resourceVersion` in a patch, a JSON Patch result or an applied
+ *   manifest is a precondition: 409 Conflict when it is not the stored one;
+ *   `preconditions.resourceVersion` in a delete's body likewise.
+ * - `fieldValidation`: `Strict` refuses fields the kind does not declare
+ *   (kube-fields.ts) with 400 "strict decoding error: unknown field"; `Warn`
+ *   (the default) and `Ignore` drop them, `Warn` with a `Warning: 299` header.
+ * - All: `dryRun=All` answers with the object as it would be stored and
  *   persists nothing; `generation` rises when `spec` changes, `resourceVersion` on
  *   every write; validation as the server does it for what the simulation needs
  *   (negative replicas, Deployment selector immutable and matching the template
@@ -15,14 +23,16 @@
  *   strategy, revisionHistoryLimit, progressDeadlineSeconds; Service clusterIP).
  * - `deleteObject`: 200 Success Status (details name, group, kind, uid); with
  *   `dryRun=All` 200 with the object that would be deleted, nothing removed.
- * - Other patch types (strategic merge, JSON patch) are 415.
  * Every write that persisted something marks the object simulated and reconciles.
  */
 import { randomUUID } from 'node:crypto';
 import { canonical, type KubeCluster, type Obj } from './kube-cluster.js';
 import type { RecordedRequest } from './kube-api-server.js';
+import { pruneFields, unknownFields } from './kube-fields.js';
+import { applyJsonPatch, applyMergePatch, applyStrategicMergePatch } from './kube-patches.js';
 
-export type Answer = [number, unknown, string?];
+/** Status, body, content type, `Warning` header values. */
+export type Answer = [number, unknown, string?, string[]?];
 
 export const statusBody = (code: number, reason: string, message: string, causes?: Obj[]) => ({
   kind: 'Status',
@@ -49,28 +59,32 @@ const group = (gv: string) => (gv.includes('/') ? gv.split('/')[0] : '');
 const qualified = (t: Target) => `${t.resource}${group(t.gv) ? `.${group(t.gv)}` : ''}`;
 const notFound = (t: Target): Answer => [404, statusBody(404, 'NotFound', `${qualified(t)} "${t.name}" not found`)];
 
-/** RFC 7386 JSON merge patch. */
-export function applyMergePatch(target: unknown, patch: unknown): unknown {
-  if (!patch || typeof patch !== 'object' || Array.isArray(patch)) return patch;
-  const out: Obj = target && typeof target === 'object' && !Array.isArray(target) ? { ...target } : {};
-  for (const [k, v] of Object.entries(patch)) {
-    if (v === null) delete out[k];
-    else out[k] = applyMergePatch(out[k], v);
-  }
-  return out;
-}
+/** API groups of the built-in kinds: the only ones strategic merge patch works on. */
+const BUILT_IN_GROUPS = new Set(['', 'apps', 'batch', 'autoscaling', 'policy', 'rbac.authorization.k8s.io', 'networking.k8s.io', 'storage.k8s.io']);
+
+const MERGE = 'application/merge-patch+json';
+const STRATEGIC = 'application/strategic-merge-patch+json';
+const JSON_PATCH = 'application/json-patch+json';
 
 export function writePatch(c: KubeCluster, r: RecordedRequest, t: Target): Answer {
+  const builtIn = BUILT_IN_GROUPS.has(group(t.gv));
   if (r.contentType === 'application/apply-patch+yaml') return applyPatch(c, r, t);
-  if (r.contentType === 'application/merge-patch+json') return mergePatch(c, r, t);
+  if (r.contentType === MERGE || r.contentType === JSON_PATCH || (r.contentType === STRATEGIC && builtIn)) return patchObject(c, r, t);
+  const accepted = [JSON_PATCH, MERGE, 'application/apply-patch+yaml', ...(builtIn ? [STRATEGIC] : [])];
   return [
     415,
-    statusBody(
-      415,
-      'UnsupportedMediaType',
-      'the body of the request was in an unknown format - accepted media types include: application/merge-patch+json, application/apply-patch+yaml',
-    ),
+    statusBody(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: ${accepted.join(', ')}`),
   ];
+}
+
+/** The body as a JSON array (a JSON Patch), or undefined. */
+function parseOps(r: RecordedRequest): unknown[] | undefined {
+  try {
+    const body = JSON.parse(r.body ?? '');
+    return Array.isArray(body) ? body : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The body as a JSON object, or undefined. */
@@ -82,6 +96,15 @@ function parse(r: RecordedRequest): Obj | undefined {
     return undefined;
   }
 }
+
+const modified = (t: Target): Answer => [
+  409,
+  statusBody(
+    409,
+    'Conflict',
+    `Operation cannot be fulfilled on ${qualified(t)} "${t.name}": the object has been modified; please apply your changes to the latest version and try again`,
+  ),
+];
 
 const undecodable = (what: string): Answer => [400, statusBody(400, 'BadRequest', `error decoding ${what}: the body is not a JSON object`)];
 
@@ -95,6 +118,8 @@ function applyPatch(c: KubeCluster, r: RecordedRequest, t: Target): Answer {
     return [400, statusBody(400, 'BadRequest', 'the name, kind or apiVersion of the object does not match the request')];
   if (t.namespace && !c.objects.has(`/api/v1/namespaces/${t.namespace}`)) return [404, statusBody(404, 'NotFound', `namespaces "${t.namespace}" not found`)];
   const existing = c.objects.get(t.path);
+  const wanted = body.metadata?.resourceVersion;
+  if (wanted !== undefined && wanted !== existing?.metadata.resourceVersion) return existing ? modified(t) : notFound(t);
   const owner = existing?.metadata?.managedFields?.[0]?.manager;
   if (existing && owner && owner !== manager && r.query.get('force') !== 'true') {
     return [
@@ -109,23 +134,23 @@ function applyPatch(c: KubeCluster, r: RecordedRequest, t: Target): Answer {
   return persist(c, r, t, existing, merged, managedFields);
 }
 
-function mergePatch(c: KubeCluster, r: RecordedRequest, t: Target): Answer {
-  const patch = parse(r);
-  if (!patch) return undecodable('patch');
+function patchObject(c: KubeCluster, r: RecordedRequest, t: Target): Answer {
+  const ops = r.contentType === JSON_PATCH ? parseOps(r) : undefined;
+  const patch = r.contentType === JSON_PATCH ? undefined : parse(r);
+  if (!ops && !patch) return undecodable('patch');
   const existing = c.objects.get(t.path);
   if (!existing) return notFound(t);
-  const wantedVersion = patch.metadata?.resourceVersion;
-  if (wantedVersion !== undefined && wantedVersion !== existing.metadata.resourceVersion) {
-    return [
-      409,
-      statusBody(
-        409,
-        'Conflict',
-        `Operation cannot be fulfilled on ${qualified(t)} "${t.name}": the object has been modified; please apply your changes to the latest version and try again`,
-      ),
-    ];
-  }
-  const merged = applyMergePatch(structuredClone(existing), patch) as Obj;
+  let merged: Obj;
+  if (ops) {
+    const out = applyJsonPatch(existing, ops);
+    if ('error' in out) return [422, statusBody(422, 'Invalid', `the server rejected our request due to an error in our request: ${out.error}`)];
+    merged = out.result;
+  } else
+    merged = (
+      r.contentType === STRATEGIC ? applyStrategicMergePatch(structuredClone(existing), patch) : applyMergePatch(structuredClone(existing), patch)
+    ) as Obj;
+  // a resourceVersion the patch sets (or leaves) that is not the stored one is an optimistic-concurrency precondition
+  if (merged.metadata?.resourceVersion !== existing.metadata.resourceVersion) return modified(t);
   if (merged.kind !== t.kind || merged.apiVersion !== t.gv || merged.metadata?.name !== t.name)
     return [400, statusBody(400, 'BadRequest', 'the name, kind or apiVersion of the object does not match the request')];
   const manager = r.query.get('fieldManager') ?? 'unknown';
@@ -134,8 +159,30 @@ function mergePatch(c: KubeCluster, r: RecordedRequest, t: Target): Answer {
   return persist(c, r, t, existing, merged, managedFields);
 }
 
+/** Field validation of what the request added: Strict refuses unknown fields, Warn and Ignore drop them (Warn says so). */
+function validateFields(r: RecordedRequest, t: Target, obj: Obj, existing: Obj | undefined): { obj: Obj; warnings: string[] } | Answer {
+  const before = new Set(existing ? unknownFields(t.kind, existing) : []);
+  const unknown = unknownFields(t.kind, obj).filter((p) => !before.has(p));
+  if (unknown.length === 0) return { obj, warnings: [] };
+  const mode = r.query.get('fieldValidation') ?? 'Warn';
+  const version = t.gv.split('/').at(-1);
+  if (mode === 'Strict')
+    return [
+      400,
+      statusBody(
+        400,
+        'BadRequest',
+        `${t.kind} in version "${version}" cannot be handled as a ${t.kind}: strict decoding error: ${unknown.map((p) => `unknown field "${p}"`).join(', ')}`,
+      ),
+    ];
+  return { obj: pruneFields(obj, unknown), warnings: mode === 'Warn' ? unknown.map((p) => `unknown field "${p}"`) : [] };
+}
+
 /** Validates, defaults, sets the server-owned metadata and stores unless dry-run; reconciles after a real write. */
-function persist(c: KubeCluster, r: RecordedRequest, t: Target, existing: Obj | undefined, obj: Obj, managedFields: Obj[]): Answer {
+function persist(c: KubeCluster, r: RecordedRequest, t: Target, existing: Obj | undefined, requested: Obj, managedFields: Obj[]): Answer {
+  const checked = validateFields(r, t, requested, existing);
+  if (Array.isArray(checked)) return checked;
+  const { obj, warnings } = checked;
   const invalid = validate(t, obj, existing);
   if (invalid) return invalid;
   setDefaults(obj, existing);
@@ -150,12 +197,12 @@ function persist(c: KubeCluster, r: RecordedRequest, t: Target, existing: Obj | 
     creationTimestamp: existing?.metadata.creationTimestamp ?? c.now(),
     managedFields,
   };
-  if (dryRun) return [existing ? 200 : 201, obj];
+  if (dryRun) return [existing ? 200 : 201, obj, undefined, warnings];
   c.objects.set(t.path, obj);
   c.simulate(obj);
   const answer = structuredClone(obj);
   c.reconcile();
-  return [existing ? 200 : 201, answer];
+  return [existing ? 200 : 201, answer, undefined, warnings];
 }
 
 function validate(t: Target, obj: Obj, existing: Obj | undefined): Answer | undefined {
@@ -196,6 +243,16 @@ function setDefaults(obj: Obj, existing: Obj | undefined): void {
 export function deleteObject(c: KubeCluster, r: RecordedRequest, t: Target): Answer {
   const existing = c.objects.get(t.path);
   if (!existing) return notFound(t);
+  const wanted = parse(r)?.preconditions?.resourceVersion;
+  if (wanted !== undefined && wanted !== existing.metadata.resourceVersion)
+    return [
+      409,
+      statusBody(
+        409,
+        'Conflict',
+        `Precondition failed: ResourceVersion in precondition: ${wanted}, ResourceVersion in object meta: ${existing.metadata.resourceVersion}`,
+      ),
+    ];
   if (r.query.get('dryRun') === 'All') return [200, existing];
   c.remove(existing);
   c.objects.delete(t.path);

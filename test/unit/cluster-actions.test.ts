@@ -35,21 +35,29 @@ describe('cluster actions', () => {
     }
   });
 
-  it('turn scale and rollout restart into merge patches, and show kubectl for people', () => {
+  it('turn scale and rollout restart into merge patches, a model patch into the type its kind takes, and show kubectl for people', () => {
     const now = new Date('2026-11-23T10:00:00Z');
     expect(toOperation({ type: 'scale', target, replicas: 3, ...common }, now)).to.deep.equal({
       method: 'patch',
       ref: target,
       patch: { spec: { replicas: 3 } },
+      patchType: 'merge',
     });
     expect(toOperation({ type: 'rolloutRestart', target, ...common }, now)).to.deep.equal({
       method: 'patch',
       ref: target,
       patch: { spec: { template: { metadata: { annotations: { 'kubectl.kubernetes.io/restartedAt': '2026-11-23T10:00:00.000Z' } } } } },
+      patchType: 'merge',
     });
+    // a patch the model wrote: strategic merge for a built-in kind, JSON merge for a custom resource, JSON Patch for operations
+    const widget = { apiVersion: 'example.com/v1', kind: 'Widget', name: 'w', namespace: 'shop' };
+    expect(toOperation({ type: 'patch', target, patch: { spec: { replicas: 2 } }, ...common }, now)).to.deep.include({ patchType: 'strategic' });
+    expect(toOperation({ type: 'patch', target: widget, patch: { spec: { size: 2 } }, ...common }, now)).to.deep.include({ patchType: 'merge' });
+    const ops = [{ op: 'replace' as const, path: '/spec/items/0/size', value: 2 }];
+    expect(toOperation({ type: 'patch', target: widget, patch: ops, ...common }, now, '41')).to.deep.include({ patchType: 'json', resourceVersion: '41' });
     expect(kubectlEquivalent({ type: 'scale', target, replicas: 3, ...common })).to.equal('kubectl scale deployment.v1.apps/web -n shop --replicas=3');
     expect(kubectlEquivalent({ type: 'patch', target, patch: { spec: { replicas: 2 } }, ...common })).to.equal(
-      `kubectl patch deployment.v1.apps/web -n shop --type=merge -p '{"spec":{"replicas":2}}'`,
+      `kubectl patch deployment.v1.apps/web -n shop --type=strategic -p '{"spec":{"replicas":2}}'`,
     );
   });
 

@@ -157,12 +157,8 @@ describe('Operate (application/operations) on fake ports', () => {
       },
     });
     const { sessionId, proposal } = await operate.execute({ intent: 'use image nginx:nope' });
-    // the diff shows what a merge patch that lists one container really does: the port and the sidecar go
-    expect(proposal.actions[0].diff.map((d) => d.path)).to.deep.equal([
-      'spec.template.spec.containers[name=web].image',
-      'spec.template.spec.containers[name=web].ports',
-      'spec.template.spec.containers[name=sidecar]',
-    ]);
+    // a strategic merge patch that names one container's image changes only that image: the port and the sidecar stay
+    expect(proposal.actions[0].diff.map((d) => d.path)).to.deep.equal(['spec.template.spec.containers[name=web].image']);
     const r = await operate.execute({ sessionId, executeChoice: 1 });
     const rollout = r.execution!.outcome!.rollouts[0];
     expect(rollout).to.deep.include({ state: 'failed', message: 'rollout failed: ReplicaSet "web-2" has timed out progressing.' });

@@ -41,7 +41,7 @@ describe('Remediate (use case on fake ports)', () => {
     expect(view.evidence).to.have.length(2);
     expect(view.actions[0]).to.include({ action: 1, type: 'patch', risk: 'low' });
     expect(view.actions[0].kubectl).to.equal(
-      `kubectl patch deployment.v1.apps/web -n x --type=merge -p '{"spec":{"template":{"spec":{"containers":[{"name":"app","image":"nginx:1.27"}]}}}}'`,
+      `kubectl patch deployment.v1.apps/web -n x --type=strategic -p '{"spec":{"template":{"spec":{"containers":[{"name":"app","image":"nginx:1.27"}]}}}}'`,
     );
     expect(view.investigation).to.deep.include({ modelCalls: 4, stoppedBy: 'final-answer', functionCallCount: 2 });
     expect(view.investigation.functionsCalled.map((f) => f.name)).to.deep.equal(['list_resources', 'describe_resource']);

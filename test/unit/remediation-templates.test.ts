@@ -36,7 +36,12 @@ describe('remediation templates, risk floor and follow-up check', () => {
       findings: 'bad tag',
       stoppedEarly: 'svc ended the investigation: the limit of 25 model calls was reached.',
     });
-    expect(system.content).to.contain('rootCause').and.contain('"type":"patch"').and.contain('Arrays are replaced whole').and.contain('at most 10');
+    expect(system.content)
+      .to.contain('rootCause')
+      .and.contain('"type":"patch"')
+      .and.contain('strategic merge patch')
+      .and.contain('volumeMounts')
+      .and.contain('at most 10');
     expect(system.content).not.to.contain('web is down');
     expect(user.content).to.contain('<data name="investigation">\n[call 1] list_resources {}\nPod x/web-1: ImagePullBackOff\n</data>');
     expect(user.content).to.contain('<data name="your_findings">\nbad tag\n</data>').and.contain('<data name="investigation_note">\nsvc ended');

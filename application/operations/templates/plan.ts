@@ -16,8 +16,10 @@ the operation as one JSON object with the fields summary, risk and actions.
 
 Each action is one Kubernetes API operation, applied in the order given:
 - "scale": target and replicas, to change a replica count;
-- "patch": target and a JSON merge patch (RFC 7386) to change fields of an existing object. A merge patch
-  replaces arrays whole: to change one container, list every container of the pod template with its name;
+- "patch": target and a patch changing fields of an existing object: for built-in kinds a strategic merge
+  patch naming only the fields that change (containers, env, volumeMounts and volumes merge by name, so
+  to change one image send that container's name and image only; null removes a field); for custom
+  resources a list of JSON Patch operations (RFC 6902) to change list items;
 - "apply": a whole manifest (apiVersion, kind, metadata with name and namespace, spec), server-side apply,
   to create an object or to set it whole;
 - "rolloutRestart": target, to restart the pods of a Deployment, StatefulSet or DaemonSet;

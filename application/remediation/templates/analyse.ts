@@ -25,9 +25,12 @@ else, with these fields:
   when nothing in the cluster should change or you are not sure what would fix it.
 
 Each action is a Kubernetes API operation (never a command line), with "description", "risk" and "rationale":
-- {"type":"patch","target":{"apiVersion","kind","name","namespace"},"patch":{...}}: a JSON merge patch
-  (RFC 7386). Arrays are replaced whole: to change one container, send the whole containers list with
-  every container's name and all the fields it needs (image, resources, ...).
+- {"type":"patch","target":{"apiVersion","kind","name","namespace"},"patch":{...}}: for built-in kinds a
+  strategic merge patch: name only the fields that change; containers, env, volumeMounts and volumes merge
+  by name (volumeMounts by mountPath), so to change one container's image send
+  {"spec":{"template":{"spec":{"containers":[{"name":"app","image":"..."}]}}}} and nothing else. null removes
+  a field. For custom resources "patch" may be a list of JSON Patch operations (RFC 6902) instead.
+  The namespace is required for every namespaced object.
 - {"type":"apply","manifest":{...}}: server-side apply of a whole object.
 - {"type":"delete","target":{...}}, {"type":"scale","target":{...},"replicas":n},
   {"type":"rolloutRestart","target":{...}}.

@@ -19,7 +19,10 @@ const action = z
     type: z.enum(['apply', 'patch', 'delete', 'scale', 'rolloutRestart']),
     target: ref.optional().describe('absent for apply: the manifest names the object'),
     manifest: z.record(z.string(), z.unknown()).optional(),
-    patch: z.record(z.string(), z.unknown()).optional().describe('JSON merge patch (RFC 7386)'),
+    patch: z
+      .union([z.record(z.string(), z.unknown()), z.array(z.record(z.string(), z.unknown()))])
+      .optional()
+      .describe('strategic merge patch (built-in kinds), JSON merge patch (custom resources), or JSON Patch operations (a list)'),
     replicas: z.number().int().optional(),
     description: z.string(),
     risk: z.enum(RISK_LEVELS).describe("the model's label, raised to svc's floor for the operation"),
