@@ -19,7 +19,7 @@ import {
 } from '../support/orgdata-http.js';
 import { auth, buildTestApp, type TestApp } from '../support/test-app.js';
 
-// the stand-in's own kinds (12) and five more served through its intercept hook
+// the stand-in's own kinds (17) and five more served through its intercept hook
 const DOZEN = [
   'Pod',
   'Event',
@@ -28,10 +28,15 @@ const DOZEN = [
   'ConfigMap',
   'Service',
   'PersistentVolumeClaim',
+  'ServiceAccount',
   'Deployment',
   'ReplicaSet',
   'StatefulSet',
   'CronJob',
+  'ClusterRole',
+  'ClusterRoleBinding',
+  'Role',
+  'RoleBinding',
   'Widget',
   ...EXTRA_KINDS,
 ];

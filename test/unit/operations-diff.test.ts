@@ -63,7 +63,7 @@ describe('operations: field-level diff, rollback patch, rollout status (domain, 
     const advice = rollbackAdvice(ref, before, diffSegments(before, deployment({ replicas: 5 })))!;
     expect(advice.patch).to.deep.equal({ spec: { replicas: 2 } });
     expect(advice.kubectlUndo).to.equal('kubectl rollout undo deployment/web -n x');
-    expect(advice.kubectlPatch).to.equal(`kubectl patch deployment.v1.apps/web -n x --type=merge -p '{"spec":{"replicas":2}}'`);
+    expect(advice.kubectlPatch).to.equal(`kubectl patch deployment.v1.apps/web -n x --type=strategic -p '{"spec":{"replicas":2}}'`);
     expect(advice.action).to.include({ type: 'patch', risk: 'medium' });
   });
 
