@@ -12,8 +12,9 @@ const LAZY_MODULES = [
   '^swagger-ui-dist$',
   '^@modelcontextprotocol/sdk/',
   '^@opentelemetry/',
-  '^\\./(kubernetes-cluster-client|openai-llm-provider|qdrant-vector-store|mcp-route|otel-tracer)\\.js$',
-  '^\\.\\./embeddings/openai-embedder\\.js$',
+  '^@aws-sdk/credential-provider-(web-identity|http|node)$',
+  '^\\./(kubernetes-cluster-client|openai-llm-provider|anthropic-llm-provider|bedrock-llm-provider|qdrant-vector-store|mcp-route|otel-tracer)\\.js$',
+  '^\\.\\./embeddings/(openai|bedrock)-embedder\\.js$',
 ];
 
 export default tseslint.config(

@@ -1,9 +1,23 @@
 import path from 'node:path';
-import { ConfigError, httpUrl, int, str, type Env } from './env-parsers.js';
+import { parseAwsConfig, type AwsConfig } from './aws-config.js';
+import { ConfigError, httpUrl, int, oneOf, str, type Env } from './env-parsers.js';
+import { parseLlmHeaders } from './llm-headers.js';
 
 export type VectorStoreConfig = { kind: 'qdrant'; url: string; apiKey?: string } | { kind: 'embedded'; dir: string };
 
-export type EmbeddingsConfig = { kind: 'openai'; apiKey: string; baseURL: string; model: string; dimension?: number } | { kind: 'hashing'; dimension: number };
+export type EmbeddingsConfig =
+  | {
+      kind: 'openai';
+      /** undefined: a server that needs no key (Hugging Face TEI, a local Ollama). */
+      apiKey?: string;
+      baseURL: string;
+      model: string;
+      dimension?: number;
+      /** SVC_LLM_HEADERS, when the embeddings go to the chat server (no SVC_EMBEDDINGS_BASE_URL). */
+      secretHeaders?: Record<string, string>;
+    }
+  | { kind: 'bedrock'; aws: AwsConfig; model: string; dimension?: number }
+  | { kind: 'hashing'; dimension: number };
 
 export interface VectorConfig {
   store: VectorStoreConfig;
@@ -12,6 +26,7 @@ export interface VectorConfig {
 
 export const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
 export const DEFAULT_EMBEDDINGS_MODEL = 'text-embedding-3-small';
+export const DEFAULT_BEDROCK_EMBEDDINGS_MODEL = 'amazon.titan-embed-text-v2:0';
 export const DEFAULT_HASHING_DIMENSION = 384;
 
 function parseStore(env: Env, dataDir: string): VectorStoreConfig {
@@ -27,32 +42,56 @@ function parseStore(env: Env, dataDir: string): VectorStoreConfig {
   return { kind: 'qdrant', url, ...(apiKey !== undefined ? { apiKey } : {}) };
 }
 
+function dimensionSetting(env: Env): { dimension?: number } {
+  return str(env, 'SVC_EMBEDDINGS_DIMENSIONS') === undefined ? {} : { dimension: int(env, 'SVC_EMBEDDINGS_DIMENSIONS', 0, 1, 65536) };
+}
+
+/**
+ * SVC_EMBEDDINGS_PROVIDER, or by default today's rule: an own
+ * SVC_EMBEDDINGS_BASE_URL or a key (SVC_EMBEDDINGS_API_KEY, else
+ * OPENAI_API_KEY) -> OpenAI-compatible embeddings, otherwise local.
+ */
 function parseEmbeddings(env: Env): EmbeddingsConfig {
-  const apiKey = str(env, 'OPENAI_API_KEY');
+  const ownUrl = httpUrl(env, 'SVC_EMBEDDINGS_BASE_URL');
+  // the chat server's key goes only to the chat server: an own URL takes an own key (or none)
+  const apiKey = str(env, 'SVC_EMBEDDINGS_API_KEY') ?? (ownUrl === undefined ? str(env, 'OPENAI_API_KEY') : undefined);
   const model = str(env, 'SVC_EMBEDDINGS_MODEL');
-  if (apiKey === undefined) {
+  const fallback = ownUrl !== undefined || apiKey !== undefined ? 'openai' : 'local';
+  const provider = oneOf(env, 'SVC_EMBEDDINGS_PROVIDER', ['openai', 'bedrock', 'local'] as const, fallback);
+  if (provider === 'local') {
     if (model !== undefined) {
       throw new ConfigError(
         'SVC_EMBEDDINGS_MODEL',
-        'is set but OPENAI_API_KEY is not: set OPENAI_API_KEY (any value for a server that needs none), or unset SVC_EMBEDDINGS_MODEL to use the local lexical embedder',
+        'is set but OPENAI_API_KEY is not: set OPENAI_API_KEY (any value for a server that needs none) or SVC_EMBEDDINGS_BASE_URL or SVC_EMBEDDINGS_PROVIDER, or unset SVC_EMBEDDINGS_MODEL to use the local lexical embedder',
       );
     }
     return { kind: 'hashing', dimension: int(env, 'SVC_EMBEDDINGS_DIMENSIONS', DEFAULT_HASHING_DIMENSION, 8, 65536) };
   }
-  const dimension = str(env, 'SVC_EMBEDDINGS_DIMENSIONS') === undefined ? undefined : int(env, 'SVC_EMBEDDINGS_DIMENSIONS', 0, 1, 65536);
+  if (provider === 'bedrock') {
+    return {
+      kind: 'bedrock',
+      aws: parseAwsConfig(env, 'SVC_EMBEDDINGS_PROVIDER=bedrock'),
+      model: model ?? DEFAULT_BEDROCK_EMBEDDINGS_MODEL,
+      ...dimensionSetting(env),
+    };
+  }
+  if (apiKey === undefined && ownUrl === undefined) {
+    throw new ConfigError('SVC_EMBEDDINGS_PROVIDER', 'is openai but neither OPENAI_API_KEY, SVC_EMBEDDINGS_API_KEY nor SVC_EMBEDDINGS_BASE_URL is set');
+  }
+  const headers = ownUrl === undefined ? parseLlmHeaders(env) : {};
   return {
     kind: 'openai',
-    apiKey,
-    baseURL: httpUrl(env, 'OPENAI_BASE_URL') ?? DEFAULT_OPENAI_BASE_URL,
+    ...(apiKey !== undefined ? { apiKey } : {}),
+    baseURL: ownUrl ?? httpUrl(env, 'OPENAI_BASE_URL') ?? DEFAULT_OPENAI_BASE_URL,
     model: model ?? DEFAULT_EMBEDDINGS_MODEL,
-    ...(dimension !== undefined ? { dimension } : {}),
+    ...dimensionSetting(env),
+    ...(Object.keys(headers).length ? { secretHeaders: headers } : {}),
   };
 }
 
 /**
  * Vector store and embeddings: QDRANT_URL set -> Qdrant, else the embedded
- * store under SVC_DATA_DIR/vectors; OPENAI_API_KEY set -> OpenAI-compatible
- * embeddings, else the local lexical hashing embedder.
+ * store under SVC_DATA_DIR/vectors; embeddings as parseEmbeddings says.
  */
 export function parseVectorConfig(env: Env, dataDir: string): VectorConfig {
   return { store: parseStore(env, dataDir), embeddings: parseEmbeddings(env) };

@@ -2,11 +2,14 @@ import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from 
 import { DependencyError, DomainError } from '../../domain/errors.js';
 import type { Embedder, EmbedderInfo } from '../../domain/ports/embedder.js';
 import { scrubText, scrubUrl } from '../../domain/security/scrub-credentials.js';
-import { assertTexts, isUsableVector } from '../../domain/vector/embedding-rules.js';
+import { assertTexts } from '../../domain/vector/embedding-rules.js';
+import { EmbeddingDimension } from './embedding-dimension.js';
 
 export interface OpenAiEmbedderOptions {
-  /** OPENAI_API_KEY */
-  apiKey: string;
+  /** SVC_EMBEDDINGS_API_KEY or OPENAI_API_KEY; undefined for a server that needs none (TEI). */
+  apiKey?: string;
+  /** SVC_LLM_HEADERS when the embeddings share the chat server; secret values. */
+  headers?: Record<string, string>;
   /** OPENAI_BASE_URL: any OpenAI-compatible server, ending in its API root (for example .../v1). */
   baseURL: string;
   /** SVC_EMBEDDINGS_MODEL */
@@ -44,18 +47,19 @@ function decodeBase64(encoded: string): number[] | undefined {
  */
 export class OpenAiEmbedder implements Embedder {
   private readonly client: OpenAI;
-  private dim?: number;
-  private probing?: Promise<number>;
+  private readonly dim: EmbeddingDimension;
   private readonly batchSize: number;
   private readonly timeoutMs: number;
 
   constructor(private readonly options: OpenAiEmbedderOptions) {
-    this.dim = options.dimension ?? KNOWN_DIMENSIONS[options.model];
+    this.dim = new EmbeddingDimension(options.dimension ?? KNOWN_DIMENSIONS[options.model], (what) => this.invalid(what));
     this.batchSize = options.batchSize ?? 256;
     this.timeoutMs = options.timeoutMs ?? 30_000;
     this.client = new OpenAI({
-      apiKey: options.apiKey,
+      // the SDK insists on a key; a server that needs none ignores the bearer header
+      apiKey: options.apiKey ?? 'unused',
       baseURL: options.baseURL,
+      defaultHeaders: options.headers,
       // explicit nulls: otherwise the SDK reads OPENAI_ORG_ID / OPENAI_PROJECT_ID itself
       organization: null,
       project: null,
@@ -66,19 +70,11 @@ export class OpenAiEmbedder implements Embedder {
   }
 
   info(): EmbedderInfo {
-    return { provider: 'openai', model: this.options.model, ...(this.dim !== undefined ? { dimension: this.dim } : {}), kind: 'semantic' };
+    return { provider: 'openai', model: this.options.model, ...(this.dim.value !== undefined ? { dimension: this.dim.value } : {}), kind: 'semantic' };
   }
 
   async dimension(): Promise<number> {
-    if (this.dim !== undefined) return this.dim;
-    this.probing ??= this.embed(['dimension probe']).then(
-      (v) => v[0].length,
-      (e: unknown) => {
-        this.probing = undefined;
-        throw e;
-      },
-    );
-    return this.probing;
+    return this.dim.get(() => this.embed(['dimension probe']));
   }
 
   async embed(texts: readonly string[]): Promise<number[][]> {
@@ -101,15 +97,7 @@ export class OpenAiEmbedder implements Embedder {
     }
     return data.map((d) => {
       const raw = d.embedding as unknown;
-      const vector = typeof raw === 'string' ? decodeBase64(raw) : raw;
-      if (!isUsableVector(vector, undefined)) throw this.invalid('answered with an embedding that is not a list of finite numbers');
-      this.dim ??= vector.length;
-      if (vector.length !== this.dim) {
-        throw this.invalid(
-          `answered with ${vector.length}-dimensional embeddings, expected ${this.dim}; check SVC_EMBEDDINGS_MODEL and SVC_EMBEDDINGS_DIMENSIONS`,
-        );
-      }
-      return vector;
+      return this.dim.check(typeof raw === 'string' ? decodeBase64(raw) : raw);
     });
   }
 
@@ -120,7 +108,8 @@ export class OpenAiEmbedder implements Embedder {
   private toDomainError(e: unknown): DomainError {
     if (e instanceof DomainError) return e;
     const where = scrubUrl(this.options.baseURL);
-    const scrub = (s: string) => scrubText(s, [this.options.apiKey]).slice(0, 500);
+    const secrets = [...(this.options.apiKey !== undefined ? [this.options.apiKey] : []), ...Object.values(this.options.headers ?? {})];
+    const scrub = (s: string) => scrubText(s, secrets).slice(0, 500);
     if (e instanceof APIConnectionTimeoutError) {
       return new DependencyError('embeddings', `Embedding service at ${where} did not answer within ${this.timeoutMs} ms`);
     }
@@ -134,11 +123,14 @@ export class OpenAiEmbedder implements Embedder {
       switch (e.status) {
         case 401:
         case 403:
-          return new DependencyError('embeddings', `Embedding service at ${where} rejected the credentials (${e.status}): check OPENAI_API_KEY`);
+          return new DependencyError(
+            'embeddings',
+            `Embedding service at ${where} rejected the credentials (${e.status}): check SVC_EMBEDDINGS_API_KEY or OPENAI_API_KEY`,
+          );
         case 404:
           return new DependencyError(
             'embeddings',
-            `Embedding service at ${where} does not know model '${this.options.model}' (404): check SVC_EMBEDDINGS_MODEL and OPENAI_BASE_URL`,
+            `Embedding service at ${where} does not know model '${this.options.model}' (404): check SVC_EMBEDDINGS_MODEL and SVC_EMBEDDINGS_BASE_URL (or OPENAI_BASE_URL)`,
           );
         case 429:
           return new DependencyError('embeddings', `Embedding service at ${where} is rate limiting (429) after retries: ${detail}`);

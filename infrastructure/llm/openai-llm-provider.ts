@@ -4,7 +4,9 @@ import type { ChatMessage, ChatOptions, ChatResult } from '../../domain/llm/llm-
 import { DependencyError } from '../../domain/errors.js';
 import type { LlmProvider, LlmStatus } from '../../domain/ports/llm-provider.js';
 import { toChatResult, toOpenAiMessages, toOpenAiTools } from './openai-chat-mapping.js';
-import { toLlmError, type ErrorContext } from './openai-errors.js';
+import type { FailureContext } from './llm-failure.js';
+import { OPENAI_SETTINGS, toLlmError } from './openai-errors.js';
+import { headerNames, PROVIDER_HINTS } from './provider-status.js';
 
 export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 
@@ -21,6 +23,8 @@ export interface OpenAiLlmOptions {
    * (the instructions alone ask for JSON). The answer is checked either way.
    */
   structuredOutput?: StructuredOutputMode;
+  /** SVC_LLM_HEADERS: sent with every request; the values are secrets. */
+  headers?: Record<string, string>;
 }
 
 export type StructuredOutputMode = 'json_schema' | 'json_object' | 'none';
@@ -44,17 +48,30 @@ export class OpenAiLlmProvider implements LlmProvider {
       timeout: options.timeoutMs,
       maxRetries: options.maxRetries,
       logLevel: 'off',
+      defaultHeaders: options.headers,
     });
   }
 
   status(): LlmStatus {
-    return { configured: true, provider: this.hosted ? 'openai' : 'openai-compatible', model: this.options.model };
+    return {
+      configured: true,
+      provider: this.hosted ? 'openai' : 'openai-compatible',
+      model: this.options.model,
+      hint: PROVIDER_HINTS.openai,
+      ...headerNames(this.options.headers),
+    };
   }
 
   async chat(messages: ChatMessage[], options: ChatOptions = {}): Promise<ChatResult> {
     validateChat(messages, options);
     const model = options.model ?? this.options.model;
-    const ctx: ErrorContext = { apiKey: this.options.apiKey, baseUrl: this.baseUrl, model, timeoutMs: this.options.timeoutMs };
+    const ctx: FailureContext = {
+      baseUrl: this.baseUrl,
+      model,
+      timeoutMs: this.options.timeoutMs,
+      secrets: [this.options.apiKey, ...Object.values(this.options.headers ?? {})],
+      settings: OPENAI_SETTINGS,
+    };
     let completion: OpenAI.Chat.Completions.ChatCompletion;
     // The SDK is given a per-call signal: it adds an abort listener to the signal it gets and never
     // removes it, and a run's signal lives through all of the run's calls (25 listeners piled up).

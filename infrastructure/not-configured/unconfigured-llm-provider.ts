@@ -2,9 +2,11 @@ import { NotConfiguredError } from '../../domain/errors.js';
 import type { ChatResult } from '../../domain/llm/llm-types.js';
 import type { LlmProvider, LlmStatus } from '../../domain/ports/llm-provider.js';
 
-const HINT = 'set OPENAI_API_KEY (and OPENAI_BASE_URL for a non-OpenAI server)';
+import { PROVIDER_HINTS } from '../llm/provider-status.js';
 
-/** The AI provider when OPENAI_API_KEY is not set. */
+const HINT = PROVIDER_HINTS.none;
+
+/** The AI provider when the default provider (openai) has no OPENAI_API_KEY. */
 export class UnconfiguredLlmProvider implements LlmProvider {
   status(): LlmStatus {
     return { configured: false, provider: 'none', hint: HINT };

@@ -14,10 +14,21 @@ export function createVectorStore(config: VectorConfig, logger: Logger): VectorS
   return new QdrantVectorStore({ url: s.url, ...(s.apiKey !== undefined ? { apiKey: s.apiKey } : {}) });
 }
 
-/** OPENAI_API_KEY set -> OpenAI-compatible embeddings; otherwise the local lexical embedder. */
+/** As SVC_EMBEDDINGS_PROVIDER (or its default) says: an OpenAI-compatible service, Bedrock, or the local lexical embedder. */
 export function createEmbedder(config: VectorConfig): Embedder {
   const e = config.embeddings;
-  if (e.kind !== 'openai') return new HashingEmbedder(e.dimension);
+  if (e.kind === 'hashing') return new HashingEmbedder(e.dimension);
+  const dimension = e.dimension !== undefined ? { dimension: e.dimension } : {};
+  if (e.kind === 'bedrock') {
+    const { BedrockEmbedder } = require('../embeddings/bedrock-embedder.js') as typeof import('../embeddings/bedrock-embedder.js');
+    return new BedrockEmbedder({ aws: e.aws, model: e.model, ...dimension });
+  }
   const { OpenAiEmbedder } = require('../embeddings/openai-embedder.js') as typeof import('../embeddings/openai-embedder.js');
-  return new OpenAiEmbedder({ apiKey: e.apiKey, baseURL: e.baseURL, model: e.model, ...(e.dimension !== undefined ? { dimension: e.dimension } : {}) });
+  return new OpenAiEmbedder({
+    ...(e.apiKey !== undefined ? { apiKey: e.apiKey } : {}),
+    baseURL: e.baseURL,
+    model: e.model,
+    ...dimension,
+    ...(e.secretHeaders ? { headers: e.secretHeaders } : {}),
+  });
 }

@@ -19,7 +19,8 @@ describe('OpenAiLlmProvider against an OpenAI-compatible chat server', () => {
   afterEach(() => server.close());
 
   it('reports its status: configured, compatible provider, model', () => {
-    expect(llm.status()).to.deep.equal({ configured: true, provider: 'openai-compatible', model: 'gpt-test' });
+    expect(llm.status()).to.deep.include({ configured: true, provider: 'openai-compatible', model: 'gpt-test' });
+    expect(llm.status().hint).to.contain('OPENAI_API_KEY').and.contain('OPENAI_BASE_URL');
     const hosted = new OpenAiLlmProvider({ apiKey: 'sk-x', model: 'gpt-4o', timeoutMs: 1000, maxRetries: 0 });
     expect(hosted.status().provider).to.equal('openai');
   });

@@ -27,7 +27,12 @@ describe('version tool: kubernetes and AI provider status from the configured ad
     const res = await request(app).post('/api/v1/tools/version').set(auth).send({}).expect(200);
     const { system } = res.body.data.result;
     expect(system.kubernetes).to.deep.equal({ connected: true, context: 'prod-east', serverVersion: 'v1.31.2' });
-    expect(system.aiProvider).to.deep.equal({ configured: true, provider: 'openai-compatible', model: 'gpt-test' });
+    expect(system.aiProvider).to.deep.equal({
+      configured: true,
+      provider: 'openai-compatible',
+      model: 'gpt-test',
+      hint: 'SVC_LLM_PROVIDER=openai: OPENAI_API_KEY, OPENAI_BASE_URL (any OpenAI-compatible server), SVC_LLM_MODEL, SVC_LLM_HEADERS',
+    });
     expect(res.text).not.to.contain(kube.token).and.not.to.contain(chat.apiKey);
     expect(kube.requests.at(-1)!.path).to.equal('/version');
   });
@@ -48,6 +53,10 @@ describe('version tool: kubernetes and AI provider status from the configured ad
     const res = await request(app).post('/api/v1/tools/version').set(auth).send({}).expect(200);
     const { system } = res.body.data.result;
     expect(system.kubernetes).to.deep.equal({ connected: false, context: '', error: 'no cluster configured: set KUBECONFIG or run svc inside a cluster' });
-    expect(system.aiProvider).to.deep.equal({ configured: false, provider: 'none', hint: 'set OPENAI_API_KEY (and OPENAI_BASE_URL for a non-OpenAI server)' });
+    expect(system.aiProvider).to.deep.equal({
+      configured: false,
+      provider: 'none',
+      hint: 'set OPENAI_API_KEY (and OPENAI_BASE_URL for a non-OpenAI server), or SVC_LLM_PROVIDER=anthropic (ANTHROPIC_API_KEY) or bedrock (AWS_REGION, SVC_LLM_MODEL)',
+    });
   });
 });

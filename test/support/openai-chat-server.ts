@@ -2,24 +2,11 @@ import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { toolHistoryWithoutTools, vectorFor } from './openai-compatible-server.js';
+import { ScriptedModel, type ChatReply, type Script } from './scripted-model.js';
 
 type Json = Record<string, any>;
 
-/** One scripted answer: a message (text and/or tool calls) or an HTTP error. */
-export interface ChatReply {
-  content?: string | null;
-  toolCalls?: { name: string; arguments: string; id?: string }[];
-  usage?: { prompt: number; completion: number; cached?: number; cacheWrite?: number };
-  status?: number;
-  error?: { message: string; type?: string; code?: string };
-  finishReason?: string;
-  /** Never answer (the client's timeout or abort ends the request). */
-  hang?: boolean;
-  /** Answer after this many milliseconds. */
-  delayMs?: number;
-}
-
-export type Script = ChatReply | ((request: Json) => ChatReply);
+export type { ChatReply, Script } from './scripted-model.js';
 
 /**
  * An OpenAI-compatible `/v1/chat/completions` endpoint (non-streaming JSON):
@@ -34,11 +21,18 @@ export type Script = ChatReply | ((request: Json) => ChatReply);
 export class OpenAiChatServer {
   readonly apiKey = `sk-test-${randomBytes(16).toString('hex')}`;
   readonly models = new Set(['gpt-test', 'other-model']);
+  readonly model = new ScriptedModel();
   /** Parsed request bodies, in order. */
-  readonly requests: Json[] = [];
-  private readonly queue: Script[] = [];
+  readonly requests: Json[] = this.model.requests;
   /** Answers once the script is used up (default: "ok"). */
-  fallback: Script = { content: 'ok' };
+  get fallback(): Script {
+    return this.model.fallback;
+  }
+  set fallback(s: Script) {
+    this.model.fallback = s;
+  }
+  /** Header sets of the chat requests, in order. */
+  readonly headers: http.IncomingHttpHeaders[] = [];
   /** Length of the vectors `/v1/embeddings` answers with (any model). */
   embeddingDimension = 64;
   private readonly server = http.createServer((req, res) => this.handle(req, res));
@@ -52,7 +46,7 @@ export class OpenAiChatServer {
   }
 
   script(...replies: Script[]): this {
-    this.queue.push(...replies);
+    this.model.script(...replies);
     return this;
   }
 
@@ -93,16 +87,23 @@ export class OpenAiChatServer {
       if (auth !== `Bearer ${this.apiKey}`)
         return error(401, `Incorrect API key provided: ${auth.replace(/^Bearer /, '')}.`, 'invalid_request_error', 'invalid_api_key');
       const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Json;
-      this.requests.push(body);
-      if (!this.models.has(body.model))
+      this.headers.push(req.headers);
+      if (!this.models.has(body.model)) {
+        this.requests.push(body);
         return error(404, `The model \`${body.model}\` does not exist or you do not have access to it.`, 'invalid_request_error', 'model_not_found');
+      }
       const refusal = toolHistoryWithoutTools(body);
-      if (refusal) return error(400, refusal, 'invalid_request_error', null);
-      const next = this.queue.shift() ?? this.fallback;
-      const reply = typeof next === 'function' ? next(body) : next;
+      if (refusal) {
+        this.requests.push(body);
+        return error(400, refusal, 'invalid_request_error', null);
+      }
+      const reply: ChatReply = this.model.next(body);
       if (reply.hang) return;
       delayMs = reply.delayMs ?? 0;
-      if (reply.status) return send(reply.status, { error: { type: 'server_error', code: null, param: null, ...reply.error } });
+      if (reply.status) {
+        if (reply.retryAfter !== undefined) res.setHeader('retry-after', String(reply.retryAfter));
+        return send(reply.status, { error: { type: 'server_error', code: null, param: null, ...reply.error } });
+      }
       const toolCalls = (reply.toolCalls ?? []).map((c, i) => ({
         id: c.id ?? `call_${this.requests.length}_${i}`,
         type: 'function',

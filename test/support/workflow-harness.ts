@@ -8,7 +8,7 @@ import { HashingEmbedder } from '../../infrastructure/embeddings/hashing-embedde
 import { TOKENS } from '../../infrastructure/tokens.js';
 import { InstantClock } from './instant-clock.js';
 import { KubeApiServer } from './kube-api-server.js';
-import { OpenAiChatServer } from './openai-chat-server.js';
+import { startModelStandIn, type ModelStandIn, type Provider } from './model-stand-ins.js';
 import { webManifests } from './deploy-kit.js';
 
 type Json = Record<string, any>;
@@ -43,11 +43,11 @@ export class WorkflowStandIns {
 
   private constructor(
     readonly kube: KubeApiServer,
-    readonly chat: OpenAiChatServer,
+    readonly chat: ModelStandIn,
   ) {}
 
-  static async start(): Promise<WorkflowStandIns> {
-    const s = new WorkflowStandIns(await KubeApiServer.start(), await OpenAiChatServer.start());
+  static async start(provider: Provider = 'openai'): Promise<WorkflowStandIns> {
+    const s = new WorkflowStandIns(await KubeApiServer.start(), await startModelStandIn(provider));
     return s;
   }
 
@@ -55,9 +55,7 @@ export class WorkflowStandIns {
   env(): Record<string, string> {
     return {
       KUBECONFIG: this.kube.writeKubeconfig(),
-      OPENAI_API_KEY: this.chat.apiKey,
-      OPENAI_BASE_URL: this.chat.baseUrl,
-      SVC_LLM_MODEL: 'gpt-test',
+      ...this.chat.env(),
       SVC_DATA_DIR: this.dataDir,
     };
   }

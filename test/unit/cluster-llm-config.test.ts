@@ -78,8 +78,10 @@ describe('cluster and AI provider configuration', () => {
 
   it('reads OPENAI_API_KEY, OPENAI_BASE_URL and SVC_LLM_MODEL, naming a bad one', () => {
     expect(parseLlmConfig({})).to.deep.equal({
+      provider: 'openai',
       apiKey: undefined,
       baseUrl: undefined,
+      secretHeaders: {},
       model: DEFAULT_LLM_MODEL,
       timeoutMs: 120000,
       maxRetries: 2,
@@ -101,10 +103,12 @@ describe('cluster and AI provider configuration', () => {
     expect(createLlmProvider(parseLlmConfig({ OPENAI_API_KEY: 'sk-1' }))).to.be.instanceOf(OpenAiLlmProvider);
     const none = createLlmProvider(parseLlmConfig({}));
     expect(none).to.be.instanceOf(UnconfiguredLlmProvider);
-    expect(none.status()).to.deep.equal({ configured: false, provider: 'none', hint: 'set OPENAI_API_KEY (and OPENAI_BASE_URL for a non-OpenAI server)' });
+    const hint =
+      'set OPENAI_API_KEY (and OPENAI_BASE_URL for a non-OpenAI server), or SVC_LLM_PROVIDER=anthropic (ANTHROPIC_API_KEY) or bedrock (AWS_REGION, SVC_LLM_MODEL)';
+    expect(none.status()).to.deep.equal({ configured: false, provider: 'none', hint });
     const e = await none.chat([{ role: 'user', content: 'hi' }]).catch((err) => err);
     expect(e).to.be.instanceOf(NotConfiguredError);
-    expect(e.message).to.equal('The AI provider is not configured: set OPENAI_API_KEY (and OPENAI_BASE_URL for a non-OpenAI server)');
+    expect(e.message).to.equal(`The AI provider is not configured: ${hint}`);
   });
 
   it('the not-configured cluster client reports what to set and refuses every call', async () => {

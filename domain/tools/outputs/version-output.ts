@@ -23,7 +23,13 @@ export const versionOutput = z.object({
       kind: z.enum(['semantic', 'lexical']),
       healthy: z.boolean().describe('a real embedding call served (cached 30 s)'),
     }),
-    aiProvider: z.object({ configured: z.boolean(), provider: z.string(), model: z.string().optional(), hint: z.string().optional() }),
+    aiProvider: z.object({
+      configured: z.boolean(),
+      provider: z.string(),
+      model: z.string().optional(),
+      hint: z.string().optional().describe("the provider's settings"),
+      headers: z.array(z.string()).optional().describe('names of the extra headers sent with every model request (SVC_LLM_HEADERS); never their values'),
+    }),
     kubernetes: z.object({ connected: z.boolean(), context: z.string(), serverVersion: z.string().optional(), error: z.string().optional() }),
     tracing: z.object({ enabled: z.boolean(), exporter: z.string(), serviceName: z.string(), status: z.string() }),
     sharedState: z

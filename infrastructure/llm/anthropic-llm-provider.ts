@@ -1,0 +1,141 @@
+import Anthropic from '@anthropic-ai/sdk';
+import { validateChat } from '../../domain/llm/chat-validation.js';
+import type { ChatMessage, ChatOptions, ChatResult } from '../../domain/llm/llm-types.js';
+import { DependencyError, DomainError } from '../../domain/errors.js';
+import type { LlmProvider, LlmStatus } from '../../domain/ports/llm-provider.js';
+import { answerTool, DEFAULT_MAX_OUTPUT_TOKENS, finishReason, fromBlocks, toTurns, unusableAnswer, type Block } from './block-conversation.js';
+import { llmFailure, type FailureContext } from './llm-failure.js';
+import { headerNames, PROVIDER_HINTS } from './provider-status.js';
+
+export const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com';
+const SETTINGS = { credential: 'ANTHROPIC_API_KEY', endpoint: 'ANTHROPIC_BASE_URL', notFound: 'no Messages endpoint' } as const;
+
+export interface AnthropicLlmOptions {
+  apiKey: string;
+  /** undefined: api.anthropic.com. */
+  baseUrl?: string;
+  model: string;
+  timeoutMs: number;
+  /** Retries of 408/409/429/5xx (529 overloaded included), honouring retry-after. */
+  maxRetries: number;
+  /** false: schema-checked answers are asked for by the instructions only, no forced tool. */
+  forceAnswerTool: boolean;
+  /** SVC_LLM_HEADERS: sent with every request; the values are secrets. */
+  headers?: Record<string, string>;
+}
+
+type WireBlock = Anthropic.Messages.ContentBlockParam;
+
+function toWire(b: Block): WireBlock {
+  switch (b.type) {
+    case 'text':
+      return { type: 'text', text: b.text };
+    case 'tool_use':
+      return { type: 'tool_use', id: b.id, name: b.name, input: b.input };
+    case 'tool_result':
+      return { type: 'tool_result', tool_use_id: b.id, content: b.content };
+  }
+}
+
+function fromWire(content: readonly Anthropic.Messages.ContentBlock[]): Block[] {
+  const out: Block[] = [];
+  for (const b of content ?? []) {
+    if (b.type === 'text') out.push({ type: 'text', text: b.text });
+    else if (b.type === 'tool_use') out.push({ type: 'tool_use', id: b.id, name: b.name, input: (b.input ?? {}) as Record<string, unknown> });
+  }
+  return out;
+}
+
+/** LlmProvider over Anthropic's Messages API (@anthropic-ai/sdk, non-streaming): translation only. */
+export class AnthropicLlmProvider implements LlmProvider {
+  private readonly client: Anthropic;
+  private readonly baseUrl: string;
+
+  constructor(private readonly options: AnthropicLlmOptions) {
+    this.baseUrl = (options.baseUrl ?? ANTHROPIC_DEFAULT_BASE_URL).replace(/\/+$/, '');
+    // Every setting is explicit so the SDK reads no credential from the environment; svc traces the calls itself.
+    this.client = new Anthropic({
+      apiKey: options.apiKey,
+      baseURL: this.baseUrl,
+      webhookKey: null,
+      timeout: options.timeoutMs,
+      maxRetries: options.maxRetries,
+      logLevel: 'off',
+      openTelemetry: false,
+      defaultHeaders: options.headers,
+    });
+  }
+
+  status(): LlmStatus {
+    return { configured: true, provider: 'anthropic', model: this.options.model, hint: PROVIDER_HINTS.anthropic, ...headerNames(this.options.headers) };
+  }
+
+  async chat(messages: ChatMessage[], options: ChatOptions = {}): Promise<ChatResult> {
+    validateChat(messages, options);
+    const model = options.model ?? this.options.model;
+    const maxTokens = options.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS;
+    const { system, turns } = toTurns(messages);
+    const forced = answerTool(options, this.options.forceAnswerTool);
+    const tools: Anthropic.Messages.Tool[] = forced
+      ? [{ name: forced.name, description: forced.description, input_schema: forced.schema as Anthropic.Messages.Tool.InputSchema }]
+      : (options.tools ?? []).map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters as Anthropic.Messages.Tool.InputSchema }));
+    let message: Anthropic.Messages.Message;
+    try {
+      message = await this.client.messages.create(
+        {
+          model,
+          max_tokens: maxTokens,
+          messages: turns.map((t) => ({ role: t.role, content: t.blocks.map(toWire) })),
+          ...(system ? { system } : {}),
+          ...(tools.length ? { tools } : {}),
+          ...(forced ? { tool_choice: { type: 'tool', name: forced.name } } : {}),
+          ...(options.temperature !== undefined ? { temperature: Math.min(options.temperature, 1) } : {}),
+        },
+        // a per-call signal: the SDK never removes the abort listener it adds (see the OpenAI adapter)
+        options.signal ? { signal: AbortSignal.any([options.signal]) } : undefined,
+      );
+    } catch (e) {
+      throw this.toError(e, model);
+    }
+    const answer = fromBlocks(fromWire(message.content), forced);
+    const unusable = unusableAnswer(message.stop_reason, answer, model, maxTokens);
+    if (unusable) throw new DependencyError('llm', unusable);
+    const u = message.usage;
+    const cacheRead = u?.cache_read_input_tokens ?? 0;
+    const cacheCreation = u?.cache_creation_input_tokens ?? 0;
+    return {
+      text: answer.text,
+      toolCalls: answer.toolCalls,
+      // Anthropic's input_tokens leaves out cached tokens; the port's count includes them
+      usage: {
+        inputTokens: (u?.input_tokens ?? 0) + cacheRead + cacheCreation,
+        outputTokens: u?.output_tokens ?? 0,
+        cacheReadTokens: cacheRead,
+        cacheCreationTokens: cacheCreation,
+      },
+      model: message.model || model,
+      finishReason: finishReason(message.stop_reason, answer.answered),
+    };
+  }
+
+  private toError(e: unknown, model: string): DomainError {
+    if (e instanceof DomainError) return e;
+    const ctx: FailureContext = {
+      baseUrl: this.baseUrl,
+      model,
+      timeoutMs: this.options.timeoutMs,
+      secrets: [this.options.apiKey, ...Object.values(this.options.headers ?? {})],
+      settings: SETTINGS,
+    };
+    if (e instanceof Anthropic.APIConnectionTimeoutError) return llmFailure({ kind: 'timeout' }, ctx);
+    if (e instanceof Anthropic.APIUserAbortError) return llmFailure({ kind: 'aborted' }, ctx);
+    if (e instanceof Anthropic.APIConnectionError) return llmFailure({ kind: 'unreachable' }, ctx);
+    if (e instanceof Anthropic.APIError) {
+      // Anthropic's error body: { type: 'error', error: { type, message } }
+      const body = e.error as { error?: { message?: unknown } } | undefined;
+      const detail = typeof body?.error?.message === 'string' ? body.error.message : '';
+      return llmFailure({ kind: 'status', status: e.status, detail }, ctx);
+    }
+    return new DependencyError('llm', 'AI provider call failed');
+  }
+}

@@ -1,0 +1,133 @@
+import { ConverseCommand, type BedrockRuntimeClient, type ContentBlock, type ConverseCommandOutput, type Tool } from '@aws-sdk/client-bedrock-runtime';
+import { validateChat } from '../../domain/llm/chat-validation.js';
+import type { ChatMessage, ChatOptions, ChatResult } from '../../domain/llm/llm-types.js';
+import { DependencyError, DomainError } from '../../domain/errors.js';
+import type { LlmProvider, LlmStatus } from '../../domain/ports/llm-provider.js';
+import { scrubText } from '../../domain/security/scrub-credentials.js';
+import type { AwsConfig } from '../config/aws-config.js';
+import { credentialSettings } from './aws-credentials.js';
+import { bedrockClient, bedrockFailure } from './bedrock-client.js';
+import { answerTool, DEFAULT_MAX_OUTPUT_TOKENS, finishReason, fromBlocks, toTurns, unusableAnswer, type Block } from './block-conversation.js';
+import { llmFailure, type FailureContext } from './llm-failure.js';
+import { headerNames, PROVIDER_HINTS } from './provider-status.js';
+
+export interface BedrockLlmOptions {
+  aws: AwsConfig;
+  /** A model id or an inference-profile id (or ARN). */
+  model: string;
+  timeoutMs: number;
+  /** Retries of throttling and 5xx with the SDK's standard backoff. */
+  maxRetries: number;
+  /** false: schema-checked answers are asked for by the instructions only (models without forced tool choice). */
+  forceAnswerTool: boolean;
+  headers?: Record<string, string>;
+}
+
+function toWire(b: Block): ContentBlock {
+  switch (b.type) {
+    case 'text':
+      return { text: b.text };
+    case 'tool_use':
+      return { toolUse: { toolUseId: b.id, name: b.name, input: b.input as never } };
+    case 'tool_result':
+      return { toolResult: { toolUseId: b.id, content: [{ text: b.content }] } };
+  }
+}
+
+function fromWire(content: readonly ContentBlock[] | undefined): Block[] {
+  const out: Block[] = [];
+  for (const b of content ?? []) {
+    if (b.text !== undefined) out.push({ type: 'text', text: b.text });
+    else if (b.toolUse) {
+      const input = b.toolUse.input as unknown;
+      const args = input && typeof input === 'object' && !Array.isArray(input) ? (input as Record<string, unknown>) : {};
+      out.push({ type: 'tool_use', id: b.toolUse.toolUseId ?? '', name: b.toolUse.name ?? '', input: args });
+    }
+  }
+  return out;
+}
+
+/** LlmProvider over the Bedrock Converse API (@aws-sdk/client-bedrock-runtime, SigV4 with the default credential chain): translation only. */
+export class BedrockLlmProvider implements LlmProvider {
+  private readonly client: BedrockRuntimeClient;
+  private readonly endpoint: string;
+
+  constructor(private readonly options: BedrockLlmOptions) {
+    this.client = bedrockClient({ aws: options.aws, timeoutMs: options.timeoutMs, maxRetries: options.maxRetries, headers: options.headers });
+    this.endpoint = options.aws.bedrockEndpoint ?? `https://bedrock-runtime.${options.aws.region}.amazonaws.com`;
+  }
+
+  status(): LlmStatus {
+    return { configured: true, provider: 'bedrock', model: this.options.model, hint: PROVIDER_HINTS.bedrock, ...headerNames(this.options.headers) };
+  }
+
+  async chat(messages: ChatMessage[], options: ChatOptions = {}): Promise<ChatResult> {
+    validateChat(messages, options);
+    const model = options.model ?? this.options.model;
+    const maxTokens = options.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS;
+    const { system, turns } = toTurns(messages);
+    const forced = answerTool(options, this.options.forceAnswerTool);
+    const tools: Tool[] = forced
+      ? [{ toolSpec: { name: forced.name, description: forced.description, inputSchema: { json: forced.schema as never } } }]
+      : (options.tools ?? []).map((t) => ({ toolSpec: { name: t.name, description: t.description, inputSchema: { json: t.parameters as never } } }));
+    let out: ConverseCommandOutput;
+    try {
+      out = await this.client.send(
+        new ConverseCommand({
+          modelId: model,
+          messages: turns.map((t) => ({ role: t.role, content: t.blocks.map(toWire) })),
+          ...(system ? { system: [{ text: system }] } : {}),
+          inferenceConfig: { maxTokens, ...(options.temperature !== undefined ? { temperature: Math.min(options.temperature, 1) } : {}) },
+          ...(tools.length ? { toolConfig: { tools, ...(forced ? { toolChoice: { tool: { name: forced.name } } } : {}) } } : {}),
+        }),
+        options.signal ? { abortSignal: AbortSignal.any([options.signal]) } : {},
+      );
+    } catch (e) {
+      throw this.toError(e, model);
+    }
+    const answer = fromBlocks(fromWire(out.output?.message?.content), forced);
+    const unusable = unusableAnswer(out.stopReason, answer, model, maxTokens);
+    if (unusable) throw new DependencyError('llm', unusable);
+    const u = out.usage;
+    const cacheRead = u?.cacheReadInputTokens ?? 0;
+    const cacheCreation = u?.cacheWriteInputTokens ?? 0;
+    return {
+      text: answer.text,
+      toolCalls: answer.toolCalls,
+      // Converse's inputTokens leaves out cached tokens; the port's count includes them
+      usage: {
+        inputTokens: (u?.inputTokens ?? 0) + cacheRead + cacheCreation,
+        outputTokens: u?.outputTokens ?? 0,
+        cacheReadTokens: cacheRead,
+        cacheCreationTokens: cacheCreation,
+      },
+      model,
+      finishReason: finishReason(out.stopReason, answer.answered),
+    };
+  }
+
+  private toError(e: unknown, model: string): DomainError {
+    if (e instanceof DomainError) return e;
+    const secrets = Object.values(this.options.headers ?? {});
+    const ctx: FailureContext = {
+      baseUrl: this.endpoint,
+      model,
+      timeoutMs: this.options.timeoutMs,
+      secrets,
+      settings: { credential: credentialSettings(this.options.aws), endpoint: 'AWS_REGION (or AWS_ENDPOINT_URL_BEDROCK_RUNTIME)', notFound: 'no access to it' },
+    };
+    const f = bedrockFailure(e);
+    if (f.kind === 'credentials') {
+      // the chain's own text can name files and tokens: only what to check is said
+      return new DependencyError('llm', `No usable AWS credentials for Bedrock; check ${credentialSettings(this.options.aws)}`);
+    }
+    if (f.kind !== 'status') return llmFailure(f, ctx);
+    // Bedrock says 403 for an unknown model as often as for missing access: both name the model
+    if (f.status === 403)
+      return new DependencyError(
+        'llm',
+        `Bedrock denied access to model "${model}" (403): ${scrubText(f.detail, secrets).slice(0, 500)}; check SVC_LLM_MODEL, the model access and the role's bedrock:InvokeModel permission`,
+      );
+    return llmFailure(f, ctx);
+  }
+}
