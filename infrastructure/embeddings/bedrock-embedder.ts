@@ -32,11 +32,16 @@ const TITAN_CONCURRENCY = 8;
 /** Embedder on Bedrock's InvokeModel: Titan text embeddings (one text per request) or Cohere (batches). */
 export class BedrockEmbedder implements Embedder {
   private readonly client: BedrockRuntimeClient;
+  private readonly awsSecrets: () => string[];
   private readonly dim: EmbeddingDimension;
   private readonly cohere: boolean;
 
   constructor(private readonly options: BedrockEmbedderOptions) {
-    this.client = bedrockClient({ aws: options.aws, timeoutMs: options.timeoutMs ?? 30_000, maxRetries: options.maxRetries ?? 2 });
+    ({ client: this.client, secrets: this.awsSecrets } = bedrockClient({
+      aws: options.aws,
+      timeoutMs: options.timeoutMs ?? 30_000,
+      maxRetries: options.maxRetries ?? 2,
+    }));
     this.cohere = /(^|\.)cohere\.embed/.test(options.model);
     this.dim = new EmbeddingDimension(options.dimension ?? KNOWN_DIMENSIONS[options.model], (what) => this.invalid(what));
   }
@@ -107,7 +112,7 @@ export class BedrockEmbedder implements Embedder {
       case 'status':
         return new DependencyError(
           'embeddings',
-          `Embedding service (Bedrock model ${this.options.model}) failed (${f.status ?? 'no status'}): ${scrubText(f.detail).slice(0, 500)}`,
+          `Embedding service (Bedrock model ${this.options.model}) failed (${f.status ?? 'no status'}): ${scrubText(f.detail, this.awsSecrets()).slice(0, 500)}`,
         );
       case 'timeout':
         return new DependencyError('embeddings', `Embedding service (Bedrock, region ${this.options.aws.region}) did not answer in time`);

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { BedrockRuntimeClientConfig } from '@aws-sdk/client-bedrock-runtime';
 import type { AwsConfig } from '../config/aws-config.js';
 
@@ -10,16 +11,45 @@ import type { AwsConfig } from '../config/aws-config.js';
  * instance metadata). The SDK's client caches the result and refreshes it
  * five minutes before it expires.
  */
-export function awsCredentials(aws: AwsConfig): NonNullable<BedrockRuntimeClientConfig['credentials']> {
+export function awsCredentials(aws: AwsConfig): AwsCredentials {
   const provider = chainFor(aws);
-  // failures are tagged so the adapter tells "no credentials" from a Bedrock failure without reading SDK texts
-  return async (props?: Record<string, unknown>) => {
-    try {
-      return await provider(props);
-    } catch (e) {
-      throw new AwsCredentialsError(e);
-    }
+  // the latest values handed out (and the web identity token read), so errors can be scrubbed of them; bounded
+  const recent: string[] = [];
+  const remember = (...values: (string | undefined)[]) => {
+    for (const v of values) if (v && !recent.includes(v)) recent.push(v);
+    recent.splice(0, Math.max(0, recent.length - 8));
   };
+  if (aws.credentials.kind === 'environment') remember(aws.credentials.secretAccessKey, aws.credentials.sessionToken);
+  const identityFile = aws.credentials.kind === 'web-identity' ? aws.credentials.identityFile : undefined;
+  return {
+    // failures are tagged so the adapter tells "no credentials" from a Bedrock failure without reading SDK texts
+    provider: async (props?: Record<string, unknown>) => {
+      try {
+        const identity = await provider(props);
+        remember(identity.secretAccessKey, identity.sessionToken);
+        return identity;
+      } catch (e) {
+        throw new AwsCredentialsError(e);
+      } finally {
+        if (identityFile) remember(readToken(identityFile));
+      }
+    },
+    secrets: () => [...recent],
+  };
+}
+
+function readToken(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8').trim().slice(0, 16384);
+  } catch {
+    return undefined;
+  }
+}
+
+export interface AwsCredentials {
+  provider: NonNullable<BedrockRuntimeClientConfig['credentials']>;
+  /** Credential values seen lately (secret keys, session tokens, the web identity token): never to appear in a message. */
+  secrets(): string[];
 }
 
 /** The credential chain could not give credentials (a missing file, STS refusing the token, no metadata service). */

@@ -1,9 +1,8 @@
 import { BedrockRuntimeClient, BedrockRuntimeServiceException } from '@aws-sdk/client-bedrock-runtime';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
-import { AwsCredentialsError } from './aws-credentials.js';
+import { awsCredentials, AwsCredentialsError } from './aws-credentials.js';
 import type { ProviderFailure } from './llm-failure.js';
 import type { AwsConfig } from '../config/aws-config.js';
-import { awsCredentials } from './aws-credentials.js';
 
 type FinalizeArgs = { request: unknown; input: unknown };
 
@@ -20,15 +19,16 @@ export interface BedrockClientOptions {
  * default credential chain, standard retries (throttling and 5xx, with
  * backoff), per-attempt timeouts, and the extra headers.
  */
-export function bedrockClient(o: BedrockClientOptions): BedrockRuntimeClient {
+export function bedrockClient(o: BedrockClientOptions): { client: BedrockRuntimeClient; secrets: () => string[] } {
+  const credentials = awsCredentials(o.aws);
   const client = new BedrockRuntimeClient({
     region: o.aws.region,
     ...(o.aws.bedrockEndpoint ? { endpoint: o.aws.bedrockEndpoint } : {}),
-    credentials: awsCredentials(o.aws),
+    credentials: credentials.provider,
     maxAttempts: o.maxRetries + 1,
     retryMode: 'standard',
     // HTTP/1.1: Converse needs no HTTP/2, and corporate proxies and gateways speak HTTP/1.1
-    requestHandler: new NodeHttpHandler({ requestTimeout: o.timeoutMs, connectionTimeout: Math.min(o.timeoutMs, 10_000) }),
+    requestHandler: new NodeHttpHandler({ requestTimeout: o.timeoutMs, throwOnRequestTimeout: true, connectionTimeout: Math.min(o.timeoutMs, 10_000) }),
   });
   const headers = Object.entries(o.headers ?? {});
   if (headers.length) {
@@ -41,7 +41,7 @@ export function bedrockClient(o: BedrockClientOptions): BedrockRuntimeClient {
       { name: 'svcExtraHeaders', relation: 'after', toMiddleware: 'httpSigningMiddleware' },
     );
   }
-  return client;
+  return { client, secrets: credentials.secrets };
 }
 
 /** A Bedrock failure, classified: its HTTP status and its own message, or a transport failure. */

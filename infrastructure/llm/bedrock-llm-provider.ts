@@ -50,10 +50,16 @@ function fromWire(content: readonly ContentBlock[] | undefined): Block[] {
 /** LlmProvider over the Bedrock Converse API (@aws-sdk/client-bedrock-runtime, SigV4 with the default credential chain): translation only. */
 export class BedrockLlmProvider implements LlmProvider {
   private readonly client: BedrockRuntimeClient;
+  private readonly awsSecrets: () => string[];
   private readonly endpoint: string;
 
   constructor(private readonly options: BedrockLlmOptions) {
-    this.client = bedrockClient({ aws: options.aws, timeoutMs: options.timeoutMs, maxRetries: options.maxRetries, headers: options.headers });
+    ({ client: this.client, secrets: this.awsSecrets } = bedrockClient({
+      aws: options.aws,
+      timeoutMs: options.timeoutMs,
+      maxRetries: options.maxRetries,
+      headers: options.headers,
+    }));
     this.endpoint = options.aws.bedrockEndpoint ?? `https://bedrock-runtime.${options.aws.region}.amazonaws.com`;
   }
 
@@ -108,7 +114,7 @@ export class BedrockLlmProvider implements LlmProvider {
 
   private toError(e: unknown, model: string): DomainError {
     if (e instanceof DomainError) return e;
-    const secrets = Object.values(this.options.headers ?? {});
+    const secrets = [...Object.values(this.options.headers ?? {}), ...this.awsSecrets()];
     const ctx: FailureContext = {
       baseUrl: this.endpoint,
       model,

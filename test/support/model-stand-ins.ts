@@ -134,7 +134,9 @@ export class BedrockStandIn implements ModelStandIn {
     };
   }
   secrets() {
-    return [...this.sts.validTokens, ...this.sts.issued, ...[...this.server.keys.values()].map((k) => k.secretAccessKey)];
+    // the web identity tokens, and the temporary keys STS issued to svc (the static pair is not svc's unless a test gives it)
+    const temporary = [...this.server.keys.values()].filter((k) => k.sessionToken !== undefined).map((k) => k.secretAccessKey);
+    return [...this.sts.validTokens, ...this.sts.issued, ...temporary];
   }
   async close() {
     await this.server.close();
