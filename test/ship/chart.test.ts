@@ -439,6 +439,74 @@ describe('Helm chart charts/svc (rendered without helm or a cluster)', () => {
     });
   });
 
+  describe('model backends', () => {
+    const fails = (values: Record<string, unknown>) => {
+      try {
+        renderChart(CHART, values);
+      } catch (e) {
+        expect(e).to.be.instanceOf(TemplateError);
+        return (e as Error).message;
+      }
+      throw new Error('rendered without failing');
+    };
+
+    it('anthropic: the key from a Secret reference, the proxy URL and the provider, parsed by svc as anthropic', () => {
+      const objects = renderChart(CHART, {
+        secrets: { anthropicApiKey: { name: 'anthropic', key: 'key' } },
+        llm: {
+          provider: 'anthropic',
+          model: 'claude-sonnet-4-5',
+          anthropic: { baseUrl: 'https://proxy.corp.example' },
+          headersSecret: { name: 'llm-gw', key: 'headers' },
+        },
+      }).objects;
+      const env = envOf(objects);
+      expect(env.ANTHROPIC_API_KEY.valueFrom!.secretKeyRef).to.deep.equal({ name: 'anthropic', key: 'key' });
+      expect(env.SVC_LLM_HEADERS.valueFrom!.secretKeyRef).to.deep.equal({ name: 'llm-gw', key: 'headers' });
+      expect(env.ANTHROPIC_API_KEY.value).to.equal(undefined);
+      expect(plainEnv(objects)).to.deep.include({
+        SVC_LLM_PROVIDER: 'anthropic',
+        ANTHROPIC_BASE_URL: 'https://proxy.corp.example',
+        SVC_LLM_MODEL: 'claude-sonnet-4-5',
+      });
+      const config = loadConfig({ ...environment(objects), SVC_LLM_HEADERS: '{"X-Gateway-Key":"v"}' }, '/');
+      expect(config.llm).to.deep.include({ provider: 'anthropic', model: 'claude-sonnet-4-5' });
+      expect(config.llm.anthropic).to.deep.include({ baseUrl: 'https://proxy.corp.example' });
+    });
+
+    it('bedrock with an IRSA annotation: the region, no AWS key anywhere, embeddings of their own', () => {
+      const objects = renderChart(CHART, {
+        serviceAccount: { annotations: { 'eks.amazonaws.com/role-arn': 'arn:aws:iam::123456789012:role/svc-bedrock' } },
+        llm: { provider: 'bedrock', model: 'us.anthropic.claude-3-5-sonnet-20240620-v1:0', bedrock: { region: 'eu-west-1' } },
+        embeddings: { provider: 'openai', baseUrl: 'http://tei.svc:8080/v1', model: 'bge-small-en-v1.5', dimensions: 384 },
+      }).objects;
+      const sa = one(objects, 'ServiceAccount') as unknown as { metadata: { annotations: Record<string, string> } };
+      expect(sa.metadata.annotations).to.deep.equal({ 'eks.amazonaws.com/role-arn': 'arn:aws:iam::123456789012:role/svc-bedrock' });
+      const env = envOf(objects);
+      for (const name of ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN', 'ANTHROPIC_API_KEY', 'SVC_EMBEDDINGS_API_KEY'])
+        expect(env[name], name).to.equal(undefined);
+      expect(plainEnv(objects)).to.deep.include({
+        SVC_LLM_PROVIDER: 'bedrock',
+        AWS_REGION: 'eu-west-1',
+        SVC_EMBEDDINGS_BASE_URL: 'http://tei.svc:8080/v1',
+        SVC_EMBEDDINGS_MODEL: 'bge-small-en-v1.5',
+        SVC_EMBEDDINGS_DIMENSIONS: '384',
+        SVC_EMBEDDINGS_PROVIDER: 'openai',
+      });
+      const config = loadConfig(environment(objects), '/');
+      expect(config.llm.bedrock).to.deep.include({ region: 'eu-west-1', credentials: { kind: 'default-chain' } });
+      expect(config.vector.embeddings).to.deep.equal({ kind: 'openai', baseURL: 'http://tei.svc:8080/v1', model: 'bge-small-en-v1.5', dimension: 384 });
+    });
+
+    it('refuses a provider without its settings, saying what to set', () => {
+      expect(fails({ llm: { provider: 'anthropic', model: 'claude-x' } })).to.equal(
+        'fail: llm.provider anthropic needs secrets.anthropicApiKey.name (a Secret holding ANTHROPIC_API_KEY) and llm.model',
+      );
+      expect(fails({ llm: { provider: 'bedrock', model: 'm' } })).to.match(/^fail: llm\.provider bedrock needs llm\.bedrock\.region/);
+      expect(fails({ llm: { provider: 'bedrock', bedrock: { region: 'us-east-1' } } })).to.equal('fail: llm.provider bedrock needs llm.model (SVC_LLM_MODEL)');
+    });
+  });
+
   describe('chart metadata', () => {
     const chart = parse(readFileSync(path.join(CHART, 'Chart.yaml'), 'utf8')) as {
       apiVersion: string;

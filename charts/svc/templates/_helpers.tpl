@@ -104,3 +104,16 @@ app.kubernetes.io/managed-by: {{ .Release.Service }}
   value: {{ toString .value | quote }}
 {{- end }}
 {{- end -}}
+
+{{/* A model provider without its settings: refuses to render, naming the value to set (svc would refuse to start). */}}
+{{- define "svc.checkLlm" -}}
+{{- if and (eq .Values.llm.provider "anthropic") (not .Values.secrets.anthropicApiKey.name) -}}
+{{- fail "llm.provider anthropic needs secrets.anthropicApiKey.name (a Secret holding ANTHROPIC_API_KEY) and llm.model" -}}
+{{- end -}}
+{{- if and (eq .Values.llm.provider "bedrock") (not .Values.llm.bedrock.region) -}}
+{{- fail "llm.provider bedrock needs llm.bedrock.region and llm.model; credentials come from IRSA (serviceAccount.annotations) or EKS Pod Identity, no key" -}}
+{{- end -}}
+{{- if and (or (eq .Values.llm.provider "anthropic") (eq .Values.llm.provider "bedrock")) (not .Values.llm.model) -}}
+{{- fail (printf "llm.provider %s needs llm.model (SVC_LLM_MODEL)" .Values.llm.provider) -}}
+{{- end -}}
+{{- end -}}
