@@ -6,7 +6,10 @@
  * simulation clock stopped) that answer at once. The stand-ins' own handling
  * time is measured per call and subtracted ("svc own"). Run with
  * `npm run bench:ai` (BENCH_RUNS investigations, default 12, after 2 warm-ups).
- * Target: svc own p50 < 2 ms per model round trip.
+ * Target: svc own p50 < 2 ms per model round trip, on every provider's adapter
+ * (openai, anthropic, bedrock: each against its wire stand-in; Bedrock's
+ * includes SigV4 signing, the stand-in's verification is stand-in time).
+ * BENCH_PROVIDERS=openai,anthropic,bedrock picks some.
  *
  * Sections: remediate (below), operate (bench/support/operate-bench.ts: its
  * use case on in-process fakes) and the deployment workflow
@@ -24,11 +27,13 @@ import { Remediate } from '../application/remediation/remediate.js';
 import { readOnlyView } from '../domain/ports/cluster-reader.js';
 import { SystemClock } from '../infrastructure/clock/system-clock.js';
 import { KubernetesClusterClient } from '../infrastructure/kubernetes/kubernetes-cluster-client.js';
-import { OpenAiLlmProvider } from '../infrastructure/llm/openai-llm-provider.js';
+import { parseLlmConfig } from '../infrastructure/config/llm-config.js';
+import { createLlmProvider } from '../infrastructure/llm/create-llm-provider.js';
 import { FileSessionStore } from '../infrastructure/sessions/file-session-store.js';
 import { NoopTracer } from '../infrastructure/tracing/noop-tracer.js';
 import { KubeApiServer } from '../test/support/kube-api-server.js';
-import { OpenAiChatServer, type Script } from '../test/support/openai-chat-server.js';
+import { PROVIDERS, startModelStandIn, type ModelStandIn, type Provider } from '../test/support/model-stand-ins.js';
+import type { Script } from '../test/support/scripted-model.js';
 import { analysisAnswer, callFn, webDeployment } from '../test/support/remediation-fixtures.js';
 import { CallSamples, ms, percentile, StandInTimer, timedLlm, timedReader } from './support/ai-bench-kit.js';
 import { operateFigures } from './support/operate-bench.js';
@@ -36,7 +41,12 @@ import { formatWorkflowMeasurement, measureWorkflow } from './support/workflow-b
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 12);
 const WARMUP = 2;
-const innerServer = (s: OpenAiChatServer | KubeApiServer) => (s as unknown as { server: http.Server }).server;
+const innerServer = (s: KubeApiServer) => (s as unknown as { server: http.Server }).server;
+/** The model stand-in's HTTP server (Bedrock's, not its STS: credentials are fetched once, before the warm-ups). */
+const modelServer = (chat: ModelStandIn): http.Server => {
+  const server = (chat as unknown as { server: { server?: http.Server; http?: { server: http.Server } } }).server;
+  return server.http?.server ?? server.server!;
+};
 
 /** A cluster worth reading: 20 healthy Deployments of 2 pods, one broken one, a long log. */
 function seed(kube: KubeApiServer): { bigLogPod: string; brokenPod: string } {
@@ -79,18 +89,27 @@ function investigationScript(pods: { bigLogPod: string; brokenPod: string }): Sc
   return [...Array.from({ length: 23 }, (_, i) => cycle[i % cycle.length]), { content: 'not json yet' }, { content: analysisAnswer({ actions: [] }) }];
 }
 
-async function remediateSection(): Promise<void> {
-  const chat = await OpenAiChatServer.start();
+interface ProviderFigures {
+  provider: Provider;
+  ownP50: number;
+  firstBytes: number;
+  analysisBytes: number;
+  largestBytes: number;
+}
+const summary: ProviderFigures[] = [];
+
+async function remediateSection(provider: Provider): Promise<void> {
+  const chat = await startModelStandIn(provider);
   const kube = await KubeApiServer.start();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'svc-bench-ai-'));
   try {
     const pods = seed(kube);
-    const chatTimer = new StandInTimer(innerServer(chat));
+    const chatTimer = new StandInTimer(modelServer(chat));
     const kubeTimer = new StandInTimer(innerServer(kube));
     const kc = new KubeConfig();
     kc.loadFromFile(kube.writeKubeconfig());
     const client = new KubernetesClusterClient(kc, { requestTimeoutMs: 30000 });
-    const llm = new OpenAiLlmProvider({ apiKey: chat.apiKey, baseUrl: chat.baseUrl, model: 'gpt-test', timeoutMs: 30000, maxRetries: 0 });
+    const llm = createLlmProvider(parseLlmConfig({ ...chat.env(), SVC_LLM_MAX_RETRIES: '0', SVC_LLM_TIMEOUT_MS: '30000' }));
     const clock = new SystemClock();
     const sessions = new FileSessionStore({ dir: path.join(dataDir, 'sessions'), ttlMs: 3600_000, clock });
     const bytes: number[][] = [];
@@ -109,7 +128,7 @@ async function remediateSection(): Promise<void> {
     });
     for (let run = 0; run < WARMUP + RUNS; run++) {
       if (run === WARMUP) [modelSamples, clusterSamples].forEach((s) => s.clear());
-      const first = chat.requests.length;
+      const first = chatTimer.bytes.length;
       chat.script(...investigationScript(pods));
       const [m0, c0] = [sum(modelSamples.wall), sum(clusterSamples.wall)];
       const t0 = performance.now();
@@ -120,9 +139,9 @@ async function remediateSection(): Promise<void> {
       totals.model += sum(modelSamples.wall) - m0;
       totals.cluster += sum(clusterSamples.wall) - c0;
       totals.calls += 25;
-      bytes.push(chat.requests.slice(first).map((b) => Buffer.byteLength(JSON.stringify(b))));
+      bytes.push(chatTimer.bytes.slice(first));
     }
-    console.log(`\n### remediate: one investigation = 23 function calls + analysis + its retry (25 model calls), ${RUNS} runs\n`);
+    console.log(`\n### remediate on ${provider}: one investigation = 23 function calls + analysis + its retry (25 model calls), ${RUNS} runs\n`);
     console.log(CallSamples.header());
     console.log(modelSamples.row('model round trip (chat)'));
     console.log(clusterSamples.row('cluster call (read port)'));
@@ -137,6 +156,13 @@ async function remediateSection(): Promise<void> {
     console.log('\n| model call of the investigation | bytes sent (request body) |\n|---|---:|');
     for (const n of [1, 10, 24, 25]) console.log(`| ${n}${n === 24 ? ' (analysis)' : n === 25 ? ' (analysis retry)' : ''} | ${percentile(at(n), 50)} |`);
     console.log(`| largest of any call | ${Math.max(...bytes.flat())} |`);
+    summary.push({
+      provider,
+      ownP50: percentile(modelSamples.own, 50) + rest,
+      firstBytes: percentile(at(1), 50),
+      analysisBytes: percentile(at(24), 50),
+      largestBytes: Math.max(...bytes.flat()),
+    });
   } finally {
     await chat.close();
     await kube.close();
@@ -162,7 +188,15 @@ async function workflowSection(): Promise<void> {
   console.log(formatWorkflowMeasurement(await measureWorkflow({ runs: 3 })));
 }
 
-const SECTIONS: Record<string, () => Promise<void>> = { remediate: remediateSection, operate: operateSection, workflow: workflowSection };
+async function remediateOnEveryProvider(): Promise<void> {
+  const wanted = (process.env.BENCH_PROVIDERS?.split(',') ?? PROVIDERS) as Provider[];
+  for (const provider of PROVIDERS) if (wanted.includes(provider)) await remediateSection(provider);
+  console.log('\n### every provider: svc own per model round trip and request bytes on the wire\n');
+  console.log('| provider | svc own p50 ms (target < 2) | bytes, call 1 | bytes, analysis | bytes, largest |\n|---|---:|---:|---:|---:|');
+  for (const f of summary) console.log(`| ${f.provider} | ${ms(f.ownP50)} | ${f.firstBytes} | ${f.analysisBytes} | ${f.largestBytes} |`);
+}
+
+const SECTIONS: Record<string, () => Promise<void>> = { remediate: remediateOnEveryProvider, operate: operateSection, workflow: workflowSection };
 
 async function main(): Promise<void> {
   console.log(`Node ${process.version}, ${process.platform}/${process.arch}; stand-ins in this process on 127.0.0.1`);

@@ -24,13 +24,20 @@ export const ms = (n: number) => (Number.isFinite(n) ? n.toFixed(2) : '-');
 export class StandInTimer {
   total = 0;
   requests = 0;
+  /** Request body bytes of every request, in order (what svc sent on the wire). */
+  readonly bytes: number[] = [];
 
   constructor(server: http.Server) {
     const listeners = server.listeners('request') as ((req: http.IncomingMessage, res: http.ServerResponse) => void)[];
     server.removeAllListeners('request');
     server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
       let t0 = 0;
-      req.once('end', () => (t0 = performance.now()));
+      let size = 0;
+      req.on('data', (c: Buffer) => (size += c.length));
+      req.once('end', () => {
+        t0 = performance.now();
+        this.bytes.push(size);
+      });
       const end = res.end.bind(res) as (...a: unknown[]) => http.ServerResponse;
       res.end = ((...a: unknown[]) => {
         if (t0) this.total += performance.now() - t0;

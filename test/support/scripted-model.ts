@@ -51,7 +51,7 @@ export class ScriptedModel {
 
 /** A loopback HTTP server on port 0 that buffers each request body, for the stand-ins. */
 export class LoopbackServer {
-  private readonly server: http.Server;
+  readonly server: http.Server;
   port = 0;
 
   constructor(handle: (req: http.IncomingMessage, body: Buffer, res: http.ServerResponse) => void) {
