@@ -4,12 +4,15 @@ import type { ChatMessage, ChatOptions } from '../../domain/llm/llm-types.js';
 import { answerExcerpt, MAX_ANSWER_CHARS, parseStructuredAnswer } from '../../domain/llm/structured-answer.js';
 import type { LlmProvider } from '../../domain/ports/llm-provider.js';
 import { DeadlineReached, type RunBudget } from './run-budget.js';
+import { answerShapeInstructions } from './templates/answer-shape.js';
 
 export interface StructuredRequest<T> {
   messages: ChatMessage[];
   schema: z.ZodType<T>;
   /** Schema name sent to the backend: 1..64 of [A-Za-z0-9_-]. */
   name: string;
+  /** A literal answer that fits `schema` (a unit test checks it): shown to the model when the backend is not sent the schema. */
+  example: T;
   /** What the answer is, for the error a caller sees ("the remediation analysis"). */
   what: string;
   budget: RunBudget;
@@ -21,7 +24,8 @@ export class StructuredAnswerError extends ExecutionError {}
 
 /**
  * Asks for a JSON answer that fits `schema` (response_format json_schema,
- * json_object or none, as the adapter is set), checks it, and asks once more
+ * json_object or none, as the adapter is set; without json_schema the
+ * instructions carry the schema and the example), checks it, and asks once more
  * with the problems fed back when it does not fit. A second miss is a 500
  * EXECUTION_ERROR saying what was wrong with a short excerpt of the answer.
  * Budget exhaustion before a usable answer is a StructuredAnswerError naming the limit.
@@ -29,7 +33,8 @@ export class StructuredAnswerError extends ExecutionError {}
 export async function askStructured<T>(llm: LlmProvider, request: StructuredRequest<T>): Promise<T> {
   const { budget } = request;
   const jsonSchema = z.toJSONSchema(request.schema, { unrepresentable: 'any' }) as Record<string, unknown>;
-  const messages = [...request.messages];
+  const mode = llm.status().structuredOutput ?? 'json_schema';
+  const messages = mode === 'json_schema' ? [...request.messages] : withAnswerShape(request.messages, answerShapeInstructions(jsonSchema, request.example));
   let problem = '';
   let excerpt = '';
   for (let attempt = 1; attempt <= 2; attempt++) {
@@ -63,4 +68,11 @@ export async function askStructured<T>(llm: LlmProvider, request: StructuredRequ
     );
   }
   throw new ExecutionError(`The AI provider's ${request.what} was unusable after one retry: ${problem}. Start of the answer: "${excerpt}"`);
+}
+
+/** The messages with the answer's shape appended to the instructions (the system message, or a new one first). */
+function withAnswerShape(messages: ChatMessage[], shape: string): ChatMessage[] {
+  const [first, ...rest] = messages;
+  if (first?.role === 'system') return [{ role: 'system', content: `${first.content}\n\n${shape}` }, ...rest];
+  return [{ role: 'system', content: shape }, ...messages];
 }

@@ -10,6 +10,7 @@ import type { RunBudget } from '../ai/run-budget.js';
 import { askStructured } from '../ai/structured-chat.js';
 import { render } from '../ai/template.js';
 import { repairManifestsTemplate } from './templates/repair-manifests.js';
+import { manifestsExample } from './templates/generate-manifests.js';
 
 export const MAX_MANIFEST_ATTEMPTS = 10;
 const MAX_ERRORS = 30;
@@ -55,7 +56,14 @@ export async function generateWithRepair(
   let messages = input.messages;
   let last: string[] = [];
   for (let attempt = 1; attempt <= MAX_MANIFEST_ATTEMPTS; attempt++) {
-    const answer = await askStructured(llm, { messages, schema: generatedManifestsSchema, name: 'manifests', what: 'manifests', budget: input.budget });
+    const answer = await askStructured(llm, {
+      messages,
+      schema: generatedManifestsSchema,
+      name: 'manifests',
+      example: manifestsExample,
+      what: 'manifests',
+      budget: input.budget,
+    });
     const { objects, problems } = await problemsOf(answer.manifests as KubeObject[], input, writer);
     if (problems.length === 0) return { objects, attempts: attempt };
     last = problems.slice(0, MAX_ERRORS);

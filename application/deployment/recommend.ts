@@ -15,10 +15,11 @@ import { render } from '../ai/template.js';
 import type { ToolHandler } from '../tool-handler.js';
 import { searchOrgContext, type OrgContext } from './org-context.js';
 import type { SolutionSessions } from './solution-sessions.js';
-import { recommendTemplate } from './templates/recommend.js';
+import { recommendationExample, recommendTemplate } from './templates/recommend.js';
 
 const line = (max: number) => z.string().trim().min(1).max(max);
-const answerSchema = z.object({
+/** The model's recommendation, as svc accepts it. */
+export const recommendationSchema = z.object({
   clarity: z.enum(['clear', 'vague']),
   guidance: z.array(line(300)).max(10).optional(),
   solutions: z
@@ -33,7 +34,8 @@ const answerSchema = z.object({
     )
     .max(5),
 });
-type ModelSolution = z.infer<typeof answerSchema>['solutions'][number];
+export type RecommendationAnswer = z.infer<typeof recommendationSchema>;
+type ModelSolution = RecommendationAnswer['solutions'][number];
 
 /** Fixed guidance for an intent too short to act on (no model call is spent on it). */
 export const VAGUE_GUIDANCE = [
@@ -72,8 +74,9 @@ export class Recommend implements ToolHandler<ToolInput<'recommend'>> {
     const lines = [...new Set(served.map((r) => `${r.apiVersion} ${r.kind}`))].slice(0, MAX_SERVED_LINES);
     const answer = await askStructured(this.llm, {
       messages: render(recommendTemplate, { intent, final, served: lines, org }),
-      schema: answerSchema,
+      schema: recommendationSchema,
       name: 'recommendation',
+      example: recommendationExample,
       what: 'recommendation',
       budget: new RunBudget({ ...this.limits, maxCalls: 2 }),
     });

@@ -9,7 +9,7 @@ import { render } from '../ai/template.js';
 import { runToolLoop, type ModelFunction } from '../ai/tool-loop.js';
 import type { InvestigationSummary } from './operation-state.js';
 import { investigateTemplate, type InvestigateData } from './templates/investigate.js';
-import { planTemplate } from './templates/plan.js';
+import { planExample, planTemplate } from './templates/plan.js';
 
 /** Model calls one operate run may make in all: the investigation and the structured answer with its retry. */
 export const OPERATE_MAX_MODEL_CALLS = 30;
@@ -66,6 +66,7 @@ export class PlanOperation {
       data: { ...input, investigationNote: note },
       schema: operationPlanSchema,
       name: 'operation_plan',
+      example: planExample,
       what: 'operation plan',
       budget,
     });

@@ -12,7 +12,7 @@ import { RunBudget } from '../ai/run-budget.js';
 import { render } from '../ai/template.js';
 import type { OrgCollection } from './org-collection.js';
 import { summariseSchema } from './schema-summary.js';
-import { capabilityAnalysisTemplate } from './templates/capability-analysis.js';
+import { capabilityAnalysisExample, capabilityAnalysisTemplate } from './templates/capability-analysis.js';
 
 export interface AnalysisLimits {
   /** Wall-clock limit for one kind (schema, model answer and its one retry), milliseconds. */
@@ -44,6 +44,7 @@ export class AnalyseCapability {
       messages,
       schema: capabilityAnalysisSchema,
       name: 'capability_analysis',
+      example: capabilityAnalysisExample,
       what: `capability analysis of ${target.kind}${target.group ? `.${target.group}` : ''}`,
       budget,
       options: { temperature: 0, maxOutputTokens: this.limits.maxOutputTokens },

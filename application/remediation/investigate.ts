@@ -12,7 +12,7 @@ import { render } from '../ai/template.js';
 import { runToolLoop, type ModelFunction } from '../ai/tool-loop.js';
 import type { RemediationState } from './remediation-state.js';
 import { runSummary } from './run-summary.js';
-import { analyseTemplate } from './templates/analyse.js';
+import { analyseTemplate, analysisExample } from './templates/analyse.js';
 import { investigateTemplate, type InvestigateData } from './templates/investigate.js';
 
 /** Model calls kept back from the loop for the structured answer and its one retry. */
@@ -56,6 +56,7 @@ export class Investigate {
         data: { ...input, stoppedEarly },
         schema: remediationAnalysisSchema,
         name: 'remediation_analysis',
+        example: analysisExample,
         what: 'remediation analysis',
         budget,
       });

@@ -12,7 +12,7 @@ import { runToolLoop, type ModelFunction, type ToolLoopResult } from '../ai/tool
 import { STRUCTURED_CALLS } from './investigate.js';
 import type { RunSummary, VerificationResult } from './remediation-state.js';
 import { runSummary } from './run-summary.js';
-import { verdictTemplate } from './templates/verdict.js';
+import { verdictExample, verdictTemplate } from './templates/verdict.js';
 import { verifyTemplate, type VerifyData } from './templates/verify.js';
 
 /** Model calls of the follow-up check, in all. */
@@ -53,6 +53,7 @@ export class VerifyFix {
             data: input,
             schema: verificationSchema,
             name: 'remediation_verification',
+            example: verdictExample,
             what: 'verification',
             budget,
           });

@@ -20,6 +20,7 @@ export const generatedManifestsSchema = z.object({
     .max(MANIFEST_LIMITS.objects)
     .describe('Every Kubernetes object of the solution, as JSON objects'),
 });
+export type GeneratedManifests = z.infer<typeof generatedManifestsSchema>;
 
 export const objectName = (o: { kind: string; metadata: { name: string; namespace?: string } }) =>
   `${o.kind} ${o.metadata.namespace ? `${o.metadata.namespace}/` : ''}${o.metadata.name}`;

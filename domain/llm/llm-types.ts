@@ -23,6 +23,13 @@ export interface ToolSpec {
   parameters: Record<string, unknown>;
 }
 
+/**
+ * How a structured answer is asked of the backend (SVC_LLM_STRUCTURED_OUTPUT):
+ * `json_schema` sends the schema in `response_format`, `json_object` asks for
+ * JSON mode only, `none` asks for nothing (the instructions alone ask for JSON).
+ */
+export type StructuredOutputMode = 'json_schema' | 'json_object' | 'none';
+
 export interface ChatOptions {
   /** Overrides the configured model. */
   model?: string;

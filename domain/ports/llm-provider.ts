@@ -1,4 +1,4 @@
-import type { ChatMessage, ChatOptions, ChatResult } from '../llm/llm-types.js';
+import type { ChatMessage, ChatOptions, ChatResult, StructuredOutputMode } from '../llm/llm-types.js';
 
 /** What the `version` tool reports about the AI provider. */
 export interface LlmStatus {
@@ -13,6 +13,12 @@ export interface LlmStatus {
   hint?: string;
   /** Names of the extra headers sent with every request (SVC_LLM_HEADERS); never their values. */
   headers?: string[];
+  /**
+   * How structured answers are asked of the backend; absent means
+   * `json_schema`. With `json_object` or `none` the backend does not see the
+   * schema, so the caller puts it (and an example) in the instructions.
+   */
+  structuredOutput?: StructuredOutputMode;
 }
 
 /**

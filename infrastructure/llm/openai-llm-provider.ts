@@ -1,6 +1,6 @@
 import OpenAI from 'openai';
 import { validateChat } from '../../domain/llm/chat-validation.js';
-import type { ChatMessage, ChatOptions, ChatResult } from '../../domain/llm/llm-types.js';
+import type { ChatMessage, ChatOptions, ChatResult, StructuredOutputMode } from '../../domain/llm/llm-types.js';
 import { DependencyError } from '../../domain/errors.js';
 import type { LlmProvider, LlmStatus } from '../../domain/ports/llm-provider.js';
 import { toChatResult, toOpenAiMessages, toOpenAiTools } from './openai-chat-mapping.js';
@@ -27,7 +27,7 @@ export interface OpenAiLlmOptions {
   headers?: Record<string, string>;
 }
 
-export type StructuredOutputMode = 'json_schema' | 'json_object' | 'none';
+export type { StructuredOutputMode } from '../../domain/llm/llm-types.js';
 
 /** LlmProvider over any OpenAI-compatible chat completions endpoint (non-streaming). */
 export class OpenAiLlmProvider implements LlmProvider {
@@ -59,6 +59,7 @@ export class OpenAiLlmProvider implements LlmProvider {
       model: this.options.model,
       hint: PROVIDER_HINTS.openai,
       ...headerNames(this.options.headers),
+      structuredOutput: this.options.structuredOutput ?? 'json_schema',
     };
   }
 

@@ -21,6 +21,7 @@ describe('OpenAiLlmProvider against an OpenAI-compatible chat server', () => {
   it('reports its status: configured, compatible provider, model', () => {
     expect(llm.status()).to.deep.include({ configured: true, provider: 'openai-compatible', model: 'gpt-test' });
     expect(llm.status().hint).to.contain('OPENAI_API_KEY').and.contain('OPENAI_BASE_URL');
+    expect(llm.status().structuredOutput).to.equal('json_schema');
     const hosted = new OpenAiLlmProvider({ apiKey: 'sk-x', model: 'gpt-4o', timeoutMs: 1000, maxRetries: 0 });
     expect(hosted.status().provider).to.equal('openai');
   });
@@ -111,6 +112,7 @@ describe('OpenAiLlmProvider against an OpenAI-compatible chat server', () => {
         structuredOutput: mode,
       });
       server.script({ content: '{"a":"b"}' });
+      expect(p.status().structuredOutput).to.equal(mode);
       await p.chat([{ role: 'user', content: 'JSON please' }], { responseFormat: format });
       expect(server.requests.at(-1)!.response_format, mode).to.deep.equal(expected);
     }

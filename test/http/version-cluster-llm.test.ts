@@ -32,6 +32,7 @@ describe('version tool: kubernetes and AI provider status from the configured ad
       provider: 'openai-compatible',
       model: 'gpt-test',
       hint: 'SVC_LLM_PROVIDER=openai: OPENAI_API_KEY, OPENAI_BASE_URL (any OpenAI-compatible server), SVC_LLM_MODEL, SVC_LLM_HEADERS',
+      structuredOutput: 'json_schema',
     });
     expect(res.text).not.to.contain(kube.token).and.not.to.contain(chat.apiKey);
     expect(kube.requests.at(-1)!.path).to.equal('/version');

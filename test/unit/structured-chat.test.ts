@@ -10,7 +10,14 @@ import { rejection } from '../support/rejection.js';
 
 const schema = z.strictObject({ rootCause: z.string().min(1), confidence: z.number().min(0).max(1) });
 const ask = (llm: FakeLlm, b = new RunBudget({ maxCalls: 5, maxTokens: 100000, timeoutMs: 5000 })) =>
-  askStructured(llm, { messages: [{ role: 'user', content: 'analyse' }], schema, name: 'analysis', what: 'analysis', budget: b });
+  askStructured(llm, {
+    messages: [{ role: 'user', content: 'analyse' }],
+    schema,
+    name: 'analysis',
+    example: { rootCause: 'e.g.', confidence: 0.5 },
+    what: 'analysis',
+    budget: b,
+  });
 
 describe('structured answers', () => {
   it('parses plain, fenced and prose-wrapped JSON; refuses what does not fit, saying where', () => {

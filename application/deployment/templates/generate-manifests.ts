@@ -1,4 +1,5 @@
 import type { Template } from '../../ai/template.js';
+import type { GeneratedManifests } from '../../../domain/deployment/manifest-checks.js';
 
 export interface GenerateData {
   intent: string;
@@ -29,4 +30,16 @@ Rules:
 Answer with one JSON object {"manifests": [ ...Kubernetes objects as JSON... ]}, with no YAML and no other text.`,
   data: (d) => ({ intent: d.intent, solution: d.solution, answers: d.answers, notes: d.notes, constraints: d.constraints }),
   ask: 'Write the manifests as the JSON object described.',
+};
+
+/** The shape of a manifests answer, for models not sent the schema (checked against generatedManifestsSchema by a unit test). */
+export const manifestsExample: GeneratedManifests = {
+  manifests: [
+    {
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 'web' },
+      spec: { selector: { app: 'web' }, ports: [{ port: 80, targetPort: 8080 }] },
+    },
+  ],
 };

@@ -1,5 +1,6 @@
 import type { Template } from '../../ai/template.js';
 import type { OrgContext } from '../org-context.js';
+import type { RecommendationAnswer } from '../recommend.js';
 
 export interface RecommendData {
   intent: string;
@@ -32,4 +33,21 @@ Answer with one JSON object: {"clarity": "clear" | "vague", "guidance": [string]
     policies: d.org.policies.length ? JSON.stringify(d.org.policies) : undefined,
   }),
   ask: 'Propose the solutions for this intent as the JSON object described.',
+};
+
+/** The shape of a recommendation, for models not sent the schema (checked against recommendationSchema by a unit test). */
+export const recommendationExample: RecommendationAnswer = {
+  clarity: 'clear',
+  solutions: [
+    {
+      score: 85,
+      description: 'PostgreSQL 16 as a StatefulSet with one replica, a persistent volume and a ClusterIP Service',
+      resources: [
+        { kind: 'StatefulSet', apiVersion: 'apps/v1', purpose: 'runs the database with stable storage' },
+        { kind: 'Service', apiVersion: 'v1', purpose: 'a stable address for the database' },
+      ],
+      patternsApplied: [],
+      policiesRespected: [],
+    },
+  ],
 };

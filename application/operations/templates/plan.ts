@@ -1,6 +1,7 @@
 import type { LoopRecord } from '../../ai/final-answer.js';
 import type { Template } from '../../ai/template.js';
 import type { InvestigateData } from './investigate.js';
+import type { OperationPlan } from '../../../domain/operations/operation-plan.js';
 
 export interface PlanData extends InvestigateData, LoopRecord {
   /** Set when the investigation was cut short: which limit stopped it. */
@@ -45,4 +46,20 @@ Every action is dry-run by the API server and shown to a person, who approves it
     investigation_note: d.investigationNote,
   }),
   ask: 'Answer with only the JSON object, no other text.',
+};
+
+/** The shape of a plan, for models not sent the schema (checked against operationPlanSchema by a unit test). */
+export const planExample: OperationPlan = {
+  summary: 'Deployment shop/api runs 2 replicas; scale it to 4 as asked.',
+  risk: 'low',
+  actions: [
+    {
+      type: 'scale',
+      target: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'api', namespace: 'shop' },
+      replicas: 4,
+      description: 'Scale api from 2 to 4 replicas',
+      risk: 'low',
+      rationale: 'The request asks for 4 replicas; adding pods disrupts nothing',
+    },
+  ],
 };

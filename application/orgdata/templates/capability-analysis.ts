@@ -1,5 +1,6 @@
 import type { ScanTarget } from '../../../domain/orgdata/capability.js';
 import type { Template } from '../../ai/template.js';
+import type { CapabilityAnalysis } from '../../../domain/orgdata/capability.js';
 
 export interface CapabilityAnalysisData {
   target: ScanTarget;
@@ -26,4 +27,14 @@ Answer with one JSON object with exactly these keys: capabilities (array of stri
     schema: schemaSummary,
   }),
   ask: 'Analyse the resource kind in the data above and answer with the JSON object only.',
+};
+
+/** The shape of a capability analysis, for models not sent the schema (checked against capabilityAnalysisSchema by a unit test). */
+export const capabilityAnalysisExample: CapabilityAnalysis = {
+  capabilities: ['rolling updates', 'replica scaling', 'self-healing pods'],
+  providers: ['kubernetes'],
+  complexity: 'low',
+  useCases: ['Run a stateless web service with several replicas'],
+  description: 'Runs a set of identical pods and replaces them gradually when their template changes.',
+  confidence: 0.95,
 };

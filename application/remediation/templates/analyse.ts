@@ -1,5 +1,6 @@
 import type { Template } from '../../ai/template.js';
 import { MAX_REMEDIATION_ACTIONS } from '../../../domain/remediation/remediation-analysis.js';
+import type { RemediationAnalysis } from '../../../domain/remediation/remediation-analysis.js';
 
 export interface AnalyseData {
   issue: string;
@@ -38,4 +39,21 @@ risk: "low" (no disruption), "medium" (a restart or a brief disruption), "high" 
 Prefer the smallest change that fixes the cause; change the owner (the Deployment), not the pods it creates.`,
   data: (d) => ({ issue: d.issue, evidence: d.evidence, investigation: d.investigation, your_findings: d.findings, investigation_note: d.stoppedEarly }),
   ask: 'Answer with the JSON object only.',
+};
+
+/** The shape of an analysis, for models not sent the schema (a unit test checks it against remediationAnalysisSchema). */
+export const analysisExample: RemediationAnalysis = {
+  rootCause: 'Deployment shop/api runs the image ghcr.io/acme/api:2.4-rc, which does not exist, so its new pod stays in ImagePullBackOff.',
+  confidence: 0.9,
+  evidence: ['Pod shop/api-7d9f-x2x: ImagePullBackOff', 'Event Failed: Failed to pull image "ghcr.io/acme/api:2.4-rc": not found'],
+  actions: [
+    {
+      type: 'patch',
+      target: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'api', namespace: 'shop' },
+      patch: { spec: { template: { spec: { containers: [{ name: 'api', image: 'ghcr.io/acme/api:2.3' }] } } } },
+      description: 'Set the api container image back to ghcr.io/acme/api:2.3',
+      risk: 'medium',
+      rationale: 'ghcr.io/acme/api:2.3 is the last image that ran; the pods restart with it',
+    },
+  ],
 };

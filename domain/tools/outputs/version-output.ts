@@ -29,6 +29,7 @@ export const versionOutput = z.object({
       model: z.string().optional(),
       hint: z.string().optional().describe("the provider's settings"),
       headers: z.array(z.string()).optional().describe('names of the extra headers sent with every model request (SVC_LLM_HEADERS); never their values'),
+      structuredOutput: z.enum(['json_schema', 'json_object', 'none']).optional().describe('how structured answers are asked (SVC_LLM_STRUCTURED_OUTPUT)'),
     }),
     kubernetes: z.object({ connected: z.boolean(), context: z.string(), serverVersion: z.string().optional(), error: z.string().optional() }),
     tracing: z.object({ enabled: z.boolean(), exporter: z.string(), serviceName: z.string(), status: z.string() }),
