@@ -6,6 +6,7 @@ import type { Logger } from '../domain/ports/logger.js';
 import type { Tracer } from '../domain/ports/tracer.js';
 import type { ToolRegistry } from '../domain/tools/tool-registry.js';
 import type { ToolContext, ToolHandlers } from './tool-handler.js';
+import { withinRun, type RunScope } from './runs/run-scope.js';
 
 export interface ExecuteToolInput {
   toolName: string;
@@ -15,6 +16,8 @@ export interface ExecuteToolInput {
   caller: Caller;
   /** `X-Svc-Git-Token`, for a tool that pushes to git; handed to the tool only, never to a span or a log. */
   gitToken?: string;
+  /** Set for a run (`Prefer: respond-async`, MCP progress): its cancel signal and where its progress goes. */
+  run?: RunScope;
 }
 
 export interface ExecuteToolOutput {
@@ -56,7 +59,9 @@ export class ExecuteTool {
       },
       async (span) => {
         try {
-          const value = await this.run(input.toolName, params, { requestId: input.requestId, sessionId, caller: input.caller, gitToken: input.gitToken });
+          const context: ToolContext = { requestId: input.requestId, sessionId, caller: input.caller, gitToken: input.gitToken, ...input.run };
+          const run = input.run;
+          const value = run ? await withinRun(run, () => this.run(input.toolName, params, context)) : await this.run(input.toolName, params, context);
           span.setAttributes({ 'svc.tool.success': true, 'svc.tool.duration_ms': this.clock.now() - started });
           return value;
         } catch (err) {

@@ -1,5 +1,6 @@
 import type { Caller } from '../domain/auth/caller.js';
 import type { ToolInput, ToolName } from '../domain/tools/tool-definitions.js';
+import type { ProgressSink } from './runs/run-scope.js';
 
 /** What every tool run knows about its caller. */
 export interface ToolContext {
@@ -10,6 +11,10 @@ export interface ToolContext {
   caller: Caller;
   /** The request's `X-Svc-Git-Token`: a credential for the repository a tool pushes to, never stored, logged or traced. */
   gitToken?: string;
+  /** A run started with `Prefer: respond-async`: aborts on its cancel. The shared AI parts also read it from the run scope. */
+  signal?: AbortSignal;
+  /** A run's progress events (the shared parts report through the run scope). */
+  progress?: ProgressSink;
 }
 
 /** The use case behind one tool: takes input already validated against the tool's schema. */

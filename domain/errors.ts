@@ -11,6 +11,14 @@ export const ERROR_CODES = {
   EXECUTION_ERROR: 'EXECUTION_ERROR',
   DEPENDENCY_ERROR: 'DEPENDENCY_ERROR',
   PROMPTS_SOURCE_ERROR: 'PROMPTS_SOURCE_ERROR',
+  /** A change that the resource's state no longer allows (cancelling a finished run). */
+  CONFLICT: 'CONFLICT',
+  /** The caller has as many things going as a limit allows (runs per caller). */
+  RATE_LIMITED: 'RATE_LIMITED',
+  /** A run stopped because its caller cancelled it. */
+  CANCELLED: 'CANCELLED',
+  /** A run whose replica stopped before it ended. */
+  INTERRUPTED: 'INTERRUPTED',
 } as const;
 /** The codes the domain raises; transport-only codes (401, 403, 405, 413, 500) live in interfaces/http/http-errors.ts. */
 export type DomainErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
@@ -75,5 +83,26 @@ export class DependencyError extends DomainError {
     message: string,
   ) {
     super(ERROR_CODES.DEPENDENCY_ERROR, message);
+  }
+}
+
+/** The resource's state does not allow the change (409 CONFLICT). */
+export class ConflictError extends DomainError {
+  constructor(message: string) {
+    super(ERROR_CODES.CONFLICT, message);
+  }
+}
+
+/** A per-caller limit is reached (429 RATE_LIMITED). */
+export class LimitReachedError extends DomainError {
+  constructor(message: string) {
+    super(ERROR_CODES.RATE_LIMITED, message);
+  }
+}
+
+/** The run was cancelled: nothing more may start (no model call, function call or cluster write). */
+export class CancelledError extends DomainError {
+  constructor(message = 'the run was cancelled') {
+    super(ERROR_CODES.CANCELLED, message);
   }
 }

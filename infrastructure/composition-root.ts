@@ -14,6 +14,9 @@ import type { ClusterClient } from '../domain/ports/cluster-client.js';
 import { readOnlyView } from '../domain/ports/cluster-reader.js';
 import type { ScanStateStore } from '../domain/ports/scan-state-store.js';
 import type { SessionStore } from '../domain/ports/session-store.js';
+import type { RunStore } from '../domain/ports/run-store.js';
+import { runAwareLlm, runAwareWriter } from '../application/runs/run-aware-ports.js';
+import { registerRuns } from './runs/register-runs.js';
 import type { Clock, Timers } from '../domain/ports/clock.js';
 import type { Embedder } from '../domain/ports/embedder.js';
 import type { IngestedSourceStore } from '../domain/ports/ingested-source-store.js';
@@ -51,6 +54,8 @@ export interface Overrides {
   llm?: LlmProvider;
   cluster?: ClusterClient;
   sessions?: SessionStore;
+  /** Runs started with `Prefer: respond-async`. */
+  runs?: RunStore;
   /** Progress and lease of the capability scan. */
   scanStates?: ScanStateStore;
   toolDefinitions?: readonly ToolDefinition[];
@@ -88,10 +93,11 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
   const ports = tracePorts(adapters, tracer, overrides.vectorStore ? undefined : config.vector.store.kind);
   value(TOKENS.VectorStore, ports.vectorStore);
   value(TOKENS.Embedder, ports.embedder);
-  value(TOKENS.LlmProvider, ports.llm);
+  // ...and through the run-aware views: inside a run, progress events and a cancel that stops the next call or write
+  value(TOKENS.LlmProvider, runAwareLlm(ports.llm));
   // One adapter, two ports: the reader view cannot reach a write method, even through a cast.
   value(TOKENS.ClusterReader, readOnlyView(ports.cluster));
-  value(TOKENS.ClusterWriter, ports.cluster);
+  value(TOKENS.ClusterWriter, runAwareWriter(ports.cluster));
   const shared = createSharedState(config, c.resolve(TOKENS.Clock), logger, tracer);
   value(TOKENS.SessionStore, overrides.sessions ?? shared.sessions);
   value(TOKENS.SharedState, shared.sharedState);
@@ -154,6 +160,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
     TOKENS.ExecuteTool,
     new ExecuteTool(registry, handlers, c.resolve(TOKENS.Tracer), c.resolve(TOKENS.Clock), c.resolve(TOKENS.Logger), overrides.verifyToolOutputs ?? false),
   );
+  registerRuns(c, config, overrides.runs ?? shared.runs);
   return c;
 }
 

@@ -11,6 +11,13 @@ import type { RefreshPrompts } from '../application/prompts/refresh-prompts.js';
 import type { RenderPrompt } from '../application/prompts/render-prompt.js';
 import type { ScanCapabilities } from '../application/orgdata/scan-capabilities.js';
 import type { ToolHandlers } from '../application/tool-handler.js';
+import type { CancelRun } from '../application/runs/cancel-run.js';
+import type { GetRun } from '../application/runs/get-run.js';
+import type { ListRuns } from '../application/runs/list-runs.js';
+import type { RunExecutor } from '../application/runs/run-executor.js';
+import type { StartRun } from '../application/runs/start-run.js';
+import type { WatchRun } from '../application/runs/watch-run.js';
+import type { RunStore } from '../domain/ports/run-store.js';
 import type { Clock, Timers } from '../domain/ports/clock.js';
 import type { ClusterReader } from '../domain/ports/cluster-reader.js';
 import type { ClusterWriter } from '../domain/ports/cluster-writer.js';
@@ -67,4 +74,11 @@ export const TOKENS = {
   RefreshPrompts: token<RefreshPrompts>('RefreshPrompts'),
   ScanStateStore: token<ScanStateStore>('ScanStateStore'),
   ScanCapabilities: token<ScanCapabilities>('ScanCapabilities'),
+  RunStore: token<RunStore>('RunStore'),
+  RunExecutor: token<RunExecutor>('RunExecutor'),
+  StartRun: token<StartRun>('StartRun'),
+  GetRun: token<GetRun>('GetRun'),
+  ListRuns: token<ListRuns>('ListRuns'),
+  CancelRun: token<CancelRun>('CancelRun'),
+  WatchRun: token<WatchRun>('WatchRun'),
 } as const;

@@ -1,5 +1,6 @@
 import { setMaxListeners } from 'node:events';
 import type { TokenUsage } from '../../domain/llm/llm-types.js';
+import { withRunSignal } from '../runs/run-scope.js';
 
 /** The limit that ended a run early. */
 export type BudgetLimit = 'model-calls' | 'tokens' | 'deadline';
@@ -38,7 +39,8 @@ export class RunBudget {
   private spent = emptyUsage();
 
   constructor(readonly limits: BudgetLimits) {
-    this.signal = AbortSignal.timeout(limits.timeoutMs);
+    // inside a run started with `Prefer: respond-async`, a cancel ends the run's budget like its deadline
+    this.signal = withRunSignal(AbortSignal.timeout(limits.timeoutMs));
     // Every model call of the run listens on this one signal (the HTTP client may keep its listener until the run ends):
     // up to maxCalls listeners is expected, not a leak.
     setMaxListeners(Math.max(10, limits.maxCalls * 2 + 10), this.signal);

@@ -4,6 +4,7 @@ import type { LlmProvider } from '../../domain/ports/llm-provider.js';
 import { scrubSecretsInText, scrubSecretsInValue } from '../../domain/security/scrub-secrets.js';
 import type { Tracer } from '../../domain/ports/tracer.js';
 import { DeadlineReached, type BudgetLimit, type RunBudget } from './run-budget.js';
+import { reportProgress } from '../runs/run-scope.js';
 
 /** A function the model may call: its schema and what runs it. Built from read-only ports only. */
 export interface ModelFunction {
@@ -139,6 +140,7 @@ async function loop(llm: LlmProvider, request: ToolLoopRequest, byName: Map<stri
       const args = call.arguments.slice(0, 500);
       let content: string;
       try {
+        reportProgress('function-call', { name: call.name.slice(0, 64) });
         content = cut(await runCall(byName, call, index, budget), byName.get(call.name)?.keep);
         records.push({ name: call.name.slice(0, 64), arguments: args, ok: true });
       } catch (e) {

@@ -7,6 +7,7 @@ import type { ClusterReader } from '../../domain/ports/cluster-reader.js';
 import type { ClusterWriter } from '../../domain/ports/cluster-writer.js';
 import type { ToolInput } from '../../domain/tools/tool-definitions.js';
 import type { ToolHandler } from '../tool-handler.js';
+import { reportProgress, throwIfCancelled } from '../runs/run-scope.js';
 import type { SolutionSessions } from './solution-sessions.js';
 
 export const DEFAULT_DEPLOY_TIMEOUT_S = 30;
@@ -54,7 +55,9 @@ export class DeployManifests implements ToolHandler<ToolInput<'deployManifests'>
     const deadline = started + timeout * 1000;
     let statuses = await this.statuses(applied);
     while (statuses.some((s) => !s.ready) && this.clock.now() < deadline) {
+      reportProgress('waiting', { ready: statuses.filter((s) => s.ready).length, total: statuses.length });
       await this.sleep(Math.min(this.pollIntervalMs, deadline - this.clock.now()));
+      throwIfCancelled();
       statuses = await this.statuses(applied);
     }
     const ready = statuses.every((s) => s.ready);

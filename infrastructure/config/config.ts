@@ -6,6 +6,7 @@ import { parseLlmConfig, type LlmConfig } from './llm-config.js';
 import { parseOrgDataConfig, type OrgDataConfig } from './orgdata-config.js';
 import { parsePromptsConfig, type PromptsConfig } from './prompts-config.js';
 import { parseSessionsConfig, type SessionsConfig } from './sessions-config.js';
+import { parseRunsConfig, type RunsConfig } from './runs-config.js';
 import { parseRedisConfig, type RedisConfig } from './redis-config.js';
 import { parseRateLimitConfig, type RateLimitConfig } from './rate-limit-config.js';
 import { parseServerConfig, type ServerConfig } from './server-config.js';
@@ -27,6 +28,7 @@ export interface Config {
   llm: LlmConfig;
   ai: AiConfig;
   sessions: SessionsConfig;
+  runs: RunsConfig;
   redis: RedisConfig;
   rateLimit: RateLimitConfig;
   orgData: OrgDataConfig;
@@ -44,6 +46,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     llm: parseLlmConfig(env),
     ai: parseAiConfig(env),
     sessions: parseSessionsConfig(env),
+    runs: parseRunsConfig(env),
     redis: parseRedisConfig(env),
     rateLimit: parseRateLimitConfig(env),
     orgData: parseOrgDataConfig(env),

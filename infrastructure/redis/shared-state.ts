@@ -17,9 +17,14 @@ import type { Config } from '../config/config.js';
 import { FileSessionStore } from '../sessions/file-session-store.js';
 import { RedisConnection } from './redis-connection.js';
 import { RedisSessionStore } from './redis-session-store.js';
+import { RedisRunStore } from './redis-run-store.js';
+import { FileRunStore } from '../runs/file-run-store.js';
+import type { RunStore } from '../../domain/ports/run-store.js';
 
 export interface SharedStateAdapters {
   sessions: SessionStore;
+  /** Runs of `Prefer: respond-async`: files for one process, Redis for replicas. */
+  runs: RunStore;
   sharedState: SharedState;
   /** Uploaded sources: Redis behind an in-memory first level, or in memory only. */
   ingestedSources: IngestedSourceStore;
@@ -45,6 +50,7 @@ export function createSharedState(config: Config, clock: Clock, logger: Logger, 
   if (config.redis.url === undefined) {
     return {
       sessions: new FileSessionStore({ dir: path.join(config.server.dataDir, 'sessions'), ttlMs, clock, logger }),
+      runs: new FileRunStore(path.join(config.server.dataDir, 'runs'), { ttlMs: config.runs.ttlSeconds * 1000, clock, logger }),
       sharedState: { status: async () => ({ configured: false, connected: false, provider: 'none' }) },
       ingestedSources: new InMemoryIngestedSourceStore(config.uploads),
       rateLimiter: new MemoryRateLimiter(clock),
@@ -61,6 +67,7 @@ export function createSharedState(config: Config, clock: Clock, logger: Logger, 
   }
   return {
     sessions: new RedisSessionStore(redis, { ttlMs, clock }),
+    runs: new RedisRunStore(redis, { ttlMs: config.runs.ttlSeconds * 1000, clock, logger }),
     sharedState: { status: async () => ({ configured: true, provider: 'redis', ...(await redis.status()) }) },
     rateLimiter: new RedisRateLimiter(redis, new MemoryRateLimiter(clock), logger),
     scanStates: new RedisScanStateStore(redis, clock),

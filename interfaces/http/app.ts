@@ -14,6 +14,7 @@ import { containerGate, gateMiddleware, type Gate } from './request-gate.js';
 import { errorHandler } from './middleware/error-handler.js';
 import { traceContext } from './middleware/trace-context.js';
 import { uploadBody } from './middleware/upload-body.js';
+import { runEventsHandler, RUN_EVENTS_PATH } from './run-events-route.js';
 
 /** JSON bodies above this are refused (413) before parsing; evidence (20000 chars) fits easily. */
 const JSON_BODY_LIMIT = '1mb';
@@ -44,6 +45,8 @@ export function createApp(container: DependencyContainer, gate: Gate = container
   app.use(express.json({ limit: JSON_BODY_LIMIT, strict: true }));
   app.use(traceContext(container.resolve<Tracer>(TOKENS.Tracer)));
 
+  // a stream, not an envelope: its own route, ahead of the generated ones
+  app.get(RUN_EVENTS_PATH, runEventsHandler(container));
   RegisterRoutes(app);
   mountMcp(app, container, gate);
   app.use(DOCS_PATH, docsRouter());

@@ -3,6 +3,9 @@ import type { Request as ExpressRequest } from 'express';
 import { inject, injectable } from 'tsyringe';
 import type { ExecuteTool } from '../../../application/execute-tool.js';
 import type { ListTools } from '../../../application/list-tools.js';
+import type { StartRun } from '../../../application/runs/start-run.js';
+import type { RunStatus } from '../../../domain/runs/run.js';
+import { honoursAsync, prefersAsync, runLinks } from '../prefer-async.js';
 import { TOKENS } from '../../../infrastructure/tokens.js';
 import { catalogFilters } from '../catalog-query.js';
 import { callerOf, ok, requestIdOf, type SuccessEnvelope } from '../envelope.js';
@@ -10,6 +13,14 @@ import { toCatalogEntry, type ToolCatalogEntry } from '../tool-catalog-entry.js'
 
 export interface ToolListData {
   tools: ToolCatalogEntry[];
+}
+
+/** `data` of a 202 answer to `Prefer: respond-async`: the run to poll, stream or cancel. */
+export interface RunStartData {
+  runId: string;
+  tool: string;
+  status: RunStatus;
+  links: { self: string; events: string };
 }
 
 export interface ToolExecutionData {
@@ -27,6 +38,7 @@ export class ToolsController extends Controller {
   constructor(
     @inject(TOKENS.ListTools) private readonly listTools: ListTools,
     @inject(TOKENS.ExecuteTool) private readonly executeTool: ExecuteTool,
+    @inject(TOKENS.StartRun) private readonly startRun: StartRun,
   ) {
     super();
   }
@@ -53,6 +65,8 @@ export class ToolsController extends Controller {
   /**
    * Runs a tool. The body is the tool's own parameters (see the per-tool paths).
    * @param gitToken Credential for the repository deployManifests pushes to with `gitops`, sent only to its host
+   * With `Prefer: respond-async`, a tool whose run can be long answers 202 at
+   * once with the run (`Location: /api/v1/runs/{runId}`); others ignore it.
    */
   @Hidden()
   @Post('{toolName}')
@@ -61,8 +75,18 @@ export class ToolsController extends Controller {
     @Path() toolName: string,
     @Body() body?: any, // eslint-disable-line @typescript-eslint/no-explicit-any -- each tool validates its own schema
     @Header('X-Svc-Git-Token') gitToken?: string,
-  ): Promise<SuccessEnvelope<ToolExecutionData>> {
-    const out = await this.executeTool.execute({ toolName, params: body ?? {}, requestId: requestIdOf(req.res!), caller: callerOf(req.res!), gitToken });
+    @Header('prefer') prefer?: string,
+  ): Promise<SuccessEnvelope<ToolExecutionData | RunStartData>> {
+    const input = { toolName, params: body ?? {}, requestId: requestIdOf(req.res!), caller: callerOf(req.res!), gitToken };
+    if (prefersAsync(prefer) && honoursAsync(toolName)) {
+      // the git token travels with the run in this replica's memory only, never in its record
+      const run = await this.startRun.execute(input);
+      this.setStatus(202);
+      this.setHeader('Location', runLinks(run.runId).self);
+      this.setHeader('Preference-Applied', 'respond-async');
+      return ok(req, { runId: run.runId, tool: run.tool, status: run.status, links: runLinks(run.runId) });
+    }
+    const out = await this.executeTool.execute(input);
     return ok(req, out);
   }
 }

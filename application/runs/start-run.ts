@@ -1,0 +1,60 @@
+import type { Caller } from '../../domain/auth/caller.js';
+import { LimitReachedError } from '../../domain/errors.js';
+import type { Clock } from '../../domain/ports/clock.js';
+import type { RunStore } from '../../domain/ports/run-store.js';
+import { callerKey, newRunId, type RunRecord } from '../../domain/runs/run.js';
+import type { ToolRegistry } from '../../domain/tools/tool-registry.js';
+import { iso } from './finish-run.js';
+import { runCallerOf } from './run-access.js';
+import type { RunExecutor } from './run-executor.js';
+
+export interface StartRunInput {
+  toolName: string;
+  params: unknown;
+  requestId: string;
+  caller: Caller;
+  /** `X-Svc-Git-Token` for a deployManifests that pushes: kept with the queued job in memory, never in the run's record. */
+  gitToken?: string;
+}
+
+/**
+ * Starts a tool run without holding the request: the input is validated
+ * first (a bad one is the same 400 as the synchronous call, and no run
+ * exists), the caller's limit is checked, the run is stored `queued` and
+ * handed to this replica's executor. Answers the stored record at once.
+ */
+export class StartRun {
+  constructor(
+    private readonly registry: ToolRegistry,
+    private readonly store: RunStore,
+    private readonly executor: RunExecutor,
+    private readonly clock: Clock,
+    /** 32 lowercase hex digits from a CSPRNG. */
+    private readonly randomHex32: () => string,
+  ) {}
+
+  async execute(input: StartRunInput): Promise<RunRecord> {
+    const params = this.registry.validate(input.toolName, input.params);
+    const who = runCallerOf(input.caller);
+    const { maxPerCaller, leaseMs } = this.executor.limits;
+    const active = await this.store.countActive(callerKey(who));
+    if (active >= maxPerCaller) {
+      throw new LimitReachedError(
+        `You have ${active} runs queued or running, the most one caller may have (SVC_RUNS_MAX_PER_CALLER=${maxPerCaller}); wait for one to finish or cancel one with DELETE /api/v1/runs/{runId}`,
+      );
+    }
+    const now = this.clock.now();
+    const record: RunRecord = {
+      runId: newRunId(this.randomHex32()),
+      tool: input.toolName,
+      caller: who,
+      status: 'queued',
+      createdAt: iso(now),
+      owner: this.executor.owner,
+      leaseUntil: now + leaseMs,
+    };
+    await this.store.create(record);
+    this.executor.enqueue({ runId: record.runId, tool: input.toolName, params, requestId: input.requestId, caller: input.caller, gitToken: input.gitToken });
+    return record;
+  }
+}

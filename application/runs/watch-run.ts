@@ -1,0 +1,62 @@
+import type { Caller } from '../../domain/auth/caller.js';
+import type { Clock } from '../../domain/ports/clock.js';
+import type { RunStore } from '../../domain/ports/run-store.js';
+import { isFinished, type RunEvent } from '../../domain/runs/run.js';
+import { settleInterrupted } from './finish-run.js';
+import { loadRun } from './run-access.js';
+
+export interface RunWatch {
+  /** Resolves after `done` was delivered (or the run is gone or was over before). */
+  ended: Promise<void>;
+  /** Looks at the run again (a heartbeat calls it): a lapsed lease becomes `failed`, which ends the watch. */
+  check(): Promise<void>;
+  stop(): void;
+}
+
+/**
+ * Delivers a run's events in order, each once: those after `afterId` first
+ * (replay), then live ones from whichever replica runs it, ending after `done`.
+ * The subscription is taken before the replay is read, so nothing falls between.
+ */
+export class WatchRun {
+  constructor(
+    private readonly store: RunStore,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute(runId: string, caller: Caller, afterId: number, deliver: (e: RunEvent) => void): Promise<RunWatch> {
+    await loadRun(this.store, this.clock, runId, caller);
+    let last = afterId;
+    let replayed = false;
+    const early: RunEvent[] = [];
+    let end!: () => void;
+    const ended = new Promise<void>((resolve) => (end = resolve));
+    const take = (e: RunEvent) => {
+      if (e.id <= last) return;
+      last = e.id;
+      deliver(e);
+      if (e.type === 'done') end();
+    };
+    const unsubscribe = await this.store.subscribe(runId, (s) => {
+      if (s.type !== 'event') return;
+      if (replayed) take(s.event);
+      else early.push(s.event);
+    });
+    void ended.then(unsubscribe);
+    for (const e of await this.store.events(runId, afterId)) take(e);
+    replayed = true;
+    for (const e of early.sort((a, b) => a.id - b.id)) take(e);
+    const check = async () => {
+      const record = await this.store.get(runId);
+      if (!record) return end();
+      const settled = await settleInterrupted(this.store, this.clock, record);
+      // over before this watch began (its `done` at or before Last-Event-ID), or its `done` missed: read what is left
+      if (isFinished(settled.status)) {
+        for (const e of await this.store.events(runId, last)) take(e);
+        end();
+      }
+    };
+    await check();
+    return { ended, check, stop: () => end() };
+  }
+}

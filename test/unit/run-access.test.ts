@@ -1,0 +1,57 @@
+import { expect } from 'chai';
+import { rolesUpTo, type Caller } from '../../domain/auth/caller.js';
+import { GetRun } from '../../application/runs/get-run.js';
+import { ListRuns } from '../../application/runs/list-runs.js';
+import { WatchRun } from '../../application/runs/watch-run.js';
+import type { RunEvent } from '../../domain/runs/run.js';
+import { MemoryRunStore } from '../../infrastructure/runs/memory-run-store.js';
+import { aRun } from '../contract/run-store-contract.js';
+import { FakeClock } from '../support/fake-clock.js';
+import { rejection } from '../support/rejection.js';
+
+const person = (username: string, role: 'viewer' | 'operator' | 'admin'): Caller => ({ username, groups: [], roles: rolesUpTo(role), kind: 'oidc' });
+
+describe('runs: who sees what, and a replica that stopped', () => {
+  const clock = new FakeClock();
+  const ann = person('ann', 'operator');
+  const bob = person('bob', 'viewer');
+  const root = person('root', 'admin');
+
+  it("a caller lists and reads only their own runs (another's is the same 404 as an unknown one); an admin sees all", async () => {
+    const store = new MemoryRunStore({ ttlMs: 60_000, clock });
+    const annRun = aRun(clock, { caller: { username: 'ann', kind: 'oidc' } }, 1);
+    const bobRun = aRun(clock, { caller: { username: 'bob', kind: 'oidc' } });
+    // same name, another kind of identity: not the same caller
+    const staticAnn = aRun(clock, { caller: { username: 'ann', kind: 'static' } });
+    for (const r of [annRun, bobRun, staticAnn]) await store.create(r);
+    const list = new ListRuns(store, clock);
+    expect((await list.execute({ caller: ann })).runs.map((r) => r.runId)).to.deep.equal([annRun.runId]);
+    expect((await list.execute({ caller: bob })).runs.map((r) => r.runId)).to.deep.equal([bobRun.runId]);
+    expect((await list.execute({ caller: root })).runs).to.have.length(3);
+    const get = new GetRun(store, clock);
+    expect((await get.execute(annRun.runId, ann)).runId).to.equal(annRun.runId);
+    const refused = await rejection(get.execute(annRun.runId, bob));
+    expect(refused).to.include({ code: 'NOT_FOUND' });
+    expect((await rejection(get.execute('run_ffffffffffffffffffffffffffffffff', bob))).message).to.equal(
+      refused.message.replace(annRun.runId, 'run_ffffffffffffffffffffffffffffffff'),
+    );
+    expect(await rejection(new WatchRun(store, clock).execute(annRun.runId, bob, 0, () => undefined))).to.include({ code: 'NOT_FOUND' });
+    const view = await get.execute(annRun.runId, root);
+    expect(view).not.to.have.any.keys('owner', 'leaseUntil', 'cancelRequested');
+  });
+
+  it('a run whose lease lapsed is failed as interrupted on the first read, and a watcher gets its done event', async () => {
+    const store = new MemoryRunStore({ ttlMs: 600_000, clock });
+    const run = aRun(clock, { status: 'running', caller: { username: 'ann', kind: 'oidc' }, leaseUntil: clock.now() + 1000 });
+    await store.create(run);
+    const seen: RunEvent[] = [];
+    const watch = await new WatchRun(store, clock).execute(run.runId, ann, 0, (e) => seen.push(e));
+    expect(seen).to.deep.equal([]);
+    clock.advance(1001);
+    await watch.check();
+    await watch.ended;
+    expect(seen.map((e) => [e.type, e.data.status])).to.deep.equal([['done', 'failed']]);
+    const view = await new GetRun(store, clock).execute(run.runId, ann);
+    expect(view).to.deep.include({ status: 'failed', error: { code: 'INTERRUPTED', message: 'interrupted: the replica running it stopped' } });
+  });
+});
