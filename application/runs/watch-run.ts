@@ -46,15 +46,17 @@ export class WatchRun {
     for (const e of await this.store.events(runId, afterId)) take(e);
     replayed = true;
     for (const e of early.sort((a, b) => a.id - b.id)) take(e);
+    let finishedChecks = 0;
     const check = async () => {
       const record = await this.store.get(runId);
       if (!record) return end();
       const settled = await settleInterrupted(this.store, this.clock, record);
-      // over before this watch began (its `done` at or before Last-Event-ID), or its `done` missed: read what is left
-      if (isFinished(settled.status)) {
-        for (const e of await this.store.events(runId, last)) take(e);
-        end();
-      }
+      if (!isFinished(settled.status)) return;
+      const all = await this.store.events(runId, 0);
+      for (const e of all) take(e);
+      // `done` is written just after the final status (so it may be on its way), or was at or before Last-Event-ID;
+      // one never written (its replica stopped in between) ends the stream a few heartbeats later
+      if (all.some((e) => e.type === 'done') || ++finishedChecks >= 3) end();
     };
     await check();
     return { ended, check, stop: () => end() };

@@ -218,7 +218,8 @@ export class RedisRunStore implements RunStore {
     await this.redis.run({ command: 'EVAL', target: 'run', what: 'renew run leases' }, async (c) => {
       const p = c.pipeline();
       for (const id of runIds) p.eval(RENEW, 1, this.key(id), JSON.stringify(owner), JSON.stringify(leaseUntil));
-      await p.exec();
+      const failed = ((await p.exec()) ?? []).find(([e]) => e);
+      if (failed) throw failed[0];
     });
   }
 
