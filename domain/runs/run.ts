@@ -37,7 +37,8 @@ export interface RunError {
   message: string;
 }
 
-export interface RunRecord {
+/** A run in a list: what `GET /api/v1/runs` shows of each. */
+export interface RunSummary {
   runId: string;
   tool: string;
   caller: RunCaller;
@@ -46,26 +47,18 @@ export interface RunRecord {
   createdAt: string;
   startedAt?: string;
   finishedAt?: string;
+  error?: RunError;
+}
+
+/** A run as stored: what callers see, and the replica's bookkeeping they never see. */
+export interface RunRecord extends RunSummary {
   /** The `data` the synchronous call would have answered ({result, tool, executionTime}). */
   result?: unknown;
-  error?: RunError;
   /** Set once a cancel was asked for; the replica running it stops the run. */
   cancelRequested?: boolean;
   /** The replica that runs it and until when its lease holds (milliseconds since the epoch). */
   owner?: string;
   leaseUntil?: number;
-}
-
-/** A run in a list: what `GET /api/v1/runs` shows of each. */
-export interface RunSummary {
-  runId: string;
-  tool: string;
-  caller: RunCaller;
-  status: RunStatus;
-  createdAt: string;
-  startedAt?: string;
-  finishedAt?: string;
-  error?: RunError;
 }
 
 /** The stored record with its events, as `GET /api/v1/runs/{id}` shows it. */
