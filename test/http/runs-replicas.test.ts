@@ -54,7 +54,7 @@ describe('runs on two replica processes sharing Redis', function () {
       SVC_LLM_MODEL: 'gpt-test',
       KUBECONFIG: kube.writeKubeconfig(),
       // long enough for a replica's first cluster call, which loads the Kubernetes library synchronously on a busy machine
-      SVC_RUNS_LEASE_MS: '4000',
+      SVC_RUNS_LEASE_MS: '8000',
       SVC_RUNS_HEARTBEAT_MS: '200',
     });
     procs.push(p);
