@@ -61,12 +61,13 @@ export function runAwareWriter(writer: ClusterWriter): ClusterWriter {
     return verdict;
   }
   return {
-    dryRunApply: (m, o) => dry('apply', where(m), () => writer.dryRunApply(m, o)),
-    dryRunPatch: (r, p) => dry('patch', where(r), () => writer.dryRunPatch(r, p)),
-    dryRunDelete: (r) => dry('delete', where(r), () => writer.dryRunDelete(r)),
-    apply: (m, o) => write('apply', where(m), () => writer.apply(m, o)),
-    patch: (r, p) => write('patch', where(r), () => writer.patch(r, p)),
-    delete: (r) => write('delete', where(r), () => writer.delete(r)),
+    // every argument passed on as given (options included), so the view never changes what is sent
+    dryRunApply: (...a: Parameters<ClusterWriter['dryRunApply']>) => dry('apply', where(a[0]), () => writer.dryRunApply(...a)),
+    dryRunPatch: (...a: Parameters<ClusterWriter['dryRunPatch']>) => dry('patch', where(a[0]), () => writer.dryRunPatch(...a)),
+    dryRunDelete: (...a: Parameters<ClusterWriter['dryRunDelete']>) => dry('delete', where(a[0]), () => writer.dryRunDelete(...a)),
+    apply: (...a: Parameters<ClusterWriter['apply']>) => write('apply', where(a[0]), () => writer.apply(...a)),
+    patch: (...a: Parameters<ClusterWriter['patch']>) => write('patch', where(a[0]), () => writer.patch(...a)),
+    delete: (...a: Parameters<ClusterWriter['delete']>) => write('delete', where(a[0]), () => writer.delete(...a)),
     async waitFor(ref, condition, options) {
       const run = currentRun();
       if (!run) return writer.waitFor(ref, condition, options);
