@@ -3,7 +3,7 @@ import { validateChat } from '../../domain/llm/chat-validation.js';
 import type { ChatMessage, ChatOptions, ChatResult } from '../../domain/llm/llm-types.js';
 import { DependencyError, DomainError } from '../../domain/errors.js';
 import type { LlmProvider, LlmStatus } from '../../domain/ports/llm-provider.js';
-import { answerTool, DEFAULT_MAX_OUTPUT_TOKENS, finishReason, fromBlocks, toTurns, unusableAnswer, type Block } from './block-conversation.js';
+import { answerTool, blockResult, DEFAULT_MAX_OUTPUT_TOKENS, toTurns, type Block } from './block-conversation.js';
 import { llmFailure, type FailureContext } from './llm-failure.js';
 import { headerNames, PROVIDER_HINTS } from './provider-status.js';
 
@@ -97,25 +97,17 @@ export class AnthropicLlmProvider implements LlmProvider {
     } catch (e) {
       throw this.toError(e, model);
     }
-    const answer = fromBlocks(fromWire(message.content), forced);
-    const unusable = unusableAnswer(message.stop_reason, answer, model, maxTokens);
-    if (unusable) throw new DependencyError('llm', unusable);
     const u = message.usage;
-    const cacheRead = u?.cache_read_input_tokens ?? 0;
-    const cacheCreation = u?.cache_creation_input_tokens ?? 0;
-    return {
-      text: answer.text,
-      toolCalls: answer.toolCalls,
-      // Anthropic's input_tokens leaves out cached tokens; the port's count includes them
-      usage: {
-        inputTokens: (u?.input_tokens ?? 0) + cacheRead + cacheCreation,
-        outputTokens: u?.output_tokens ?? 0,
-        cacheReadTokens: cacheRead,
-        cacheCreationTokens: cacheCreation,
+    return blockResult(
+      {
+        blocks: fromWire(message.content),
+        stopReason: message.stop_reason,
+        usage: { input: u?.input_tokens, output: u?.output_tokens, cacheRead: u?.cache_read_input_tokens, cacheWrite: u?.cache_creation_input_tokens },
+        model: message.model || model,
       },
-      model: message.model || model,
-      finishReason: finishReason(message.stop_reason, answer.answered),
-    };
+      forced,
+      maxTokens,
+    );
   }
 
   private toError(e: unknown, model: string): DomainError {

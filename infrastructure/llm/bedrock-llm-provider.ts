@@ -7,7 +7,7 @@ import { scrubText } from '../../domain/security/scrub-credentials.js';
 import type { AwsConfig } from '../config/aws-config.js';
 import { credentialSettings } from './aws-credentials.js';
 import { bedrockClient, bedrockFailure } from './bedrock-client.js';
-import { answerTool, DEFAULT_MAX_OUTPUT_TOKENS, finishReason, fromBlocks, toTurns, unusableAnswer, type Block } from './block-conversation.js';
+import { answerTool, blockResult, DEFAULT_MAX_OUTPUT_TOKENS, toTurns, type Block } from './block-conversation.js';
 import { llmFailure, type FailureContext } from './llm-failure.js';
 import { headerNames, PROVIDER_HINTS } from './provider-status.js';
 
@@ -91,25 +91,17 @@ export class BedrockLlmProvider implements LlmProvider {
     } catch (e) {
       throw this.toError(e, model);
     }
-    const answer = fromBlocks(fromWire(out.output?.message?.content), forced);
-    const unusable = unusableAnswer(out.stopReason, answer, model, maxTokens);
-    if (unusable) throw new DependencyError('llm', unusable);
     const u = out.usage;
-    const cacheRead = u?.cacheReadInputTokens ?? 0;
-    const cacheCreation = u?.cacheWriteInputTokens ?? 0;
-    return {
-      text: answer.text,
-      toolCalls: answer.toolCalls,
-      // Converse's inputTokens leaves out cached tokens; the port's count includes them
-      usage: {
-        inputTokens: (u?.inputTokens ?? 0) + cacheRead + cacheCreation,
-        outputTokens: u?.outputTokens ?? 0,
-        cacheReadTokens: cacheRead,
-        cacheCreationTokens: cacheCreation,
+    return blockResult(
+      {
+        blocks: fromWire(out.output?.message?.content),
+        stopReason: out.stopReason,
+        usage: { input: u?.inputTokens, output: u?.outputTokens, cacheRead: u?.cacheReadInputTokens, cacheWrite: u?.cacheWriteInputTokens },
+        model,
       },
-      model,
-      finishReason: finishReason(out.stopReason, answer.answered),
-    };
+      forced,
+      maxTokens,
+    );
   }
 
   private toError(e: unknown, model: string): DomainError {

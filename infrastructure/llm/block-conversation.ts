@@ -1,4 +1,5 @@
-import type { ChatMessage, ChatOptions, ToolCall } from '../../domain/llm/llm-types.js';
+import { DependencyError } from '../../domain/errors.js';
+import type { ChatMessage, ChatOptions, ChatResult, ToolCall } from '../../domain/llm/llm-types.js';
 
 /**
  * The conversation as the block-based APIs (Anthropic Messages, Bedrock
@@ -145,4 +146,35 @@ export function unusableAnswer(
     return `The model "${model}" reached its output limit (${maxTokens} tokens) before answering (stop reason ${stop})`;
   }
   return undefined;
+}
+
+/** One block-API answer as the adapter read it off the wire. */
+export interface BlockAnswer {
+  blocks: Block[];
+  stopReason: string | null | undefined;
+  /** The API's own counts: input without the cached tokens, which come apart. */
+  usage: { input?: number; output?: number; cacheRead?: number | null; cacheWrite?: number | null } | undefined;
+  model: string;
+}
+
+/** The port's result of a block-API answer, or the DependencyError of an unusable one (a refusal, a cut before any content). */
+export function blockResult(a: BlockAnswer, forced: AnswerTool | undefined, maxTokens: number): ChatResult {
+  const answer = fromBlocks(a.blocks, forced);
+  const unusable = unusableAnswer(a.stopReason, answer, a.model, maxTokens);
+  if (unusable) throw new DependencyError('llm', unusable);
+  const cacheRead = a.usage?.cacheRead ?? 0;
+  const cacheCreation = a.usage?.cacheWrite ?? 0;
+  return {
+    text: answer.text,
+    toolCalls: answer.toolCalls,
+    // both APIs leave cached tokens out of their input count; the port's count includes them
+    usage: {
+      inputTokens: (a.usage?.input ?? 0) + cacheRead + cacheCreation,
+      outputTokens: a.usage?.output ?? 0,
+      cacheReadTokens: cacheRead,
+      cacheCreationTokens: cacheCreation,
+    },
+    model: a.model,
+    finishReason: finishReason(a.stopReason, answer.answered),
+  };
 }

@@ -1,5 +1,10 @@
 import { expect } from 'chai';
-import { writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { DependencyError } from '../../domain/errors.js';
 import type { LlmProvider } from '../../domain/ports/llm-provider.js';
 import { ConfigError, loadConfig } from '../../infrastructure/config/config.js';
@@ -200,6 +205,50 @@ describe('Bedrock specifics: SigV4, IRSA and throttling', () => {
     expect(after).to.have.length.above(0);
     expect(new Set(after)).to.deep.equal(new Set([fresh]));
     expect(b.server.raw.at(-1)!.headers['x-amz-security-token']).to.equal(b.sts.issued.at(-1));
+  });
+
+  it('EKS Pod Identity: credentials from the agent endpoint with the token file as Authorization, then signed calls', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'svc-pod-identity-'));
+    const tokenFile = path.join(dir, 'eks-pod-identity-token');
+    const podToken = `pod-identity-${randomBytes(12).toString('hex')}`;
+    writeFileSync(tokenFile, podToken);
+    const accessKeyId = `ASIA${randomBytes(8).toString('hex').toUpperCase()}`;
+    const secretAccessKey = randomBytes(30).toString('base64');
+    const sessionToken = `pod-session-${randomBytes(24).toString('hex')}`;
+    b.server.keys.set(accessKeyId, { secretAccessKey, sessionToken });
+    const seen: (string | undefined)[] = [];
+    // the EKS Pod Identity agent's answer: the container credentials format
+    const agent = http.createServer((req, res) => {
+      seen.push(req.headers.authorization);
+      if (req.headers.authorization !== podToken) return res.writeHead(401).end('{"message":"unauthorized"}');
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end(
+        JSON.stringify({
+          AccessKeyId: accessKeyId,
+          SecretAccessKey: secretAccessKey,
+          Token: sessionToken,
+          Expiration: new Date(Date.now() + 3600_000).toISOString(),
+        }),
+      );
+    });
+    await new Promise<void>((resolve) => agent.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (agent.address() as AddressInfo).port;
+      const result = await llm({
+        AWS_ROLE_ARN: '',
+        AWS_WEB_IDENTITY_TOKEN_FILE: '',
+        AWS_CONTAINER_CREDENTIALS_FULL_URI: `http://127.0.0.1:${port}/v1/credentials`,
+        AWS_CONTAINER_AUTHORIZATION_TOKEN_FILE: tokenFile,
+      }).chat([{ role: 'user', content: 'hi' }]);
+      expect(result.text).to.equal('ok');
+      expect(seen).to.deep.equal([podToken]);
+      expect(b.server.raw.at(-1)!.headers['x-amz-security-token']).to.equal(sessionToken);
+      expect(String(b.server.raw.at(-1)!.headers.authorization)).to.contain(`Credential=${accessKeyId}/`);
+    } finally {
+      agent.closeAllConnections();
+      await new Promise<void>((resolve) => agent.close(() => resolve()));
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('a token STS refuses is a clear failure naming the IRSA settings, with no token in it', async () => {

@@ -49,6 +49,17 @@ const rules = (objects: Manifest[]) => (one(objects, 'ClusterRole') as unknown a
 const WRITE_VERBS = ['create', 'update', 'patch', 'delete', 'deletecollection', 'escalate', 'bind', 'impersonate', '*'];
 const SECRET_ENV = ['SVC_AUTH_TOKEN', 'SVC_GIT_TOKEN', 'OPENAI_API_KEY', 'QDRANT_API_KEY'];
 
+/** The message of a render that must fail (the chart's `fail`). */
+function fails(values: Record<string, unknown>): string {
+  try {
+    renderChart(CHART, values);
+  } catch (e) {
+    expect(e).to.be.instanceOf(TemplateError);
+    return (e as Error).message;
+  }
+  throw new Error('rendered without failing');
+}
+
 function schemaErrors(objects: Manifest[]): string[] {
   return objects.flatMap((o) => {
     const schema = KUBE_SCHEMAS[`${o.apiVersion}/${o.kind}`];
@@ -337,16 +348,6 @@ describe('Helm chart charts/svc (rendered without helm or a cluster)', () => {
   });
 
   describe('several replicas', () => {
-    const fails = (values: Record<string, unknown>) => {
-      try {
-        renderChart(CHART, values);
-      } catch (e) {
-        expect(e).to.be.instanceOf(TemplateError);
-        return (e as Error).message;
-      }
-      throw new Error('rendered without failing');
-    };
-
     it('refuses replicaCount above 1 without Redis, without Qdrant, or with a ReadWriteOnce claim, saying what to set', () => {
       expect(fails({ replicaCount: 3 })).to.equal(
         'fail: replicaCount 3 needs shared state: set redis.existingSecret.name, redis.url or redis.enabled (otherwise each replica keeps its own sessions, uploaded sources, rate-limit counters and scan lease)',
@@ -440,16 +441,6 @@ describe('Helm chart charts/svc (rendered without helm or a cluster)', () => {
   });
 
   describe('model backends', () => {
-    const fails = (values: Record<string, unknown>) => {
-      try {
-        renderChart(CHART, values);
-      } catch (e) {
-        expect(e).to.be.instanceOf(TemplateError);
-        return (e as Error).message;
-      }
-      throw new Error('rendered without failing');
-    };
-
     it('anthropic: the key from a Secret reference, the proxy URL and the provider, parsed by svc as anthropic', () => {
       const objects = renderChart(CHART, {
         secrets: { anthropicApiKey: { name: 'anthropic', key: 'key' } },

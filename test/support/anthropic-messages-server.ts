@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type http from 'node:http';
-import { argumentsObject, LoopbackServer, replyObject, ScriptedModel, sendJson, type ChatReply, type Script } from './scripted-model.js';
+import { argumentsObject, LoopbackServer, replyObject, ScriptedServer, sendJson, type ChatReply } from './scripted-model.js';
 
 type Json = Record<string, any>;
 
@@ -108,12 +108,9 @@ export function blockStopReason(reply: ChatReply, usedTool: boolean): string {
  * carrying the scripted JSON answer, or with text when the script's answer
  * is not a JSON object (a model ignoring the instruction).
  */
-export class AnthropicMessagesServer {
+export class AnthropicMessagesServer extends ScriptedServer {
   readonly apiKey = `sk-ant-test-${randomBytes(16).toString('hex')}`;
   readonly models = new Set(['claude-test', 'other-model']);
-  readonly model = new ScriptedModel();
-  /** Neutral request bodies, in order. */
-  readonly requests = this.model.requests;
   /** Raw Messages request bodies and their headers, in order. */
   readonly raw: { body: Json; headers: http.IncomingHttpHeaders }[] = [];
   private readonly http = new LoopbackServer((req, body, res) => this.handle(req, body, res));
@@ -124,18 +121,6 @@ export class AnthropicMessagesServer {
     await s.http.listen();
     s.baseUrl = `http://127.0.0.1:${s.http.port}`;
     return s;
-  }
-
-  get fallback(): Script {
-    return this.model.fallback;
-  }
-  set fallback(s: Script) {
-    this.model.fallback = s;
-  }
-
-  script(...replies: Script[]): this {
-    this.model.script(...replies);
-    return this;
   }
 
   close(): Promise<void> {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type http from 'node:http';
 import { blockStopReason } from './anthropic-messages-server.js';
 import { vectorFor } from './openai-compatible-server.js';
-import { argumentsObject, LoopbackServer, replyObject, ScriptedModel, sendJson, type Script } from './scripted-model.js';
+import { argumentsObject, LoopbackServer, replyObject, ScriptedServer, sendJson } from './scripted-model.js';
 import { verifySigV4, type KnownKey } from './sigv4-verifier.js';
 
 type Json = Record<string, any>;
@@ -96,15 +96,13 @@ export function neutralFromConverse(modelId: string, body: Json): Json {
  * as Converse does; a forced tool (toolChoice.tool, Anthropic models only)
  * is answered with a toolUse carrying the scripted JSON answer.
  */
-export class BedrockConverseServer {
+export class BedrockConverseServer extends ScriptedServer {
   readonly region = 'us-east-1';
   /** Keys whose signatures are accepted; the static pair below is one of them. */
   readonly keys = new Map<string, KnownKey>();
   readonly accessKeyId = `AKIA${randomBytes(8).toString('hex').toUpperCase()}`;
   readonly secretAccessKey = randomBytes(30).toString('base64');
   readonly models = new Set(['anthropic.claude-test-v1:0', 'meta.llama-test-v1:0', 'amazon.titan-embed-text-v2:0', 'cohere.embed-english-v3']);
-  readonly model = new ScriptedModel();
-  readonly requests = this.model.requests;
   /** Raw requests (path, headers, body), signature refusals included. */
   readonly raw: { path: string; headers: http.IncomingHttpHeaders; body: Json | undefined }[] = [];
   embeddingDimension = 64;
@@ -117,18 +115,6 @@ export class BedrockConverseServer {
     await s.http.listen();
     s.url = `http://127.0.0.1:${s.http.port}`;
     return s;
-  }
-
-  get fallback(): Script {
-    return this.model.fallback;
-  }
-  set fallback(s: Script) {
-    this.model.fallback = s;
-  }
-
-  script(...replies: Script[]): this {
-    this.model.script(...replies);
-    return this;
   }
 
   close(): Promise<void> {

@@ -31,38 +31,22 @@ export interface ModelStandIn {
   close(): Promise<void>;
 }
 
-class OpenAiStandIn implements ModelStandIn {
-  readonly provider = 'openai';
-  readonly modelName = 'gpt-test';
-  constructor(readonly server: OpenAiChatServer) {}
-  get requests() {
-    return this.server.requests;
-  }
-  get fallback() {
-    return this.server.fallback;
-  }
-  set fallback(s: Script) {
-    this.server.fallback = s;
-  }
-  script(...r: Script[]) {
-    this.server.script(...r);
-    return this;
-  }
-  env() {
-    return { SVC_LLM_PROVIDER: 'openai', OPENAI_API_KEY: this.server.apiKey, OPENAI_BASE_URL: this.server.baseUrl, SVC_LLM_MODEL: this.modelName };
-  }
-  secrets() {
-    return [this.server.apiKey];
-  }
-  close() {
-    return this.server.close();
-  }
+interface Scripted {
+  readonly requests: Json[];
+  fallback: Script;
+  script(...replies: Script[]): unknown;
+  close(): Promise<void>;
 }
 
-class AnthropicStandIn implements ModelStandIn {
-  readonly provider = 'anthropic';
-  readonly modelName = 'claude-test';
-  constructor(readonly server: AnthropicMessagesServer) {}
+/** A scripted server of one provider with the settings that point svc at it. */
+class StandIn<S extends Scripted> implements ModelStandIn {
+  constructor(
+    readonly provider: Provider,
+    readonly modelName: string,
+    readonly server: S,
+    private readonly settings: () => Record<string, string>,
+    private readonly credentials: () => string[],
+  ) {}
   get requests() {
     return this.server.requests;
   }
@@ -77,10 +61,10 @@ class AnthropicStandIn implements ModelStandIn {
     return this;
   }
   env() {
-    return { SVC_LLM_PROVIDER: 'anthropic', ANTHROPIC_API_KEY: this.server.apiKey, ANTHROPIC_BASE_URL: this.server.baseUrl, SVC_LLM_MODEL: this.modelName };
+    return { SVC_LLM_PROVIDER: this.provider, SVC_LLM_MODEL: this.modelName, ...this.settings() };
   }
   secrets() {
-    return [this.server.apiKey];
+    return this.credentials();
   }
   close() {
     return this.server.close();
@@ -88,15 +72,27 @@ class AnthropicStandIn implements ModelStandIn {
 }
 
 /** Bedrock through the IRSA path: a web identity token file, the STS stand-in, then SigV4-signed Converse calls. */
-export class BedrockStandIn implements ModelStandIn {
-  readonly provider = 'bedrock';
-  readonly modelName = 'anthropic.claude-test-v1:0';
+export class BedrockStandIn extends StandIn<BedrockConverseServer> {
   private readonly dir = mkdtempSync(path.join(tmpdir(), 'svc-irsa-'));
   readonly tokenFile = path.join(this.dir, 'token');
   constructor(
-    readonly server: BedrockConverseServer,
+    server: BedrockConverseServer,
     readonly sts: AwsStsServer,
   ) {
+    super(
+      'bedrock',
+      'anthropic.claude-test-v1:0',
+      server,
+      () => ({
+        AWS_REGION: server.region,
+        AWS_ENDPOINT_URL_BEDROCK_RUNTIME: server.url,
+        AWS_ENDPOINT_URL_STS: sts.url,
+        AWS_ROLE_ARN: sts.roleArn,
+        AWS_WEB_IDENTITY_TOKEN_FILE: this.tokenFile,
+      }),
+      // the web identity tokens, and the temporary keys STS issued to svc (the static pair is not svc's unless a test gives it)
+      () => [...sts.validTokens, ...sts.issued, ...[...server.keys.values()].filter((k) => k.sessionToken !== undefined).map((k) => k.secretAccessKey)],
+    );
     this.rotateToken();
   }
   static async start(): Promise<BedrockStandIn> {
@@ -109,36 +105,7 @@ export class BedrockStandIn implements ModelStandIn {
     writeFileSync(this.tokenFile, token);
     return token;
   }
-  get requests() {
-    return this.server.requests;
-  }
-  get fallback() {
-    return this.server.fallback;
-  }
-  set fallback(s: Script) {
-    this.server.fallback = s;
-  }
-  script(...r: Script[]) {
-    this.server.script(...r);
-    return this;
-  }
-  env() {
-    return {
-      SVC_LLM_PROVIDER: 'bedrock',
-      SVC_LLM_MODEL: this.modelName,
-      AWS_REGION: this.server.region,
-      AWS_ENDPOINT_URL_BEDROCK_RUNTIME: this.server.url,
-      AWS_ENDPOINT_URL_STS: this.sts.url,
-      AWS_ROLE_ARN: this.sts.roleArn,
-      AWS_WEB_IDENTITY_TOKEN_FILE: this.tokenFile,
-    };
-  }
-  secrets() {
-    // the web identity tokens, and the temporary keys STS issued to svc (the static pair is not svc's unless a test gives it)
-    const temporary = [...this.server.keys.values()].filter((k) => k.sessionToken !== undefined).map((k) => k.secretAccessKey);
-    return [...this.sts.validTokens, ...this.sts.issued, ...temporary];
-  }
-  async close() {
+  override async close() {
     await this.server.close();
     await this.sts.close();
     rmSync(this.dir, { recursive: true, force: true });
@@ -147,10 +114,26 @@ export class BedrockStandIn implements ModelStandIn {
 
 export async function startModelStandIn(provider: Provider): Promise<ModelStandIn> {
   switch (provider) {
-    case 'openai':
-      return new OpenAiStandIn(await OpenAiChatServer.start());
-    case 'anthropic':
-      return new AnthropicStandIn(await AnthropicMessagesServer.start());
+    case 'openai': {
+      const s = await OpenAiChatServer.start();
+      return new StandIn(
+        'openai',
+        'gpt-test',
+        s,
+        () => ({ OPENAI_API_KEY: s.apiKey, OPENAI_BASE_URL: s.baseUrl }),
+        () => [s.apiKey],
+      );
+    }
+    case 'anthropic': {
+      const s = await AnthropicMessagesServer.start();
+      return new StandIn(
+        'anthropic',
+        'claude-test',
+        s,
+        () => ({ ANTHROPIC_API_KEY: s.apiKey, ANTHROPIC_BASE_URL: s.baseUrl }),
+        () => [s.apiKey],
+      );
+    }
     case 'bedrock':
       return BedrockStandIn.start();
   }

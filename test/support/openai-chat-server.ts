@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { toolHistoryWithoutTools, vectorFor } from './openai-compatible-server.js';
-import { ScriptedModel, type ChatReply, type Script } from './scripted-model.js';
+import { ScriptedServer, type ChatReply } from './scripted-model.js';
 
 type Json = Record<string, any>;
 
@@ -18,19 +18,9 @@ export type { ChatReply, Script } from './scripted-model.js';
  * queue of scripts, then `fallback`. `/v1/embeddings` answers deterministic
  * vectors (float encoding) for any model.
  */
-export class OpenAiChatServer {
+export class OpenAiChatServer extends ScriptedServer {
   readonly apiKey = `sk-test-${randomBytes(16).toString('hex')}`;
   readonly models = new Set(['gpt-test', 'other-model']);
-  readonly model = new ScriptedModel();
-  /** Parsed request bodies, in order. */
-  readonly requests: Json[] = this.model.requests;
-  /** Answers once the script is used up (default: "ok"). */
-  get fallback(): Script {
-    return this.model.fallback;
-  }
-  set fallback(s: Script) {
-    this.model.fallback = s;
-  }
   /** Header sets of the chat requests, in order. */
   readonly headers: http.IncomingHttpHeaders[] = [];
   /** Length of the vectors `/v1/embeddings` answers with (any model). */
@@ -43,11 +33,6 @@ export class OpenAiChatServer {
     await new Promise<void>((resolve) => s.server.listen(0, '127.0.0.1', resolve));
     s.baseUrl = `http://127.0.0.1:${(s.server.address() as AddressInfo).port}/v1`;
     return s;
-  }
-
-  script(...replies: Script[]): this {
-    this.model.script(...replies);
-    return this;
   }
 
   async close(): Promise<void> {

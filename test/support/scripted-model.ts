@@ -49,6 +49,27 @@ export class ScriptedModel {
   }
 }
 
+/** What every scripted stand-in server offers a test: its script, its fallback and the neutral requests it saw. */
+export abstract class ScriptedServer {
+  readonly model = new ScriptedModel();
+  /** Neutral request bodies, in order. */
+  readonly requests: Json[] = this.model.requests;
+
+  get fallback(): Script {
+    return this.model.fallback;
+  }
+  set fallback(s: Script) {
+    this.model.fallback = s;
+  }
+
+  script(...replies: Script[]): this {
+    this.model.script(...replies);
+    return this;
+  }
+
+  abstract close(): Promise<void>;
+}
+
 /** A loopback HTTP server on port 0 that buffers each request body, for the stand-ins. */
 export class LoopbackServer {
   readonly server: http.Server;
