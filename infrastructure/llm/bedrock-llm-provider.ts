@@ -64,7 +64,15 @@ export class BedrockLlmProvider implements LlmProvider {
   }
 
   status(): LlmStatus {
-    return { configured: true, provider: 'bedrock', model: this.options.model, hint: PROVIDER_HINTS.bedrock, ...headerNames(this.options.headers) };
+    return {
+      configured: true,
+      provider: 'bedrock',
+      model: this.options.model,
+      hint: PROVIDER_HINTS.bedrock,
+      ...headerNames(this.options.headers),
+      // the forced answer tool carries the schema; without it the caller puts the schema in the instructions
+      structuredOutput: this.options.forceAnswerTool ? 'json_schema' : 'none',
+    };
   }
 
   async chat(messages: ChatMessage[], options: ChatOptions = {}): Promise<ChatResult> {

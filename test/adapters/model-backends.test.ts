@@ -283,6 +283,9 @@ describe('Bedrock specifics: SigV4, IRSA and throttling', () => {
     expect((await llm({ SVC_LLM_MAX_RETRIES: '2' }).chat([{ role: 'user', content: 'hi' }])).text).to.equal('ok');
     b.script({ content: '{"verdict":"fine"}' });
     const llama = llm({ SVC_LLM_MODEL: 'meta.llama-test-v1:0', SVC_LLM_STRUCTURED_OUTPUT: 'none' });
+    // reported, so the callers put the schema and an example in the instructions
+    expect(llama.status().structuredOutput).to.equal('none');
+    expect(llm().status().structuredOutput).to.equal('json_schema');
     expect(JSON.parse((await ask(llama)).text)).to.deep.equal({ verdict: 'fine' });
     expect(b.server.raw.at(-1)!.body!.toolConfig).to.equal(undefined);
   });
