@@ -33,6 +33,9 @@ import { SystemClock } from './clock/system-clock.js';
 import { createSharedState } from './redis/shared-state.js';
 import { configSecrets } from './config/config-secrets.js';
 import { deploymentHandlers } from './deployment-handlers.js';
+import { DeliverFix } from '../application/gitops/deliver-fix.js';
+import { createGitDelivery } from './gitops/git-delivery.js';
+import { YamlManifestEditor } from './gitops/yaml-manifest-editor.js';
 import { createLazyClusterClient } from './kubernetes/create-cluster-client.js';
 import { createLlmProvider } from './llm/create-llm-provider.js';
 import { PinoLogger } from './logging/pino-logger.js';
@@ -129,6 +132,8 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
     clock: c.resolve(TOKENS.Clock),
     limits: { timeoutMs: config.ai.timeoutMs, maxTokens: config.ai.maxTokens },
   };
+  const gitDelivery = createGitDelivery(config, logger);
+  const deliverFix = new DeliverFix(gitDelivery.ports, new YamlManifestEditor(), gitDelivery.settings);
   const handlers = handlerTable(
     {
       version: new GetSystemStatus(
@@ -142,9 +147,9 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
         c.resolve(TOKENS.SharedState),
       ),
       manageOrgData: registerOrgData(c, config, overrides.scanStates ?? shared.scanStates),
-      ...deploymentHandlers(c, config),
+      ...deploymentHandlers(c, config, gitDelivery),
       operate: new Operate(aiTools),
-      remediate: new Remediate(aiTools),
+      remediate: new Remediate(aiTools, deliverFix),
     },
     overrides.toolHandlers,
   );

@@ -8,13 +8,14 @@ import { SolutionSessions } from '../application/deployment/solution-sessions.js
 import type { TypedToolHandlers } from '../application/tool-handler.js';
 import { DeployOrDeliver } from '../application/deployment/deploy-or-deliver.js';
 import type { Config } from './config/config.js';
-import { createDeliverToGit } from './gitops/git-delivery.js';
+import { DeliverToGit } from '../application/deployment/deliver-to-git.js';
+import type { GitDelivery } from './gitops/git-delivery.js';
 import { TOKENS } from './tokens.js';
 
 type DeploymentTools = 'recommend' | 'chooseSolution' | 'answerQuestion' | 'generateManifests' | 'deployManifests';
 
 /** The five tools of the deployment workflow, built from the ports registered in `c`. */
-export function deploymentHandlers(c: DependencyContainer, config: Config): Pick<TypedToolHandlers, DeploymentTools> {
+export function deploymentHandlers(c: DependencyContainer, config: Config, git: GitDelivery): Pick<TypedToolHandlers, DeploymentTools> {
   const ai = config.ai;
   const sessions = new SolutionSessions(c.resolve(TOKENS.SessionStore));
   const reader = c.resolve(TOKENS.ClusterReader);
@@ -27,6 +28,6 @@ export function deploymentHandlers(c: DependencyContainer, config: Config): Pick
     chooseSolution: new ChooseSolution(reader, sessions),
     answerQuestion: new AnswerQuestion(reader, sessions),
     generateManifests: new GenerateManifests(llm, reader, writer, sessions, clock, limits),
-    deployManifests: new DeployOrDeliver(new DeployManifests(reader, writer, sessions, clock), createDeliverToGit(config, sessions, c.resolve(TOKENS.Logger))),
+    deployManifests: new DeployOrDeliver(new DeployManifests(reader, writer, sessions, clock), new DeliverToGit(git.ports, sessions, git.settings)),
   };
 }

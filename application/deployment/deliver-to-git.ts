@@ -2,26 +2,13 @@ import { applyOrder } from '../../domain/deployment/manifest-checks.js';
 import { assertCallAllowed } from '../../domain/deployment/workflow.js';
 import { validateGitopsTarget, type GitopsInput } from '../../domain/gitops/gitops-target.js';
 import { manifestFiles, solutionFolderName } from '../../domain/gitops/manifest-files.js';
-import { pullRequestTarget, type PullRequestSettings } from '../../domain/gitops/pull-request-target.js';
+import { pullRequestTarget } from '../../domain/gitops/pull-request-target.js';
 import { selectPushCredential } from '../../domain/gitops/push-credential.js';
 import { normalizeSubPath } from '../../domain/prompts/repo-override.js';
-import type { GitPublisher } from '../../domain/ports/git-publisher.js';
-import type { PullRequestHost } from '../../domain/ports/pull-request-host.js';
+import { pushWithRequest, type GitDeliveryPorts, type GitDeliverySettings } from '../gitops/push-with-request.js';
 import type { ToolContext } from '../tool-handler.js';
 import { commitMessage, pullRequestText } from './delivery-text.js';
 import type { SolutionSessions } from './solution-sessions.js';
-
-export interface GitDeliverySettings {
-  /** SVC_GIT_TOKEN. */
-  serverToken?: string;
-  /** SVC_ALLOWED_REPO_HOSTS. */
-  allowedHosts: readonly string[];
-  /** SVC_GIT_AUTHOR (default `svc <svc@localhost>`). */
-  author: { name: string; email: string };
-  pullRequests: PullRequestSettings;
-  /** Bound on one delivery (checkout, commit, push). */
-  timeoutMs: number;
-}
 
 /**
  * deployManifests with `gitops`: the solution's manifests as one YAML file
@@ -32,8 +19,7 @@ export interface GitDeliverySettings {
  */
 export class DeliverToGit {
   constructor(
-    private readonly publisher: GitPublisher,
-    private readonly pullRequests: PullRequestHost,
+    private readonly ports: GitDeliveryPorts,
     private readonly sessions: SolutionSessions,
     private readonly settings: GitDeliverySettings,
   ) {}
@@ -56,28 +42,17 @@ export class DeliverToGit {
     const objects = applyOrder(state.manifests!.objects);
     const folder = input.path === undefined ? normalizeSubPath(solutionFolderName(objects, solutionId)) : location.subPath;
     const files = manifestFiles(objects, folder);
-    const outcome = await this.publisher.publish({
-      url: location.url,
-      displayUrl: location.source,
-      token,
-      branch: location.branch,
+    const { outcome, onRemote, pullRequest } = await pushWithRequest(this.ports, {
+      location,
       baseBranch: target.baseBranch,
+      token,
       message: target.commitMessage ?? commitMessage(state, solutionId),
       author: this.settings.author,
-      change: async () => files,
       timeoutMs: this.settings.timeoutMs,
+      change: async () => files,
+      pullRequest: prTarget,
+      requestText: (written) => pullRequestText(state, solutionId, written, context),
     });
-    const onRemote = outcome.changed || outcome.branchExisted;
-    const pullRequest =
-      prTarget && onRemote
-        ? await this.pullRequests.open({
-            ...prTarget,
-            head: outcome.branch,
-            base: outcome.baseBranch,
-            ...pullRequestText(state, solutionId, outcome.files, context),
-            token,
-          })
-        : undefined;
 
     const fresh = await this.sessions.load(solutionId);
     await this.sessions.save(fresh, {

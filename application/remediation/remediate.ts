@@ -9,6 +9,8 @@ import { executeActions } from '../actions/execute-actions.js';
 import { runOnce } from '../actions/run-once.js';
 import { requireConfigured } from '../ai/require-configured.js';
 import { RunBudget } from '../ai/run-budget.js';
+import type { DeliverFix } from '../gitops/deliver-fix.js';
+import { automaticRefusal, deliverInstead, markProposal, requireDelivery, type Delivery } from '../gitops/gitops-gate.js';
 import type { ToolContext, ToolHandler } from '../tool-handler.js';
 import { Investigate } from './investigate.js';
 import type { RemediationOutcome, RemediationState } from './remediation-state.js';
@@ -43,13 +45,18 @@ export class Remediate implements ToolHandler<Input> {
   private readonly verify: VerifyFix;
   private readonly rollouts: AwaitRollouts;
 
-  constructor(private readonly deps: RemediateDeps) {
+  constructor(
+    private readonly deps: RemediateDeps,
+    /** Delivery through git of fixes to GitOps-managed objects; without it only live changes are possible. */
+    private readonly deliverFix?: DeliverFix,
+  ) {
     this.investigate = new Investigate(deps.llm, deps.reader, deps.tracer);
     this.verify = new VerifyFix(deps.llm, deps.reader, deps.tracer);
     this.rollouts = new AwaitRollouts(deps.reader, deps.writer, deps.rollout);
   }
 
-  async execute(input: Input, _context?: ToolContext): Promise<RemediationView> {
+  async execute(input: Input, context?: ToolContext): Promise<RemediationView> {
+    if (input.delivery !== undefined && input.executeChoice !== 1) throw new ValidationError('delivery goes with executeChoice 1 (and a sessionId)');
     if (input.sessionId === undefined) {
       if (input.executeChoice !== undefined)
         throw new ValidationError('executeChoice continues an investigation: send it with the sessionId an earlier remediate call returned');
@@ -64,7 +71,7 @@ export class Remediate implements ToolHandler<Input> {
     if (input.executeChoice === 1) this.requireCluster();
     const session = await this.deps.sessions.get<RemediationState>('remediation', input.sessionId);
     if (!session) throw unknownSession('remediation', input.sessionId, START);
-    if (input.executeChoice === 1) return this.run(session, this.deps.limits);
+    if (input.executeChoice === 1) return this.run(session, this.deps.limits, { delivery: input.delivery, context });
     if (input.executeChoice === 2) return this.stop(session);
     return remediationView(session);
   }
@@ -79,8 +86,14 @@ export class Remediate implements ToolHandler<Input> {
     } as const;
     const budget = new RunBudget({ maxCalls: REMEDIATE_MODEL_CALLS, ...this.deps.limits });
     const { analysis, investigation } = await this.investigate.execute({ issue: input.issue, evidence: input.evidence }, budget);
+    const marks = analysis ? await markProposal(this.deps.reader, analysis.actions) : undefined;
+    const gitopsRefusal = analysis && automaticRefusal(analysis.actions, marks);
     const automatic =
-      settings.mode === 'automatic' && analysis ? decideAutoExecution({ ...settings, confidence: analysis.confidence, actions: analysis.actions }) : undefined;
+      settings.mode === 'automatic' && analysis
+        ? gitopsRefusal
+          ? { execute: false, reason: gitopsRefusal }
+          : decideAutoExecution({ ...settings, confidence: analysis.confidence, actions: analysis.actions })
+        : undefined;
     const session = await this.deps.sessions.create<RemediationState>('remediation', {
       issue: input.issue,
       ...(input.evidence ? { evidenceExcerpt: input.evidence.slice(0, EVIDENCE_EXCERPT_CHARS), evidenceChars: input.evidence.length } : {}),
@@ -88,6 +101,7 @@ export class Remediate implements ToolHandler<Input> {
       ...(analysis ? { analysis } : {}),
       investigation,
       ...(automatic ? { automatic } : {}),
+      ...(marks ? { gitops: marks } : {}),
       investigatedAt: new Date(this.deps.clock.now()).toISOString(),
     });
     if (!automatic?.execute) return remediationView(session);
@@ -106,7 +120,11 @@ export class Remediate implements ToolHandler<Input> {
     }
   }
 
-  private async run(session: Session<RemediationState>, limits: RemediateDeps['limits']): Promise<RemediationView> {
+  private async run(
+    session: Session<RemediationState>,
+    limits: RemediateDeps['limits'],
+    how: { delivery?: Delivery; context?: ToolContext } = {},
+  ): Promise<RemediationView> {
     const { state } = session;
     if (!state.execution) {
       if (state.stopped) throw new ValidationError(`Session ${session.id} was stopped at ${state.stopped.at}; nothing was applied. ${START}`);
@@ -118,7 +136,20 @@ export class Remediate implements ToolHandler<Input> {
         throw new ValidationError(`Session ${session.id} has nothing to execute: its analysis proposes no action. ${START}`);
     }
     const actions = state.analysis?.actions ?? [];
+    if (!state.execution) requireDelivery(actions, state.gitops, how.delivery, `{"sessionId":"${session.id}","executeChoice":1}`);
     const { session: saved } = await runOnce(this.deps.sessions, 'remediation', session, this.deps.clock, async (): Promise<RemediationOutcome> => {
+      if (how.delivery === 'git') {
+        if (!this.deliverFix) throw new NotConfiguredError('Delivery through git', 'this server was built without it');
+        return deliverInstead(this.deps.writer, this.deliverFix, {
+          sessionId: session.id,
+          summary: state.issue,
+          actions,
+          marks: state.gitops ?? [],
+          gitToken: how.context?.gitToken,
+          requestedBy: how.context?.caller.username ?? 'unknown',
+          now: new Date(this.deps.clock.now()),
+        });
+      }
       const started = this.deps.clock.now();
       const baseline = await this.rollouts.baseline(actions);
       const report = await executeActions(this.deps.writer, actions, this.deps.clock);

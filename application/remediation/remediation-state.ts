@@ -4,6 +4,8 @@ import type { RolloutReport } from '../actions/await-rollouts.js';
 import type { ExecutionReport } from '../actions/execute-actions.js';
 import type { Executable } from '../actions/run-once.js';
 import type { LoopStop } from '../ai/tool-loop.js';
+import type { DeliveredFix } from '../gitops/deliver-fix.js';
+import type { ProposalMarks } from '../gitops/gitops-gate.js';
 
 /** One function the model called, as the answer and the session show it. */
 export interface CalledFunction {
@@ -43,6 +45,8 @@ export interface RemediationOutcome {
   /** The changed Deployments, StatefulSets and DaemonSets; absent when none was changed. */
   rollouts?: RolloutReport[];
   verification?: VerificationResult;
+  /** With delivery git: the commit instead of a live change (then nothing was applied). */
+  gitDelivery?: DeliveredFix;
 }
 
 /** A remediation session's state (kind `remediation`). */
@@ -56,6 +60,8 @@ export interface RemediationState extends Executable<RemediationOutcome> {
   analysis?: Omit<RemediationAnalysis, 'actions'> & { actions: ClusterAction[] };
   investigation: RunSummary & { findings?: string };
   automatic?: { execute: boolean; reason: string };
+  /** Per action, the GitOps controller that manages its object (null: none); absent when none does. */
+  gitops?: ProposalMarks;
   stopped?: { at: string };
   investigatedAt: string;
 }

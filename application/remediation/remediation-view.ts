@@ -3,12 +3,23 @@ import type { Session } from '../../domain/sessions/session.js';
 import type { RemediateOutput } from '../../domain/tools/outputs/remediate-output.js';
 import { rolloutLines } from '../actions/await-rollouts.js';
 import type { ExecutionRecord } from '../actions/run-once.js';
+import type { GitopsMark } from '../../domain/gitops/gitops-ownership.js';
+import type { DeliveredFix } from '../gitops/deliver-fix.js';
+import { gitopsWarning } from '../gitops/gitops-gate.js';
 import type { RemediationOutcome, RemediationState, RunSummary, VerificationResult } from './remediation-state.js';
 
 export type RemediationStatus =
-  'awaiting_approval' | 'executing' | 'executed' | 'not_executed' | 'execution_failed' | 'stopped' | 'no_action' | 'investigation_incomplete';
+  | 'awaiting_approval'
+  | 'executing'
+  | 'executed'
+  | 'delivered_to_git'
+  | 'not_executed'
+  | 'execution_failed'
+  | 'stopped'
+  | 'no_action'
+  | 'investigation_incomplete';
 
-export type ActionView = ClusterAction & { action: number; kubectl: string };
+export type ActionView = ClusterAction & { action: number; kubectl: string; gitops?: GitopsMark };
 
 /** What remediate answers, from the session as stored. */
 export interface RemediationView {
@@ -22,6 +33,8 @@ export interface RemediationView {
   investigation: RunSummary & { findings?: string };
   settings: RemediationState['settings'];
   automaticExecution?: { executed: boolean; reason: string };
+  warning?: string;
+  gitDelivery?: DeliveredFix;
   execution?: ExecutionRecord<Omit<RemediationOutcome, 'verification'>>;
   verification?: VerificationResult;
   message: string;
@@ -37,6 +50,7 @@ export function remediationStatus(s: RemediationState): RemediationStatus {
   if (e?.status === 'failed') return 'execution_failed';
   if (e?.outcome) {
     if (!e.outcome.report.dryRunPassed) return 'not_executed';
+    if (e.outcome.gitDelivery) return 'delivered_to_git';
     return e.outcome.report.outcomes.every((o) => o.status === 'applied') ? 'executed' : 'execution_failed';
   }
   if (s.stopped) return 'stopped';
@@ -62,10 +76,16 @@ export function remediationView(session: Session<RemediationState>): Remediation
     status,
     issue: s.issue,
     ...(s.analysis ? { rootCause: s.analysis.rootCause, confidence: s.analysis.confidence, evidence: s.analysis.evidence } : {}),
-    actions: (s.analysis?.actions ?? []).map((a, i) => ({ action: i + 1, ...a, kubectl: kubectlEquivalent(a) })),
+    actions: (s.analysis?.actions ?? []).map((a, i) => ({
+      action: i + 1,
+      ...a,
+      kubectl: kubectlEquivalent(a),
+      ...(s.gitops?.[i] ? { gitops: s.gitops[i]! } : {}),
+    })),
     investigation: s.investigation,
     settings: s.settings,
     ...(s.automatic ? { automaticExecution: { executed: s.automatic.execute && !!s.execution, reason: s.automatic.reason } } : {}),
+    ...gitopsWords(s),
     ...(execution ? { execution } : {}),
     ...(verification ? { verification } : {}),
     ...words(session, status),
@@ -91,10 +111,22 @@ function words(session: Session<RemediationState>, status: RemediationStatus): {
           s.automatic && !s.automatic.execute
             ? `Automatic mode did not act: ${s.automatic.reason}. ${n} action(s) proposed; nothing was changed.`
             : `${n} action(s) proposed; nothing was changed.`,
-        nextStep: `Call remediate with {"sessionId":"${id}","executeChoice":1} to execute (every action is dry-run on the API server first), or with {"sessionId":"${id}","executeChoice":2} to stop.`,
+        nextStep: s.gitops
+          ? `Call remediate with {"sessionId":"${id}","executeChoice":1,"delivery":"git"} to commit the fix to the source repository, {"sessionId":"${id}","executeChoice":1,"delivery":"live"} to change the cluster anyway (the controller reverts it), or {"sessionId":"${id}","executeChoice":2} to stop.`
+          : `Call remediate with {"sessionId":"${id}","executeChoice":1} to execute (every action is dry-run on the API server first), or with {"sessionId":"${id}","executeChoice":2} to stop.`,
       };
     case 'executing':
       return { message: 'Another request is executing this session.', nextStep: `Call remediate with {"sessionId":"${id}"} to see its outcome.` };
+    case 'delivered_to_git': {
+      const d = s.execution!.outcome!.gitDelivery!;
+      const pr = d.pullRequest ? `; pull request ${d.pullRequest.url}` : d.note ? ` (${d.note})` : '';
+      return {
+        message: `Nothing was changed in the cluster: the fix was ${d.changed ? 'committed' : 'already'} on ${d.branch} of ${d.repository} (commit ${d.commit.slice(0, 12)})${pr}.`,
+        nextStep: d.pullRequest
+          ? `Review and merge ${d.pullRequest.url}; the GitOps controller then applies the fix.`
+          : `Open a pull request from ${d.branch} into ${d.baseBranch} and merge it; the GitOps controller then applies the fix.`,
+      };
+    }
     case 'executed':
       return {
         message: `Applied ${n} action(s).${rolled}${checked}`,
@@ -123,4 +155,18 @@ function words(session: Session<RemediationState>, status: RemediationStatus): {
         nextStep: `Nothing to execute. ${START} (a narrower issue or more evidence helps)`,
       };
   }
+}
+
+/** The GitOps warning of a proposal (again after a live change), and the git delivery when there was one. */
+function gitopsWords(s: RemediationState): { warning?: string; gitDelivery?: DeliveredFix } {
+  const delivered = s.execution?.outcome?.gitDelivery;
+  if (delivered) return { gitDelivery: delivered };
+  const warning = gitopsWarning(s.analysis?.actions ?? [], s.gitops);
+  if (!warning) return {};
+  const live = s.execution?.outcome?.report.outcomes.some((o) => o.status === 'applied');
+  return {
+    warning: live
+      ? `Changed live although managed by GitOps: the controller will revert it at its next sync unless the source changes too. ${warning}`
+      : warning,
+  };
 }

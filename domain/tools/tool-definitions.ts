@@ -8,6 +8,7 @@ import { ORG_DATA_OPERATIONS, ORG_DATA_TYPES, refineOrgDataInput, validCombinati
 import { orgDocumentInput } from '../orgdata/org-documents.js';
 import { EVIDENCE_MAX_LENGTH, type ToolDefinition } from './tool-definition.js';
 import { gitopsInput } from './gitops-input.js';
+import { deliveryInput } from './outputs/gitops-output.js';
 
 const solutionId = z.string().min(1).max(200).describe('Solution id returned by recommend (sol_ followed by 32 hex digits)');
 const sessionId = z.string().min(1).max(200).describe('Session id returned by an earlier call of this tool, to continue that session');
@@ -84,6 +85,7 @@ export const TOOL_INPUTS = {
     maxRiskLevel: z.enum(['low', 'medium', 'high']).optional().describe('Highest risk automatic execution may take, default low'),
     sessionId: sessionId.optional(),
     executeChoice: executeChoice.optional(),
+    delivery: deliveryInput.optional(),
   }),
 } as const;
 

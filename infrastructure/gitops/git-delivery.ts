@@ -1,5 +1,4 @@
-import { DeliverToGit } from '../../application/deployment/deliver-to-git.js';
-import type { SolutionSessions } from '../../application/deployment/solution-sessions.js';
+import type { GitDeliveryPorts, GitDeliverySettings } from '../../application/gitops/push-with-request.js';
 import type { Logger } from '../../domain/ports/logger.js';
 import type { Config } from '../config/config.js';
 import { DataDirCloneWorkspace } from '../git/data-dir-clone-workspace.js';
@@ -9,17 +8,29 @@ import { HttpPullRequestHost } from './http-pull-request-host.js';
 /** One delivery (checkout, commit, push) is bounded like a prompt clone. */
 export const DELIVERY_TIMEOUT_MS = 120_000;
 
-/** deployManifests' git delivery: the isomorphic-git publisher under SVC_DATA_DIR/git-deliveries and the hosts' pull request APIs. */
-export function createDeliverToGit(config: Config, sessions: SolutionSessions, logger: Logger): DeliverToGit {
+export interface GitDelivery {
+  ports: GitDeliveryPorts;
+  settings: GitDeliverySettings;
+}
+
+/**
+ * The git delivery of deployManifests, remediate and operate: one
+ * isomorphic-git publisher (one workspace under SVC_DATA_DIR/git-deliveries,
+ * whose stale folders are swept once) and the hosts' pull request APIs.
+ */
+export function createGitDelivery(config: Config, logger: Logger): GitDelivery {
   const publisher = new IsomorphicGitPublisher({
     workspace: new DataDirCloneWorkspace(config.server.dataDir, logger, 'git-deliveries'),
     internalHosts: config.prompts.repoInternalHosts,
   });
-  return new DeliverToGit(publisher, new HttpPullRequestHost(), sessions, {
-    serverToken: config.prompts.gitToken,
-    allowedHosts: config.prompts.allowedRepoHosts,
-    author: config.gitops.author,
-    pullRequests: { provider: config.gitops.provider, githubApiUrl: config.gitops.githubApiUrl, gitlabApiUrl: config.gitops.gitlabApiUrl },
-    timeoutMs: DELIVERY_TIMEOUT_MS,
-  });
+  return {
+    ports: { publisher, pullRequests: new HttpPullRequestHost() },
+    settings: {
+      serverToken: config.prompts.gitToken,
+      allowedHosts: config.prompts.allowedRepoHosts,
+      author: config.gitops.author,
+      pullRequests: { provider: config.gitops.provider, githubApiUrl: config.gitops.githubApiUrl, gitlabApiUrl: config.gitops.gitlabApiUrl },
+      timeoutMs: DELIVERY_TIMEOUT_MS,
+    },
+  };
 }

@@ -5,6 +5,7 @@ import { manifestFiles, solutionFolderName } from '../../domain/gitops/manifest-
 import { pullRequestTarget } from '../../domain/gitops/pull-request-target.js';
 import { selectPushCredential } from '../../domain/gitops/push-credential.js';
 import type { KubeObject } from '../../domain/cluster/kube-types.js';
+import { argoSource, fluxSourceRef, ownerClaim } from '../../domain/gitops/gitops-ownership.js';
 
 const obj = (kind: string, name: string, namespace?: string): KubeObject => ({
   apiVersion: 'v1',
@@ -113,6 +114,51 @@ describe('GitOps delivery rules (domain)', () => {
       expect(solutionFolderName([obj('Service', 'front'), { ...obj('Deployment', 'shop-api'), apiVersion: 'apps/v1' }], 'sol_1')).to.equal('shop-api');
       expect(solutionFolderName([obj('ConfigMap', 'cfg')], 'sol_1')).to.equal('cfg');
       expect(solutionFolderName([], 'sol_1')).to.equal('sol_1');
+    });
+  });
+});
+
+describe('GitOps ownership (domain)', () => {
+  const deploy = (labels: Record<string, string> = {}, annotations: Record<string, string> = {}): KubeObject => ({
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'web', namespace: 'x', labels, annotations },
+  });
+  it('reads the owner from Flux labels, the Argo CD tracking annotation or instance label', () => {
+    expect(ownerClaim(deploy({ 'kustomize.toolkit.fluxcd.io/name': 'apps', 'kustomize.toolkit.fluxcd.io/namespace': 'flux-system' }))).to.deep.equal({
+      controller: 'flux',
+      ref: { apiVersion: 'kustomize.toolkit.fluxcd.io/v1', kind: 'Kustomization', name: 'apps', namespace: 'flux-system' },
+    });
+    expect(ownerClaim(deploy({ 'helm.toolkit.fluxcd.io/name': 'web' }))!.ref).to.deep.include({ kind: 'HelmRelease', name: 'web', namespace: 'x' });
+    expect(ownerClaim(deploy({}, { 'argocd.argoproj.io/tracking-id': 'team_shop:apps/Deployment:x/web' }))!.ref).to.deep.include({
+      name: 'shop',
+      namespace: 'team',
+    });
+    expect(ownerClaim(deploy({ 'app.kubernetes.io/instance': 'shop' }))!.ref).to.deep.include({ kind: 'Application', name: 'shop', namespace: 'argocd' });
+    expect(ownerClaim(deploy({ app: 'web' }))).to.equal(undefined);
+  });
+  it('finds the git source of an Application (not a Helm chart) and of a Kustomization', () => {
+    const app = (source: Record<string, unknown>): KubeObject => ({
+      apiVersion: 'argoproj.io/v1alpha1',
+      kind: 'Application',
+      metadata: { name: 'a' },
+      spec: { source },
+    });
+    expect(argoSource(app({ repoURL: 'https://github.com/a/b', path: './apps/web/', targetRevision: 'HEAD' }))).to.deep.equal({
+      repoURL: 'https://github.com/a/b',
+      path: 'apps/web',
+      revision: undefined,
+    });
+    expect(argoSource(app({ repoURL: 'https://charts.example', chart: 'web', targetRevision: '1.0.0' }))).to.equal(undefined);
+    const ks: KubeObject = {
+      apiVersion: 'kustomize.toolkit.fluxcd.io/v1',
+      kind: 'Kustomization',
+      metadata: { name: 'apps', namespace: 'flux-system' },
+      spec: { path: './apps', sourceRef: { kind: 'GitRepository', name: 'config' } },
+    };
+    expect(fluxSourceRef(ks)).to.deep.equal({
+      ref: { apiVersion: 'source.toolkit.fluxcd.io/v1', kind: 'GitRepository', name: 'config', namespace: 'flux-system' },
+      path: 'apps',
     });
   });
 });

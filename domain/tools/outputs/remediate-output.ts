@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { rolloutReportOutput } from './rollout-output.js';
 import { RISK_LEVELS } from '../../actions/cluster-action.js';
+import { fixDeliveryOutput, gitopsMarkOutput } from './gitops-output.js';
 
 const ref = z.object({ apiVersion: z.string(), kind: z.string(), name: z.string(), namespace: z.string().optional() });
 
@@ -28,6 +29,7 @@ const action = z
     risk: z.enum(RISK_LEVELS).describe("the model's label, raised to svc's floor for the operation"),
     rationale: z.string(),
     kubectl: z.string().describe('the equivalent kubectl command, for people only; svc never runs it'),
+    gitops: gitopsMarkOutput.optional(),
   })
   .describe('a Kubernetes API operation');
 
@@ -42,7 +44,17 @@ const outcome = z.object({
 /** The `remediate` tool's result, for every step (start, execute, stop, look). */
 export const remediateOutput = z.object({
   sessionId: z.string().describe('rem_ followed by 32 hex digits'),
-  status: z.enum(['awaiting_approval', 'executing', 'executed', 'not_executed', 'execution_failed', 'stopped', 'no_action', 'investigation_incomplete']),
+  status: z.enum([
+    'awaiting_approval',
+    'executing',
+    'executed',
+    'delivered_to_git',
+    'not_executed',
+    'execution_failed',
+    'stopped',
+    'no_action',
+    'investigation_incomplete',
+  ]),
   issue: z.string(),
   rootCause: z.string().optional(),
   confidence: z.number().min(0).max(1).optional(),
@@ -51,6 +63,8 @@ export const remediateOutput = z.object({
   investigation: run.extend({ findings: z.string().optional().describe("the model's last words, up to 2000 characters") }),
   settings: z.object({ mode: z.enum(['manual', 'automatic']), confidenceThreshold: z.number(), maxRiskLevel: z.enum(RISK_LEVELS) }),
   automaticExecution: z.object({ executed: z.boolean(), reason: z.string() }).optional(),
+  warning: z.string().optional().describe('objects a GitOps controller manages: what a live change means'),
+  gitDelivery: fixDeliveryOutput.optional().describe('with delivery git: the commit and pull request instead of a live change'),
   execution: z
     .object({
       status: z.enum(['running', 'done', 'failed']),

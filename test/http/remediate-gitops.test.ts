@@ -1,0 +1,197 @@
+import { expect } from 'chai';
+import request from 'supertest';
+import { GitHostApi } from '../support/git-host-api.js';
+import { startGitHttpServer, type GitHttpServer } from '../support/git-http-server.js';
+import { KubeApiServer } from '../support/kube-api-server.js';
+import { argoApplication, fluxKustomization, serveGitopsKinds } from '../support/kube-gitops.js';
+import { OpenAiChatServer } from '../support/openai-chat-server.js';
+import { analysisAnswer, callFn, verifiedAnswer, webDeployment } from '../support/remediation-fixtures.js';
+import { auth, buildTestApp } from '../support/test-app.js';
+
+type Any = any;
+
+/** The web app as a team keeps it in git: two documents in one file, with comments. */
+const ALL_YAML = `# web: the shop front end
+apiVersion: v1
+kind: Service
+metadata:
+  name: web
+  namespace: x
+spec:
+  ports:
+    - port: 80 # http
+---
+# the Deployment (images are pinned by the platform team)
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+  namespace: x
+spec:
+  replicas: 1 # one is enough for now
+  selector:
+    matchLabels:
+      app: web
+  template:
+    metadata:
+      labels:
+        app: web
+    spec:
+      containers:
+        - name: app
+          image: nginx:9.9-missing
+`;
+
+describe('remediate on objects Argo CD or Flux manage (real app, Kubernetes stand-in with their CRDs, git http-backend)', function () {
+  this.timeout(60000);
+  let kube: KubeApiServer;
+  let chat: OpenAiChatServer;
+  let git: GitHttpServer;
+  let github: GitHostApi;
+  let restore: () => void;
+  let env: Record<string, string>;
+  const repoURL = () => `${git.baseUrl}/team/config.git`;
+
+  before(async () => {
+    restore = serveGitopsKinds();
+    git = await startGitHttpServer({
+      'team/config': { files: { 'README.md': '# config\n', 'apps/web/all.yaml': ALL_YAML, 'apps/other.yaml': 'kind: ConfigMap\n' } },
+    });
+    github = await new GitHostApi('github', git.token).start();
+    github.projects.add('team/config');
+  });
+  after(async () => {
+    restore();
+    await git.close();
+    await github.close();
+  });
+  beforeEach(async () => {
+    git.requests.length = 0;
+    kube = await KubeApiServer.start();
+    chat = await OpenAiChatServer.start();
+    env = {
+      OPENAI_API_KEY: chat.apiKey,
+      OPENAI_BASE_URL: chat.baseUrl,
+      SVC_LLM_MODEL: 'gpt-test',
+      SVC_LLM_MAX_RETRIES: '0',
+      KUBECONFIG: kube.writeKubeconfig(),
+      SVC_ALLOWED_REPO_HOSTS: 'localhost',
+      SVC_REPO_INTERNAL_HOSTS: 'localhost',
+      SVC_GITHUB_API_URL: github.apiUrl,
+    };
+  });
+  afterEach(async () => {
+    await kube.close();
+    await chat.close();
+  });
+
+  const post = (app: Any, body: object, token = git.token) => request(app).post('/api/v1/tools/remediate').set(auth).set('X-Svc-Git-Token', token).send(body);
+  const liveWrites = () => kube.requests.filter((r) => r.method !== 'GET' && r.query.get('dryRun') !== 'All');
+  const liveImage = () => kube.objects.get(kube.pathOf('apps/v1', 'Deployment', 'web', 'x'))!.spec.template.spec.containers[0].image;
+  const investigate = () =>
+    chat.script(
+      callFn('list_resources', { apiVersion: 'v1', kind: 'Pod', namespace: 'x' }),
+      { content: 'The tag does not exist.' },
+      { content: analysisAnswer() },
+    );
+
+  it('Argo CD: the proposal is marked, execution needs a delivery, and delivery "git" commits the fix to the multi-document file with its comments', async () => {
+    const web = webDeployment('nginx:9.9-missing');
+    web.metadata.labels = { ...web.metadata.labels, 'app.kubernetes.io/instance': 'web-app' };
+    web.metadata.annotations = { 'argocd.argoproj.io/tracking-id': 'web-app:apps/Deployment:x/web' };
+    kube.create(web);
+    kube.put(argoApplication('web-app', repoURL(), 'apps/web'));
+    investigate();
+    const { app } = buildTestApp(env);
+    const view = (await post(app, { issue: 'web in namespace x never becomes ready' }).expect(200)).body.data.result;
+    expect(view.status).to.equal('awaiting_approval');
+    expect(view.actions[0].gitops).to.deep.equal({
+      controller: 'argocd',
+      owner: 'Application argocd/web-app',
+      source: { repoURL: repoURL(), path: 'apps/web', revision: 'main' },
+    });
+    expect(view.warning).to.include('Deployment x/web (Argo CD, Application argocd/web-app)').and.include('will be reverted by the controller');
+    expect(view.nextStep).to.include('"delivery":"git"');
+
+    const bare = await post(app, { sessionId: view.sessionId, executeChoice: 1 }).expect(400);
+    expect(bare.body.error.message).to.include('A live change will be reverted').and.include('"delivery": "git" or "live"');
+
+    const done = (await post(app, { sessionId: view.sessionId, executeChoice: 1, delivery: 'git' }).expect(200)).body.data.result;
+    expect(done.status, JSON.stringify(done)).to.equal('delivered_to_git');
+    const branch = `svc/${view.sessionId}`;
+    expect(done.gitDelivery).to.deep.include({ repository: repoURL(), branch, baseBranch: 'main', changed: true, files: ['apps/web/all.yaml'] });
+    expect(done.gitDelivery.pullRequest).to.deep.equal({ url: 'https://github.example/team/config/pull/1', number: 1, existing: false });
+    expect(done.message).to.include('Nothing was changed in the cluster');
+    const pushed = git.show('team/config', branch, 'apps/web/all.yaml')!;
+    expect(pushed).to.include('image: nginx:1.27').and.not.include('9.9-missing');
+    // comments, the other document and the layout kept
+    expect(pushed)
+      .to.include('# web: the shop front end')
+      .and.include('- port: 80 # http')
+      .and.include('# the Deployment (images are pinned by the platform team)');
+    expect(pushed).to.include('replicas: 1 # one is enough for now');
+    expect(pushed.split('\n---\n')[0]).to.equal(ALL_YAML.split('\n---\n')[0]);
+    // the live object untouched: only the dry run reached the API server
+    expect(liveWrites()).to.deep.equal([]);
+    expect(kube.requests.filter((r) => r.method === 'PATCH' && r.query.get('dryRun') === 'All')).to.have.length(1);
+    expect(liveImage()).to.equal('nginx:9.9-missing');
+    expect(github.requests[0].body).to.deep.include({ head: branch, base: 'main' });
+    expect(JSON.stringify([done, github.requests.map((r) => r.body)])).to.not.include(git.token);
+  });
+
+  it('Flux: automatic mode never live-patches; manual mode does after delivery "live", warning again', async () => {
+    const web = webDeployment('nginx:9.9-missing');
+    web.metadata.labels = { ...web.metadata.labels, 'kustomize.toolkit.fluxcd.io/name': 'apps', 'kustomize.toolkit.fluxcd.io/namespace': 'flux-system' };
+    kube.create(web);
+    for (const o of fluxKustomization(repoURL(), 'apps/web')) kube.put(o);
+    investigate();
+    const { app } = buildTestApp(env);
+    const auto = (await post(app, { issue: 'web never becomes ready', mode: 'automatic', maxRiskLevel: 'high', confidenceThreshold: 0.1 }).expect(200)).body
+      .data.result;
+    expect(auto.status).to.equal('awaiting_approval');
+    expect(auto.automaticExecution).to.deep.equal({
+      executed: false,
+      reason: 'automatic mode never changes a GitOps-managed object live (Deployment x/web (Flux, Kustomization flux-system/apps))',
+    });
+    expect(auto.actions[0].gitops).to.deep.equal({
+      controller: 'flux',
+      owner: 'Kustomization flux-system/apps',
+      source: { repoURL: repoURL(), path: 'apps/web', revision: 'main' },
+    });
+    expect(liveWrites()).to.deep.equal([]);
+
+    chat.script({ content: verifiedAnswer() });
+    const live = (await post(app, { sessionId: auto.sessionId, executeChoice: 1, delivery: 'live' }).expect(200)).body.data.result;
+    expect(live.status).to.equal('executed');
+    expect(live.warning).to.match(/^Changed live although managed by GitOps: the controller will revert it/);
+    expect(liveImage()).to.equal('nginx:1.27');
+  });
+
+  it('refuses git delivery for an object no controller manages, and without a credential for the source', async () => {
+    kube.create(webDeployment('nginx:9.9-missing'));
+    investigate();
+    const { app } = buildTestApp(env);
+    const view = (await post(app, { issue: 'web never becomes ready' }).expect(200)).body.data.result;
+    expect(view.actions[0].gitops).to.equal(undefined);
+    expect(view.warning).to.equal(undefined);
+    const res = await post(app, { sessionId: view.sessionId, executeChoice: 1, delivery: 'git' }).expect(400);
+    expect(res.body.error.message).to.include('is not managed by a GitOps controller');
+
+    const managed = webDeployment('nginx:9.9-missing');
+    managed.metadata.name = 'web2';
+    kube.create({ ...managed, metadata: { ...managed.metadata, annotations: { 'argocd.argoproj.io/tracking-id': 'web2:apps/Deployment:x/web2' } } });
+    kube.put(argoApplication('web2', 'https://git.example.invalid/team/config.git', 'apps/web'));
+    chat.script(
+      { content: 'The tag does not exist.' },
+      {
+        content: analysisAnswer({
+          actions: [{ ...JSON.parse(analysisAnswer()).actions[0], target: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web2', namespace: 'x' } }],
+        }),
+      },
+    );
+    const other = (await post(app, { issue: 'web2 never becomes ready' }).expect(200)).body.data.result;
+    const refused = await post(app, { sessionId: other.sessionId, executeChoice: 1, delivery: 'git' }).expect(400);
+    expect(refused.body.error.message).to.include('git.example.invalid is not in the allowed repository hosts');
+    expect(git.requests).to.deep.equal([]);
+  });
+});
