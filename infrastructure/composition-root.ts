@@ -132,7 +132,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
     clock: c.resolve(TOKENS.Clock),
     limits: { timeoutMs: config.ai.timeoutMs, maxTokens: config.ai.maxTokens },
   };
-  const gitDelivery = createGitDelivery(config, logger);
+  const gitDelivery = createGitDelivery(config, logger, tracer);
   const deliverFix = new DeliverFix(gitDelivery.ports, new YamlManifestEditor(), gitDelivery.settings);
   const handlers = handlerTable(
     {
@@ -148,7 +148,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
       ),
       manageOrgData: registerOrgData(c, config, overrides.scanStates ?? shared.scanStates),
       ...deploymentHandlers(c, config, gitDelivery),
-      operate: new Operate(aiTools),
+      operate: new Operate(aiTools, deliverFix),
       remediate: new Remediate(aiTools, deliverFix),
     },
     overrides.toolHandlers,

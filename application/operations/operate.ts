@@ -13,6 +13,8 @@ import { operationView, type OperationView } from './operation-view.js';
 import type { OperationState, Proposal } from './operation-state.js';
 import { PlanOperation, type PlanLimits } from './plan-operation.js';
 import { previewActions } from './preview-actions.js';
+import type { DeliverFix } from '../gitops/deliver-fix.js';
+import { deliverInstead, gitopsWarning, markProposal, requireDelivery, type Delivery } from '../gitops/gitops-gate.js';
 
 export interface OperateDeps extends AiToolDeps {
   limits: PlanLimits;
@@ -36,13 +38,18 @@ export class Operate implements ToolHandler<Input> {
   private readonly planner: PlanOperation;
   private readonly executor: ExecuteOperation;
 
-  constructor(private readonly deps: OperateDeps) {
+  constructor(
+    private readonly deps: OperateDeps,
+    /** Delivery through git of changes to GitOps-managed objects; without it only live changes are possible. */
+    private readonly deliverFix?: DeliverFix,
+  ) {
     this.planner = new PlanOperation(deps.llm, deps.reader, deps.tracer, deps.limits);
     this.executor = new ExecuteOperation(deps.reader, deps.writer, deps.clock, deps.rollout);
   }
 
   /** The answer is held to the tool's output schema by the compiler (OperationView must fit OperateOutput). */
-  async execute(input: Input, _context?: ToolContext): Promise<OperateOutput> {
+  async execute(input: Input, context?: ToolContext): Promise<OperateOutput> {
+    if (input.delivery !== undefined && input.executeChoice !== 1) throw new ValidationError('delivery goes with executeChoice 1 (and a sessionId)');
     if (input.sessionId === undefined) {
       if (input.refinedIntent !== undefined || input.executeChoice !== undefined) {
         throw new ValidationError('refinedIntent and executeChoice continue an operation: send them with the sessionId an earlier operate call returned');
@@ -59,7 +66,7 @@ export class Operate implements ToolHandler<Input> {
     const session = await this.deps.sessions.get<OperationState>('operation', input.sessionId);
     if (!session) throw unknownSession('operation', input.sessionId, START);
     if (input.refinedIntent !== undefined) return this.refine(session, input.refinedIntent, input.evidence);
-    if (input.executeChoice === 1) return this.run(session);
+    if (input.executeChoice === 1) return this.run(session, input.delivery, context);
     if (input.executeChoice === 2) return this.stop(session);
     return operationView(session);
   }
@@ -91,17 +98,31 @@ export class Operate implements ToolHandler<Input> {
     return operationView(saved.session);
   }
 
-  private async run(session: Session<OperationState>): Promise<OperationView> {
+  private async run(session: Session<OperationState>, delivery?: Delivery, context?: ToolContext): Promise<OperationView> {
     if (session.state.stopped) throw new ValidationError(`Session ${session.id} was stopped at ${session.state.stopped.at}; nothing was applied. ${START}`);
     if (!session.state.execution && !session.state.proposal.executable) {
       throw new ValidationError(
         `Session ${session.id} cannot be executed: ${notExecutableReason(session.state.proposal)}. Send refinedIntent with this sessionId to plan again, or executeChoice 2 to stop.`,
       );
     }
+    const { actions } = session.state.plan;
+    const marks = session.state.proposal.actions.map((a) => a.gitops ?? null);
+    if (!session.state.execution) requireDelivery(actions, marks, delivery, `{"sessionId":"${session.id}","executeChoice":1}`);
     const started = this.deps.clock.now();
-    const { session: saved } = await runOnce(this.deps.sessions, 'operation', session, this.deps.clock, () =>
-      this.executor.execute(session.state.plan.actions, this.deps.limits.timeoutMs - (this.deps.clock.now() - started)),
-    );
+    const { session: saved } = await runOnce(this.deps.sessions, 'operation', session, this.deps.clock, async () => {
+      if (delivery !== 'git') return this.executor.execute(actions, this.deps.limits.timeoutMs - (this.deps.clock.now() - started));
+      if (!this.deliverFix) throw new NotConfiguredError('Delivery through git', 'this server was built without it');
+      const { report, gitDelivery } = await deliverInstead(this.deps.writer, this.deliverFix, {
+        sessionId: session.id,
+        summary: session.state.intent,
+        actions,
+        marks,
+        gitToken: context?.gitToken,
+        requestedBy: context?.caller.username ?? 'unknown',
+        now: new Date(this.deps.clock.now()),
+      });
+      return { succeeded: !!gitDelivery, ...report, actions: report.outcomes, rollouts: [], objects: [], ...(gitDelivery ? { gitDelivery } : {}) };
+    });
     return operationView(saved);
   }
 
@@ -127,7 +148,10 @@ export class Operate implements ToolHandler<Input> {
   }): Promise<Pick<OperationState, 'plan' | 'proposal'>> {
     const { plan, investigation } = await this.planner.execute(input);
     const now = new Date(this.deps.clock.now());
-    const actions = await previewActions(this.deps.reader, this.deps.writer, plan.actions, now);
+    const previews = await previewActions(this.deps.reader, this.deps.writer, plan.actions, now);
+    const marks = await markProposal(this.deps.reader, plan.actions);
+    const actions = previews.map((a, i) => (marks?.[i] ? { ...a, gitops: marks[i]! } : a));
+    const warning = gitopsWarning(plan.actions, marks);
     const proposal: Proposal = {
       summary: plan.summary,
       risk: overallRisk(plan),
@@ -135,6 +159,7 @@ export class Operate implements ToolHandler<Input> {
       actions,
       investigation,
       plannedAt: now.toISOString(),
+      ...(warning ? { warning } : {}),
     };
     return { plan, proposal };
   }

@@ -1,3 +1,5 @@
+import type { GitopsMark } from '../../domain/gitops/gitops-ownership.js';
+import type { DeliveredFix } from '../gitops/deliver-fix.js';
 import type { ClusterAction, RiskLevel } from '../../domain/actions/cluster-action.js';
 import type { ResourceRef } from '../../domain/cluster/kube-types.js';
 import type { FieldChange } from '../../domain/operations/object-diff.js';
@@ -27,6 +29,8 @@ export interface ProposedAction {
   diff: FieldChange[];
   /** Diff entries left out past the cap. */
   diffOmitted?: number;
+  /** The GitOps controller that manages the object, when one does. */
+  gitops?: GitopsMark;
 }
 
 /** How the read-only investigation before a plan went. */
@@ -46,6 +50,8 @@ export interface Proposal {
   investigation: InvestigationSummary;
   /** ISO 8601. */
   plannedAt: string;
+  /** When a GitOps controller manages an object: what a live change means and how to deliver through git. */
+  warning?: string;
 }
 
 export type { RolloutReport, RolloutState } from '../actions/await-rollouts.js';
@@ -60,6 +66,8 @@ export interface ExecutionOutcome {
   rollouts: RolloutReport[];
   /** One line of state per object the operation touched, read after the rollouts. */
   objects: { target: ResourceRef; state: string }[];
+  /** With delivery git: the commit instead of a live change (then nothing was applied). */
+  gitDelivery?: DeliveredFix;
 }
 
 /** What an operation session stores. */

@@ -2,7 +2,8 @@ import type { Session } from '../../domain/sessions/session.js';
 import type { ExecutionRecord } from '../actions/run-once.js';
 import type { ExecutionOutcome, OperationState, Proposal } from './operation-state.js';
 
-export type OperationStatus = 'awaiting_approval' | 'needs_refinement' | 'stopped' | 'executing' | 'executed' | 'execution_failed' | 'dry_run_refused';
+export type OperationStatus =
+  'awaiting_approval' | 'needs_refinement' | 'stopped' | 'executing' | 'executed' | 'delivered_to_git' | 'execution_failed' | 'dry_run_refused';
 
 /** What every operate call answers: the session as it stands and the next step in words. */
 export interface OperationView {
@@ -40,6 +41,7 @@ function statusOf(state: OperationState): OperationStatus {
     if (run.status === 'running') return 'executing';
     if (run.status === 'failed' || !run.outcome) return 'execution_failed';
     if (!run.outcome.dryRunPassed) return 'dry_run_refused';
+    if (run.outcome.gitDelivery) return 'delivered_to_git';
     return run.outcome.succeeded ? 'executed' : 'execution_failed';
   }
   return state.proposal.executable ? 'awaiting_approval' : 'needs_refinement';
@@ -49,7 +51,15 @@ function nextStep(id: string, status: OperationStatus, state: OperationState): s
   const refine = `send {"sessionId":"${id}","refinedIntent":"..."} to plan again`;
   switch (status) {
     case 'awaiting_approval':
-      return `Review the actions, their dry-run verdicts and diffs. To apply them send {"sessionId":"${id}","executeChoice":1}; to stop without changing anything, executeChoice 2; to change the plan, ${refine}.`;
+      return state.proposal.warning
+        ? `${state.proposal.warning} Send {"sessionId":"${id}","executeChoice":1,"delivery":"git"} or "delivery":"live"; to stop without changing anything, executeChoice 2; to change the plan, ${refine}.`
+        : `Review the actions, their dry-run verdicts and diffs. To apply them send {"sessionId":"${id}","executeChoice":1}; to stop without changing anything, executeChoice 2; to change the plan, ${refine}.`;
+    case 'delivered_to_git': {
+      const d = state.execution!.outcome!.gitDelivery!;
+      return d.pullRequest
+        ? `Nothing was changed in the cluster: review and merge ${d.pullRequest.url}; the GitOps controller then applies the change.`
+        : `Nothing was changed in the cluster: open a pull request from ${d.branch} into ${d.baseBranch} of ${d.repository} and merge it; the GitOps controller then applies the change.`;
+    }
     case 'needs_refinement': {
       const p = state.proposal;
       const why =
@@ -66,7 +76,9 @@ function nextStep(id: string, status: OperationStatus, state: OperationState): s
     case 'executing':
       return `Being executed by another request: send {"sessionId":"${id}"} again to see its outcome.`;
     case 'executed':
-      return 'Done: every action was applied and every rollout finished. Start a new operation with an intent for another change.';
+      return state.proposal.warning
+        ? 'Done, live: every action was applied and every rollout finished, but a GitOps controller manages these objects and will revert the change at its next sync unless its source changes too.'
+        : 'Done: every action was applied and every rollout finished. Start a new operation with an intent for another change.';
     case 'dry_run_refused':
       return 'The dry run at execution time refused an action (see execution.outcome.refused); nothing was applied. Start a new operation with an intent to plan against the current state.';
     case 'execution_failed': {

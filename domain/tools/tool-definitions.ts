@@ -76,6 +76,7 @@ export const TOOL_INPUTS = {
       .optional()
       .describe('With sessionId: a corrected or more precise intent; the operation is planned again within the session'),
     executeChoice: executeChoice.optional(),
+    delivery: deliveryInput.optional(),
   }),
   remediate: z.strictObject({
     issue: z.string().trim().min(1).max(2000).optional().describe('The problem to investigate, in plain language; required to start a new investigation'),

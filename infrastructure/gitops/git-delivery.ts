@@ -1,5 +1,7 @@
 import type { GitDeliveryPorts, GitDeliverySettings } from '../../application/gitops/push-with-request.js';
 import type { Logger } from '../../domain/ports/logger.js';
+import type { Tracer } from '../../domain/ports/tracer.js';
+import { traceGitDelivery } from '../tracing/traced-git-delivery.js';
 import type { Config } from '../config/config.js';
 import { DataDirCloneWorkspace } from '../git/data-dir-clone-workspace.js';
 import { IsomorphicGitPublisher } from '../git/isomorphic-git-publisher.js';
@@ -16,15 +18,16 @@ export interface GitDelivery {
 /**
  * The git delivery of deployManifests, remediate and operate: one
  * isomorphic-git publisher (one workspace under SVC_DATA_DIR/git-deliveries,
- * whose stale folders are swept once) and the hosts' pull request APIs.
+ * whose stale folders are swept once) and the hosts' pull request APIs,
+ * traced when tracing is on.
  */
-export function createGitDelivery(config: Config, logger: Logger): GitDelivery {
+export function createGitDelivery(config: Config, logger: Logger, tracer: Tracer): GitDelivery {
   const publisher = new IsomorphicGitPublisher({
     workspace: new DataDirCloneWorkspace(config.server.dataDir, logger, 'git-deliveries'),
     internalHosts: config.prompts.repoInternalHosts,
   });
   return {
-    ports: { publisher, pullRequests: new HttpPullRequestHost() },
+    ports: traceGitDelivery({ publisher, pullRequests: new HttpPullRequestHost() }, tracer),
     settings: {
       serverToken: config.prompts.gitToken,
       allowedHosts: config.prompts.allowedRepoHosts,

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import request from 'supertest';
 import { GitHostApi } from '../support/git-host-api.js';
+import { RecordingTracer } from '../support/recording-tracer.js';
 import { startGitHttpServer, type GitHttpServer } from '../support/git-http-server.js';
 import { auth, buildTestApp, type TestApp } from '../support/test-app.js';
 import { runWorkflow, WorkflowStandIns, type WorkflowStep } from '../support/workflow-harness.js';
@@ -134,6 +135,34 @@ describe('deployManifests with gitops: the workflow ends in a push and a pull re
     expect(mr.headers['private-token']).to.equal(git.token);
     expect(mr.body).to.deep.include({ source_branch: 'svc/shop', target_branch: 'release' });
     expect(git.git('group/shop', ['rev-parse', 'svc/shop~1']).trim()).to.equal(git.git('group/shop', ['rev-parse', 'release']).trim());
+  });
+
+  it('traces the delivery: a git push span with vcs.* attributes and the pull request call as a client span, no token in any span', async () => {
+    const tracer = new RecordingTracer();
+    const app = buildTestApp(
+      { ...s.env(), SVC_ALLOWED_REPO_HOSTS: 'localhost', SVC_REPO_INTERNAL_HOSTS: 'localhost', SVC_GITHUB_API_URL: github.apiUrl },
+      { ...s.overrides(), tracer },
+    ).app;
+    await deploy({ repo: repo('team/shop'), branch: 'svc/traced', pullRequest: true }, undefined, app).expect(200);
+    const push = tracer.spans.find((x) => x.name === 'git push')!;
+    expect(push.parent?.name).to.equal('execute_tool deployManifests');
+    expect(push.attributes).to.deep.include({
+      'vcs.repository.url.full': repo('team/shop'),
+      'vcs.ref.head.name': 'svc/traced',
+      'vcs.ref.head.type': 'branch',
+      'vcs.ref.base.name': 'main',
+      'vcs.ref.head.revision': git.git('team/shop', ['rev-parse', 'svc/traced']).trim(),
+      'server.address': 'localhost',
+      'svc.git.changed': true,
+    });
+    const pr = tracer.spans.find((x) => x.name === 'POST /repos/{owner}/{repo}/pulls')!;
+    expect(pr.attributes).to.deep.include({
+      'vcs.provider.name': 'github',
+      'vcs.repository.name': 'team/shop',
+      'vcs.ref.head.name': 'svc/traced',
+      'vcs.change.id': '2',
+    });
+    expect(JSON.stringify(tracer.spans.map((x) => [x.name, x.attributes]))).to.not.include(git.token);
   });
 
   describe('refusals', () => {

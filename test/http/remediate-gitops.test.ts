@@ -5,6 +5,7 @@ import { startGitHttpServer, type GitHttpServer } from '../support/git-http-serv
 import { KubeApiServer } from '../support/kube-api-server.js';
 import { argoApplication, fluxKustomization, serveGitopsKinds } from '../support/kube-gitops.js';
 import { OpenAiChatServer } from '../support/openai-chat-server.js';
+import { planJson, scaleWeb } from '../support/operate-fixtures.js';
 import { analysisAnswer, callFn, verifiedAnswer, webDeployment } from '../support/remediation-fixtures.js';
 import { auth, buildTestApp } from '../support/test-app.js';
 
@@ -42,7 +43,7 @@ spec:
           image: nginx:9.9-missing
 `;
 
-describe('remediate on objects Argo CD or Flux manage (real app, Kubernetes stand-in with their CRDs, git http-backend)', function () {
+describe('remediate and operate on objects Argo CD or Flux manage (real app, Kubernetes stand-in with their CRDs, git http-backend)', function () {
   this.timeout(60000);
   let kube: KubeApiServer;
   let chat: OpenAiChatServer;
@@ -193,5 +194,32 @@ describe('remediate on objects Argo CD or Flux manage (real app, Kubernetes stan
     const refused = await post(app, { sessionId: other.sessionId, executeChoice: 1, delivery: 'git' }).expect(400);
     expect(refused.body.error.message).to.include('git.example.invalid is not in the allowed repository hosts');
     expect(git.requests).to.deep.equal([]);
+  });
+
+  it('operate: a scale of an Argo CD-managed Deployment is marked, and delivered as a commit to replicas in the source file', async () => {
+    const web = webDeployment('nginx:1.27');
+    web.metadata.annotations = { 'argocd.argoproj.io/tracking-id': 'web-app:apps/Deployment:x/web' };
+    kube.create(web);
+    kube.put(argoApplication('web-app', repoURL(), 'apps/web'));
+    chat.script(
+      callFn('get_resource', { apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'x', name: 'web' }),
+      { content: 'scale it' },
+      { content: planJson([scaleWeb(3)]) },
+    );
+    const { app } = buildTestApp(env);
+    const operate = (body: object) => request(app).post('/api/v1/tools/operate').set(auth).set('X-Svc-Git-Token', git.token).send(body);
+    const view = (await operate({ intent: 'scale web in x to 3 replicas' }).expect(200)).body.data.result;
+    expect(view.status).to.equal('awaiting_approval');
+    expect(view.proposal.actions[0].gitops).to.deep.include({ controller: 'argocd', owner: 'Application argocd/web-app' });
+    expect(view.proposal.warning).to.include('will be reverted');
+    expect((await operate({ sessionId: view.sessionId, executeChoice: 1 }).expect(400)).body.error.message).to.include('"delivery": "git" or "live"');
+    const done = (await operate({ sessionId: view.sessionId, executeChoice: 1, delivery: 'git' }).expect(200)).body.data.result;
+    expect(done.status, JSON.stringify(done)).to.equal('delivered_to_git');
+    expect(done.execution.outcome.gitDelivery).to.deep.include({ branch: `svc/${view.sessionId}`, files: ['apps/web/all.yaml'] });
+    expect(done.nextStep).to.include('Nothing was changed in the cluster: review and merge https://github.example/team/config/pull/');
+    const pushed = git.show('team/config', `svc/${view.sessionId}`, 'apps/web/all.yaml')!;
+    expect(pushed).to.include('replicas: 3 # one is enough for now').and.include('image: nginx:9.9-missing');
+    expect(liveWrites()).to.deep.equal([]);
+    expect(kube.objects.get(kube.pathOf('apps/v1', 'Deployment', 'web', 'x'))!.spec.replicas).to.equal(1);
   });
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { RISK_LEVELS } from '../../actions/cluster-action.js';
+import { fixDeliveryOutput, gitopsMarkOutput } from './gitops-output.js';
 import { rolloutReportOutput } from './rollout-output.js';
 
 const target = z.object({ apiVersion: z.string(), kind: z.string(), name: z.string(), namespace: z.string().optional() });
@@ -22,6 +23,7 @@ const proposedAction = z.object({
     .array(z.object({ path: z.string(), from: z.unknown().optional(), to: z.unknown().optional() }))
     .describe('Fields of the dry-run result that differ from the live object; no `from`: a new field, no `to`: a removed one'),
   diffOmitted: z.number().int().optional(),
+  gitops: gitopsMarkOutput.optional(),
 });
 
 const outcome = z.object({
@@ -39,12 +41,13 @@ const outcome = z.object({
   ),
   rollouts: z.array(rolloutReportOutput),
   objects: z.array(z.object({ target, state: z.string() })),
+  gitDelivery: fixDeliveryOutput.optional().describe('with delivery git: the commit and pull request instead of a live change'),
 });
 
 /** The `operate` tool's result: the session as it stands after the call, and the next step in words. */
 export const operateOutput = z.object({
   sessionId: z.string(),
-  status: z.enum(['awaiting_approval', 'needs_refinement', 'stopped', 'executing', 'executed', 'execution_failed', 'dry_run_refused']),
+  status: z.enum(['awaiting_approval', 'needs_refinement', 'stopped', 'executing', 'executed', 'delivered_to_git', 'execution_failed', 'dry_run_refused']),
   intent: z.string(),
   refinements: z.array(z.string()),
   proposal: z.object({
@@ -54,6 +57,7 @@ export const operateOutput = z.object({
     actions: z.array(proposedAction),
     investigation: z.object({ modelCalls: z.number().int(), functionCalls: z.number().int(), stoppedBy: z.string() }),
     plannedAt: z.string(),
+    warning: z.string().optional().describe('objects a GitOps controller manages: what a live change means'),
   }),
   execution: z
     .object({
