@@ -165,7 +165,7 @@ export class DeliverFix {
       let done = false;
       for (const path of paths) {
         const text = edited.get(path) ?? (await tree.read(path));
-        const next = text === undefined ? undefined : this.editor.patchObject(text, target, op.patch);
+        const next = text === undefined ? undefined : this.editor.patchObject(text, target, op.patch, op.patchType);
         if (next === undefined) continue;
         edited.set(path, next);
         done = true;

@@ -1,6 +1,6 @@
 import type { AiToolDeps } from '../ai/ai-tool-deps.js';
 import { requireConfigured } from '../ai/require-configured.js';
-import { ValidationError } from '../../domain/errors.js';
+import { NotConfiguredError, ValidationError } from '../../domain/errors.js';
 import { overallRisk } from '../../domain/operations/operation-plan.js';
 import type { Session } from '../../domain/sessions/session.js';
 import { unknownSession } from '../../domain/sessions/session-id.js';

@@ -1,6 +1,6 @@
 import type { AiToolDeps } from '../ai/ai-tool-deps.js';
 import { decideAutoExecution } from '../../domain/actions/auto-execution.js';
-import { DomainError, ValidationError } from '../../domain/errors.js';
+import { DomainError, NotConfiguredError, ValidationError } from '../../domain/errors.js';
 import type { Session } from '../../domain/sessions/session.js';
 import { unknownSession } from '../../domain/sessions/session-id.js';
 import type { ToolInput } from '../../domain/tools/tool-definitions.js';

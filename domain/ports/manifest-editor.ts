@@ -1,4 +1,4 @@
-import type { ResourceRef } from '../cluster/kube-types.js';
+import type { PatchBody, PatchType, ResourceRef } from '../cluster/kube-types.js';
 
 /**
  * Edits Kubernetes objects inside YAML files as people wrote them: comments,
@@ -7,11 +7,14 @@ import type { ResourceRef } from '../cluster/kube-types.js';
  */
 export interface ManifestEditor {
   /**
-   * `text` with a JSON merge patch (RFC 7386: null deletes a key, objects
-   * merge, anything else replaces) applied to the document that holds the
-   * object `ref` (apiVersion, kind and name equal; the namespace equal when
-   * the document names one, since a GitOps controller may set it). Undefined
-   * when no document of `text` holds it, or `text` is not YAML.
+   * `text` with a patch applied to the document that holds the object `ref`
+   * (apiVersion, kind and name equal; the namespace equal when the document
+   * names one, since a GitOps controller may set it), read as the API server
+   * reads `patchType`: `merge` (RFC 7386: null deletes, objects merge, lists
+   * are replaced), `strategic` (lists with a patch merge key, such as
+   * containers by name, merge element by element), `json` (RFC 6902
+   * operations). Undefined when no document of `text` holds the object, `text`
+   * is not YAML, or a JSON Patch operation does not apply.
    */
-  patchObject(text: string, ref: ResourceRef, patch: Record<string, unknown>): string | undefined;
+  patchObject(text: string, ref: ResourceRef, patch: PatchBody, patchType: PatchType): string | undefined;
 }
