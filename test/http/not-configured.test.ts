@@ -4,7 +4,8 @@ import { KubeApiServer } from '../support/kube-api-server.js';
 import { OpenAiChatServer } from '../support/openai-chat-server.js';
 import { auth, buildTestApp } from '../support/test-app.js';
 
-const AI = 'set OPENAI_API_KEY (and OPENAI_BASE_URL for a non-OpenAI server)';
+const AI =
+  'set OPENAI_API_KEY (and OPENAI_BASE_URL for a non-OpenAI server), or SVC_LLM_PROVIDER=anthropic (ANTHROPIC_API_KEY) or bedrock (AWS_REGION, SVC_LLM_MODEL)';
 const CLUSTER = 'set KUBECONFIG or run svc inside a cluster';
 
 /** Every tool step that needs both a model and a cluster, called as a user would start it. */
