@@ -19,8 +19,9 @@ export const ERROR_CODES = {
   CANCELLED: 'CANCELLED',
   /** A run whose replica stopped before it ended. */
   INTERRUPTED: 'INTERRUPTED',
+  FORBIDDEN: 'FORBIDDEN',
 } as const;
-/** The codes the domain raises; transport-only codes (401, 403, 405, 413, 500) live in interfaces/http/http-errors.ts. */
+/** The codes the domain raises; transport-only codes (401, 405, 413, 500) live in interfaces/http/http-errors.ts. */
 export type DomainErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
 
 export class DomainError extends Error {
@@ -86,10 +87,10 @@ export class DependencyError extends DomainError {
   }
 }
 
-/** The resource's state does not allow the change (409 CONFLICT). */
+/** The resource's state does not allow the change (409 CONFLICT); `details` carries the evidence (what changed). */
 export class ConflictError extends DomainError {
-  constructor(message: string) {
-    super(ERROR_CODES.CONFLICT, message);
+  constructor(message: string, details?: unknown) {
+    super(ERROR_CODES.CONFLICT, message, details);
   }
 }
 
@@ -104,5 +105,16 @@ export class LimitReachedError extends DomainError {
 export class CancelledError extends DomainError {
   constructor(message = 'the run was cancelled') {
     super(ERROR_CODES.CANCELLED, message);
+  }
+}
+
+/**
+ * The caller is known but may not do this (403 FORBIDDEN): a role they do not
+ * hold, another caller's session, a second approver needed, or the cluster's
+ * own RBAC refusing the caller. The message names what was needed.
+ */
+export class ForbiddenError extends DomainError {
+  constructor(message: string, details?: unknown) {
+    super(ERROR_CODES.FORBIDDEN, message, details);
   }
 }

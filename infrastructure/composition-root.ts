@@ -17,6 +17,7 @@ import type { SessionStore } from '../domain/ports/session-store.js';
 import type { RunStore } from '../domain/ports/run-store.js';
 import { runAwareLlm, runAwareWriter } from '../application/runs/run-aware-ports.js';
 import { registerRuns } from './runs/register-runs.js';
+import type { ChangeLedger } from '../domain/ports/change-ledger.js';
 import type { Clock, Timers } from '../domain/ports/clock.js';
 import type { Embedder } from '../domain/ports/embedder.js';
 import type { IngestedSourceStore } from '../domain/ports/ingested-source-store.js';
@@ -41,6 +42,8 @@ import { createLlmProvider } from './llm/create-llm-provider.js';
 import { PinoLogger } from './logging/pino-logger.js';
 import { registerOrgData } from './orgdata/register-org-data.js';
 import { registerPrompts } from './prompts/register-prompts.js';
+import { registerLedger } from './ledger/register-ledger.js';
+import { resumeBackgroundWork as resumeScan, stopBackgroundWork as stopScan } from './orgdata/register-org-data.js';
 import { TOKENS } from './tokens.js';
 import { createTracer } from './tracing/create-tracer.js';
 import { tracePorts } from './tracing/trace-ports.js';
@@ -59,6 +62,8 @@ export interface Overrides {
   sessions?: SessionStore;
   /** Runs started with `Prefer: respond-async`. */
   runs?: RunStore;
+  /** The change ledger (default: a file under SVC_DATA_DIR/ledger, or Redis with REDIS_URL). */
+  ledger?: ChangeLedger;
   /** Progress and lease of the capability scan. */
   scanStates?: ScanStateStore;
   toolDefinitions?: readonly ToolDefinition[];
@@ -106,6 +111,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
   value(TOKENS.SharedState, shared.sharedState);
   value(TOKENS.RateLimiter, shared.rateLimiter);
   value(TOKENS.OnShutdown, [shared.close]);
+  registerLedger(c, config, overrides.ledger ?? shared.ledger, overrides.ledger ? 'custom' : shared.ledgerStore);
   // ...readiness checks do not: a probe every few seconds would be a trace of its own each time.
   value(
     TOKENS.CheckReadiness,
@@ -169,5 +175,12 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
   return c;
 }
 
-/** Background work a started server owns (a capability scan left unfinished): started and stopped by the process entry point. */
-export { resumeBackgroundWork, stopBackgroundWork } from './orgdata/register-org-data.js';
+/** Background work a started server owns (a capability scan left unfinished, ledger retention): started and stopped by the process entry point. */
+export async function resumeBackgroundWork(c: DependencyContainer): Promise<void> {
+  c.resolve(TOKENS.LedgerRetention).start();
+  await resumeScan(c);
+}
+
+export async function stopBackgroundWork(c: DependencyContainer): Promise<void> {
+  await Promise.all([stopScan(c), c.resolve(TOKENS.LedgerRetention).stop()]);
+}

@@ -5,6 +5,11 @@ import type { RuntimeInfo } from '../application/get-system-status.js';
 import type { IngestSource } from '../application/ingest-source.js';
 import type { IngestedPromptSource } from '../application/ingested-prompt-source.js';
 import type { ListTools } from '../application/list-tools.js';
+import type { GetChange } from '../application/ledger/get-change.js';
+import type { LedgerRetention } from '../application/ledger/ledger-retention.js';
+import type { ListChanges } from '../application/ledger/list-changes.js';
+import type { VerifyLedger } from '../application/ledger/verify-ledger.js';
+import type { ChangeLedger } from '../domain/ports/change-ledger.js';
 import type { ListPrompts } from '../application/prompts/list-prompts.js';
 import type { PromptSourceResolver } from '../application/prompts/prompt-source-resolver.js';
 import type { RefreshPrompts } from '../application/prompts/refresh-prompts.js';
@@ -81,4 +86,9 @@ export const TOKENS = {
   ListRuns: token<ListRuns>('ListRuns'),
   CancelRun: token<CancelRun>('CancelRun'),
   WatchRun: token<WatchRun>('WatchRun'),
+  ChangeLedger: token<ChangeLedger>('ChangeLedger'),
+  ListChanges: token<ListChanges>('ListChanges'),
+  GetChange: token<GetChange>('GetChange'),
+  VerifyLedger: token<VerifyLedger>('VerifyLedger'),
+  LedgerRetention: token<LedgerRetention>('LedgerRetention'),
 } as const;

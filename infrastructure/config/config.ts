@@ -2,6 +2,7 @@ import { parseAiConfig, type AiConfig } from './ai-config.js';
 import { parseClusterConfig, type ClusterConfig } from './cluster-config.js';
 import type { Env } from './env-parsers.js';
 import { parseGitopsConfig, type GitopsConfig } from './gitops-config.js';
+import { parseLedgerConfig, type LedgerConfig } from './ledger-config.js';
 import { parseLlmConfig, type LlmConfig } from './llm-config.js';
 import { parseOrgDataConfig, type OrgDataConfig } from './orgdata-config.js';
 import { parsePromptsConfig, type PromptsConfig } from './prompts-config.js';
@@ -29,6 +30,7 @@ export interface Config {
   ai: AiConfig;
   sessions: SessionsConfig;
   runs: RunsConfig;
+  ledger: LedgerConfig;
   redis: RedisConfig;
   rateLimit: RateLimitConfig;
   orgData: OrgDataConfig;
@@ -47,6 +49,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     ai: parseAiConfig(env),
     sessions: parseSessionsConfig(env),
     runs: parseRunsConfig(env),
+    ledger: parseLedgerConfig(env),
     redis: parseRedisConfig(env),
     rateLimit: parseRateLimitConfig(env),
     orgData: parseOrgDataConfig(env),

@@ -2,6 +2,9 @@ import path from 'node:path';
 import type { Clock } from '../../domain/ports/clock.js';
 import type { Logger } from '../../domain/ports/logger.js';
 import type { SessionStore } from '../../domain/ports/session-store.js';
+import type { ChangeLedger } from '../../domain/ports/change-ledger.js';
+import { FileChangeLedger } from '../ledger/file-change-ledger.js';
+import { RedisChangeLedger } from './redis-change-ledger.js';
 import type { IngestedSourceStore } from '../../domain/ports/ingested-source-store.js';
 import type { RateLimiter } from '../../domain/ports/rate-limiter.js';
 import type { Tracer } from '../../domain/ports/tracer.js';
@@ -32,6 +35,10 @@ export interface SharedStateAdapters {
   rateLimiter: RateLimiter;
   /** The capability scan's progress and lease on Redis; undefined: the file store under SVC_DATA_DIR. */
   scanStates?: ScanStateStore;
+  /** The change ledger: one Redis stream for every replica, or a JSON-lines file under SVC_DATA_DIR/ledger. */
+  ledger: ChangeLedger;
+  /** Where the ledger is kept, for spans: `file` or `redis`. */
+  ledgerStore: 'file' | 'redis';
   /** What /readyz should warn about in this deployment (each a sentence); empty when nothing. */
   warnings: string[];
   /** Closes what was opened (the Redis client); called on shutdown. */
@@ -48,14 +55,17 @@ export const UNSHARED_VECTORS =
 export function createSharedState(config: Config, clock: Clock, logger: Logger, tracer?: Tracer): SharedStateAdapters {
   const ttlMs = config.sessions.ttlSeconds * 1000;
   if (config.redis.url === undefined) {
+    const ledger = new FileChangeLedger({ dir: path.join(config.server.dataDir, 'ledger'), clock, logger });
     return {
       sessions: new FileSessionStore({ dir: path.join(config.server.dataDir, 'sessions'), ttlMs, clock, logger }),
       runs: new FileRunStore(path.join(config.server.dataDir, 'runs'), { ttlMs: config.runs.ttlSeconds * 1000, clock, logger }),
       sharedState: { status: async () => ({ configured: false, connected: false, provider: 'none' }) },
       ingestedSources: new InMemoryIngestedSourceStore(config.uploads),
       rateLimiter: new MemoryRateLimiter(clock),
+      ledger,
+      ledgerStore: 'file',
       warnings: [],
-      close: async () => undefined,
+      close: () => ledger.close(),
     };
   }
   // a disabled tracer would only add a call per command: not passed, like tracePorts leaves ports unwrapped
@@ -71,6 +81,8 @@ export function createSharedState(config: Config, clock: Clock, logger: Logger, 
     sharedState: { status: async () => ({ configured: true, provider: 'redis', ...(await redis.status()) }) },
     rateLimiter: new RedisRateLimiter(redis, new MemoryRateLimiter(clock), logger),
     scanStates: new RedisScanStateStore(redis, clock),
+    ledger: new RedisChangeLedger(redis, { clock }),
+    ledgerStore: 'redis',
     ingestedSources: new RedisIngestedSourceStore(
       redis,
       new InMemoryIngestedSourceStore(config.uploads),

@@ -1,5 +1,5 @@
 /** Exit codes of `svc` (README "CLI"). */
-export const EXIT = { ok: 0, refused: 1, usage: 2 } as const;
+export const EXIT = { ok: 0, refused: 1, usage: 2, checkFailed: 3 } as const;
 
 /** The command line itself is wrong: bad flag, bad parameter, unreadable input file (exit 2). */
 export class UsageError extends Error {
@@ -22,5 +22,13 @@ export class RequestFailed extends Error {
   ) {
     super(message);
     this.name = 'RequestFailed';
+  }
+}
+
+/** A check the command ran found a problem it already printed (exit 3): `svc changes verify` on a broken chain. */
+export class CheckFailed extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'CheckFailed';
   }
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { CommanderError } from 'commander';
-import { EXIT, RequestFailed, UsageError } from './cli-errors.js';
+import { CheckFailed, EXIT, RequestFailed, UsageError } from './cli-errors.js';
 import { buildProgram } from './program.js';
 import { writeErr } from './output.js';
 
@@ -14,7 +14,7 @@ function detailsText(message: string, details: unknown): string {
   return `\n${lines.map((l) => `  ${l}`).join('\n')}`;
 }
 
-/** Runs one command line and returns the exit code: 0 success, 1 the server said no, 2 usage error. */
+/** Runs one command line and returns the exit code: 0 success, 1 the server said no, 2 usage error, 3 a check found a problem. */
 export async function runCli(argv: readonly string[]): Promise<number> {
   try {
     await buildProgram().parseAsync([...argv], { from: 'user' });
@@ -24,6 +24,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
       // --help and --version end here with exit code 0; a parse error has already been printed.
       return err.exitCode === 0 ? EXIT.ok : EXIT.usage;
     }
+    if (err instanceof CheckFailed) return EXIT.checkFailed;
     if (err instanceof UsageError) {
       writeErr(`svc: ${err.message}${detailsText(err.message, err.details)}`);
       return EXIT.usage;

@@ -1,6 +1,7 @@
 import { Command, Option } from 'commander';
 import { SERVICE_VERSION } from '../../infrastructure/service-version.js';
 import { commandContext, type CommandContext } from './command-context.js';
+import { registerChangesCommand } from './commands/changes-command.js';
 import { registerPromptsCommand } from './commands/prompts-command.js';
 import { registerRunCommand } from './commands/run-command.js';
 import { registerServeCommand } from './commands/serve-command.js';
@@ -11,7 +12,8 @@ import { DEFAULT_URL } from './cli-config.js';
 const EXIT_CODES_HELP = `
 Server and token: --url/--token, or SVC_URL/SVC_AUTH_TOKEN (default ${DEFAULT_URL}).
 Exit codes: 0 success, 1 the server refused the request or could not be reached
-(its message is printed), 2 usage error (nothing was sent).`;
+(its message is printed), 2 usage error (nothing was sent), 3 "changes verify"
+found the ledger's chain broken.`;
 
 /** The `svc` command tree. Every command only maps flags to a REST call and the answer to text. */
 export function buildProgram(context: CommandContext = commandContext): Command {
@@ -30,6 +32,7 @@ export function buildProgram(context: CommandContext = commandContext): Command 
   registerRunCommand(program, context);
   registerPromptsCommand(program, context);
   registerStatusCommand(program, context);
+  registerChangesCommand(program, context);
   // Every command exits through main's error mapping rather than process.exit.
   const override = (cmd: Command) => {
     cmd.exitOverride();

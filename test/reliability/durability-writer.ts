@@ -1,11 +1,13 @@
 /**
  * Child process of the kill -9 test: writes until killed and prints `ack <id>`
- * for every write the store acknowledged. argv: <orgdata|sessions> <data dir>.
+ * for every write the store acknowledged. argv: <orgdata|sessions|ledger> <data dir>.
  */
 import 'reflect-metadata';
 import request from 'supertest';
 import { SystemClock } from '../../infrastructure/clock/system-clock.js';
 import { FileSessionStore } from '../../infrastructure/sessions/file-session-store.js';
+import { FileChangeLedger } from '../../infrastructure/ledger/file-change-ledger.js';
+import { aChangeRecord } from '../support/ledger-records.js';
 import { patternDoc } from '../support/orgdata-fixtures.js';
 import { auth, buildTestApp } from '../support/test-app.js';
 
@@ -21,6 +23,15 @@ async function main(): Promise<void> {
         .send({ dataType: 'pattern', operation: 'create', document: { ...patternDoc, description: `${patternDoc.description} #${i}` } });
       if (res.status !== 200) throw new Error(`create answered ${res.status}: ${res.text}`);
       process.stdout.write(`ack ${res.body.data.result.id}\n`);
+    }
+  }
+  if (mode === 'ledger') {
+    // entries of 3 MiB: a write that long spans many pages, and a kill between two of them cuts the line
+    const ledger = new FileChangeLedger({ dir, clock: new SystemClock() });
+    const body = { data: { blob: 'x'.repeat(3 * 1024 * 1024) } };
+    for (let i = 0; ; i++) {
+      const entry = await ledger.append(aChangeRecord({ request: `append ${i}`, change: { method: 'apply', patchType: 'apply', body } }));
+      process.stdout.write(`ack ${entry.id}\n`);
     }
   }
   const store = new FileSessionStore({ dir, ttlMs: 3_600_000, clock: new SystemClock() });

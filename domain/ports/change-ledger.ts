@@ -1,0 +1,36 @@
+import type { ChangeEntry, ChangeFilter, ChangePage, ChangePageRequest, ChangeRecord } from '../ledger/change-entry.js';
+import type { ChainAnchor, StoredRecord } from '../ledger/hash-chain.js';
+
+/**
+ * The ledger of every change svc makes to a cluster: append-only, hash-chained.
+ *
+ * Contract (test/contract/change-ledger-contract.ts holds every adapter and the fake to it):
+ * - `append` gives the record the next `seq`, an id `chg_<seq>_<8 hex>`,
+ *   `at` (the ledger's clock), `prevHash` (the hash of the entry before, or
+ *   the anchor's after pruning, or GENESIS_HASH) and `hash` (entryHash), and
+ *   resolves only once the entry is durable (file: fsynced; Redis:
+ *   acknowledged). Appends made at the same time (in one process, or from
+ *   several replicas on a shared adapter) form one unbroken chain. A record
+ *   over MAX_ENTRY_BYTES is ValidationError; nothing is written.
+ * - Entries are never rewritten: what `get`, `list` and `chain` answer is a
+ *   copy, and changing it changes nothing stored.
+ * - `get` answers undefined for an unknown, malformed or pruned id.
+ * - `list` answers entries matching every filter, newest first (highest seq
+ *   first), at most `limit`, only below `beforeSeq` when given, with
+ *   `nextBeforeSeq` when more match.
+ * - `chain` answers the anchor and every stored record oldest first, as
+ *   stored (not from a cache), so an entry edited, removed or moved in the
+ *   store shows; a record that is not an entry (a torn last line) comes back
+ *   as `{ ok: false }`, never skipped.
+ * - `prune(cutoffMs)` removes the entries taken before `cutoffMs` (up to the
+ *   first one taken at or after it) and moves the anchor to the last removed
+ *   one, so the chain still verifies; answers how many went.
+ * - A failure of the store is DependencyError('ledger' or 'redis').
+ */
+export interface ChangeLedger {
+  append(record: ChangeRecord): Promise<ChangeEntry>;
+  get(id: string): Promise<ChangeEntry | undefined>;
+  list(filter: ChangeFilter, page: ChangePageRequest): Promise<ChangePage>;
+  chain(): Promise<{ anchor: ChainAnchor; records: AsyncIterable<StoredRecord> }>;
+  prune(cutoffMs: number): Promise<number>;
+}

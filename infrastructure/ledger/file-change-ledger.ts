@@ -1,0 +1,278 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, open, rename, unlink, type FileHandle } from 'node:fs/promises';
+import * as path from 'node:path';
+import { DependencyError, DomainError } from '../../domain/errors.js';
+import {
+  MAX_ENTRY_BYTES,
+  type ChangeEntry,
+  type ChangeFilter,
+  type ChangePage,
+  type ChangePageRequest,
+  type ChangeRecord,
+} from '../../domain/ledger/change-entry.js';
+import { keysOf } from '../../domain/ledger/change-keys.js';
+import { GENESIS_ANCHOR, sealEntry, type ChainAnchor, type StoredRecord } from '../../domain/ledger/hash-chain.js';
+import { entryFromText, entryText, recordFromText } from '../../domain/ledger/ledger-text.js';
+import type { ChangeLedger } from '../../domain/ports/change-ledger.js';
+import type { Clock } from '../../domain/ports/clock.js';
+import type { Logger } from '../../domain/ports/logger.js';
+import { isErrno } from '../sessions/session-files.js';
+import { KeyedMutex } from '../sessions/keyed-mutex.js';
+import { fileLines } from './ledger-file-lines.js';
+import { LedgerIndex } from './ledger-index.js';
+
+export interface FileChangeLedgerOptions {
+  /** `$SVC_DATA_DIR/ledger`; created (0700) on first use. */
+  dir: string;
+  clock: Clock;
+  logger?: Logger;
+  /** 8 lowercase hex digits; default crypto.randomBytes(4). */
+  random?: () => string;
+}
+
+/** The whole ledger: one entry per line. */
+export const LEDGER_FILE = 'changes.jsonl';
+const anchorLine = (a: ChainAnchor) => `${JSON.stringify({ anchor: { seq: a.seq, hash: a.hash } })}\n`;
+const MAX_LINE = MAX_ENTRY_BYTES + 1024;
+
+function anchorOf(text: string): ChainAnchor | undefined {
+  if (!text.startsWith('{"anchor"')) return undefined;
+  try {
+    const a = (JSON.parse(text) as { anchor?: ChainAnchor }).anchor;
+    return a && typeof a.seq === 'number' && typeof a.hash === 'string' ? { seq: a.seq, hash: a.hash } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * ChangeLedger in one append-only JSON-lines file, `<dir>/changes.jsonl`
+ * (0600), so a log shipper can follow it as it is.
+ *
+ * - One writer per directory (like the file session store): appends are
+ *   serialised within this process; run one replica per data directory.
+ * - Each append is one write of the whole line, then fsync, before it
+ *   resolves. A crash during a write can leave a last line cut short; it is
+ *   found when the file is opened, logged, kept byte for byte (ended with a
+ *   newline so the next entry starts on its own line), and reported by every
+ *   integrity walk: never dropped. The next entry follows the last whole one.
+ * - Lists read an index of every entry's keys built when the file is opened
+ *   (then kept up to date by appends), and only the page's lines from disk;
+ *   `chain` reads the file itself.
+ * - Pruning writes the kept lines, after an anchor line naming the last
+ *   pruned entry, to a temp file and renames it over the ledger.
+ */
+export class FileChangeLedger implements ChangeLedger {
+  private readonly lock = new KeyedMutex();
+  private readonly random: () => string;
+  private readonly file: string;
+  private handle: FileHandle | undefined;
+  private opening: Promise<FileHandle> | undefined;
+  private readonly index = new LedgerIndex<{ offset: number; length: number }>();
+  private size = 0;
+  private head: ChainAnchor = GENESIS_ANCHOR;
+  private anchor: ChainAnchor = GENESIS_ANCHOR;
+  /** The file ends in a line cut short: the next append first ends it. */
+  private tornTail = false;
+
+  constructor(private readonly options: FileChangeLedgerOptions) {
+    this.random = options.random ?? (() => randomBytes(4).toString('hex'));
+    this.file = path.join(options.dir, LEDGER_FILE);
+  }
+
+  async append(record: ChangeRecord): Promise<ChangeEntry> {
+    return this.guard('append an entry', () =>
+      this.lock.run('ledger', async () => {
+        const handle = await this.opened();
+        const entry = sealEntry(record, { seq: this.head.seq + 1, prevHash: this.head.hash, atMs: this.options.clock.now(), random8Hex: this.random() });
+        const line = `${entryText(entry)}\n`;
+        if (this.tornTail) {
+          await handle.write('\n', this.size);
+          this.size += 1;
+          this.tornTail = false;
+        }
+        const bytes = Buffer.from(line, 'utf8');
+        await handle.write(bytes, 0, bytes.length, this.size);
+        await handle.datasync();
+        this.index.add({ ...keysOf(entry), loc: { offset: this.size, length: bytes.length - 1 } });
+        this.size += bytes.length;
+        this.head = { seq: entry.seq, hash: entry.hash };
+        return entry;
+      }),
+    );
+  }
+
+  async get(id: string): Promise<ChangeEntry | undefined> {
+    return this.guard('read an entry', async () => {
+      await this.opened();
+      const row = this.index.find(id);
+      return row ? this.readAt(row.loc) : undefined;
+    });
+  }
+
+  async list(filter: ChangeFilter, page: ChangePageRequest): Promise<ChangePage> {
+    return this.guard('list entries', async () => {
+      await this.opened();
+      const rows = this.index.query(filter, page);
+      const shown = rows.slice(0, page.limit);
+      const entries = (await Promise.all(shown.map((r) => this.readAt(r.loc)))).filter((e): e is ChangeEntry => e !== undefined);
+      return { entries, ...(rows.length > page.limit ? { nextBeforeSeq: shown.at(-1)!.seq } : {}) };
+    });
+  }
+
+  async chain(): Promise<{ anchor: ChainAnchor; records: AsyncIterable<StoredRecord> }> {
+    // a snapshot of the file as it is now: appends after this are not walked
+    const handle = await this.guard('read the ledger', () => this.lock.run('ledger', () => open(this.file, 'r').catch(absentIsNull)));
+    if (!handle) return { anchor: GENESIS_ANCHOR, records: (async function* () {})() };
+    const lines = fileLines(handle, MAX_LINE, (await handle.stat()).size);
+    const first = await lines.next();
+    const anchor = first.done ? undefined : anchorOf(first.value.text);
+    async function* records(): AsyncGenerator<StoredRecord> {
+      try {
+        if (!first.done && !anchor) yield lineRecord(first.value);
+        for await (const line of lines) yield lineRecord(line);
+      } finally {
+        await handle!.close();
+      }
+    }
+    return { anchor: anchor ?? GENESIS_ANCHOR, records: records() };
+  }
+
+  async prune(cutoffMs: number): Promise<number> {
+    return this.guard('prune the ledger', () =>
+      this.lock.run('ledger', async () => {
+        await this.opened();
+        const kept = this.index.firstKeptFrom(cutoffMs);
+        const pruned = kept ? kept.seq - 1 - this.anchor.seq : this.head.seq - this.anchor.seq;
+        if (pruned <= 0) return 0;
+        const next: ChainAnchor = kept ? { seq: kept.seq - 1, hash: (await this.readAt(kept.loc))!.prevHash } : this.head;
+        await this.rewriteFrom(next, kept?.loc.offset ?? this.size);
+        return pruned;
+      }),
+    );
+  }
+
+  /** Closes the file (shutdown, tests). */
+  async close(): Promise<void> {
+    await this.lock.run('ledger', async () => {
+      await this.handle?.close();
+      this.handle = undefined;
+      this.opening = undefined;
+    });
+  }
+
+  private async rewriteFrom(anchor: ChainAnchor, offset: number): Promise<void> {
+    const tmp = path.join(this.options.dir, `.${LEDGER_FILE}.${randomBytes(8).toString('hex')}.tmp`);
+    const out = await open(tmp, 'wx', 0o600);
+    try {
+      await out.write(anchorLine(anchor));
+      await copyBytes(this.handle!, offset, this.size, out);
+      await out.sync();
+    } catch (e) {
+      await out.close();
+      await unlink(tmp).catch(() => undefined);
+      throw e;
+    }
+    await out.close();
+    await rename(tmp, this.file);
+    await syncDir(this.options.dir);
+    await this.handle!.close();
+    this.handle = undefined;
+    this.opening = undefined;
+    await this.opened();
+  }
+
+  private opened(): Promise<FileHandle> {
+    this.opening ??= this.load().catch((e) => {
+      this.opening = undefined;
+      throw e;
+    });
+    return this.opening;
+  }
+
+  /** Opens (creating) the file and reads it once: the index, the head of the chain, a torn last line. */
+  private async load(): Promise<FileHandle> {
+    await mkdir(this.options.dir, { recursive: true, mode: 0o700 });
+    const handle = await open(this.file, 'a+', 0o600);
+    this.index.clear();
+    this.anchor = GENESIS_ANCHOR;
+    this.head = GENESIS_ANCHOR;
+    this.tornTail = false;
+    let first = true;
+    let end = 0;
+    for await (const line of fileLines(handle, MAX_LINE)) {
+      end = line.offset + line.length + (line.terminated ? 1 : 0);
+      const anchor = first ? anchorOf(line.text) : undefined;
+      first = false;
+      if (anchor) {
+        this.anchor = this.head = anchor;
+        continue;
+      }
+      const entry = entryFromText(line.text);
+      if (!line.terminated) this.tornTail = true;
+      if (!line.terminated && !entry) {
+        this.options.logger?.error('the ledger ends in a line cut short (a crash during an append): kept as it is and reported by the integrity check', {
+          file: this.file,
+          offset: line.offset,
+          bytes: line.length,
+        });
+        continue;
+      }
+      if (!entry) {
+        this.options.logger?.error('the ledger has a line that is not an entry: reported by the integrity check', { file: this.file, offset: line.offset });
+        continue;
+      }
+      this.index.add({ ...keysOf(entry), loc: { offset: line.offset, length: line.length } });
+      if (entry.seq > this.head.seq) this.head = { seq: entry.seq, hash: entry.hash };
+    }
+    this.size = end;
+    this.handle = handle;
+    return handle;
+  }
+
+  private async readAt(loc: { offset: number; length: number }): Promise<ChangeEntry | undefined> {
+    const buf = Buffer.allocUnsafe(loc.length);
+    const { bytesRead } = await this.handle!.read(buf, 0, loc.length, loc.offset);
+    return entryFromText(buf.subarray(0, bytesRead).toString('utf8'));
+  }
+
+  private async guard<T>(what: string, fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (e) {
+      if (e instanceof DomainError) throw e;
+      this.options.logger?.error('ledger failed', { what, error: (e as Error).message });
+      throw new DependencyError('ledger', `The change ledger under ${this.options.dir} could not ${what}: ${(e as Error).message}`);
+    }
+  }
+}
+
+function lineRecord(line: { offset: number; text: string; terminated: boolean }): StoredRecord {
+  const where = line.terminated ? `the line at byte ${line.offset}` : `the last line (at byte ${line.offset}, with no newline after it)`;
+  return recordFromText(line.text, where);
+}
+
+const absentIsNull = (e: unknown) => {
+  if (isErrno(e, 'ENOENT')) return null;
+  throw e;
+};
+
+async function syncDir(dir: string): Promise<void> {
+  const h = await open(dir, 'r');
+  try {
+    await h.sync();
+  } finally {
+    await h.close();
+  }
+}
+
+/** Bytes [from, to) of one file appended to another, a chunk at a time. */
+async function copyBytes(src: FileHandle, from: number, to: number, dst: FileHandle): Promise<void> {
+  const buf = Buffer.allocUnsafe(1024 * 1024);
+  for (let pos = from; pos < to;) {
+    const { bytesRead } = await src.read(buf, 0, Math.min(buf.length, to - pos), pos);
+    if (bytesRead === 0) break;
+    await dst.write(buf, 0, bytesRead);
+    pos += bytesRead;
+  }
+}

@@ -1,0 +1,84 @@
+import type { Command } from 'commander';
+import type { ChangeList } from '../../../application/ledger/list-changes.js';
+import type { ChangeView } from '../../../application/ledger/change-view.js';
+import type { IntegrityReport } from '../../../domain/ledger/hash-chain.js';
+import { CheckFailed, UsageError } from '../cli-errors.js';
+import type { CommandContext } from '../command-context.js';
+import { printJson, printPretty, table, writeOut } from '../output.js';
+
+interface ListFlags {
+  since?: string;
+  until?: string;
+  caller?: string;
+  namespace?: string;
+  kind?: string;
+  name?: string;
+  tool?: string;
+  session?: string;
+  outcome?: string;
+  limit?: string;
+  cursor?: string;
+}
+
+const target = (c: ChangeView) => `${c.target.kind}/${c.target.name}${c.target.namespace ? ` -n ${c.target.namespace}` : ''}`;
+const outcome = (c: ChangeView) => (c.outcome.status === 'applied' ? 'applied' : `${c.outcome.status}: ${c.outcome.message.slice(0, 60)}`);
+
+export function formatChanges(list: ChangeList): string {
+  const rows = [['ID', 'AT', 'CALLER', 'TOOL', 'METHOD', 'TARGET', 'OUTCOME']];
+  for (const c of list.changes) rows.push([c.id, c.at, c.caller.username, c.tool, c.change.method, target(c), outcome(c)]);
+  const more = list.nextCursor ? `\n(more: --cursor ${list.nextCursor})` : '';
+  return list.changes.length ? `${table(rows)}${more}` : 'No change matches.';
+}
+
+export function formatIntegrity(r: IntegrityReport): string {
+  if (r.ok) return `ok: ${r.entries} entries, the chain is unbroken`;
+  return `BROKEN after reading ${r.entries} entries${r.firstBrokenId ? `: first broken entry ${r.firstBrokenId}` : ''}\n${r.problem ?? ''}`;
+}
+
+export function registerChangesCommand(program: Command, context: CommandContext): void {
+  const changes = program.command('changes').description('The ledger of every change svc made to a cluster: list, show, verify');
+
+  changes
+    .command('list')
+    .description('List ledger entries, newest first')
+    .option('--since <time>', 'ISO 8601 date or time')
+    .option('--until <time>', 'ISO 8601 date or time')
+    .option('--caller <username>', 'who asked for the change')
+    .option('--namespace <ns>', 'namespace of the changed object')
+    .option('--kind <kind>', 'kind of the changed object')
+    .option('--name <name>', 'name of the changed object')
+    .option('--tool <tool>', 'remediate, operate, deployManifests or revert')
+    .option('--session <id>', 'session id of the tool run')
+    .option('--outcome <outcome>', 'applied, refused or failed')
+    .option('--limit <n>', 'entries per page, 1 to 500 (default 50)')
+    .option('--cursor <cursor>', 'the next page, as printed after the last one')
+    .action(async (opts: ListFlags, cmd: Command) => {
+      const { client, output } = context(cmd);
+      if (opts.limit !== undefined && !/^\d+$/.test(opts.limit)) throw new UsageError(`--limit expects a number, got "${opts.limit}"`);
+      const { session, ...rest } = opts;
+      const data = await client.get<ChangeList>('/api/v1/changes', { ...rest, sessionId: session });
+      if (output === 'json') return printJson(data);
+      writeOut(formatChanges(data));
+    });
+
+  changes
+    .command('show <id>')
+    .description('Show one ledger entry in full')
+    .action(async (id: string, _opts: unknown, cmd: Command) => {
+      const { client, output } = context(cmd);
+      const data = await client.get<ChangeView>(`/api/v1/changes/${encodeURIComponent(id)}`);
+      if (output === 'json') return printJson(data);
+      printPretty(data);
+    });
+
+  changes
+    .command('verify')
+    .description('Walk the hash chain; exits 3 when it is broken')
+    .action(async (_opts: unknown, cmd: Command) => {
+      const { client, output } = context(cmd);
+      const data = await client.get<IntegrityReport>('/api/v1/changes/integrity');
+      if (output === 'json') printJson(data);
+      else writeOut(formatIntegrity(data));
+      if (!data.ok) throw new CheckFailed('the ledger chain is broken');
+    });
+}

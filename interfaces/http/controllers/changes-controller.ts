@@ -1,0 +1,79 @@
+import { Controller, Get, Path, Query, Request, Route, Tags } from '@tsoa/runtime';
+import type { Request as ExpressRequest } from 'express';
+import { inject, injectable } from 'tsyringe';
+import type { GetChange } from '../../../application/ledger/get-change.js';
+import type { ChangeList, ListChanges } from '../../../application/ledger/list-changes.js';
+import type { ChangeView } from '../../../application/ledger/change-view.js';
+import type { VerifyLedger } from '../../../application/ledger/verify-ledger.js';
+import type { IntegrityReport } from '../../../domain/ledger/hash-chain.js';
+import { TOKENS } from '../../../infrastructure/tokens.js';
+import { callerOf, ok, type SuccessEnvelope } from '../envelope.js';
+
+@injectable()
+@Route('api/v1/changes')
+@Tags('Changes')
+export class ChangesController extends Controller {
+  constructor(
+    @inject(TOKENS.ListChanges) private readonly listChanges: ListChanges,
+    @inject(TOKENS.GetChange) private readonly getChange: GetChange,
+    @inject(TOKENS.VerifyLedger) private readonly verifyLedger: VerifyLedger,
+  ) {
+    super();
+  }
+
+  /**
+   * The ledger of changes svc made to clusters, newest first. Every filter
+   * given must match. Viewers see who changed what, where and when; the body
+   * of the change, the state before it and the values of its diff only
+   * operators and admins (an entry without them says `redacted: true`).
+   * @param since ISO 8601 date or time; entries taken at or after it
+   * @param until ISO 8601 date or time; entries taken at or before it
+   * @param caller Username of who asked for the change
+   * @param namespace Namespace of the changed object
+   * @param kind Kind of the changed object, e.g. Deployment
+   * @param name Name of the changed object
+   * @param tool Tool that made the change: remediate, operate, deployManifests, or revert
+   * @param sessionId Session of the tool run
+   * @param outcome applied, refused (the API server refused it) or failed
+   * @param limit Entries per page, 1 to 500 (default 50)
+   * @param cursor The `nextCursor` of the page before, unchanged
+   */
+  @Get()
+  public async list(
+    @Request() req: ExpressRequest,
+    @Query() since?: string,
+    @Query() until?: string,
+    @Query() caller?: string,
+    @Query() namespace?: string,
+    @Query() kind?: string,
+    @Query() name?: string,
+    @Query() tool?: string,
+    @Query() sessionId?: string,
+    @Query() outcome?: string,
+    @Query() limit?: number,
+    @Query() cursor?: string,
+  ): Promise<SuccessEnvelope<ChangeList>> {
+    const query = { since, until, caller, namespace, kind, name, tool, sessionId, outcome, limit, cursor };
+    return ok(req, await this.listChanges.execute(query, callerOf(req.res!)));
+  }
+
+  /**
+   * Walks the whole hash chain as stored: each entry must hash to its `hash`,
+   * follow the entry before it and sit at the next position. An entry
+   * edited, removed or moved, or a line cut short by a crash, makes `ok`
+   * false and names the first broken entry.
+   */
+  @Get('integrity')
+  public async integrity(@Request() req: ExpressRequest): Promise<SuccessEnvelope<IntegrityReport>> {
+    return ok(req, await this.verifyLedger.execute(callerOf(req.res!)));
+  }
+
+  /**
+   * One ledger entry. Unknown (or removed by retention): 404 NOT_FOUND.
+   * @param id The entry's id, `chg_<seq>_<8 hex>`
+   */
+  @Get('{id}')
+  public async get(@Request() req: ExpressRequest, @Path() id: string): Promise<SuccessEnvelope<ChangeView>> {
+    return ok(req, await this.getChange.execute(id, callerOf(req.res!)));
+  }
+}

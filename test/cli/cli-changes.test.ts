@@ -1,0 +1,61 @@
+import { expect } from 'chai';
+import { FakeChangeLedger } from '../fakes/fake-change-ledger.js';
+import { startAccessServer, TEST_TOKEN, type AccessServer } from '../support/access-server.js';
+import { FakeClock } from '../support/fake-clock.js';
+import { aChangeRecord } from '../support/ledger-records.js';
+import { runCli } from '../support/run-cli.js';
+
+describe('svc changes list|show|verify', function () {
+  this.timeout(60_000);
+  let server: AccessServer;
+  let env: Record<string, string>;
+  const ledger = new FakeChangeLedger(new FakeClock());
+
+  before(async () => {
+    for (const ns of ['shop', 'blog', 'shop'])
+      await ledger.append(aChangeRecord({ target: { apiVersion: 'v1', kind: 'ConfigMap', namespace: ns, name: 'settings' } }));
+    server = await startAccessServer({ overrides: { ledger } });
+    env = { SVC_URL: server.url, SVC_AUTH_TOKEN: TEST_TOKEN };
+  });
+  after(() => server.stop());
+
+  it('list prints a table newest first, filtered, with the cursor of the next page', async () => {
+    const run = await runCli(['changes', 'list', '--namespace', 'shop', '--limit', '1'], env);
+    expect(run.code, run.stderr).to.equal(0);
+    const [header, row, more] = run.stdout.trim().split('\n');
+    expect(header).to.match(/^ID\s+AT\s+CALLER\s+TOOL\s+METHOD\s+TARGET\s+OUTCOME$/);
+    expect(row).to.match(/^chg_3_\S+\s+2026-01-01T00:00:00.000Z\s+alice\s+operate\s+patch\s+ConfigMap\/settings -n shop\s+applied$/);
+    expect(more).to.match(/^\(more: --cursor \S+\)$/);
+    const next = await runCli(['changes', 'list', '--namespace', 'shop', '--cursor', more.slice(16, -1), '-o', 'json'], env);
+    expect(JSON.parse(next.stdout).changes.map((c: { seq: number }) => c.seq)).to.deep.equal([1]);
+  });
+
+  it('show prints the whole entry; an unknown id exits 1 with NOT_FOUND', async () => {
+    const id = (await ledger.list({}, { limit: 1 })).entries[0].id;
+    const run = await runCli(['changes', 'show', id], env);
+    expect(run.code, run.stderr).to.equal(0);
+    expect(run.stdout).to.include(`id: ${id}`).and.include('inverse:');
+    const missing = await runCli(['changes', 'show', 'chg_77_00000000'], env);
+    expect(missing.code).to.equal(1);
+    expect(missing.stderr).to.include('NOT_FOUND');
+  });
+
+  it('verify exits 0 on an unbroken chain and 3 once an entry is edited', async () => {
+    const good = await runCli(['changes', 'verify'], env);
+    expect(good.code, good.stderr).to.equal(0);
+    expect(good.stdout).to.include('ok: 3 entries');
+    const saved = ledger.texts[0];
+    ledger.texts[0] = saved.replace('"alice"', '"mallory"');
+    try {
+      const bad = await runCli(['changes', 'verify'], env);
+      expect(bad.code).to.equal(3);
+      expect(bad.stdout).to.match(/BROKEN .* first broken entry chg_1_/);
+    } finally {
+      ledger.texts[0] = saved;
+    }
+  });
+
+  it('a bad limit is a usage error (exit 2), nothing sent', async () => {
+    expect((await runCli(['changes', 'list', '--limit', 'many'], env)).code).to.equal(2);
+  });
+});

@@ -1,0 +1,61 @@
+import type { ChangeEntry, ChangeFilter, ChangePage, ChangePageRequest, ChangeRecord } from '../../domain/ledger/change-entry.js';
+import { keysOf, matchesFilter } from '../../domain/ledger/change-keys.js';
+import { GENESIS_ANCHOR, sealEntry, type ChainAnchor, type StoredRecord } from '../../domain/ledger/hash-chain.js';
+import { entryText } from '../../domain/ledger/ledger-text.js';
+import type { ChangeLedger } from '../../domain/ports/change-ledger.js';
+import type { Clock } from '../../domain/ports/clock.js';
+
+/** ChangeLedger in memory, held to the same contract as the adapters. Stores text, so a caller's object never aliases an entry. */
+export class FakeChangeLedger implements ChangeLedger {
+  /** Stored texts in chain order; tests may edit them to play tampering. */
+  readonly texts: string[] = [];
+  anchor: ChainAnchor = GENESIS_ANCHOR;
+  private head: ChainAnchor = GENESIS_ANCHOR;
+  private n = 0;
+
+  constructor(private readonly clock: Clock) {}
+
+  async append(record: ChangeRecord): Promise<ChangeEntry> {
+    const random = (++this.n).toString(16).padStart(8, '0').slice(-8);
+    const entry = sealEntry(record, { seq: this.head.seq + 1, prevHash: this.head.hash, atMs: this.clock.now(), random8Hex: random });
+    this.texts.push(entryText(entry));
+    this.head = { seq: entry.seq, hash: entry.hash };
+    return JSON.parse(this.texts.at(-1)!) as ChangeEntry;
+  }
+
+  async get(id: string): Promise<ChangeEntry | undefined> {
+    return this.entries().find((e) => e.id === id);
+  }
+
+  async list(filter: ChangeFilter, page: ChangePageRequest): Promise<ChangePage> {
+    const matching = this.entries()
+      .filter((e) => (page.beforeSeq === undefined || e.seq < page.beforeSeq) && matchesFilter(keysOf(e), filter))
+      .reverse();
+    const entries = matching.slice(0, page.limit);
+    return { entries, ...(matching.length > page.limit ? { nextBeforeSeq: entries.at(-1)!.seq } : {}) };
+  }
+
+  async chain(): Promise<{ anchor: ChainAnchor; records: AsyncIterable<StoredRecord> }> {
+    const texts = [...this.texts];
+    return {
+      anchor: this.anchor,
+      records: (async function* () {
+        for (const t of texts) yield { ok: true as const, entry: JSON.parse(t) as ChangeEntry };
+      })(),
+    };
+  }
+
+  async prune(cutoffMs: number): Promise<number> {
+    const all = this.entries();
+    const keep = all.findIndex((e) => Date.parse(e.at) >= cutoffMs);
+    const drop = keep === -1 ? all.length : keep;
+    if (drop === 0) return 0;
+    this.anchor = { seq: all[drop - 1].seq, hash: all[drop - 1].hash };
+    this.texts.splice(0, drop);
+    return drop;
+  }
+
+  private entries(): ChangeEntry[] {
+    return this.texts.map((t) => JSON.parse(t) as ChangeEntry);
+  }
+}

@@ -1,0 +1,23 @@
+import type { ChangeRecord } from '../../domain/ledger/change-entry.js';
+
+/** A complete change record (every field of the issue's item 1), with what a test changes. */
+export function aChangeRecord(over: Partial<ChangeRecord> = {}): ChangeRecord {
+  return {
+    type: 'change',
+    caller: { username: 'alice', roles: ['viewer', 'operator'] },
+    tool: 'operate',
+    sessionId: `opr_${'a'.repeat(32)}`,
+    request: 'scale web to 3 replicas',
+    rationale: 'more replicas absorb the load',
+    risk: 'low',
+    approval: { mode: 'manual', by: 'alice' },
+    target: { apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'shop', name: 'web' },
+    before: { spec: { replicas: 1 }, labels: { app: 'web' }, annotations: {}, resourceVersion: '100' },
+    dryRun: { accepted: true, diff: [{ path: 'spec.replicas', from: 1, to: 3 }] },
+    change: { method: 'patch', patchType: 'merge', body: { spec: { replicas: 3 } } },
+    outcome: { status: 'applied' },
+    resourceVersionAfter: '101',
+    inverse: { method: 'patch', patchType: 'merge', body: { spec: { replicas: 1 } } },
+    ...over,
+  };
+}
