@@ -1,5 +1,5 @@
 import type { Caller } from '../domain/auth/caller.js';
-import { DomainError, ExecutionError } from '../domain/errors.js';
+import { CancelledError, DomainError, ExecutionError } from '../domain/errors.js';
 import { issueLines } from '../domain/validation/zod-issues.js';
 import type { Clock } from '../domain/ports/clock.js';
 import type { Logger } from '../domain/ports/logger.js';
@@ -62,6 +62,8 @@ export class ExecuteTool {
           const context: ToolContext = { requestId: input.requestId, sessionId, caller: input.caller, gitToken: input.gitToken, ...input.run };
           const run = input.run;
           const value = run ? await withinRun(run, () => this.run(input.toolName, params, context)) : await this.run(input.toolName, params, context);
+          // a tool may wind down to an answer after a cancel (a loop stopped as at its deadline): a cancelled run has none
+          if (run?.signal.aborted) throw new CancelledError();
           span.setAttributes({ 'svc.tool.success': true, 'svc.tool.duration_ms': this.clock.now() - started });
           return value;
         } catch (err) {

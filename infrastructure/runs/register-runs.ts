@@ -8,6 +8,7 @@ import { StartRun } from '../../application/runs/start-run.js';
 import { WatchRun } from '../../application/runs/watch-run.js';
 import type { RunStore } from '../../domain/ports/run-store.js';
 import type { Config } from '../config/config.js';
+import { SystemClock } from '../clock/system-clock.js';
 import { TOKENS } from '../tokens.js';
 
 /** How long a cancelled run's work may take to wind down (a write in flight ends and is recorded) before the run ends anyway. */
@@ -15,7 +16,9 @@ const CANCEL_GRACE_MS = 1500;
 
 /** The runs of `Prefer: respond-async`: store, this replica's executor and the use cases over them. */
 export function registerRuns(c: DependencyContainer, config: Config, store: RunStore): void {
-  const clock = c.resolve(TOKENS.Clock);
+  // Wall-clock time, not the container's clock: leases are judged across replicas, and a test's clock whose
+  // waits pass at once (a deploy's readiness polls) would otherwise make a run's lease lapse mid-run.
+  const clock = new SystemClock();
   const executor = new RunExecutor(
     store,
     c.resolve(TOKENS.ExecuteTool),

@@ -1,5 +1,5 @@
 /** Exit codes of `svc` (README "CLI"). */
-export const EXIT = { ok: 0, refused: 1, usage: 2, checkFailed: 3 } as const;
+export const EXIT = { ok: 0, refused: 1, usage: 2, checkFailed: 3, interrupted: 130 } as const;
 
 /** The command line itself is wrong: bad flag, bad parameter, unreadable input file (exit 2). */
 export class UsageError extends Error {
@@ -30,5 +30,13 @@ export class CheckFailed extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'CheckFailed';
+  }
+}
+
+/** Ctrl-C stopped the command; what it did about it was already printed (exit 130, as a shell reports SIGINT). */
+export class Interrupted extends Error {
+  constructor() {
+    super('interrupted');
+    this.name = 'Interrupted';
   }
 }

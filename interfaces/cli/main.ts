@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { CommanderError } from 'commander';
-import { CheckFailed, EXIT, RequestFailed, UsageError } from './cli-errors.js';
+import { CheckFailed, EXIT, Interrupted, RequestFailed, UsageError } from './cli-errors.js';
 import { buildProgram } from './program.js';
 import { writeErr } from './output.js';
 
@@ -29,6 +29,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
       writeErr(`svc: ${err.message}${detailsText(err.message, err.details)}`);
       return EXIT.usage;
     }
+    if (err instanceof Interrupted) return EXIT.interrupted;
     if (err instanceof RequestFailed) {
       writeErr(`svc: ${err.code}: ${err.message}${detailsText(err.message, err.details)}`);
       return EXIT.refused;

@@ -3,6 +3,7 @@ import { SERVICE_VERSION } from '../../infrastructure/service-version.js';
 import { commandContext, type CommandContext } from './command-context.js';
 import { registerChangesCommand } from './commands/changes-command.js';
 import { registerPromptsCommand } from './commands/prompts-command.js';
+import { registerRunsCommand } from './commands/runs-command.js';
 import { registerRunCommand } from './commands/run-command.js';
 import { registerServeCommand } from './commands/serve-command.js';
 import { registerStatusCommand } from './commands/status-command.js';
@@ -30,6 +31,7 @@ export function buildProgram(context: CommandContext = commandContext): Command 
   registerServeCommand(program);
   registerToolsCommand(program, context);
   registerRunCommand(program, context);
+  registerRunsCommand(program, context);
   registerPromptsCommand(program, context);
   registerStatusCommand(program, context);
   registerChangesCommand(program, context);

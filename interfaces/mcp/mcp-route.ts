@@ -4,6 +4,7 @@ import express, { type Request, type Response, type Router } from 'express';
 import { callerOf, requestIdOf } from '../http/envelope.js';
 import type { Gate } from '../http/request-gate.js';
 import { createMcpServer, type McpDependencies } from './mcp-server.js';
+import { callerKey } from '../../domain/runs/run.js';
 
 export interface McpRouteOptions {
   /**
@@ -32,6 +33,22 @@ function aiToolCalls(body: unknown, aiTools: ReadonlySet<string>): number {
   return calls;
 }
 
+/** The JSON-RPC messages of a body (one message or a batch) with the given method. */
+function messagesOf(body: unknown, method: string): { params?: Record<string, unknown> }[] {
+  const messages: unknown[] = Array.isArray(body) ? body : [body];
+  return messages.filter(
+    (m): m is { method: string; params?: Record<string, unknown> } => typeof m === 'object' && m !== null && (m as { method?: unknown }).method === method,
+  );
+}
+
+/** A tools/call that asks for progress: its answer is a stream (SSE), so notifications can come before the result. */
+function wantsProgress(body: unknown): boolean {
+  return messagesOf(body, 'tools/call').some((m) => {
+    const meta = m.params?._meta as { progressToken?: unknown } | undefined;
+    return typeof meta?.progressToken === 'string' || typeof meta?.progressToken === 'number';
+  });
+}
+
 function jsonRpcError(res: Response, status: number, code: number, message: string) {
   res.status(status).json({ jsonrpc: '2.0', error: { code, message }, id: null });
 }
@@ -53,8 +70,11 @@ export function mcpRouter(deps: McpDependencies, options: McpRouteOptions): Rout
     if (calls > 0 && !(await options.budget.chargeAiCalls(req, res, calls))) return;
     const requestId = requestIdOf(res);
     const gitToken = req.get('X-Svc-Git-Token') ?? undefined;
-    const server = createMcpServer(deps, requestId, callerOf(res), gitToken);
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    const caller = callerOf(res);
+    // a cancel names a call that another POST (another stateless server) is running
+    for (const m of messagesOf(req.body, 'notifications/cancelled')) deps.calls.cancel(callerKey(caller), m.params?.requestId);
+    const server = createMcpServer(deps, requestId, caller, gitToken);
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !wantsProgress(req.body) });
     res.on('close', () => {
       void transport.close();
       void server.close();

@@ -7,6 +7,8 @@ import type { ListTools } from '../../application/list-tools.js';
 import type { Logger } from '../../domain/ports/logger.js';
 import { registerMcpPrompts, type McpPromptUseCases } from './mcp-prompts.js';
 import { callMcpTool, listMcpTools } from './mcp-tools.js';
+import { mcpRunScope, type McpCallRegistry } from './mcp-runs.js';
+import { callerKey } from '../../domain/runs/run.js';
 
 /** What the MCP interface needs: the same use cases REST uses, nothing of its own. */
 export interface McpDependencies {
@@ -21,6 +23,10 @@ export interface McpDependencies {
    * sends); sharing one keeps a stateless request cheap.
    */
   schemaValidator: jsonSchemaValidator;
+  /** Calls in flight, for `notifications/cancelled` arriving on another request. */
+  calls: McpCallRegistry;
+  /** SVC_RUNS_HEARTBEAT_MS: a progress notification this often while a call with a progressToken runs. */
+  heartbeatMs: number;
 }
 
 /**
@@ -39,9 +45,20 @@ export function createMcpServer(deps: McpDependencies, requestId: string, caller
     },
   );
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: await listMcpTools(deps.listTools) }));
-  server.setRequestHandler(CallToolRequestSchema, (request) =>
-    callMcpTool(deps.executeTool, request.params.name, request.params.arguments, requestId, caller, deps.logger, gitToken),
-  );
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const registered = deps.calls.register(callerKey(caller), extra.requestId);
+    const { run, finish } = mcpRunScope(extra, registered.signal, request.params._meta?.progressToken, deps.heartbeatMs);
+    try {
+      const result = await callMcpTool(deps.executeTool, request.params.name, request.params.arguments, requestId, caller, deps.logger, gitToken, run);
+      finish(run.signal.aborted ? 'cancelled' : result.isError ? 'failed' : 'succeeded');
+      return result;
+    } catch (e) {
+      finish('failed');
+      throw e;
+    } finally {
+      registered.release();
+    }
+  });
   registerMcpPrompts(server, deps.prompts, requestId, (err) =>
     deps.logger.error('mcp prompts request failed', { requestId, err: err instanceof Error ? err.stack : String(err) }),
   );

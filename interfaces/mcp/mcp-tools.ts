@@ -2,6 +2,7 @@ import type { Caller } from '../../domain/auth/caller.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { ExecuteTool } from '../../application/execute-tool.js';
+import type { RunScope } from '../../application/runs/run-scope.js';
 import type { ListTools } from '../../application/list-tools.js';
 import { DomainError, ERROR_CODES } from '../../domain/errors.js';
 import type { Logger } from '../../domain/ports/logger.js';
@@ -60,9 +61,11 @@ export async function callMcpTool(
   logger: Logger,
   /** The HTTP request's `X-Svc-Git-Token`, for deployManifests with `gitops`. */
   gitToken?: string,
+  /** The call's cancel signal and progress sink (a progressToken's notifications). */
+  run?: RunScope,
 ): Promise<CallToolResult> {
   try {
-    const out = await executeTool.execute({ toolName: name, params: args ?? {}, requestId, caller, gitToken });
+    const out = await executeTool.execute({ toolName: name, params: args ?? {}, requestId, caller, gitToken, ...(run ? { run } : {}) });
     const data = { result: out.result, tool: out.tool, executionTime: out.executionTime };
     return { content: [{ type: 'text', text: JSON.stringify(data, null, 2) }], structuredContent: data };
   } catch (err) {

@@ -4,6 +4,7 @@ import { isLoopbackHost } from '../../infrastructure/config/server-config.js';
 import { SERVICE_VERSION } from '../../infrastructure/service-version.js';
 import { TOKENS } from '../../infrastructure/tokens.js';
 import type { McpAiBudget } from './mcp-route.js';
+import { McpCallRegistry } from './mcp-runs.js';
 
 export const MCP_PATH = '/mcp';
 
@@ -26,6 +27,8 @@ export function mountMcp(app: Express, container: DependencyContainer, budget: M
       prompts: { listPrompts: container.resolve(TOKENS.ListPrompts), renderPrompt: container.resolve(TOKENS.RenderPrompt) },
       logger: container.resolve(TOKENS.Logger),
       schemaValidator: new AjvJsonSchemaValidator(),
+      calls: new McpCallRegistry(),
+      heartbeatMs: config.runs.heartbeatMs,
     };
     const localhostOnly = config.server.authToken === undefined && isLoopbackHost(config.server.host);
     return mcpRouter(deps, { localhostOnly, budget });

@@ -4,7 +4,9 @@ import { ValidationError } from '../../../domain/errors.js';
 import { TOOL_DEFINITIONS } from '../../../domain/tools/tool-definitions.js';
 import { ToolRegistry } from '../../../domain/tools/tool-registry.js';
 import { inputJsonSchema } from '../../shared/tool-json-schema.js';
-import { UsageError } from '../cli-errors.js';
+import { RequestFailed, UsageError } from '../cli-errors.js';
+import { ASYNC_TOOLS } from '../../../domain/runs/run.js';
+import { watchRun } from '../run-watch.js';
 import type { CommandContext } from '../command-context.js';
 import { nextCommandText } from '../next-command.js';
 import { printJson, printPretty, writeOut } from '../output.js';
@@ -76,6 +78,23 @@ function paramsHelp(cmd: Command): string {
     .join(', ')}. \`svc run <tool> --help\` shows a tool's parameters.\n`;
 }
 
+type ToolData = { result: unknown; tool: string; executionTime: number };
+
+/**
+ * A tool whose run can be long is started as a run and followed live (a
+ * spinner and the latest event on a terminal; plain lines otherwise or with
+ * `-o json`); Ctrl-C cancels it on the server. The answer is the same data.
+ */
+async function runAsync(client: SvcClient, tool: string, params: Record<string, unknown>, output: string): Promise<ToolData> {
+  const start = await client.postAsync<ToolData, { runId: string }>(`/api/v1/tools/${encodeURIComponent(tool)}`, params);
+  if (!start.started) return start.data;
+  const live = process.stderr.isTTY === true && output !== 'json';
+  const run = await watchRun(client, start.run.runId, { live, cancelOnInterrupt: true });
+  if (run.status === 'succeeded') return run.result as ToolData;
+  // the same message as the synchronous call (the run id is on the progress lines above it)
+  throw new RequestFailed(run.error?.code ?? 'RUN_FAILED', run.error?.message ?? `Run ${run.runId} ${run.status}`);
+}
+
 export function registerRunCommand(program: Command, context: CommandContext): void {
   program
     .command('run')
@@ -92,7 +111,9 @@ export function registerRunCommand(program: Command, context: CommandContext): v
       const source = await schemaFor(client, tool);
       const params = parseToolParams(tool, source.schema, rawParams, base);
       await validateLocally(tool, source, params);
-      const data = await client.post<{ result: unknown; tool: string; executionTime: number }>(`/api/v1/tools/${encodeURIComponent(tool)}`, params);
+      const data = ASYNC_TOOLS.has(tool)
+        ? await runAsync(client, tool, params, output)
+        : await client.post<ToolData>(`/api/v1/tools/${encodeURIComponent(tool)}`, params);
       if (output === 'json') return printJson(data);
       printPretty(data.result);
       const next = nextCommandText(data.result);
