@@ -45,6 +45,12 @@ export class McpCallRegistry {
  * `notifications/cancelled` (or its leaving); with a `progressToken`, every
  * progress event is a `notifications/progress` (message: the event as JSON)
  * and one more every `heartbeatMs` keeps the response alive through idle timeouts.
+ *
+ * The scope outlives the call in whatever async resources the call created
+ * (a keep-alive socket carries its async context), so it holds neither the
+ * SDK's `extra` nor its signal once `finish` ran: its own signal, and a
+ * sender that `finish` drops; otherwise every such socket would keep a
+ * request's MCP server and transport reachable.
  */
 export function mcpRunScope(
   extra: CallExtra,
@@ -52,19 +58,36 @@ export function mcpRunScope(
   progressToken: string | number | undefined,
   heartbeatMs: number,
 ): { run: RunScope; finish(status: string): void } {
+  const controller = new AbortController();
+  const abort = () => controller.abort();
+  for (const s of [extra.signal, cancelled]) {
+    if (s.aborted) controller.abort();
+    else s.addEventListener('abort', abort, { once: true });
+  }
   let progress = 0;
-  const send = (message: string) => {
-    if (progressToken === undefined) return;
-    progress += 1;
-    extra.sendNotification({ method: 'notifications/progress', params: { progressToken, progress, message } }).catch(() => undefined);
-  };
-  const timer = progressToken === undefined ? undefined : setInterval(() => send(JSON.stringify({ type: 'heartbeat' })), heartbeatMs);
+  const sender: Sender = {};
+  if (progressToken !== undefined) {
+    sender.send = (message) => {
+      progress += 1;
+      extra.sendNotification({ method: 'notifications/progress', params: { progressToken, progress, message } }).catch(() => undefined);
+    };
+  }
+  const timer = sender.send ? setInterval(() => sender.send?.(JSON.stringify({ type: 'heartbeat' })), heartbeatMs) : undefined;
   timer?.unref();
   return {
-    run: { signal: AbortSignal.any([extra.signal, cancelled]), progress: (type, data) => send(JSON.stringify({ type, data })) },
+    run: scopeOf(controller.signal, sender),
     finish(status) {
       clearInterval(timer);
-      send(JSON.stringify({ type: 'done', data: { status } }));
+      sender.send?.(JSON.stringify({ type: 'done', data: { status } }));
+      sender.send = undefined;
+      for (const s of [extra.signal, cancelled]) s.removeEventListener('abort', abort);
     },
   };
+}
+
+type Sender = { send?: (message: string) => void };
+
+/** Built outside mcpRunScope, so its closure's context holds the sender only, never the SDK's `extra`. */
+function scopeOf(signal: AbortSignal, sender: Sender): RunScope {
+  return { signal, progress: (type, data) => sender.send?.(JSON.stringify({ type, data })) };
 }
