@@ -9,6 +9,7 @@ import { ListTools } from '../application/list-tools.js';
 import { Operate } from '../application/operations/operate.js';
 import { Remediate } from '../application/remediation/remediate.js';
 import type { AiToolDeps } from '../application/ai/ai-tool-deps.js';
+import { OrgPolicySource } from '../application/actions/policy-source.js';
 import { handlerTable, type ToolHandler } from '../application/tool-handler.js';
 import type { ClusterClient } from '../domain/ports/cluster-client.js';
 import { readOnlyView } from '../domain/ports/cluster-reader.js';
@@ -137,6 +138,8 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
     tracer: c.resolve(TOKENS.Tracer),
     clock: c.resolve(TOKENS.Clock),
     limits: { timeoutMs: config.ai.timeoutMs, maxTokens: config.ai.maxTokens },
+    writeScope: config.writes,
+    policies: new OrgPolicySource(c.resolve(TOKENS.VectorStore), c.resolve(TOKENS.Embedder)),
   };
   const gitDelivery = createGitDelivery(config, logger, tracer);
   const deliverFix = new DeliverFix(gitDelivery.ports, new YamlManifestEditor(), gitDelivery.settings);

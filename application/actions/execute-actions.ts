@@ -1,8 +1,9 @@
 import { kubectlEquivalent, toOperation, type ClusterAction, type ClusterOperation } from '../../domain/actions/cluster-action.js';
 import type { DryRunResult } from '../../domain/cluster/kube-types.js';
-import { DomainError } from '../../domain/errors.js';
+import { DependencyError, DomainError } from '../../domain/errors.js';
 import type { Clock } from '../../domain/ports/clock.js';
 import type { ClusterWriter } from '../../domain/ports/cluster-writer.js';
+import { NothingAppliedError } from './run-once.js';
 
 export interface DryRunRefusal {
   /** 1-based position of the action in the proposal. */
@@ -20,6 +21,8 @@ export interface ActionOutcome {
   kubectl: string;
   status: 'applied' | 'failed' | 'not-run';
   message?: string;
+  /** The API server's warnings on this action's dry run at execution. */
+  warnings?: string[];
 }
 
 export interface ExecutionReport {
@@ -61,13 +64,30 @@ async function run(writer: ClusterWriter, op: ClusterOperation): Promise<void> {
  * applied and the report names the action and the API server's message.
  * Otherwise the actions are applied in order; a failure stops the rest
  * (they are reported `not-run`), since later actions may rely on earlier ones.
+ * `pins[i]`: the resourceVersion action i was approved against, sent as the
+ * precondition of its dry run and write (a change made since is a 409
+ * Conflict, never overwritten). A dependency failure during the dry runs is
+ * NothingAppliedError: the caller may try again.
  */
-export async function executeActions(writer: ClusterWriter, actions: ClusterAction[], clock: Clock): Promise<ExecutionReport> {
+export async function executeActions(
+  writer: ClusterWriter,
+  actions: ClusterAction[],
+  clock: Clock,
+  pins: readonly (string | undefined)[] = [],
+): Promise<ExecutionReport> {
   const now = new Date(clock.now());
-  const ops = actions.map((a) => toOperation(a, now));
+  const ops = actions.map((a, i) => toOperation(a, now, pins[i]));
+  const warnings: (string[] | undefined)[] = [];
   for (const [i, op] of ops.entries()) {
-    const verdict = await dryRunOperation(writer, op);
-    if (!verdict.accepted) {
+    let verdict: DryRunResult;
+    try {
+      verdict = await dryRunOperation(writer, op);
+    } catch (e) {
+      if (e instanceof DependencyError) throw new NothingAppliedError(e);
+      throw e;
+    }
+    if (verdict.accepted) warnings.push(verdict.warnings);
+    else {
       return {
         dryRunPassed: false,
         refused: { action: i + 1, description: actions[i].description, reason: verdict.reason, message: verdict.message, causes: verdict.causes },
@@ -78,7 +98,12 @@ export async function executeActions(writer: ClusterWriter, actions: ClusterActi
   const outcomes: ActionOutcome[] = [];
   let failed = false;
   for (const [i, op] of ops.entries()) {
-    const base = { action: i + 1, description: actions[i].description, kubectl: kubectlEquivalent(actions[i]) };
+    const base = {
+      action: i + 1,
+      description: actions[i].description,
+      kubectl: kubectlEquivalent(actions[i]),
+      ...(warnings[i]?.length ? { warnings: warnings[i] } : {}),
+    };
     if (failed) {
       outcomes.push({ ...base, status: 'not-run', message: 'an earlier action failed' });
       continue;

@@ -1,9 +1,11 @@
+import type { WriteScope } from '../../domain/actions/write-scope.js';
 import type { Clock } from '../../domain/ports/clock.js';
 import type { ClusterReader } from '../../domain/ports/cluster-reader.js';
 import type { ClusterWriter } from '../../domain/ports/cluster-writer.js';
 import type { LlmProvider } from '../../domain/ports/llm-provider.js';
 import type { SessionStore } from '../../domain/ports/session-store.js';
 import type { Tracer } from '../../domain/ports/tracer.js';
+import type { PolicySource } from '../actions/policy-source.js';
 
 /** Per run, from the configuration: SVC_AI_TIMEOUT_MS and SVC_AI_MAX_TOKENS. */
 export interface AiRunLimits {
@@ -20,4 +22,8 @@ export interface AiToolDeps {
   tracer: Tracer;
   clock: Clock;
   limits: AiRunLimits;
+  /** SVC_WRITE_NAMESPACES, SVC_WRITE_KINDS and svc's own namespace; default: no allow-list, namespace unknown. */
+  writeScope?: WriteScope;
+  /** The organisation's policies each action is checked against; default none. */
+  policies?: PolicySource;
 }

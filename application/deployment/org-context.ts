@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DependencyError } from '../../domain/errors.js';
-import { compiles, isConstraintPath, type PolicyConstraint } from '../../domain/orgdata/policy-constraint.js';
+import { compiles, isConstraintPath, type NamedPolicy, type PolicyConstraint } from '../../domain/orgdata/policy-constraint.js';
 import type { Embedder } from '../../domain/ports/embedder.js';
 import type { StoredPoint, VectorStore } from '../../domain/ports/vector-store.js';
 
@@ -17,11 +17,7 @@ export interface PatternHit {
   suggestedResources: string[];
   rationale?: string;
 }
-export interface PolicyHit {
-  id: string;
-  description: string;
-  constraints: PolicyConstraint[];
-}
+export type PolicyHit = NamedPolicy;
 export interface CapabilityHit {
   id: string;
   kind: string;

@@ -5,18 +5,22 @@ import { DomainError } from '../../domain/errors.js';
 import type { Clock } from '../../domain/ports/clock.js';
 import type { ClusterReader } from '../../domain/ports/cluster-reader.js';
 import type { ClusterWriter } from '../../domain/ports/cluster-writer.js';
+import { OPEN_WRITE_SCOPE } from '../../domain/actions/write-scope.js';
 import { AwaitRollouts, uniqueTargets, type RolloutWaitOptions } from '../actions/await-rollouts.js';
-import { executeActions } from '../actions/execute-actions.js';
+import { executeApproved } from '../actions/execute-approved.js';
+import type { PreviewChecks } from '../actions/preview-actions.js';
+import type { ProposedAction } from '../actions/proposed-action.js';
 import type { ExecutionOutcome } from './operation-state.js';
 
 export type { RolloutWaitOptions } from '../actions/await-rollouts.js';
 
 /**
- * Runs an approved operation: executeActions (dry run of every action again,
- * then apply in order), then the shared rollout wait (AwaitRollouts: each
- * Deployment, StatefulSet and DaemonSet it changed, bounded by what is left
- * of the run, with rollback advice for one that did not finish). Reports each
- * touched object's state at the end.
+ * Runs an approved operation: executeApproved (the allow-lists again, each
+ * action pinned to the object version its preview saw, dry run of every
+ * action again, then apply in order), then the shared rollout wait
+ * (AwaitRollouts: each Deployment, StatefulSet and DaemonSet it changed,
+ * bounded by what is left of the run, with rollback advice for one that did
+ * not finish). Reports each touched object's state at the end.
  */
 export class ExecuteOperation {
   private readonly rollouts: AwaitRollouts;
@@ -26,14 +30,15 @@ export class ExecuteOperation {
     private readonly writer: ClusterWriter,
     private readonly clock: Clock,
     options: RolloutWaitOptions = {},
+    private readonly checks: PreviewChecks = { scope: OPEN_WRITE_SCOPE },
   ) {
     this.rollouts = new AwaitRollouts(reader, writer, options);
   }
 
   /** `deadlineMs`: what is left of the run's wall-clock limit (SVC_AI_TIMEOUT_MS). */
-  async execute(actions: ClusterAction[], deadlineMs: number): Promise<ExecutionOutcome> {
+  async execute(actions: ClusterAction[], approved: readonly ProposedAction[], deadlineMs: number): Promise<ExecutionOutcome> {
     const baseline = await this.rollouts.baseline(actions);
-    const report = await executeActions(this.writer, actions, this.clock);
+    const report = await executeApproved({ reader: this.reader, writer: this.writer, clock: this.clock }, this.checks, actions, approved);
     const base = { dryRunPassed: report.dryRunPassed, ...(report.refused ? { refused: report.refused } : {}), actions: report.outcomes };
     if (!report.dryRunPassed) return { ...base, succeeded: false, rollouts: [], objects: [] };
     const rollouts = await this.rollouts.wait(actions, report.outcomes, baseline, deadlineMs);

@@ -6,13 +6,16 @@ import type { Session } from '../../domain/sessions/session.js';
 import { unknownSession } from '../../domain/sessions/session-id.js';
 import type { ToolInput } from '../../domain/tools/tool-definitions.js';
 import type { OperateOutput } from '../../domain/tools/outputs/operate-output.js';
-import { runOnce } from '../actions/run-once.js';
+import { OPEN_WRITE_SCOPE } from '../../domain/actions/write-scope.js';
+import { NO_POLICIES, policiesText } from '../actions/policy-source.js';
+import { refusals } from '../actions/proposed-action.js';
+import { closedRefusal, runOnce } from '../actions/run-once.js';
 import type { ToolContext, ToolHandler } from '../tool-handler.js';
 import { ExecuteOperation, type RolloutWaitOptions } from './execute-operation.js';
 import { operationView, type OperationView } from './operation-view.js';
 import type { OperationState, Proposal } from './operation-state.js';
 import { PlanOperation, type PlanLimits } from './plan-operation.js';
-import { previewActions } from './preview-actions.js';
+import { previewActions } from '../actions/preview-actions.js';
 import type { DeliverFix } from '../gitops/deliver-fix.js';
 import { deliverInstead, gitopsWarning, markProposal, requireDelivery, type Delivery } from '../gitops/gitops-gate.js';
 
@@ -44,7 +47,7 @@ export class Operate implements ToolHandler<Input> {
     private readonly deliverFix?: DeliverFix,
   ) {
     this.planner = new PlanOperation(deps.llm, deps.reader, deps.tracer, deps.limits);
-    this.executor = new ExecuteOperation(deps.reader, deps.writer, deps.clock, deps.rollout);
+    this.executor = new ExecuteOperation(deps.reader, deps.writer, deps.clock, deps.rollout, { scope: deps.writeScope ?? OPEN_WRITE_SCOPE });
   }
 
   /** The answer is held to the tool's output schema by the compiler (OperationView must fit OperateOutput). */
@@ -99,8 +102,8 @@ export class Operate implements ToolHandler<Input> {
   }
 
   private async run(session: Session<OperationState>, delivery?: Delivery, context?: ToolContext): Promise<OperationView> {
-    if (session.state.stopped) throw new ValidationError(`Session ${session.id} was stopped at ${session.state.stopped.at}; nothing was applied. ${START}`);
-    if (!session.state.execution && !session.state.proposal.executable) {
+    this.refuseWhenClosed(session, 'executed again');
+    if (!session.state.proposal.executable) {
       throw new ValidationError(
         `Session ${session.id} cannot be executed: ${notExecutableReason(session.state.proposal)}. Send refinedIntent with this sessionId to plan again, or executeChoice 2 to stop.`,
       );
@@ -109,20 +112,28 @@ export class Operate implements ToolHandler<Input> {
     const marks = session.state.proposal.actions.map((a) => a.gitops ?? null);
     if (!session.state.execution) requireDelivery(actions, marks, delivery, `{"sessionId":"${session.id}","executeChoice":1}`);
     const started = this.deps.clock.now();
-    const { session: saved } = await runOnce(this.deps.sessions, 'operation', session, this.deps.clock, async () => {
-      if (delivery !== 'git') return this.executor.execute(actions, this.deps.limits.timeoutMs - (this.deps.clock.now() - started));
-      if (!this.deliverFix) throw new NotConfiguredError('Delivery through git', 'this server was built without it');
-      const { report, gitDelivery } = await deliverInstead(this.deps.writer, this.deliverFix, {
-        sessionId: session.id,
-        summary: session.state.intent,
-        actions,
-        marks,
-        gitToken: context?.gitToken,
-        requestedBy: context?.caller.username ?? 'unknown',
-        now: new Date(this.deps.clock.now()),
-      });
-      return { succeeded: !!gitDelivery, ...report, actions: report.outcomes, rollouts: [], objects: [], ...(gitDelivery ? { gitDelivery } : {}) };
-    });
+    const { session: saved } = await runOnce(
+      this.deps.sessions,
+      'operation',
+      session,
+      this.deps.clock,
+      async () => {
+        if (delivery !== 'git')
+          return this.executor.execute(actions, session.state.proposal.actions, this.deps.limits.timeoutMs - (this.deps.clock.now() - started));
+        if (!this.deliverFix) throw new NotConfiguredError('Delivery through git', 'this server was built without it');
+        const { report, gitDelivery } = await deliverInstead(this.deps.writer, this.deliverFix, {
+          sessionId: session.id,
+          summary: session.state.intent,
+          actions,
+          marks,
+          gitToken: context?.gitToken,
+          requestedBy: context?.caller.username ?? 'unknown',
+          now: new Date(this.deps.clock.now()),
+        });
+        return { succeeded: !!gitDelivery, ...report, actions: report.outcomes, rollouts: [], objects: [], ...(gitDelivery ? { gitDelivery } : {}) };
+      },
+      START,
+    );
     return operationView(saved);
   }
 
@@ -146,15 +157,16 @@ export class Operate implements ToolHandler<Input> {
     refinements: string[];
     previousPlan?: string;
   }): Promise<Pick<OperationState, 'plan' | 'proposal'>> {
-    const { plan, investigation } = await this.planner.execute(input);
+    const policies = await (this.deps.policies ?? NO_POLICIES).forText([input.intent, ...input.refinements].join('\n'));
+    const { plan, investigation } = await this.planner.execute({ ...input, policies: policiesText(policies) });
     const now = new Date(this.deps.clock.now());
-    const previews = await previewActions(this.deps.reader, this.deps.writer, plan.actions, now);
+    const previews = await previewActions(this.deps.reader, this.deps.writer, plan.actions, now, { scope: this.deps.writeScope ?? OPEN_WRITE_SCOPE, policies });
     const marks = await markProposal(this.deps.reader, plan.actions);
     const actions = previews.map((a, i) => (marks?.[i] ? { ...a, gitops: marks[i]! } : a));
     const warning = gitopsWarning(plan.actions, marks);
     const proposal: Proposal = {
       summary: plan.summary,
-      risk: overallRisk(plan),
+      risk: overallRisk({ ...plan, actions: plan.actions.map((a, i) => ({ ...a, risk: actions[i].risk })) }),
       executable: actions.length > 0 && actions.every((a) => a.dryRun.accepted),
       actions,
       investigation,
@@ -165,14 +177,9 @@ export class Operate implements ToolHandler<Input> {
   }
 
   /** An executed (or executing) or stopped session takes no further step; the 400 carries what happened. */
-  private refuseWhenClosed(session: Session<OperationState>, step: 'refined' | 'stopped'): void {
-    const { execution, stopped } = session.state;
-    if (execution) {
-      const when =
-        execution.status === 'running' ? 'is being executed' : `was already executed (${execution.status} at ${execution.finishedAt ?? execution.startedAt})`;
-      throw new ValidationError(`Session ${session.id} ${when}; it cannot be ${step}. ${START}`, { execution });
-    }
-    if (stopped) throw new ValidationError(`Session ${session.id} was stopped at ${stopped.at}; it cannot be ${step}. ${START}`);
+  private refuseWhenClosed(session: Session<OperationState>, step: string): void {
+    const refusal = closedRefusal(session.id, session.state, step, START);
+    if (refusal) throw refusal;
   }
 
   private requireAiAndCluster(): void {
@@ -185,9 +192,5 @@ export class Operate implements ToolHandler<Input> {
 }
 
 export function notExecutableReason(p: Proposal): string {
-  if (p.actions.length === 0) return 'the plan has no action';
-  const refused = p.actions.filter((a) => !a.dryRun.accepted);
-  return refused
-    .map((a) => `the API server refused the dry run of action ${a.action} (${a.description}): ${a.dryRun.accepted ? '' : a.dryRun.message}`)
-    .join('; ');
+  return p.actions.length === 0 ? 'the plan has no action' : refusals(p.actions);
 }

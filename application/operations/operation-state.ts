@@ -1,37 +1,13 @@
-import type { GitopsMark } from '../../domain/gitops/gitops-ownership.js';
 import type { DeliveredFix } from '../gitops/deliver-fix.js';
-import type { ClusterAction, RiskLevel } from '../../domain/actions/cluster-action.js';
+import type { RiskLevel } from '../../domain/actions/cluster-action.js';
 import type { ResourceRef } from '../../domain/cluster/kube-types.js';
-import type { FieldChange } from '../../domain/operations/object-diff.js';
 import type { OperationPlan } from '../../domain/operations/operation-plan.js';
 import type { RolloutReport } from '../actions/await-rollouts.js';
 import type { ActionOutcome, DryRunRefusal } from '../actions/execute-actions.js';
 import type { Executable } from '../actions/run-once.js';
+import type { ProposedAction } from '../actions/proposed-action.js';
 
-/** The server's verdict on one action's dry run, as shown to the caller. */
-export type DryRunVerdict = { accepted: true } | { accepted: false; reason: string; message: string; causes: { field?: string; message: string }[] };
-
-/** One proposed action as the caller sees it: what, where, the kubectl equivalent, the dry run and the field-level diff. */
-export interface ProposedAction {
-  /** 1-based position: the order of execution. */
-  action: number;
-  type: ClusterAction['type'];
-  description: string;
-  risk: RiskLevel;
-  rationale: string;
-  target: ResourceRef;
-  /** For people only; svc runs the API operation, never kubectl. */
-  kubectl: string;
-  /** From the live object and the dry run: `create` when the object does not exist yet. */
-  effect: 'create' | 'update' | 'delete';
-  dryRun: DryRunVerdict;
-  /** Field-level diff of the dry-run result against the live object (status and server metadata left out); empty for a delete or a refused dry run. */
-  diff: FieldChange[];
-  /** Diff entries left out past the cap. */
-  diffOmitted?: number;
-  /** The GitOps controller that manages the object, when one does. */
-  gitops?: GitopsMark;
-}
+export type { DryRunVerdict, ProposedAction } from '../actions/proposed-action.js';
 
 /** How the read-only investigation before a plan went. */
 export interface InvestigationSummary {
@@ -79,5 +55,4 @@ export interface OperationState extends Executable<ExecutionOutcome> {
   /** The model's plan, as checked: what execution runs. */
   plan: OperationPlan;
   proposal: Proposal;
-  stopped?: { at: string };
 }

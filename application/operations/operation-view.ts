@@ -65,10 +65,10 @@ function nextStep(id: string, status: OperationStatus, state: OperationState): s
       const why =
         p.actions.length === 0
           ? 'The plan has no action'
-          : `The API server refused the dry run of action ${p.actions
+          : `Action ${p.actions
               .filter((a) => !a.dryRun.accepted)
               .map((a) => a.action)
-              .join(', ')}`;
+              .join(', ')} was refused (by the API server's dry run or svc's checks)`;
       return `${why}, so it cannot be executed: ${refine}, or send executeChoice 2 to stop.`;
     }
     case 'stopped':

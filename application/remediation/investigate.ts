@@ -3,8 +3,8 @@ import type { ClusterReader } from '../../domain/ports/cluster-reader.js';
 import type { LlmProvider } from '../../domain/ports/llm-provider.js';
 import type { Tracer } from '../../domain/ports/tracer.js';
 import { remediationAnalysisSchema } from '../../domain/remediation/remediation-analysis.js';
-import { withEffectiveRisk } from '../../domain/remediation/risk-floor.js';
 import { clusterFunctions } from '../ai/cluster-functions.js';
+import { namespacesRead } from '../ai/namespaces-read.js';
 import type { RunBudget } from '../ai/run-budget.js';
 import { askFinalAnswer, loopRecord } from '../ai/final-answer.js';
 import { StructuredAnswerError } from '../ai/structured-chat.js';
@@ -18,7 +18,7 @@ import { investigateTemplate, type InvestigateData } from './templates/investiga
 /** Model calls kept back from the loop for the structured answer and its one retry. */
 export const STRUCTURED_CALLS = 2;
 
-export type InvestigationResult = Pick<RemediationState, 'analysis' | 'investigation'>;
+export type InvestigationResult = Pick<RemediationState, 'analysis' | 'investigation' | 'namespacesRead'>;
 
 /**
  * Investigates an issue with the read-only cluster functions, then asks, in a
@@ -46,7 +46,8 @@ export class Investigate {
       reserveCalls: STRUCTURED_CALLS,
     });
     const findings = loop.text.trim() ? { findings: loopRecord(loop).findings } : {};
-    if (loop.stoppedBy === 'provider-error') return { investigation: { ...runSummary(loop, budget), ...findings } };
+    const read = { namespacesRead: namespacesRead(loop.functionCalls) };
+    if (loop.stoppedBy === 'provider-error') return { investigation: { ...runSummary(loop, budget), ...findings }, ...read };
     const stoppedEarly =
       loop.stoppedBy === 'final-answer' ? undefined : `svc ended the investigation: ${budget.describe(loop.stoppedBy)}. Answer with what you found.`;
     try {
@@ -60,11 +61,16 @@ export class Investigate {
         what: 'remediation analysis',
         budget,
       });
-      return { analysis: { ...analysis, actions: analysis.actions.map(withEffectiveRisk) }, investigation: { ...runSummary(loop, budget), ...findings } };
+      return {
+        // the model's risk labels as given: the preview raises them to svc's assessment and says why
+        analysis,
+        investigation: { ...runSummary(loop, budget), ...findings },
+        ...read,
+      };
     } catch (e) {
       if (e instanceof StructuredAnswerError)
-        return { investigation: { ...runSummary(loop, budget, budget.exhausted() ?? 'analysis-unusable', e.message), ...findings } };
-      if (e instanceof DependencyError) return { investigation: { ...runSummary(loop, budget, 'provider-error', e.message), ...findings } };
+        return { investigation: { ...runSummary(loop, budget, budget.exhausted() ?? 'analysis-unusable', e.message), ...findings }, ...read };
+      if (e instanceof DependencyError) return { investigation: { ...runSummary(loop, budget, 'provider-error', e.message), ...findings }, ...read };
       throw e;
     }
   }

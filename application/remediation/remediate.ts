@@ -4,9 +4,13 @@ import { DomainError, NotConfiguredError, ValidationError } from '../../domain/e
 import type { Session } from '../../domain/sessions/session.js';
 import { unknownSession } from '../../domain/sessions/session-id.js';
 import type { ToolInput } from '../../domain/tools/tool-definitions.js';
+import { OPEN_WRITE_SCOPE } from '../../domain/actions/write-scope.js';
 import { AwaitRollouts, rolloutLines, type RolloutWaitOptions } from '../actions/await-rollouts.js';
-import { executeActions } from '../actions/execute-actions.js';
-import { runOnce } from '../actions/run-once.js';
+import { executeApproved } from '../actions/execute-approved.js';
+import { NO_POLICIES, policiesText } from '../actions/policy-source.js';
+import { previewActions, type PreviewChecks } from '../actions/preview-actions.js';
+import { refusals } from '../actions/proposed-action.js';
+import { closedRefusal, NothingAppliedError, runOnce } from '../actions/run-once.js';
 import { requireConfigured } from '../ai/require-configured.js';
 import { RunBudget } from '../ai/run-budget.js';
 import type { DeliverFix } from '../gitops/deliver-fix.js';
@@ -32,10 +36,14 @@ type Input = ToolInput<'remediate'>;
 /**
  * The remediate tool. One call is one of:
  * - start (`issue`, optional `evidence`, `mode`, `confidenceThreshold`, `maxRiskLevel`):
- *   investigate read-only, analyse, store a session; in automatic mode execute
- *   when the rule allows, else answer with the proposal and why not;
- * - execute (`sessionId` + `executeChoice` 1): at most once; dry run of every
- *   action, then apply in order, then wait for the changed workloads' rollouts
+ *   investigate read-only (the applicable organisation policies shown as
+ *   data), analyse, preview every action (allow-lists, dry run, diff,
+ *   policies, svc's risk), store a session; in automatic mode execute when
+ *   the rule allows (judged on the preview, not the model's words), else
+ *   answer with the proposal and why not;
+ * - execute (`sessionId` + `executeChoice` 1): at most once; each action
+ *   pinned to the object version its preview saw, dry run of every action,
+ *   then apply in order, then wait for the changed workloads' rollouts
  *   (with rollback advice when one does not finish), then a short follow-up check;
  * - stop (`sessionId` + `executeChoice` 2): nothing applied;
  * - look (`sessionId` alone): the session as it stands.
@@ -85,14 +93,27 @@ export class Remediate implements ToolHandler<Input> {
       maxRiskLevel: input.maxRiskLevel ?? 'low',
     } as const;
     const budget = new RunBudget({ maxCalls: REMEDIATE_MODEL_CALLS, ...this.deps.limits });
-    const { analysis, investigation } = await this.investigate.execute({ issue: input.issue, evidence: input.evidence }, budget);
+    const policies = await (this.deps.policies ?? NO_POLICIES).forText(input.issue);
+    const checks = { ...this.checks(), policies };
+    const {
+      analysis,
+      investigation,
+      namespacesRead = [],
+    } = await this.investigate.execute({ issue: input.issue, evidence: input.evidence, policies: policiesText(policies) }, budget);
+    const preview = analysis ? await previewActions(this.deps.reader, this.deps.writer, analysis.actions, new Date(this.deps.clock.now()), checks) : undefined;
     const marks = analysis ? await markProposal(this.deps.reader, analysis.actions) : undefined;
     const gitopsRefusal = analysis && automaticRefusal(analysis.actions, marks);
     const automatic =
-      settings.mode === 'automatic' && analysis
+      settings.mode === 'automatic' && analysis && preview
         ? gitopsRefusal
           ? { execute: false, reason: gitopsRefusal }
-          : decideAutoExecution({ ...settings, confidence: analysis.confidence, actions: analysis.actions })
+          : decideAutoExecution({
+              ...settings,
+              confidence: analysis.confidence,
+              actions: preview.map((p) => ({ risk: p.risk, description: p.description, target: p.target, accepted: p.dryRun.accepted })),
+              namespacesRead,
+              ownNamespace: checks.scope.ownNamespace,
+            })
         : undefined;
     const session = await this.deps.sessions.create<RemediationState>('remediation', {
       issue: input.issue,
@@ -100,6 +121,8 @@ export class Remediate implements ToolHandler<Input> {
       settings,
       ...(analysis ? { analysis } : {}),
       investigation,
+      namespacesRead,
+      ...(preview ? { preview } : {}),
       ...(automatic ? { automatic } : {}),
       ...(marks ? { gitops: marks } : {}),
       investigatedAt: new Date(this.deps.clock.now()).toISOString(),
@@ -113,11 +136,25 @@ export class Remediate implements ToolHandler<Input> {
         maxTokens: Math.max(0, this.deps.limits.maxTokens - spent.inputTokens - spent.outputTokens),
       });
     } catch (e) {
-      // the caller has no session id yet: answer with the session, which recorded the failure
+      // the caller has no session id yet: answer with the session, which recorded the failure (or was given back for another try)
       const after = e instanceof DomainError ? await this.deps.sessions.get<RemediationState>('remediation', session.id) : undefined;
+      if (after && e instanceof NothingAppliedError) return remediationView(await this.noteRetry(after, e.message));
       if (!after?.state.execution) throw e;
       return remediationView(after);
     }
+  }
+
+  /** Records why automatic execution did not happen after all, so the answer (with its session id) says to try again. */
+  private async noteRetry(session: Session<RemediationState>, why: string): Promise<Session<RemediationState>> {
+    const saved = await this.deps.sessions.update<RemediationState>('remediation', session.id, session.revision, {
+      ...session.state,
+      automatic: { execute: false, reason: `automatic execution could not start: ${why}` },
+    });
+    return saved.conflict ? (saved.current ?? session) : saved.session;
+  }
+
+  private checks(): PreviewChecks {
+    return { scope: this.deps.writeScope ?? OPEN_WRITE_SCOPE };
   }
 
   private async run(
@@ -126,52 +163,48 @@ export class Remediate implements ToolHandler<Input> {
     how: { delivery?: Delivery; context?: ToolContext } = {},
   ): Promise<RemediationView> {
     const { state } = session;
-    if (!state.execution) {
-      if (state.stopped) throw new ValidationError(`Session ${session.id} was stopped at ${state.stopped.at}; nothing was applied. ${START}`);
-      if (!state.analysis)
-        throw new ValidationError(
-          `Session ${session.id} has nothing to execute: its investigation ended before an analysis (${state.investigation.limit ?? state.investigation.stoppedBy}). ${START}`,
-        );
-      if (state.analysis.actions.length === 0)
-        throw new ValidationError(`Session ${session.id} has nothing to execute: its analysis proposes no action. ${START}`);
-    }
-    const actions = state.analysis?.actions ?? [];
-    if (!state.execution) requireDelivery(actions, state.gitops, how.delivery, `{"sessionId":"${session.id}","executeChoice":1}`);
-    const { session: saved } = await runOnce(this.deps.sessions, 'remediation', session, this.deps.clock, async (): Promise<RemediationOutcome> => {
-      if (how.delivery === 'git') {
-        if (!this.deliverFix) throw new NotConfiguredError('Delivery through git', 'this server was built without it');
-        return deliverInstead(this.deps.writer, this.deliverFix, {
-          sessionId: session.id,
-          summary: state.issue,
-          actions,
-          marks: state.gitops ?? [],
-          gitToken: how.context?.gitToken,
-          requestedBy: how.context?.caller.username ?? 'unknown',
-          now: new Date(this.deps.clock.now()),
-        });
-      }
-      const started = this.deps.clock.now();
-      const baseline = await this.rollouts.baseline(actions);
-      const report = await executeActions(this.deps.writer, actions, this.deps.clock);
-      if (!report.dryRunPassed || !report.outcomes.some((o) => o.status === 'applied')) return { report };
-      // the check looks once the changed workloads rolled out (or stopped trying), not mid-rollout
-      const rollouts = await this.rollouts.wait(actions, report.outcomes, baseline, limits.timeoutMs);
-      const applied = report.outcomes.map((o) => `${o.action}. ${o.status}: ${o.description}${o.message ? ` (${o.message})` : ''}\n   ${o.kubectl}`).join('\n');
-      const verification = await this.verify.execute(
-        { issue: state.issue, rootCause: state.analysis?.rootCause ?? '', applied: applied.slice(0, 8000), rollouts: rolloutLines(rollouts).slice(0, 4000) },
-        new RunBudget({ maxCalls: VERIFY_MODEL_CALLS, ...limits, timeoutMs: Math.max(1, limits.timeoutMs - (this.deps.clock.now() - started)) }),
+    const closed = closedRefusal(session.id, state, 'executed again', START);
+    if (closed) throw closed;
+    if (!state.analysis)
+      throw new ValidationError(
+        `Session ${session.id} has nothing to execute: its investigation ended before an analysis (${state.investigation.limit ?? state.investigation.stoppedBy}). ${START}`,
       );
-      return { report, ...(rollouts.length ? { rollouts } : {}), verification };
-    });
+    if (state.analysis.actions.length === 0)
+      throw new ValidationError(`Session ${session.id} has nothing to execute: its analysis proposes no action. ${START}`);
+    const refused = (state.preview ?? []).filter((p) => !p.dryRun.accepted);
+    if (refused.length) throw new ValidationError(`Session ${session.id} cannot be executed: ${refusals(refused)}. ${START}`);
+    const actions = state.analysis?.actions ?? [];
+    const { session: saved } = await runOnce(
+      this.deps.sessions,
+      'remediation',
+      session,
+      this.deps.clock,
+      async (): Promise<RemediationOutcome> => {
+        const started = this.deps.clock.now();
+        const baseline = await this.rollouts.baseline(actions);
+        const report = await executeApproved(this.deps, this.checks(), actions, state.preview ?? []);
+        if (!report.dryRunPassed || !report.outcomes.some((o) => o.status === 'applied')) return { report };
+        // the check looks once the changed workloads rolled out (or stopped trying), not mid-rollout
+        const rollouts = await this.rollouts.wait(actions, report.outcomes, baseline, limits.timeoutMs);
+        const applied = report.outcomes
+          .map((o) => `${o.action}. ${o.status}: ${o.description}${o.message ? ` (${o.message})` : ''}\n   ${o.kubectl}`)
+          .join('\n');
+        const verification = await this.verify.execute(
+          { issue: state.issue, rootCause: state.analysis?.rootCause ?? '', applied: applied.slice(0, 8000), rollouts: rolloutLines(rollouts).slice(0, 4000) },
+          new RunBudget({ maxCalls: VERIFY_MODEL_CALLS, ...limits, timeoutMs: Math.max(1, limits.timeoutMs - (this.deps.clock.now() - started)) }),
+        );
+        return { report, ...(rollouts.length ? { rollouts } : {}), verification };
+      },
+      START,
+    );
     return remediationView(saved);
   }
 
   private async stop(session: Session<RemediationState>): Promise<RemediationView> {
+    // stopping twice answers with the session; stopping an executed one is refused
     const refuseExecuted = (s: Session<RemediationState>) => {
-      const e = s.state.execution;
-      if (!e) return;
-      const when = e.status === 'running' ? 'is being executed' : `was already executed (${e.status} at ${e.finishedAt ?? e.startedAt})`;
-      throw new ValidationError(`Session ${s.id} ${when}; it cannot be stopped. ${START}`, { execution: e });
+      const refusal = s.state.execution && closedRefusal(s.id, s.state, 'stopped', START);
+      if (refusal) throw refusal;
     };
     refuseExecuted(session);
     if (session.state.stopped) return remediationView(session);

@@ -2,6 +2,7 @@ import type { ClusterAction, RiskLevel } from '../../domain/actions/cluster-acti
 import type { RemediationAnalysis, Verification } from '../../domain/remediation/remediation-analysis.js';
 import type { RolloutReport } from '../actions/await-rollouts.js';
 import type { ExecutionReport } from '../actions/execute-actions.js';
+import type { ProposedAction } from '../actions/proposed-action.js';
 import type { Executable } from '../actions/run-once.js';
 import type { LoopStop } from '../ai/tool-loop.js';
 import type { DeliveredFix } from '../gitops/deliver-fix.js';
@@ -59,9 +60,12 @@ export interface RemediationState extends Executable<RemediationOutcome> {
   /** Absent when the investigation ended before a usable analysis. */
   analysis?: Omit<RemediationAnalysis, 'actions'> & { actions: ClusterAction[] };
   investigation: RunSummary & { findings?: string };
+  /** Namespaces the investigation's function calls read: automatic mode writes only there. */
+  namespacesRead?: string[];
+  /** Each action as previewed when it was proposed (dry run, diff, svc's risk, the pinned resourceVersion): what is approved. */
+  preview?: ProposedAction[];
   automatic?: { execute: boolean; reason: string };
   /** Per action, the GitOps controller that manages its object (null: none); absent when none does. */
   gitops?: ProposalMarks;
-  stopped?: { at: string };
   investigatedAt: string;
 }

@@ -2,6 +2,7 @@ import { kubectlEquivalent, type ClusterAction } from '../../domain/actions/clus
 import type { Session } from '../../domain/sessions/session.js';
 import type { RemediateOutput } from '../../domain/tools/outputs/remediate-output.js';
 import { rolloutLines } from '../actions/await-rollouts.js';
+import { refusals, type ProposedAction } from '../actions/proposed-action.js';
 import type { ExecutionRecord } from '../actions/run-once.js';
 import type { GitopsMark } from '../../domain/gitops/gitops-ownership.js';
 import type { DeliveredFix } from '../gitops/deliver-fix.js';
@@ -19,7 +20,16 @@ export type RemediationStatus =
   | 'no_action'
   | 'investigation_incomplete';
 
-export type ActionView = ClusterAction & { action: number; kubectl: string; gitops?: GitopsMark };
+/** An action as proposed, with its preview when it has one (sessions stored before previews existed have none). */
+export type ActionView = ClusterAction & { action: number; kubectl: string; gitops?: GitopsMark } & Partial<
+    Pick<ProposedAction, 'riskReasons' | 'effect' | 'dryRun' | 'diff' | 'diffOmitted' | 'warnings' | 'resourceVersion'>
+  >;
+
+function actionView(a: ClusterAction, i: number, p: ProposedAction | undefined): ActionView {
+  if (!p) return { action: i + 1, ...a, kubectl: kubectlEquivalent(a) };
+  const { action: _n, type: _t, description: _d, rationale: _r, target: _g, kubectl, ...preview } = p;
+  return { action: i + 1, ...a, kubectl, ...preview };
+}
 
 /** What remediate answers, from the session as stored. */
 export interface RemediationView {
@@ -76,12 +86,7 @@ export function remediationView(session: Session<RemediationState>): Remediation
     status,
     issue: s.issue,
     ...(s.analysis ? { rootCause: s.analysis.rootCause, confidence: s.analysis.confidence, evidence: s.analysis.evidence } : {}),
-    actions: (s.analysis?.actions ?? []).map((a, i) => ({
-      action: i + 1,
-      ...a,
-      kubectl: kubectlEquivalent(a),
-      ...(s.gitops?.[i] ? { gitops: s.gitops[i]! } : {}),
-    })),
+    actions: (s.analysis?.actions ?? []).map((a, i) => ({ ...actionView(a, i, s.preview?.[i]), ...(s.gitops?.[i] ? { gitops: s.gitops[i]! } : {}) })),
     investigation: s.investigation,
     settings: s.settings,
     ...(s.automatic ? { automaticExecution: { executed: s.automatic.execute && !!s.execution, reason: s.automatic.reason } } : {}),
@@ -105,7 +110,13 @@ function words(session: Session<RemediationState>, status: RemediationStatus): {
     ? ` Follow-up check: ${verdict.resolved === true ? 'resolved' : verdict.resolved === false ? 'not resolved' : 'unknown'}: ${verdict.summary}`
     : '';
   switch (status) {
-    case 'awaiting_approval':
+    case 'awaiting_approval': {
+      const refused = (s.preview ?? []).filter((p) => !p.dryRun.accepted);
+      if (refused.length)
+        return {
+          message: `${n} action(s) proposed; nothing was changed. It cannot be executed: ${refusals(refused)}.`,
+          nextStep: `Call remediate with {"sessionId":"${id}","executeChoice":2} to close it, and ${START.toLowerCase()}`,
+        };
       return {
         message:
           s.automatic && !s.automatic.execute
@@ -115,6 +126,7 @@ function words(session: Session<RemediationState>, status: RemediationStatus): {
           ? `Call remediate with {"sessionId":"${id}","executeChoice":1,"delivery":"git"} to commit the fix to the source repository, {"sessionId":"${id}","executeChoice":1,"delivery":"live"} to change the cluster anyway (the controller reverts it), or {"sessionId":"${id}","executeChoice":2} to stop.`
           : `Call remediate with {"sessionId":"${id}","executeChoice":1} to execute (every action is dry-run on the API server first), or with {"sessionId":"${id}","executeChoice":2} to stop.`,
       };
+    }
     case 'executing':
       return { message: 'Another request is executing this session.', nextStep: `Call remediate with {"sessionId":"${id}"} to see its outcome.` };
     case 'delivered_to_git': {
@@ -134,7 +146,8 @@ function words(session: Session<RemediationState>, status: RemediationStatus): {
       };
     case 'not_executed': {
       const r = report?.refused;
-      return { message: `Nothing was applied: the API server refused the dry run of action ${r?.action} (${r?.description}): ${r?.message}`, nextStep: START };
+      const by = r?.reason === 'OutsideWriteScope' ? 'svc refused' : 'the API server refused the dry run of';
+      return { message: `Nothing was applied: ${by} action ${r?.action} (${r?.description}): ${r?.message}`, nextStep: START };
     }
     case 'execution_failed': {
       const failed = report?.outcomes.find((o) => o.status === 'failed');

@@ -9,6 +9,8 @@ export interface FieldChange {
   path: string;
   from?: unknown;
   to?: unknown;
+  /** Set when svc flags the change: a field removed that the action does not name. */
+  note?: string;
 }
 
 export interface SegmentChange {

@@ -90,6 +90,27 @@ export function checkConstraints(objects: KubeObject[], constraints: PolicyConst
   return out;
 }
 
+/** A stored organisation policy with its machine-checkable rules, as the write paths check it. */
+export interface NamedPolicy {
+  id: string;
+  description: string;
+  constraints: PolicyConstraint[];
+}
+
+/**
+ * Why `object` (as a write would leave it) breaks a policy, naming the policy
+ * and the rule, or undefined when every policy holds. Policies without a rule
+ * for the object's kind are not concerned.
+ */
+export function policyRefusal(object: KubeObject, policies: readonly NamedPolicy[]): string | undefined {
+  const broken: string[] = [];
+  for (const p of policies) {
+    const violations = checkConstraints([object], p.constraints);
+    if (violations.length) broken.push(`policy "${p.description.slice(0, 200)}" (${p.id}): ${violations.map((v) => `${v.field} ${v.problem}`).join('; ')}`);
+  }
+  return broken.length ? `${object.kind} ${object.metadata.name} would break ${broken.join(' and ')}` : undefined;
+}
+
 const KIND = /^(\*|[A-Z][A-Za-z0-9]{0,62})$/;
 const MAX_PATTERN = 200;
 

@@ -14,6 +14,8 @@ import { parseServerConfig, type ServerConfig } from './server-config.js';
 import { parseTracingConfig, type TracingConfig } from './tracing-config.js';
 import { parseUploadsConfig, type UploadsConfig } from './uploads-config.js';
 import { parseVectorConfig, type VectorConfig } from './vector-config.js';
+import { parseWriteConfig } from './write-config.js';
+import type { WriteScope } from '../../domain/actions/write-scope.js';
 
 export { ConfigError } from './env-parsers.js';
 
@@ -26,6 +28,8 @@ export interface Config {
   uploads: UploadsConfig;
   vector: VectorConfig;
   cluster: ClusterConfig;
+  /** Where svc may write: SVC_WRITE_NAMESPACES, SVC_WRITE_KINDS, svc's own namespace. */
+  writes: WriteScope;
   llm: LlmConfig;
   ai: AiConfig;
   sessions: SessionsConfig;
@@ -45,6 +49,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     uploads: parseUploadsConfig(env),
     vector: parseVectorConfig(env, parseServerConfig(env, cwd).dataDir),
     cluster: parseClusterConfig(env),
+    writes: parseWriteConfig(env, parseClusterConfig(env).source),
     llm: parseLlmConfig(env),
     ai: parseAiConfig(env),
     sessions: parseSessionsConfig(env),

@@ -78,7 +78,12 @@ for (const provider of PROVIDERS)
       expect(result.execution.outcome.rollouts[0]).to.deep.include({ state: 'rolled-out', message: 'successfully rolled out (5 of 5 replicas available)' });
       expect(result.execution.outcome.objects[0].state).to.equal('Deployment x/web: ready 5/5, updated 5, available 5');
       expect(kube.all('Pod').filter((p) => p.metadata.namespace === 'x')).to.have.length(5);
-      expect(writes().map((r) => [r.method, r.path, r.body])).to.deep.equal([['PATCH', WEB, '{"spec":{"replicas":5}}']]);
+      // pinned to the version the proposal was previewed against: a change made since would be a 409, not overwritten
+      const previewed = proposal.proposal.actions[0].resourceVersion;
+      expect(previewed).to.be.a('string');
+      expect(writes().map((r) => [r.method, r.path, r.body])).to.deep.equal([
+        ['PATCH', WEB, `{"spec":{"replicas":5},"metadata":{"resourceVersion":"${previewed}"}}`],
+      ]);
       expect(kube.objects.get(WEB)!.spec.replicas).to.equal(5);
 
       // execute_tool > tool_loop > chat, and cluster spans named after the API operation

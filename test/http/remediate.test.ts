@@ -61,7 +61,9 @@ for (const provider of PROVIDERS)
         ['list_resources', true],
         ['describe_resource', true],
       ]);
-      expect(writes()).to.deep.equal([]);
+      // the proposal was previewed with a dry run: nothing persisted
+      expect(writes().map((r) => r.query.get('dryRun'))).to.deep.equal(['All']);
+      expect(view.actions[0]).to.deep.include({ dryRun: { accepted: true }, effect: 'update' });
       // the model saw the pull failure through the real adapter and stand-in
       expect(JSON.stringify(chat.requests[2].messages)).to.contain('ImagePullBackOff').and.contain('Failed to pull image');
       expect(chat.requests[3].response_format.type).to.equal('json_schema');
@@ -74,6 +76,7 @@ for (const provider of PROVIDERS)
       const done = exec.body.data.result;
       expect(done.status).to.equal('executed');
       expect(writes().map((r) => [r.method, r.contentType, r.query.get('dryRun')])).to.deep.equal([
+        ['PATCH', 'application/strategic-merge-patch+json', 'All'],
         ['PATCH', 'application/strategic-merge-patch+json', 'All'],
         ['PATCH', 'application/strategic-merge-patch+json', null],
       ]);
@@ -164,10 +167,10 @@ for (const provider of PROVIDERS)
       chat.script({ content: 'bad tag' }, { content: analysisAnswer({ actions: [containerPatch('nginx:1.27'), broken] }) });
       const { app } = buildTestApp(env);
       const view = (await post(app, { issue: 'web is down' }).expect(200)).body.data.result;
-      const done = (await post(app, { sessionId: view.sessionId, executeChoice: 1 }).expect(200)).body.data.result;
-      expect(done.status).to.equal('not_executed');
-      expect(done.execution.outcome.report.refused).to.deep.include({ action: 2, reason: 'Invalid' });
-      expect(done.message).to.contain('action 2 (Scale web to -1)').and.contain('spec.replicas: Invalid value: -1');
+      expect(view.actions[1].dryRun).to.deep.include({ accepted: false, reason: 'Invalid' });
+      expect(view.message).to.contain('cannot be executed: action 2 (Scale web to -1) was refused (Invalid)').and.contain('spec.replicas: Invalid value: -1');
+      const refused = (await post(app, { sessionId: view.sessionId, executeChoice: 1 }).expect(400)).body.error;
+      expect(refused.message).to.contain('action 2 (Scale web to -1)').and.contain('spec.replicas: Invalid value: -1');
       expect(writes().every((r) => r.query.get('dryRun') === 'All')).to.equal(true);
       expect(kube.objects.get(kube.pathOf('apps/v1', 'Deployment', 'web', 'x'))!.spec.template.spec.containers[0].image).to.equal('nginx:9.9-missing');
     });
@@ -175,25 +178,30 @@ for (const provider of PROVIDERS)
     it('in automatic mode refuses a high-risk action (and a delete labelled low), executing nothing', async () => {
       kube.create(webDeployment('nginx:9.9-missing'));
       const del = { type: 'delete', target: WEB, description: 'Delete web', risk: 'low', rationale: 'start over' };
-      chat.script({ content: 'bad tag' }, { content: analysisAnswer({ actions: [del] }) });
+      chat.script(callFn('list_resources', PODS), { content: 'bad tag' }, { content: analysisAnswer({ actions: [del] }) });
       const { app } = buildTestApp(env);
       const view = (await post(app, { issue: 'web is down', mode: 'automatic', maxRiskLevel: 'medium', confidenceThreshold: 0.5 }).expect(200)).body.data
         .result;
       expect(view.status).to.equal('awaiting_approval');
-      expect(view.actions[0].risk).to.equal('high');
+      expect(view.actions[0]).to.deep.include({ risk: 'high', riskReasons: ['deletes a Deployment'] });
       expect(view.automaticExecution).to.deep.equal({ executed: false, reason: '1 action(s) exceed maxRiskLevel medium: Delete web (high)' });
-      expect(writes()).to.deep.equal([]);
+      expect(writes().filter((r) => r.query.get('dryRun') !== 'All')).to.deep.equal([]);
     });
 
-    it('in automatic mode executes a low-risk fix at once, with the follow-up check', async () => {
+    it('in automatic mode executes a fix within maxRiskLevel at once (an image change is medium: pods are replaced), with the follow-up check', async () => {
       kube.create(webDeployment('nginx:9.9-missing'));
-      chat.script({ content: 'bad tag' }, { content: analysisAnswer() }, ...verification((pods) => /ready 1\/1/.test(pods) && !pods.includes('ImagePull')));
+      chat.script(
+        callFn('list_resources', PODS),
+        { content: 'bad tag' },
+        { content: analysisAnswer() },
+        ...verification((pods) => /ready 1\/1/.test(pods) && !pods.includes('ImagePull')),
+      );
       const { app } = buildTestApp(env);
-      const view = (await post(app, { issue: 'web is down', mode: 'automatic' }).expect(200)).body.data.result;
+      const view = (await post(app, { issue: 'web is down', mode: 'automatic', maxRiskLevel: 'medium' }).expect(200)).body.data.result;
       expect(view.status).to.equal('executed');
       expect(view.automaticExecution.executed).to.equal(true);
       expect(view.verification.resolved).to.equal(true);
-      expect(writes()).to.have.length(2);
+      expect(writes().map((r) => r.query.get('dryRun'))).to.deep.equal(['All', 'All', null]);
     });
 
     it('answers 400 for an unknown session and for a second executeChoice, also when two arrive at once', async () => {

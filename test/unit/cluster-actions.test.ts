@@ -101,17 +101,18 @@ describe('cluster actions', () => {
 
   it('the automatic-mode rule needs the confidence and every risk within the limit', () => {
     const actions = [
-      { risk: 'low' as const, description: 'a' },
-      { risk: 'high' as const, description: 'b' },
+      { risk: 'low' as const, description: 'a', target, accepted: true },
+      { risk: 'high' as const, description: 'b', target, accepted: true },
     ];
-    expect(decideAutoExecution({ mode: 'manual', confidence: 1, confidenceThreshold: 0.8, maxRiskLevel: 'high', actions }).execute).to.equal(false);
-    expect(decideAutoExecution({ mode: 'automatic', confidence: 0.7, confidenceThreshold: 0.8, maxRiskLevel: 'high', actions }).reason).to.equal(
+    const rule = { confidenceThreshold: 0.8, namespacesRead: ['shop'] };
+    expect(decideAutoExecution({ ...rule, mode: 'manual', confidence: 1, maxRiskLevel: 'high', actions }).execute).to.equal(false);
+    expect(decideAutoExecution({ ...rule, mode: 'automatic', confidence: 0.7, maxRiskLevel: 'high', actions }).reason).to.equal(
       'confidence 0.7 is below the threshold 0.8',
     );
-    expect(decideAutoExecution({ mode: 'automatic', confidence: 0.9, confidenceThreshold: 0.8, maxRiskLevel: 'medium', actions }).reason).to.equal(
+    expect(decideAutoExecution({ ...rule, mode: 'automatic', confidence: 0.9, maxRiskLevel: 'medium', actions }).reason).to.equal(
       '1 action(s) exceed maxRiskLevel medium: b (high)',
     );
-    expect(decideAutoExecution({ mode: 'automatic', confidence: 0.9, confidenceThreshold: 0.8, maxRiskLevel: 'high', actions }).execute).to.equal(true);
+    expect(decideAutoExecution({ ...rule, mode: 'automatic', confidence: 0.9, maxRiskLevel: 'high', actions }).execute).to.equal(true);
   });
 
   it('the read-only view has the reader methods and nothing else', () => {

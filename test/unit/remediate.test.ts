@@ -39,14 +39,19 @@ describe('Remediate (use case on fake ports)', () => {
     expect(view).to.include({ confidence: 0.92 });
     expect(view.rootCause).to.contain('nginx:9.9-missing');
     expect(view.evidence).to.have.length(2);
-    expect(view.actions[0]).to.include({ action: 1, type: 'patch', risk: 'low' });
+    // the model said low; a pod template change replaces pods: svc says medium, and why, from the dry-run diff
+    expect(view.actions[0]).to.deep.include({ action: 1, type: 'patch', risk: 'medium', riskReasons: ['changes the pod template: pods are replaced'] });
+    expect(view.actions[0]).to.deep.include({ effect: 'update', dryRun: { accepted: true } });
+    expect(view.actions[0].diff).to.deep.equal([{ path: 'spec.template.spec.containers[name=app].image', from: 'nginx:9.9-missing', to: 'nginx:1.27' }]);
     expect(view.actions[0].kubectl).to.equal(
       `kubectl patch deployment.v1.apps/web -n x --type=strategic -p '{"spec":{"template":{"spec":{"containers":[{"name":"app","image":"nginx:1.27"}]}}}}'`,
     );
     expect(view.investigation).to.deep.include({ modelCalls: 4, stoppedBy: 'final-answer', functionCallCount: 2 });
     expect(view.investigation.functionsCalled.map((f) => f.name)).to.deep.equal(['list_resources', 'describe_resource']);
     expect(view.nextStep).to.contain(`{"sessionId":"${view.sessionId}","executeChoice":1}`).and.contain('"executeChoice":2');
-    expect(cluster.calls.filter((c) => WRITE_METHODS.includes(c))).to.deep.equal([]);
+    // the proposal's preview is a dry run: nothing persisted
+    expect(cluster.calls.filter((c) => WRITE_METHODS.includes(c))).to.deep.equal(['dryRunPatch']);
+    expect(cluster.writes).to.deep.equal([]);
     expect(sessions.records.size).to.equal(1);
     // the analysis is a fresh [system, user] conversation carrying the investigation as data, with the schema as response_format
     const ask = (llm as FakeLlm).calls[3];
@@ -64,7 +69,8 @@ describe('Remediate (use case on fake ports)', () => {
     const started = await run({ issue: 'web does not start' });
     const done = await run({ sessionId: started.sessionId, executeChoice: 1 });
     expect(done.status).to.equal('executed');
-    expect(cluster.calls.filter((c) => WRITE_METHODS.includes(c))).to.deep.equal(['dryRunPatch', 'patch', 'waitFor']);
+    // the preview at proposal time, then the dry run and the patch at execution, then the rollout wait
+    expect(cluster.calls.filter((c) => WRITE_METHODS.includes(c))).to.deep.equal(['dryRunPatch', 'dryRunPatch', 'patch', 'waitFor']);
     expect(cluster.writes).to.have.length(1);
     // the fake has no controller: the rollout never finishes, and the answer says so before the check's verdict
     expect(done.execution?.outcome?.rollouts?.map((r) => r.state)).to.deep.equal(['timed-out']);
@@ -101,10 +107,11 @@ describe('Remediate (use case on fake ports)', () => {
     expect((await run({ sessionId: started.sessionId, executeChoice: 2 })).status).to.equal('stopped');
     const refused = await rejection<ValidationError>(run({ sessionId: started.sessionId, executeChoice: 1 }));
     expect(refused.message).to.contain('was stopped');
-    expect(cluster.calls.filter((c) => WRITE_METHODS.includes(c))).to.deep.equal([]);
+    expect(cluster.calls.filter((c) => WRITE_METHODS.includes(c))).to.deep.equal(['dryRunPatch']);
+    expect(cluster.writes).to.deep.equal([]);
   });
 
-  it('applies nothing when any dry run is refused, and names the action and the server message', async () => {
+  it('a dry run refused at proposal time shows on the proposal, and executing it is refused: nothing applied', async () => {
     const two = analysisAnswer({
       actions: [containerPatch('nginx:1.27'), { type: 'scale', target: WEB, replicas: 2, description: 'Scale web to 2', risk: 'low', rationale: 'headroom' }],
     });
@@ -114,6 +121,23 @@ describe('Remediate (use case on fake ports)', () => {
         ? { accepted: false, reason: 'Forbidden', message: 'exceeded quota: pods', causes: [] }
         : undefined;
     const started = await run({ issue: 'web does not start' });
+    expect(started.actions[1].dryRun).to.deep.equal({ accepted: false, reason: 'Forbidden', message: 'exceeded quota: pods', causes: [] });
+    expect(started.message).to.contain('cannot be executed: action 2 (Scale web to 2) was refused (Forbidden): exceeded quota: pods');
+    const refused = await rejection<ValidationError>(run({ sessionId: started.sessionId, executeChoice: 1 }));
+    expect(refused.message).to.contain('cannot be executed: action 2 (Scale web to 2) was refused (Forbidden): exceeded quota: pods');
+    expect(cluster.writes).to.deep.equal([]);
+  });
+
+  it('a dry run refused at execution (the object changed meanwhile) applies nothing and names the action and the server message', async () => {
+    const two = analysisAnswer({
+      actions: [containerPatch('nginx:1.27'), { type: 'scale', target: WEB, replicas: 2, description: 'Scale web to 2', risk: 'low', rationale: 'headroom' }],
+    });
+    const { run, cluster } = setup(new FakeLlm([...investigation, two]));
+    const started = await run({ issue: 'web does not start' });
+    cluster.rejectDryRun = (w) =>
+      (w.body as { spec?: { replicas?: number } }).spec?.replicas === 2
+        ? { accepted: false, reason: 'Forbidden', message: 'exceeded quota: pods', causes: [] }
+        : undefined;
     const done = await run({ sessionId: started.sessionId, executeChoice: 1 });
     expect(done.status).to.equal('not_executed');
     expect(done.message).to.contain('action 2 (Scale web to 2)').and.contain('exceeded quota: pods');
@@ -124,7 +148,7 @@ describe('Remediate (use case on fake ports)', () => {
   describe('automatic mode', () => {
     it('executes when the confidence reaches the threshold and every risk is within maxRiskLevel', async () => {
       const { run, cluster } = setup(new FakeLlm([...investigation, analysisAnswer(), verifiedAnswer()]));
-      const view = await run({ issue: 'web does not start', mode: 'automatic', confidenceThreshold: 0.9, maxRiskLevel: 'low' });
+      const view = await run({ issue: 'web does not start', mode: 'automatic', confidenceThreshold: 0.9, maxRiskLevel: 'medium' });
       expect(view.status).to.equal('executed');
       expect(view.automaticExecution).to.deep.include({ executed: true });
       expect(cluster.writes).to.have.length(1);
@@ -138,21 +162,36 @@ describe('Remediate (use case on fake ports)', () => {
       expect(view.automaticExecution?.executed).to.equal(false);
       expect(view.automaticExecution?.reason).to.contain('exceed maxRiskLevel medium');
       expect(view.message).to.contain('Automatic mode did not act');
-      expect(cluster.calls.filter((c) => WRITE_METHODS.includes(c))).to.deep.equal([]);
+      expect(cluster.writes).to.deep.equal([]);
       expect((await run({ sessionId: view.sessionId, executeChoice: 1 })).status).to.equal('executed');
     });
 
     it('answers with the session (execution_failed and why) when the execution itself fails', async () => {
       const { run, cluster } = setup(new FakeLlm([...investigation, analysisAnswer()]));
+      cluster.patch = async () => {
+        throw new DependencyError('kubernetes', 'Kubernetes API at https://k8s:6443 is unreachable: ECONNREFUSED');
+      };
+      const view = await run({ issue: 'web does not start', mode: 'automatic', maxRiskLevel: 'medium' });
+      expect(view.status).to.equal('execution_failed');
+      expect(view.execution?.outcome?.report.outcomes[0]).to.deep.include({
+        status: 'failed',
+        message: 'Kubernetes API at https://k8s:6443 is unreachable: ECONNREFUSED',
+      });
+      expect(view.message).to.contain('unreachable');
+      expect(cluster.writes).to.deep.equal([]);
+      expect((await rejection(run({ sessionId: view.sessionId, executeChoice: 1 }))).message).to.contain('already executed (done');
+    });
+
+    it("an API server that fails during the proposal's preview: the proposal says so and nothing runs", async () => {
+      const { run, cluster } = setup(new FakeLlm([...investigation, analysisAnswer()]));
       cluster.dryRunPatch = async () => {
         throw new DependencyError('kubernetes', 'Kubernetes API at https://k8s:6443 is unreachable: ECONNREFUSED');
       };
-      const view = await run({ issue: 'web does not start', mode: 'automatic' });
-      expect(view.status).to.equal('execution_failed');
-      expect(view.execution).to.include({ status: 'failed', error: 'Kubernetes API at https://k8s:6443 is unreachable: ECONNREFUSED' });
-      expect(view.message).to.contain('unreachable');
+      const view = await run({ issue: 'web does not start', mode: 'automatic', maxRiskLevel: 'medium' });
+      expect(view.status).to.equal('awaiting_approval');
+      expect(view.actions[0].dryRun).to.deep.include({ accepted: false, reason: 'Unavailable' });
+      expect(view.automaticExecution?.reason).to.equal('1 action(s) were refused before execution: Set the image of web to nginx:1.27');
       expect(cluster.writes).to.deep.equal([]);
-      expect((await rejection(run({ sessionId: view.sessionId, executeChoice: 1 }))).message).to.contain('already executed (failed');
     });
 
     it('does not act below the confidence threshold', async () => {

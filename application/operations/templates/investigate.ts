@@ -7,6 +7,8 @@ export interface InvestigateData {
   refinements: string[];
   /** The plan being replaced (JSON text), with its dry-run verdicts. */
   previousPlan?: string;
+  /** The organisation's policies that apply (policy-source.ts), as text. */
+  policies?: string;
 }
 
 /** Step 1 of operate (start and refine): read the live state of what the intent names, with read-only functions. */
@@ -24,12 +26,15 @@ fields the request is about, and exactly which fields should change to what. If 
 names something that does not exist, or needs nothing changed, say so.
 
 When refinements are given, they correct or narrow the intent and take precedence over it. When a previous
-plan is given, it was shown to the person and not accepted (or its dry run was refused): plan again.`,
+plan is given, it was shown to the person and not accepted (or its dry run was refused): plan again.
+Organisation policies, when given as data, are rules every change must keep: svc refuses a change that
+breaks one.`,
   data: (d) => ({
     intent: d.intent,
     refinements: d.refinements.length ? d.refinements.map((r, i) => `${i + 1}. ${r}`).join('\n') : undefined,
     previous_plan: d.previousPlan,
     evidence: d.evidence,
+    organisation_policies: d.policies,
   }),
   ask: 'Investigate the current state now, then describe the change.',
 };

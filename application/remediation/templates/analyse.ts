@@ -11,6 +11,8 @@ export interface AnalyseData {
   findings?: string;
   /** svc's own note when a limit ended the investigation early. */
   stoppedEarly?: string;
+  /** The organisation's policies that apply, as text. */
+  policies?: string;
 }
 
 /** Step 2 of remediate: the analysis as JSON, from what the investigation found (a fresh conversation). */
@@ -36,8 +38,16 @@ Each action is a Kubernetes API operation (never a command line), with "descript
 - {"type":"delete","target":{...}}, {"type":"scale","target":{...},"replicas":n},
   {"type":"rolloutRestart","target":{...}}.
 risk: "low" (no disruption), "medium" (a restart or a brief disruption), "high" (an outage or data loss possible).
-Prefer the smallest change that fixes the cause; change the owner (the Deployment), not the pods it creates.`,
-  data: (d) => ({ issue: d.issue, evidence: d.evidence, investigation: d.investigation, your_findings: d.findings, investigation_note: d.stoppedEarly }),
+Prefer the smallest change that fixes the cause; change the owner (the Deployment), not the pods it creates.
+Every action must keep the organisation policies given as data: svc refuses an action that breaks one.`,
+  data: (d) => ({
+    issue: d.issue,
+    evidence: d.evidence,
+    organisation_policies: d.policies,
+    investigation: d.investigation,
+    your_findings: d.findings,
+    investigation_note: d.stoppedEarly,
+  }),
   ask: 'Answer with the JSON object only.',
 };
 

@@ -3,6 +3,8 @@ import type { Template } from '../../ai/template.js';
 export interface InvestigateData {
   issue: string;
   evidence?: string;
+  /** The organisation's policies that apply (policy-source.ts), as text. */
+  policies?: string;
 }
 
 /** Step 1 of remediate: find the root cause with read-only functions. */
@@ -19,7 +21,8 @@ you must not ask for one.
 
 You have a limited number of calls. When you know the root cause, or cannot learn more, stop calling
 functions and answer in a few sentences: the root cause, what you saw that shows it, and which change
-to which object would fix it (field and value).`,
-  data: (d) => ({ issue: d.issue, evidence: d.evidence }),
+to which object would fix it (field and value). Organisation policies, when given as data, are rules every
+change must keep: svc refuses a change that breaks one.`,
+  data: (d) => ({ issue: d.issue, evidence: d.evidence, organisation_policies: d.policies }),
   ask: 'Investigate the issue now.',
 };

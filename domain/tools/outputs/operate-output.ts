@@ -1,35 +1,27 @@
 import { z } from 'zod';
 import { RISK_LEVELS } from '../../actions/cluster-action.js';
 import { fixDeliveryOutput, gitopsMarkOutput } from './gitops-output.js';
+import { actionPreviewFields, refusedOutput } from './action-preview-output.js';
 import { rolloutReportOutput } from './rollout-output.js';
 
 const target = z.object({ apiVersion: z.string(), kind: z.string(), name: z.string(), namespace: z.string().optional() });
-const cause = z.object({ field: z.string().optional(), message: z.string() });
 
 const proposedAction = z.object({
   action: z.number().int().min(1).describe('Position: the order of execution'),
   type: z.enum(['apply', 'patch', 'delete', 'scale', 'rolloutRestart']),
   description: z.string(),
-  risk: z.enum(RISK_LEVELS),
+  risk: z.enum(RISK_LEVELS).describe("svc's assessment: the model's label raised to svc's floor"),
   rationale: z.string(),
   target,
   kubectl: z.string().describe('The equivalent kubectl command, for people only: svc uses the Kubernetes API'),
-  effect: z.enum(['create', 'update', 'delete']),
-  dryRun: z.union([
-    z.object({ accepted: z.literal(true) }),
-    z.object({ accepted: z.literal(false), reason: z.string(), message: z.string().describe("The API server's message"), causes: z.array(cause) }),
-  ]),
-  diff: z
-    .array(z.object({ path: z.string(), from: z.unknown().optional(), to: z.unknown().optional() }))
-    .describe('Fields of the dry-run result that differ from the live object; no `from`: a new field, no `to`: a removed one'),
-  diffOmitted: z.number().int().optional(),
+  ...actionPreviewFields,
   gitops: gitopsMarkOutput.optional(),
 });
 
 const outcome = z.object({
   succeeded: z.boolean(),
   dryRunPassed: z.boolean(),
-  refused: z.object({ action: z.number().int(), description: z.string(), reason: z.string(), message: z.string(), causes: z.array(cause) }).optional(),
+  refused: refusedOutput.optional(),
   actions: z.array(
     z.object({
       action: z.number().int(),

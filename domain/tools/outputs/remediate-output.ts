@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { rolloutReportOutput } from './rollout-output.js';
 import { RISK_LEVELS } from '../../actions/cluster-action.js';
 import { fixDeliveryOutput, gitopsMarkOutput } from './gitops-output.js';
+import { actionPreviewFields, refusedOutput } from './action-preview-output.js';
 
 const ref = z.object({ apiVersion: z.string(), kind: z.string(), name: z.string(), namespace: z.string().optional() });
 
@@ -26,10 +27,11 @@ const action = z
       .describe('strategic merge patch (built-in kinds), JSON merge patch (custom resources), or JSON Patch operations (a list)'),
     replicas: z.number().int().optional(),
     description: z.string(),
-    risk: z.enum(RISK_LEVELS).describe("the model's label, raised to svc's floor for the operation"),
+    risk: z.enum(RISK_LEVELS).describe("svc's assessment: the model's label, raised to svc's floor for what changes and where (from the preview)"),
     rationale: z.string(),
     kubectl: z.string().describe('the equivalent kubectl command, for people only; svc never runs it'),
     gitops: gitopsMarkOutput.optional(),
+    ...z.object(actionPreviewFields).partial().shape,
   })
   .describe('a Kubernetes API operation');
 
@@ -75,15 +77,7 @@ export const remediateOutput = z.object({
         .object({
           report: z.object({
             dryRunPassed: z.boolean().describe('false: the API server refused a dry run and nothing was applied'),
-            refused: z
-              .object({
-                action: z.number().int(),
-                description: z.string(),
-                reason: z.string(),
-                message: z.string(),
-                causes: z.array(z.object({ field: z.string().optional(), message: z.string() })),
-              })
-              .optional(),
+            refused: refusedOutput.optional(),
             outcomes: z.array(outcome),
           }),
           rollouts: z.array(rolloutReportOutput).optional().describe('the changed workloads, waited for before the follow-up check'),

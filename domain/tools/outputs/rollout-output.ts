@@ -4,7 +4,7 @@ import { clusterActionSchema } from '../../actions/cluster-action.js';
 const target = z.object({ apiVersion: z.string(), kind: z.string(), name: z.string(), namespace: z.string().optional() });
 
 const rollback = z.object({
-  patch: z.record(z.string(), z.unknown()).describe('JSON merge patch restoring the previous spec values'),
+  patch: z.record(z.string(), z.unknown()).describe('patch restoring the previous spec values (lists whole)'),
   kubectlPatch: z.string(),
   kubectlUndo: z.string(),
   action: clusterActionSchema,

@@ -1,0 +1,64 @@
+import { actionTarget, kubectlEquivalent, type ClusterAction } from '../../domain/actions/cluster-action.js';
+import { describeTarget, scopeRefusal } from '../../domain/actions/write-scope.js';
+import type { FieldChange } from '../../domain/operations/object-diff.js';
+import type { Clock } from '../../domain/ports/clock.js';
+import type { ClusterReader } from '../../domain/ports/cluster-reader.js';
+import type { ClusterWriter } from '../../domain/ports/cluster-writer.js';
+import { executeActions, type ExecutionReport } from './execute-actions.js';
+import { previewActions, type PreviewChecks } from './preview-actions.js';
+import type { ProposedAction } from './proposed-action.js';
+
+export interface ApprovedExecutionDeps {
+  reader: ClusterReader;
+  writer: ClusterWriter;
+  clock: Clock;
+}
+
+const MAX_DRIFT_ENTRIES = 5;
+
+/**
+ * Runs an approved proposal exactly as approved: the allow-lists are checked
+ * again (configuration may have changed), then executeActions with each
+ * action pinned to the resourceVersion its preview saw. When an object
+ * changed since (the server answers 409), nothing is applied and the refusal
+ * says what changed: the approved diff against a fresh one.
+ */
+export async function executeApproved(
+  deps: ApprovedExecutionDeps,
+  checks: PreviewChecks,
+  actions: ClusterAction[],
+  approved: readonly ProposedAction[],
+): Promise<ExecutionReport> {
+  for (const [i, a] of actions.entries()) {
+    const outside = scopeRefusal(actionTarget(a), checks.scope);
+    if (outside)
+      return {
+        dryRunPassed: false,
+        refused: { action: i + 1, description: a.description, reason: 'OutsideWriteScope', message: outside, causes: [] },
+        outcomes: actions.map((x, j) => ({ action: j + 1, description: x.description, kubectl: kubectlEquivalent(x), status: 'not-run' })),
+      };
+  }
+  const pins = actions.map((_, i) => approved[i]?.resourceVersion);
+  const report = await executeActions(deps.writer, actions, deps.clock, pins);
+  const refused = report.refused;
+  const pin = refused && pins[refused.action - 1];
+  if (!refused || refused.reason !== 'Conflict' || !pin) return report;
+  const i = refused.action - 1;
+  const drift = await describeDrift(deps, checks, actions[i], approved[i]);
+  const message = `${describeTarget(actionTarget(actions[i]))} changed since approval (it was at resourceVersion ${pin}); nothing was applied. ${drift} Start again to review the change against the object as it is now.`;
+  return { ...report, refused: { ...refused, message } };
+}
+
+/** What differs between the approved diff and the diff the same action would make now. */
+async function describeDrift(deps: ApprovedExecutionDeps, checks: PreviewChecks, action: ClusterAction, approved: ProposedAction | undefined): Promise<string> {
+  const [now] = await previewActions(deps.reader, deps.writer, [action], new Date(deps.clock.now()), checks);
+  if (!now.dryRun.accepted) return `Against the object as it is now the action is refused: ${now.dryRun.message}.`;
+  const before = new Map((approved?.diff ?? []).map((c) => [c.path, c]));
+  const after = new Map(now.diff.map((c) => [c.path, c]));
+  const show = (c: FieldChange | undefined) => (c ? `${JSON.stringify(c.from ?? null)} -> ${JSON.stringify(c.to ?? null)}` : 'no change');
+  const changed = [...new Set([...before.keys(), ...after.keys()])]
+    .filter((p) => JSON.stringify(before.get(p)) !== JSON.stringify(after.get(p)))
+    .map((p) => `${p}: approved ${show(before.get(p))}, now ${show(after.get(p))}`);
+  if (changed.length === 0) return 'The fields this action changes are as approved; other fields of the object changed.';
+  return `What the action would do now differs from what was approved: ${changed.slice(0, MAX_DRIFT_ENTRIES).join('; ')}${changed.length > MAX_DRIFT_ENTRIES ? '; …' : ''}.`;
+}

@@ -1,0 +1,44 @@
+import type { ClusterAction, RiskLevel } from '../../domain/actions/cluster-action.js';
+import type { ResourceRef } from '../../domain/cluster/kube-types.js';
+import type { GitopsMark } from '../../domain/gitops/gitops-ownership.js';
+import type { FieldChange } from '../../domain/operations/object-diff.js';
+
+/** The server's verdict on one action's dry run, as shown to the caller; svc's own refusals (scope, policy) come before any dry run. */
+export type DryRunVerdict = { accepted: true } | { accepted: false; reason: string; message: string; causes: { field?: string; message: string }[] };
+
+/** One proposed action as the caller sees it and the automatic rule judges it: what, where, the kubectl equivalent, the dry run and the field-level diff. */
+export interface ProposedAction {
+  /** 1-based position: the order of execution. */
+  action: number;
+  type: ClusterAction['type'];
+  description: string;
+  /** svc's assessment: the model's label, raised to svc's floor for what changes and where. */
+  risk: RiskLevel;
+  /** Why svc raised the model's label; absent when the label stands. */
+  riskReasons?: string[];
+  rationale: string;
+  target: ResourceRef;
+  /** For people only; svc runs the API operation, never kubectl. */
+  kubectl: string;
+  /** From the live object and the dry run: `create` when the object does not exist yet. */
+  effect: 'create' | 'update' | 'delete';
+  dryRun: DryRunVerdict;
+  /** Field-level diff of the dry-run result against the live object (status and server metadata left out); empty for a delete or a refused dry run. */
+  diff: FieldChange[];
+  /** Diff entries left out past the cap. */
+  diffOmitted?: number;
+  /** The API server's `Warning` headers on the dry run. */
+  warnings?: string[];
+  /** `metadata.resourceVersion` of the live object the diff was made against: the precondition of the write at execution. */
+  resourceVersion?: string;
+  /** The GitOps controller that manages the object, when one does. */
+  gitops?: GitopsMark;
+}
+
+/** The refused actions of a preview, in words: which, why, and the API server's or svc's message. */
+export function refusals(actions: readonly ProposedAction[]): string {
+  return actions
+    .filter((a) => !a.dryRun.accepted)
+    .map((a) => `action ${a.action} (${a.description}) was refused${a.dryRun.accepted ? '' : ` (${a.dryRun.reason}): ${a.dryRun.message}`}`)
+    .join('; ');
+}

@@ -1,0 +1,29 @@
+import { z } from 'zod';
+
+const cause = z.object({ field: z.string().optional(), message: z.string() });
+
+/** A previewed action's verdict: the API server's dry run, or svc's refusal before it (OutsideWriteScope, PolicyViolation). */
+export const dryRunOutput = z.union([
+  z.object({ accepted: z.literal(true) }),
+  z.object({
+    accepted: z.literal(false),
+    reason: z.string(),
+    message: z.string().describe("The API server's message, or svc's reason"),
+    causes: z.array(cause),
+  }),
+]);
+
+/** What a preview adds to a proposed action, for remediate and operate alike. */
+export const actionPreviewFields = {
+  riskReasons: z.array(z.string()).optional().describe("Why svc raised the model's risk label (what changes and where)"),
+  effect: z.enum(['create', 'update', 'delete']),
+  dryRun: dryRunOutput,
+  diff: z
+    .array(z.object({ path: z.string(), from: z.unknown().optional(), to: z.unknown().optional(), note: z.string().optional() }))
+    .describe('Fields of the dry-run result that differ from the live object; no `from`: a new field, no `to`: a removed one'),
+  diffOmitted: z.number().int().optional(),
+  warnings: z.array(z.string()).optional().describe("The API server's Warning headers on the dry run"),
+  resourceVersion: z.string().optional().describe('The version of the live object the diff was made against: execution refuses when it changed since (409)'),
+};
+
+export const refusedOutput = z.object({ action: z.number().int(), description: z.string(), reason: z.string(), message: z.string(), causes: z.array(cause) });

@@ -1,0 +1,43 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { WriteScope } from '../../domain/actions/write-scope.js';
+import type { ClusterSource } from './cluster-config.js';
+import { ConfigError, str, type Env } from './env-parsers.js';
+
+const NAMESPACE = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
+const KIND = /^[A-Z][A-Za-z0-9]{0,62}$/;
+
+/** A comma-separated list, each entry checked; empty (or unset) means no list. */
+function list(env: Env, name: string, pattern: RegExp, what: string): string[] {
+  const items = (str(env, name) ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const bad = items.find((i) => !pattern.test(i));
+  if (bad !== undefined) throw new ConfigError(name, `must be a comma-separated list of ${what}, got "${bad}"`);
+  return [...new Set(items)];
+}
+
+/**
+ * Where svc may write (remediate, operate, deployManifests):
+ * SVC_WRITE_NAMESPACES and SVC_WRITE_KINDS, empty meaning all. svc's own
+ * namespace (always high risk, never written automatically) is SVC_NAMESPACE,
+ * else POD_NAMESPACE (the chart sets it from the downward API), else the
+ * in-cluster service account's namespace file.
+ */
+export function parseWriteConfig(env: Env, cluster: ClusterSource, readNamespaceFile: (file: string) => string | undefined = readIfExists): WriteScope {
+  const own = str(env, 'SVC_NAMESPACE') ?? str(env, 'POD_NAMESPACE');
+  if (own !== undefined && !NAMESPACE.test(own))
+    throw new ConfigError(str(env, 'SVC_NAMESPACE') ? 'SVC_NAMESPACE' : 'POD_NAMESPACE', `must be a namespace name, got "${own}"`);
+  const fromFile = cluster.mode === 'in-cluster' ? readNamespaceFile(path.join(cluster.serviceAccountDir, 'namespace'))?.trim() : undefined;
+  const ownNamespace = own ?? (fromFile && NAMESPACE.test(fromFile) ? fromFile : undefined);
+  return {
+    namespaces: list(env, 'SVC_WRITE_NAMESPACES', NAMESPACE, 'namespace names'),
+    kinds: list(env, 'SVC_WRITE_KINDS', KIND, 'kinds such as Deployment'),
+    ...(ownNamespace ? { ownNamespace } : {}),
+  };
+}
+
+function readIfExists(file: string): string | undefined {
+  return existsSync(file) ? readFileSync(file, 'utf8') : undefined;
+}
