@@ -1,3 +1,4 @@
+import { OPEN_WRITE_SCOPE, type WriteScope } from '../../domain/actions/write-scope.js';
 import type { ClusterEvent, KubeObject } from '../../domain/cluster/kube-types.js';
 import { applyOrder } from '../../domain/deployment/manifest-checks.js';
 import { readiness } from '../../domain/deployment/readiness.js';
@@ -6,8 +7,10 @@ import type { Clock, Timers } from '../../domain/ports/clock.js';
 import type { ClusterReader } from '../../domain/ports/cluster-reader.js';
 import type { ClusterWriter } from '../../domain/ports/cluster-writer.js';
 import type { ToolInput } from '../../domain/tools/tool-definitions.js';
+import type { ClusterDeployOutput } from '../../domain/tools/outputs/deployment-outputs.js';
 import type { ToolHandler } from '../tool-handler.js';
 import { reportProgress, throwIfCancelled } from '../runs/run-scope.js';
+import { applyAll, assertDeployable, cleanupCommands, dryRunAll, refOf, type ObjectOutcome } from './deploy-checks.js';
 import type { SolutionSessions } from './solution-sessions.js';
 
 export const DEFAULT_DEPLOY_TIMEOUT_S = 30;
@@ -22,19 +25,17 @@ export interface ObjectStatus {
   reason: string;
 }
 
-const refOf = (o: KubeObject) => ({
-  apiVersion: o.apiVersion,
-  kind: o.kind,
-  name: o.metadata.name,
-  ...(o.metadata.namespace ? { namespace: o.metadata.namespace } : {}),
-});
-
 /**
- * deployManifests: server-side apply of the generated objects (field manager
+ * deployManifests: refuses objects of a kind the solution does not name or
+ * outside the write allow-lists (400, before any request); dry-runs every
+ * object before applying any (a refusal applies nothing:
+ * `dry_run_refused`); then server-side applies them in order (field manager
  * `svc`; applying the same objects again changes nothing, so a re-deploy is
- * idempotent), then polls until every object is ready or the timeout ends.
- * On timeout the pending objects are named with why, from their events and
- * their pods' events.
+ * idempotent). A failure stops the rest (`apply_failed`) and the answer
+ * offers the commands that delete what this run created. Each object's
+ * outcome and risk is answered and recorded on the session. Then polls until
+ * every object is ready or the timeout ends; on timeout the pending objects
+ * are named with why, from their events and their pods' events.
  */
 export class DeployManifests implements ToolHandler<ToolInput<'deployManifests'>> {
   constructor(
@@ -43,15 +44,27 @@ export class DeployManifests implements ToolHandler<ToolInput<'deployManifests'>
     private readonly sessions: SolutionSessions,
     private readonly clock: Clock & Timers,
     private readonly pollIntervalMs = 1000,
+    private readonly scope: WriteScope = OPEN_WRITE_SCOPE,
   ) {}
 
-  async execute({ solutionId, timeout = DEFAULT_DEPLOY_TIMEOUT_S }: ToolInput<'deployManifests'>) {
+  async execute({ solutionId, timeout = DEFAULT_DEPLOY_TIMEOUT_S }: ToolInput<'deployManifests'>): Promise<ClusterDeployOutput> {
     const session = await this.sessions.load(solutionId);
     assertCallAllowed('deployManifests', solutionId, session.state);
     const objects = applyOrder(session.state.manifests!.objects);
-    const applied: KubeObject[] = [];
-    for (const o of objects) applied.push(await this.writer.apply(o, { fieldManager: 'svc' }));
+    assertDeployable(objects, session.state.solution, this.scope);
     const started = this.clock.now();
+    const checked = await dryRunAll(this.reader, this.writer, objects, this.scope);
+    if (checked.refused)
+      return this.stopped(
+        solutionId,
+        'dry_run_refused',
+        checked.outcomes.map((o) => (o.outcome === 'refused' ? o : { ...o, outcome: 'not-run' as const })),
+        [],
+        started,
+      );
+    const { outcomes, applied } = await applyAll(this.writer, objects, checked.outcomes);
+    if (outcomes.some((o) => o.outcome === 'failed'))
+      return this.stopped(solutionId, 'apply_failed', outcomes, cleanupCommands(objects, outcomes, checked.existed), started);
     const deadline = started + timeout * 1000;
     let statuses = await this.statuses(applied);
     while (statuses.some((s) => !s.ready) && this.clock.now() < deadline) {
@@ -66,14 +79,46 @@ export class DeployManifests implements ToolHandler<ToolInput<'deployManifests'>
     const fresh = await this.sessions.load(solutionId);
     const saved = await this.sessions.save(fresh, {
       ...fresh.state,
-      deployment: { deployedAt: new Date(started).toISOString(), ready, deployments: (fresh.state.deployment?.deployments ?? 0) + 1 },
+      deployment: { deployedAt: new Date(started).toISOString(), ready, deployments: (fresh.state.deployment?.deployments ?? 0) + 1, outcomes },
     });
     return {
       solutionId,
       status: ready ? ('ready' as const) : ('timeout' as const),
       waitedSeconds: Math.round((this.clock.now() - started) / 100) / 10,
+      applied: outcomes,
       objects: statuses,
       ...(ready ? {} : { pending, message: `Not ready after ${timeout} s: ${pending.map((p) => `${p.kind} ${p.name} (${p.reason})`).join(', ')}` }),
+      nextSteps: nextSteps(solutionId, saved.state),
+    };
+  }
+
+  /** A deploy that stopped before the wait: recorded on the session (not ready) and answered with each object's outcome. */
+  private async stopped(
+    solutionId: string,
+    status: 'dry_run_refused' | 'apply_failed',
+    outcomes: ObjectOutcome[],
+    cleanup: string[],
+    started: number,
+  ): Promise<ClusterDeployOutput> {
+    const fresh = await this.sessions.load(solutionId);
+    const saved = await this.sessions.save(fresh, {
+      ...fresh.state,
+      deployment: { deployedAt: new Date(started).toISOString(), ready: false, deployments: (fresh.state.deployment?.deployments ?? 0) + 1, outcomes },
+    });
+    const bad = outcomes.filter((o) => o.outcome === 'refused' || o.outcome === 'failed');
+    const why = bad.map((o) => `${o.kind} ${o.name}: ${o.message}`).join('; ');
+    const applied = outcomes.filter((o) => ['created', 'updated', 'unchanged'].includes(o.outcome)).length;
+    return {
+      solutionId,
+      status,
+      waitedSeconds: 0,
+      applied: outcomes,
+      objects: [],
+      message:
+        status === 'dry_run_refused'
+          ? `Nothing was applied: the API server refused the dry run of ${why}`
+          : `Stopped after ${applied} object(s) were applied: ${why}. The rest were not applied.${cleanup.length ? ' The objects this run created can be deleted with the cleanup commands.' : ''}`,
+      ...(cleanup.length ? { cleanup } : {}),
       nextSteps: nextSteps(solutionId, saved.state),
     };
   }

@@ -49,8 +49,13 @@ export interface SolutionState {
   answers: Partial<Record<QuestionStage, Record<string, AnswerValue>>>;
   /** Set by generateManifests; cleared when an answer changes. */
   manifests?: GeneratedManifests;
-  /** Set by deployManifests. */
-  deployment?: { deployedAt: string; ready: boolean; deployments: number };
+  /** Set by deployManifests; `outcomes`: what the last deploy did to each object. */
+  deployment?: {
+    deployedAt: string;
+    ready: boolean;
+    deployments: number;
+    outcomes?: { kind: string; name: string; namespace?: string; outcome: string; message?: string }[];
+  };
   /** Set by deployManifests with `gitops`: the last delivery through git. */
   gitDelivery?: { deliveredAt: string; repository: string; branch: string; commit: string; pullRequestUrl?: string };
 }

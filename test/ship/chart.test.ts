@@ -12,7 +12,7 @@ import { KUBE_SCHEMAS, validate } from './kube-schemas.js';
 const root = projectRoot();
 const CHART = path.join(root, 'charts', 'svc');
 
-type Env = { name: string; value?: string; valueFrom?: { secretKeyRef?: { name: string; key: string } } };
+type Env = { name: string; value?: string; valueFrom?: { secretKeyRef?: { name: string; key: string }; fieldRef?: { fieldPath: string } } };
 type Rule = { apiGroups?: string[]; resources?: string[]; nonResourceURLs?: string[]; verbs: string[] };
 type Container = {
   env: Env[];
@@ -68,10 +68,15 @@ function schemaErrors(objects: Manifest[]): string[] {
   });
 }
 
-/** The environment svc would see: plain values with `$(NAME)` of earlier entries expanded as the kubelet does, and each secret reference filled with a stand-in. */
+/** The environment svc would see: plain values with `$(NAME)` of earlier entries expanded as the kubelet does, each secret reference filled with a stand-in, the pod's namespace as `tools`. */
 function environment(objects: Manifest[]): Record<string, string> {
   const env: Record<string, string> = {};
   for (const e of container(objects).env) {
+    if (e.valueFrom?.fieldRef) {
+      expect(e.valueFrom.fieldRef.fieldPath).to.equal('metadata.namespace');
+      env[e.name] = 'tools';
+      continue;
+    }
     env[e.name] =
       e.value !== undefined
         ? e.value.replace(/\$\(([A-Za-z_][A-Za-z0-9_]*)\)/g, (m, name: string) => env[name] ?? m)
@@ -251,6 +256,8 @@ describe('Helm chart charts/svc (rendered without helm or a cluster)', () => {
       expect(config.server.host).to.equal('0.0.0.0');
       expect(config.server.port).to.equal(3456);
       expect(config.prompts.allowedRepoHosts).to.deep.equal(['github.com', 'www.github.com']);
+      // the pod's namespace from the downward API: svc's own, whose objects are high risk and never written automatically
+      expect(config.writes.ownNamespace).to.equal('tools');
     });
   });
 

@@ -81,10 +81,25 @@ export const generateManifestsOutput = z.object({
   nextSteps: nextStepsOutput,
 });
 
-const clusterDeployOutput = z.object({
+const objectOutcome = z.object({
+  ...objectRef,
+  risk: z.enum(['low', 'medium', 'high']).describe("svc's risk for writing the object: its kind, namespace and what its dry run changes"),
+  riskReasons: z.array(z.string()).optional(),
+  outcome: z
+    .enum(['created', 'updated', 'unchanged', 'refused', 'failed', 'not-run'])
+    .describe('refused: its dry run was refused, nothing was applied; not-run: an earlier object failed or was refused'),
+  message: z.string().optional(),
+  warnings: z.array(z.string()).optional().describe("The API server's Warning headers on its dry run"),
+});
+
+export const clusterDeployOutput = z.object({
   solutionId: z.string(),
-  status: z.enum(['ready', 'timeout']),
+  status: z
+    .enum(['ready', 'timeout', 'dry_run_refused', 'apply_failed'])
+    .describe('dry_run_refused: every object was dry-run first and one was refused, nothing applied; apply_failed: an apply failed, the rest were not applied'),
   waitedSeconds: z.number(),
+  applied: z.array(objectOutcome).describe('Each object in apply order: its dry run and apply outcome and its risk'),
+  cleanup: z.array(z.string()).optional().describe('With apply_failed: kubectl commands deleting the objects this run created, newest first'),
   objects: z.array(z.object({ ...objectRef, ready: z.boolean(), reason: z.string() })),
   pending: z
     .array(
@@ -118,6 +133,9 @@ const gitDeployOutput = z.object({
   nextStep: z.string().describe('What a person does next (review and merge, or open a pull request)'),
   nextSteps: nextStepsOutput,
 });
+
+/** deployManifests applying to the cluster. */
+export type ClusterDeployOutput = z.infer<typeof clusterDeployOutput>;
 
 /** Applied to the cluster (status ready or timeout), or delivered through git (`delivery: git`). */
 export const deployManifestsOutput = z.union([clusterDeployOutput, gitDeployOutput]);

@@ -1,0 +1,111 @@
+import { kubectlEquivalent } from '../../domain/actions/cluster-action.js';
+import { assessRisk } from '../../domain/actions/risk-floor.js';
+import { scopeRefusal, type WriteScope } from '../../domain/actions/write-scope.js';
+import type { KubeObject, ResourceRef } from '../../domain/cluster/kube-types.js';
+import type { Solution } from '../../domain/deployment/solution.js';
+import { DomainError, ValidationError } from '../../domain/errors.js';
+import { diffSegments } from '../../domain/operations/object-diff.js';
+import type { ClusterReader } from '../../domain/ports/cluster-reader.js';
+import type { ClusterWriter } from '../../domain/ports/cluster-writer.js';
+
+/** What happened to one object of a deploy: its dry run, then its apply. */
+export interface ObjectOutcome {
+  apiVersion: string;
+  kind: string;
+  name: string;
+  namespace?: string;
+  /** svc's risk for writing this object (kind, namespace, what its dry run changes). */
+  risk: 'low' | 'medium' | 'high';
+  riskReasons?: string[];
+  /** `refused`: its dry run was refused (nothing was applied); `not-run`: an earlier object failed or was refused. */
+  outcome: 'created' | 'updated' | 'unchanged' | 'refused' | 'failed' | 'not-run';
+  message?: string;
+  warnings?: string[];
+}
+
+export const refOf = (o: KubeObject): ResourceRef => ({
+  apiVersion: o.apiVersion,
+  kind: o.kind,
+  name: o.metadata.name,
+  ...(o.metadata.namespace ? { namespace: o.metadata.namespace } : {}),
+});
+const named = (o: KubeObject) => `${o.kind} ${o.metadata.namespace ? `${o.metadata.namespace}/` : ''}${o.metadata.name}`;
+
+/**
+ * Refuses (400, before any request) objects of a kind the solution does not
+ * name, and objects outside SVC_WRITE_NAMESPACES / SVC_WRITE_KINDS: a
+ * ClusterRoleBinding cannot ride along with a web app.
+ */
+export function assertDeployable(objects: readonly KubeObject[], solution: Solution, scope: WriteScope): void {
+  const kinds = new Set(solution.resources.map((r) => `${r.apiVersion}/${r.kind}`));
+  const foreign = objects.filter((o) => !kinds.has(`${o.apiVersion}/${o.kind}`));
+  if (foreign.length)
+    throw new ValidationError(
+      `deployManifests refuses ${foreign.map(named).join(', ')}: the solution's resources are ${[...kinds].join(', ')}. Generate the manifests again (generateManifests) or choose another solution`,
+    );
+  const outside = objects.map((o) => scopeRefusal(refOf(o), scope)).filter((r): r is string => r !== undefined);
+  if (outside.length) throw new ValidationError(`deployManifests refuses to write: ${outside.join('; ')}`);
+}
+
+/**
+ * Dry-runs every object before any is applied, reading each live object to
+ * tell create from update and to judge the risk from the diff. `refused` is
+ * true when any dry run was refused: then nothing may be applied.
+ */
+export async function dryRunAll(
+  reader: ClusterReader,
+  writer: ClusterWriter,
+  objects: readonly KubeObject[],
+  scope: WriteScope,
+): Promise<{ outcomes: ObjectOutcome[]; existed: boolean[]; refused: boolean }> {
+  const outcomes: ObjectOutcome[] = [];
+  const existed: boolean[] = [];
+  for (const o of objects) {
+    const live = await reader.get(refOf(o));
+    existed.push(live !== null);
+    const verdict = await writer.dryRunApply(o, { fieldManager: 'svc' });
+    const action = { type: 'apply' as const, manifest: o, description: named(o), risk: 'low' as const, rationale: 'deployManifests' };
+    const { risk, reasons } = assessRisk(action, { ownNamespace: scope.ownNamespace, diff: verdict.accepted ? diffSegments(live, verdict.object) : undefined });
+    const base = { ...refOf(o), risk, ...(reasons.length ? { riskReasons: reasons } : {}) };
+    if (!verdict.accepted) outcomes.push({ ...base, outcome: 'refused', message: `${verdict.reason}: ${verdict.message}` });
+    else {
+      const changed = !live || diffSegments(live, verdict.object).length > 0;
+      outcomes.push({ ...base, outcome: live ? (changed ? 'updated' : 'unchanged') : 'created', ...(verdict.warnings?.length ? { warnings: verdict.warnings } : {}) });
+    }
+  }
+  return { outcomes, existed, refused: outcomes.some((o) => o.outcome === 'refused') };
+}
+
+/**
+ * Applies the objects in order after dry runs that all passed; the first
+ * failure stops the rest (`not-run`). Returns what was applied, as stored.
+ */
+export async function applyAll(writer: ClusterWriter, objects: readonly KubeObject[], planned: ObjectOutcome[]): Promise<{ outcomes: ObjectOutcome[]; applied: KubeObject[] }> {
+  const outcomes: ObjectOutcome[] = [];
+  const applied: KubeObject[] = [];
+  let failed = false;
+  for (const [i, o] of objects.entries()) {
+    if (failed) {
+      outcomes.push({ ...planned[i], outcome: 'not-run', message: 'an earlier object failed' });
+      continue;
+    }
+    try {
+      applied.push(await writer.apply(o, { fieldManager: 'svc' }));
+      outcomes.push(planned[i]);
+    } catch (e) {
+      if (!(e instanceof DomainError)) throw e;
+      failed = true;
+      outcomes.push({ ...planned[i], outcome: 'failed', message: e.message });
+    }
+  }
+  return { outcomes, applied };
+}
+
+/** The kubectl commands that delete what a run created, newest first: offered when a deploy stopped half-way. */
+export function cleanupCommands(objects: readonly KubeObject[], outcomes: readonly ObjectOutcome[], existed: readonly boolean[]): string[] {
+  return objects
+    .map((o, i) => ({ o, created: !existed[i] && outcomes[i]?.outcome === 'created' }))
+    .filter((x) => x.created)
+    .reverse()
+    .map(({ o }) => kubectlEquivalent({ type: 'delete', target: refOf(o), description: named(o), risk: 'high', rationale: 'undo a partial deploy' }));
+}
