@@ -70,7 +70,11 @@ export async function dryRunAll(
     if (!verdict.accepted) outcomes.push({ ...base, outcome: 'refused', message: `${verdict.reason}: ${verdict.message}` });
     else {
       const changed = !live || diffSegments(live, verdict.object).length > 0;
-      outcomes.push({ ...base, outcome: live ? (changed ? 'updated' : 'unchanged') : 'created', ...(verdict.warnings?.length ? { warnings: verdict.warnings } : {}) });
+      outcomes.push({
+        ...base,
+        outcome: live ? (changed ? 'updated' : 'unchanged') : 'created',
+        ...(verdict.warnings?.length ? { warnings: verdict.warnings } : {}),
+      });
     }
   }
   return { outcomes, existed, refused: outcomes.some((o) => o.outcome === 'refused') };
@@ -80,7 +84,11 @@ export async function dryRunAll(
  * Applies the objects in order after dry runs that all passed; the first
  * failure stops the rest (`not-run`). Returns what was applied, as stored.
  */
-export async function applyAll(writer: ClusterWriter, objects: readonly KubeObject[], planned: ObjectOutcome[]): Promise<{ outcomes: ObjectOutcome[]; applied: KubeObject[] }> {
+export async function applyAll(
+  writer: ClusterWriter,
+  objects: readonly KubeObject[],
+  planned: ObjectOutcome[],
+): Promise<{ outcomes: ObjectOutcome[]; applied: KubeObject[] }> {
   const outcomes: ObjectOutcome[] = [];
   const applied: KubeObject[] = [];
   let failed = false;

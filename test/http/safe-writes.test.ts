@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import request from 'supertest';
 import { KubeApiServer } from '../support/kube-api-server.js';
 import { OpenAiChatServer } from '../support/openai-chat-server.js';
-import { analysisAnswer, callFn, WEB, webDeployment } from '../support/remediation-fixtures.js';
+import { analysisAnswer, callFn, scriptedEnv, WEB, webDeployment } from '../support/remediation-fixtures.js';
 import { auth, buildTestApp } from '../support/test-app.js';
 
 type Any = any;
@@ -25,11 +25,7 @@ describe('safe writes over HTTP: remediate with a manipulated model, the Kuberne
 
   const app = (env: Record<string, string> = {}) =>
     buildTestApp({
-      OPENAI_API_KEY: chat.apiKey,
-      OPENAI_BASE_URL: chat.baseUrl,
-      SVC_LLM_MODEL: 'gpt-test',
-      SVC_LLM_MAX_RETRIES: '0',
-      KUBECONFIG: kube.writeKubeconfig(),
+      ...scriptedEnv(chat, kube),
       ...env,
     }).app;
   const post = (a: Any, body: object) => request(a).post('/api/v1/tools/remediate').set(auth).send(body);

@@ -1,5 +1,7 @@
 import type { ClusterAction } from '../../domain/actions/cluster-action.js';
 import type { KubeObject } from '../../domain/cluster/kube-types.js';
+import type { KubeApiServer } from './kube-api-server.js';
+import type { OpenAiChatServer } from './openai-chat-server.js';
 
 /** The Deployment most remediation tests are about. */
 export const WEB = { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', namespace: 'x' };
@@ -56,3 +58,12 @@ export const lastResult = (body: Body): string => String(body.messages.filter((m
 
 /** The first pod name of `web` in a list_resources result (`Pod x/web-5d8f7-abcde: ...`). */
 export const podName = (body: Body): string => /Pod x\/(web-[a-z0-9-]+)/.exec(lastResult(body))?.[1] ?? 'web-unknown';
+
+/** The environment of an app whose AI provider is the scripted chat server (no retries) and whose cluster is the stand-in. */
+export const scriptedEnv = (chat: OpenAiChatServer, kube: KubeApiServer): Record<string, string> => ({
+  OPENAI_API_KEY: chat.apiKey,
+  OPENAI_BASE_URL: chat.baseUrl,
+  SVC_LLM_MODEL: 'gpt-test',
+  SVC_LLM_MAX_RETRIES: '0',
+  KUBECONFIG: kube.writeKubeconfig(),
+});
