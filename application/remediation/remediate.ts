@@ -174,12 +174,25 @@ export class Remediate implements ToolHandler<Input> {
     const refused = (state.preview ?? []).filter((p) => !p.dryRun.accepted);
     if (refused.length) throw new ValidationError(`Session ${session.id} cannot be executed: ${refusals(refused)}. ${START}`);
     const actions = state.analysis?.actions ?? [];
+    requireDelivery(actions, state.gitops, how.delivery, `{"sessionId":"${session.id}","executeChoice":1}`);
     const { session: saved } = await runOnce(
       this.deps.sessions,
       'remediation',
       session,
       this.deps.clock,
       async (): Promise<RemediationOutcome> => {
+        if (how.delivery === 'git') {
+          if (!this.deliverFix) throw new NotConfiguredError('Delivery through git', 'this server was built without it');
+          return deliverInstead(this.deps.writer, this.deliverFix, {
+            sessionId: session.id,
+            summary: state.issue,
+            actions,
+            marks: state.gitops ?? [],
+            gitToken: how.context?.gitToken,
+            requestedBy: how.context?.caller.username ?? 'unknown',
+            now: new Date(this.deps.clock.now()),
+          });
+        }
         const started = this.deps.clock.now();
         const baseline = await this.rollouts.baseline(actions);
         const report = await executeApproved(this.deps, this.checks(), actions, state.preview ?? []);
