@@ -132,9 +132,9 @@ describe('remediate and operate on objects Argo CD or Flux manage (real app, Kub
       .and.include('# the Deployment (images are pinned by the platform team)');
     expect(pushed).to.include('replicas: 1 # one is enough for now');
     expect(pushed.split('\n---\n')[0]).to.equal(ALL_YAML.split('\n---\n')[0]);
-    // the live object untouched: only the dry run reached the API server
+    // the live object untouched: only dry runs reached the API server (the proposal's preview, then the delivery's)
     expect(liveWrites()).to.deep.equal([]);
-    expect(kube.requests.filter((r) => r.method === 'PATCH' && r.query.get('dryRun') === 'All')).to.have.length(1);
+    expect(kube.requests.filter((r) => r.method === 'PATCH' && r.query.get('dryRun') === 'All')).to.have.length(2);
     expect(liveImage()).to.equal('nginx:9.9-missing');
     expect(github.requests[0].body).to.deep.include({ head: branch, base: 'main' });
     expect(JSON.stringify([done, github.requests.map((r) => r.body)])).to.not.include(git.token);
