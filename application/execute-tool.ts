@@ -58,16 +58,19 @@ export class ExecuteTool {
         'svc.request.id': input.requestId,
       },
       async (span) => {
+        const ledgerIds: string[] = [];
+        // the changes this run made, also when it failed after making some
+        const changes = () => (ledgerIds.length ? { 'svc.ledger.ids': [...ledgerIds] } : {});
         try {
-          const context: ToolContext = { requestId: input.requestId, sessionId, caller: input.caller, gitToken: input.gitToken, ...input.run };
+          const context: ToolContext = { requestId: input.requestId, sessionId, caller: input.caller, gitToken: input.gitToken, ledgerIds, ...input.run };
           const run = input.run;
           const value = run ? await withinRun(run, () => this.run(input.toolName, params, context)) : await this.run(input.toolName, params, context);
           // a tool may wind down to an answer after a cancel (a loop stopped as at its deadline): a cancelled run has none
           if (run?.signal.aborted) throw new CancelledError();
-          span.setAttributes({ 'svc.tool.success': true, 'svc.tool.duration_ms': this.clock.now() - started });
+          span.setAttributes({ 'svc.tool.success': true, 'svc.tool.duration_ms': this.clock.now() - started, ...changes() });
           return value;
         } catch (err) {
-          span.setAttributes({ 'svc.tool.success': false, 'svc.tool.duration_ms': this.clock.now() - started });
+          span.setAttributes({ 'svc.tool.success': false, 'svc.tool.duration_ms': this.clock.now() - started, ...changes() });
           throw err;
         }
       },

@@ -111,7 +111,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
   value(TOKENS.SharedState, shared.sharedState);
   value(TOKENS.RateLimiter, shared.rateLimiter);
   value(TOKENS.OnShutdown, [shared.close]);
-  registerLedger(c, config, overrides.ledger ?? shared.ledger, overrides.ledger ? 'custom' : shared.ledgerStore);
+  const recorder = registerLedger(c, config, overrides.ledger ?? shared.ledger, overrides.ledger ? 'custom' : shared.ledgerStore);
   // ...readiness checks do not: a probe every few seconds would be a trace of its own each time.
   value(
     TOKENS.CheckReadiness,
@@ -137,6 +137,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
     tracer: c.resolve(TOKENS.Tracer),
     clock: c.resolve(TOKENS.Clock),
     limits: { timeoutMs: config.ai.timeoutMs, maxTokens: config.ai.maxTokens },
+    recorder,
   };
   const gitDelivery = createGitDelivery(config, logger, tracer);
   const deliverFix = new DeliverFix(gitDelivery.ports, new YamlManifestEditor(), gitDelivery.settings);

@@ -28,6 +28,9 @@ export function deploymentHandlers(c: DependencyContainer, config: Config, git: 
     chooseSolution: new ChooseSolution(reader, sessions),
     answerQuestion: new AnswerQuestion(reader, sessions),
     generateManifests: new GenerateManifests(llm, reader, writer, sessions, clock, limits),
-    deployManifests: new DeployOrDeliver(new DeployManifests(reader, writer, sessions, clock), new DeliverToGit(git.ports, sessions, git.settings)),
+    deployManifests: new DeployOrDeliver(
+      new DeployManifests(reader, writer, sessions, clock, undefined, c.resolve(TOKENS.ChangeRecorder)),
+      new DeliverToGit(git.ports, sessions, git.settings),
+    ),
   };
 }

@@ -9,6 +9,8 @@ import type { GetChange } from '../application/ledger/get-change.js';
 import type { LedgerRetention } from '../application/ledger/ledger-retention.js';
 import type { ListChanges } from '../application/ledger/list-changes.js';
 import type { VerifyLedger } from '../application/ledger/verify-ledger.js';
+import type { ChangeRecorder } from '../application/ledger/change-recorder.js';
+import type { RevertChange } from '../application/ledger/revert-change.js';
 import type { ChangeLedger } from '../domain/ports/change-ledger.js';
 import type { ListPrompts } from '../application/prompts/list-prompts.js';
 import type { PromptSourceResolver } from '../application/prompts/prompt-source-resolver.js';
@@ -91,4 +93,6 @@ export const TOKENS = {
   GetChange: token<GetChange>('GetChange'),
   VerifyLedger: token<VerifyLedger>('VerifyLedger'),
   LedgerRetention: token<LedgerRetention>('LedgerRetention'),
+  ChangeRecorder: token<ChangeRecorder>('ChangeRecorder'),
+  RevertChange: token<RevertChange>('RevertChange'),
 } as const;

@@ -1,5 +1,7 @@
-import { kubectlEquivalent, toOperation, type ClusterAction, type ClusterOperation } from '../../domain/actions/cluster-action.js';
-import type { DryRunResult } from '../../domain/cluster/kube-types.js';
+import { actionTarget, kubectlEquivalent, toOperation, type ClusterAction, type ClusterOperation } from '../../domain/actions/cluster-action.js';
+import type { DryRunResult, KubeObject } from '../../domain/cluster/kube-types.js';
+import type { SentChange } from '../../domain/ledger/change-entry.js';
+import type { ChangeRecorder, RecordedWrite, WriteContext } from '../ledger/change-recorder.js';
 import { DomainError } from '../../domain/errors.js';
 import type { Clock } from '../../domain/ports/clock.js';
 import type { ClusterWriter } from '../../domain/ports/cluster-writer.js';
@@ -20,6 +22,28 @@ export interface ActionOutcome {
   kubectl: string;
   status: 'applied' | 'failed' | 'not-run';
   message?: string;
+  /** The change ledger entry of this write (applied or refused). */
+  ledgerId?: string;
+  /** Set when the write could not be recorded (it happened all the same). */
+  ledgerError?: string;
+}
+
+/** Where each write of an execution is recorded: the one ChangeRecorder, and who and what the run is for. */
+export interface WriteRecording {
+  recorder: ChangeRecorder;
+  context: WriteContext;
+}
+
+/** The exact call an operation sends, as the ledger records it. */
+export function sentChangeOf(op: ClusterOperation): SentChange {
+  switch (op.method) {
+    case 'apply':
+      return { method: 'apply', patchType: 'apply', body: op.manifest };
+    case 'patch':
+      return { method: 'patch', patchType: op.patchType, body: op.patch };
+    case 'delete':
+      return { method: 'delete' };
+  }
 }
 
 export interface ExecutionReport {
@@ -42,17 +66,17 @@ export async function dryRunOperation(writer: ClusterWriter, op: ClusterOperatio
   }
 }
 
-async function run(writer: ClusterWriter, op: ClusterOperation): Promise<void> {
+/** The write itself; the object as stored (undefined after a delete), which the ledger records. */
+async function run(writer: ClusterWriter, op: ClusterOperation): Promise<KubeObject | undefined> {
   const pin = op.resourceVersion ? { resourceVersion: op.resourceVersion } : {};
   switch (op.method) {
     case 'apply':
-      await writer.apply(op.manifest, pin);
-      return;
+      return writer.apply(op.manifest, pin);
     case 'patch':
-      await writer.patch(op.ref, op.patch, { patchType: op.patchType, ...pin });
-      return;
+      return writer.patch(op.ref, op.patch, { patchType: op.patchType, ...pin });
     case 'delete':
       await writer.delete(op.ref, pin);
+      return undefined;
   }
 }
 
@@ -61,12 +85,16 @@ async function run(writer: ClusterWriter, op: ClusterOperation): Promise<void> {
  * applied and the report names the action and the API server's message.
  * Otherwise the actions are applied in order; a failure stops the rest
  * (they are reported `not-run`), since later actions may rely on earlier ones.
+ * With `recording`, each write goes through the ChangeRecorder: one ledger
+ * entry per write, its id in the action's outcome.
  */
-export async function executeActions(writer: ClusterWriter, actions: ClusterAction[], clock: Clock): Promise<ExecutionReport> {
+export async function executeActions(writer: ClusterWriter, actions: ClusterAction[], clock: Clock, recording?: WriteRecording): Promise<ExecutionReport> {
   const now = new Date(clock.now());
   const ops = actions.map((a) => toOperation(a, now));
+  const dryRuns: DryRunResult[] = [];
   for (const [i, op] of ops.entries()) {
     const verdict = await dryRunOperation(writer, op);
+    dryRuns.push(verdict);
     if (!verdict.accepted) {
       return {
         dryRunPassed: false,
@@ -83,14 +111,41 @@ export async function executeActions(writer: ClusterWriter, actions: ClusterActi
       outcomes.push({ ...base, status: 'not-run', message: 'an earlier action failed' });
       continue;
     }
-    try {
-      await run(writer, op);
-      outcomes.push({ ...base, status: 'applied' });
-    } catch (e) {
+    const done = await send(writer, op, recording && { recording, action: actions[i], dryRun: dryRuns[i] });
+    const ledger = { ...(done.ledgerId ? { ledgerId: done.ledgerId } : {}), ...(done.ledgerError ? { ledgerError: done.ledgerError } : {}) };
+    if (done.error === undefined) outcomes.push({ ...base, status: 'applied', ...ledger });
+    else {
       failed = true;
       // domain errors carry safe messages; anything else is not echoed
-      outcomes.push({ ...base, status: 'failed', message: e instanceof DomainError ? e.message : 'the cluster call failed unexpectedly' });
+      const message = done.error instanceof DomainError ? done.error.message : 'the cluster call failed unexpectedly';
+      outcomes.push({ ...base, status: 'failed', message, ...ledger });
     }
   }
   return { dryRunPassed: true, outcomes };
+}
+
+/** One write, through the recorder when there is one (the hook of the change ledger), its failure handed back. */
+async function send(
+  writer: ClusterWriter,
+  op: ClusterOperation,
+  ledger: { recording: WriteRecording; action: ClusterAction; dryRun: DryRunResult } | undefined,
+): Promise<RecordedWrite> {
+  const write = () => run(writer, op);
+  if (!ledger)
+    return write().then(
+      (object) => ({ object }),
+      (error: unknown) => ({ error }),
+    );
+  const { recording, action, dryRun } = ledger;
+  return recording.recorder.write(
+    recording.context,
+    {
+      target: actionTarget(action),
+      change: sentChangeOf(op),
+      rationale: action.rationale,
+      risk: action.risk,
+      dryRun: { accepted: true, object: dryRun.accepted ? dryRun.object : undefined },
+    },
+    write,
+  );
 }

@@ -4,6 +4,7 @@ import type { ClusterWriter } from '../../domain/ports/cluster-writer.js';
 import type { LlmProvider } from '../../domain/ports/llm-provider.js';
 import type { SessionStore } from '../../domain/ports/session-store.js';
 import type { Tracer } from '../../domain/ports/tracer.js';
+import type { ChangeRecorder } from '../ledger/change-recorder.js';
 
 /** Per run, from the configuration: SVC_AI_TIMEOUT_MS and SVC_AI_MAX_TOKENS. */
 export interface AiRunLimits {
@@ -20,4 +21,6 @@ export interface AiToolDeps {
   tracer: Tracer;
   clock: Clock;
   limits: AiRunLimits;
+  /** Records every write of an execution in the change ledger. */
+  recorder?: ChangeRecorder;
 }

@@ -6,8 +6,10 @@ import type { Clock, Timers } from '../../domain/ports/clock.js';
 import type { ClusterReader } from '../../domain/ports/cluster-reader.js';
 import type { ClusterWriter } from '../../domain/ports/cluster-writer.js';
 import type { ToolInput } from '../../domain/tools/tool-definitions.js';
-import type { ToolHandler } from '../tool-handler.js';
+import type { ToolContext, ToolHandler } from '../tool-handler.js';
 import { reportProgress, throwIfCancelled } from '../runs/run-scope.js';
+import { ExecutionError } from '../../domain/errors.js';
+import { writeContextFor, type ChangeRecorder } from '../ledger/change-recorder.js';
 import type { SolutionSessions } from './solution-sessions.js';
 
 export const DEFAULT_DEPLOY_TIMEOUT_S = 30;
@@ -43,14 +45,17 @@ export class DeployManifests implements ToolHandler<ToolInput<'deployManifests'>
     private readonly sessions: SolutionSessions,
     private readonly clock: Clock & Timers,
     private readonly pollIntervalMs = 1000,
+    /** Records each applied object in the change ledger. */
+    private readonly recorder?: ChangeRecorder,
   ) {}
 
-  async execute({ solutionId, timeout = DEFAULT_DEPLOY_TIMEOUT_S }: ToolInput<'deployManifests'>) {
+  async execute({ solutionId, timeout = DEFAULT_DEPLOY_TIMEOUT_S }: ToolInput<'deployManifests'>, context?: ToolContext) {
     const session = await this.sessions.load(solutionId);
     assertCallAllowed('deployManifests', solutionId, session.state);
     const objects = applyOrder(session.state.manifests!.objects);
     const applied: KubeObject[] = [];
-    for (const o of objects) applied.push(await this.writer.apply(o, { fieldManager: 'svc' }));
+    const ledgerIds: string[] = [];
+    for (const o of objects) applied.push(await this.applyOne(o, { solutionId, intent: session.state.intent, context, ledgerIds }));
     const started = this.clock.now();
     const deadline = started + timeout * 1000;
     let statuses = await this.statuses(applied);
@@ -73,9 +78,35 @@ export class DeployManifests implements ToolHandler<ToolInput<'deployManifests'>
       status: ready ? ('ready' as const) : ('timeout' as const),
       waitedSeconds: Math.round((this.clock.now() - started) / 100) / 10,
       objects: statuses,
+      ...(ledgerIds.length ? { ledgerIds } : {}),
       ...(ready ? {} : { pending, message: `Not ready after ${timeout} s: ${pending.map((p) => `${p.kind} ${p.name} (${p.reason})`).join(', ')}` }),
       nextSteps: nextSteps(solutionId, saved.state),
     };
+  }
+
+  /**
+   * One object applied; with a recorder, through it: dry run (its verdict and
+   * diff go into the entry), apply, one ledger entry whatever the API server
+   * answers. A refused apply fails the tool as before, its message naming the entry.
+   */
+  private async applyOne(o: KubeObject, run: { solutionId: string; intent: string; context?: ToolContext; ledgerIds: string[] }): Promise<KubeObject> {
+    const apply = () => this.writer.apply(o, { fieldManager: 'svc' });
+    if (!this.recorder || !run.context) return apply();
+    const verdict = await this.writer.dryRunApply(o, { fieldManager: 'svc' });
+    const done = await this.recorder.write(
+      writeContextFor('deployManifests', run.solutionId, run.intent, run.context),
+      {
+        target: refOf(o),
+        change: { method: 'apply', patchType: 'apply', body: o },
+        dryRun: verdict.accepted ? { accepted: true, object: verdict.object } : { accepted: false, message: verdict.message },
+      },
+      apply,
+    );
+    if (done.ledgerId) run.ledgerIds.push(done.ledgerId);
+    if (done.error === undefined) return done.object!;
+    if (done.error instanceof ExecutionError && done.ledgerId)
+      throw new ExecutionError(`${done.error.message} (change ledger entry ${done.ledgerId})`, done.error.details);
+    throw done.error;
   }
 
   private async statuses(objects: KubeObject[]): Promise<ObjectStatus[]> {

@@ -6,7 +6,7 @@ import type { Clock } from '../../domain/ports/clock.js';
 import type { ClusterReader } from '../../domain/ports/cluster-reader.js';
 import type { ClusterWriter } from '../../domain/ports/cluster-writer.js';
 import { AwaitRollouts, uniqueTargets, type RolloutWaitOptions } from '../actions/await-rollouts.js';
-import { executeActions } from '../actions/execute-actions.js';
+import { executeActions, type WriteRecording } from '../actions/execute-actions.js';
 import type { ExecutionOutcome } from './operation-state.js';
 
 export type { RolloutWaitOptions } from '../actions/await-rollouts.js';
@@ -30,10 +30,10 @@ export class ExecuteOperation {
     this.rollouts = new AwaitRollouts(reader, writer, options);
   }
 
-  /** `deadlineMs`: what is left of the run's wall-clock limit (SVC_AI_TIMEOUT_MS). */
-  async execute(actions: ClusterAction[], deadlineMs: number): Promise<ExecutionOutcome> {
+  /** `deadlineMs`: what is left of the run's wall-clock limit (SVC_AI_TIMEOUT_MS); `recording`: where each write is recorded. */
+  async execute(actions: ClusterAction[], deadlineMs: number, recording?: WriteRecording): Promise<ExecutionOutcome> {
     const baseline = await this.rollouts.baseline(actions);
-    const report = await executeActions(this.writer, actions, this.clock);
+    const report = await executeActions(this.writer, actions, this.clock, recording);
     const base = { dryRunPassed: report.dryRunPassed, ...(report.refused ? { refused: report.refused } : {}), actions: report.outcomes };
     if (!report.dryRunPassed) return { ...base, succeeded: false, rollouts: [], objects: [] };
     const rollouts = await this.rollouts.wait(actions, report.outcomes, baseline, deadlineMs);

@@ -9,6 +9,8 @@ import type { OperateOutput } from '../../domain/tools/outputs/operate-output.js
 import { runOnce } from '../actions/run-once.js';
 import type { ToolContext, ToolHandler } from '../tool-handler.js';
 import { ExecuteOperation, type RolloutWaitOptions } from './execute-operation.js';
+import type { WriteRecording } from '../actions/execute-actions.js';
+import { writeContextFor } from '../ledger/change-recorder.js';
 import { operationView, type OperationView } from './operation-view.js';
 import type { OperationState, Proposal } from './operation-state.js';
 import { PlanOperation, type PlanLimits } from './plan-operation.js';
@@ -110,7 +112,8 @@ export class Operate implements ToolHandler<Input> {
     if (!session.state.execution) requireDelivery(actions, marks, delivery, `{"sessionId":"${session.id}","executeChoice":1}`);
     const started = this.deps.clock.now();
     const { session: saved } = await runOnce(this.deps.sessions, 'operation', session, this.deps.clock, async () => {
-      if (delivery !== 'git') return this.executor.execute(actions, this.deps.limits.timeoutMs - (this.deps.clock.now() - started));
+      if (delivery !== 'git')
+        return this.executor.execute(actions, this.deps.limits.timeoutMs - (this.deps.clock.now() - started), this.recording(session, context));
       if (!this.deliverFix) throw new NotConfiguredError('Delivery through git', 'this server was built without it');
       const { report, gitDelivery } = await deliverInstead(this.deps.writer, this.deliverFix, {
         sessionId: session.id,
@@ -124,6 +127,13 @@ export class Operate implements ToolHandler<Input> {
       return { succeeded: !!gitDelivery, ...report, actions: report.outcomes, rollouts: [], objects: [], ...(gitDelivery ? { gitDelivery } : {}) };
     });
     return operationView(saved);
+  }
+
+  /** Each write recorded for the caller who approved it (executeChoice 1); the request is the intent and its refinements. */
+  private recording(session: Session<OperationState>, context: ToolContext | undefined): WriteRecording | undefined {
+    if (!this.deps.recorder || !context) return undefined;
+    const request = [session.state.intent, ...session.state.refinements].join('\n');
+    return { recorder: this.deps.recorder, context: writeContextFor('operate', session.id, request, context) };
   }
 
   private async stop(session: Session<OperationState>): Promise<OperationView> {

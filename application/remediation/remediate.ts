@@ -5,7 +5,8 @@ import type { Session } from '../../domain/sessions/session.js';
 import { unknownSession } from '../../domain/sessions/session-id.js';
 import type { ToolInput } from '../../domain/tools/tool-definitions.js';
 import { AwaitRollouts, rolloutLines, type RolloutWaitOptions } from '../actions/await-rollouts.js';
-import { executeActions } from '../actions/execute-actions.js';
+import { executeActions, type WriteRecording } from '../actions/execute-actions.js';
+import { writeContextFor } from '../ledger/change-recorder.js';
 import { runOnce } from '../actions/run-once.js';
 import { requireConfigured } from '../ai/require-configured.js';
 import { RunBudget } from '../ai/run-budget.js';
@@ -61,7 +62,7 @@ export class Remediate implements ToolHandler<Input> {
       if (input.executeChoice !== undefined)
         throw new ValidationError('executeChoice continues an investigation: send it with the sessionId an earlier remediate call returned');
       if (input.issue === undefined) throw new ValidationError('issue is required to start an investigation (or send sessionId to continue one)');
-      return this.start({ ...input, issue: input.issue });
+      return this.start({ ...input, issue: input.issue }, context);
     }
     const extra = (['issue', 'evidence', 'mode', 'confidenceThreshold', 'maxRiskLevel'] as const).filter((k) => input[k] !== undefined);
     if (extra.length)
@@ -76,7 +77,7 @@ export class Remediate implements ToolHandler<Input> {
     return remediationView(session);
   }
 
-  private async start(input: Input & { issue: string }): Promise<RemediationView> {
+  private async start(input: Input & { issue: string }, context?: ToolContext): Promise<RemediationView> {
     requireConfigured({ llm: this.deps.llm, cluster: this.deps.reader });
     const started = this.deps.clock.now();
     const settings = {
@@ -108,10 +109,14 @@ export class Remediate implements ToolHandler<Input> {
     // the follow-up check gets what is left of this run's time and tokens
     const spent = budget.usage;
     try {
-      return await this.run(session, {
-        timeoutMs: Math.max(1, this.deps.limits.timeoutMs - (this.deps.clock.now() - started)),
-        maxTokens: Math.max(0, this.deps.limits.maxTokens - spent.inputTokens - spent.outputTokens),
-      });
+      return await this.run(
+        session,
+        {
+          timeoutMs: Math.max(1, this.deps.limits.timeoutMs - (this.deps.clock.now() - started)),
+          maxTokens: Math.max(0, this.deps.limits.maxTokens - spent.inputTokens - spent.outputTokens),
+        },
+        { context },
+      );
     } catch (e) {
       // the caller has no session id yet: answer with the session, which recorded the failure
       const after = e instanceof DomainError ? await this.deps.sessions.get<RemediationState>('remediation', session.id) : undefined;
@@ -152,7 +157,7 @@ export class Remediate implements ToolHandler<Input> {
       }
       const started = this.deps.clock.now();
       const baseline = await this.rollouts.baseline(actions);
-      const report = await executeActions(this.deps.writer, actions, this.deps.clock);
+      const report = await executeActions(this.deps.writer, actions, this.deps.clock, this.recording(session, how.context));
       if (!report.dryRunPassed || !report.outcomes.some((o) => o.status === 'applied')) return { report };
       // the check looks once the changed workloads rolled out (or stopped trying), not mid-rollout
       const rollouts = await this.rollouts.wait(actions, report.outcomes, baseline, limits.timeoutMs);
@@ -164,6 +169,16 @@ export class Remediate implements ToolHandler<Input> {
       return { report, ...(rollouts.length ? { rollouts } : {}), verification };
     });
     return remediationView(saved);
+  }
+
+  /** Each write recorded for the caller: approved by them (executeChoice 1), or by the automatic rule that allowed it. */
+  private recording(session: Session<RemediationState>, context: ToolContext | undefined): WriteRecording | undefined {
+    if (!this.deps.recorder || !context) return undefined;
+    const auto = session.state.automatic;
+    return {
+      recorder: this.deps.recorder,
+      context: writeContextFor('remediate', session.id, session.state.issue, context, auto?.execute ? { mode: 'automatic', rule: auto.reason } : undefined),
+    };
   }
 
   private async stop(session: Session<RemediationState>): Promise<RemediationView> {

@@ -86,6 +86,7 @@ const clusterDeployOutput = z.object({
   status: z.enum(['ready', 'timeout']),
   waitedSeconds: z.number(),
   objects: z.array(z.object({ ...objectRef, ready: z.boolean(), reason: z.string() })),
+  ledgerIds: z.array(z.string()).optional().describe('the change ledger entries of the objects applied, in order: GET /api/v1/changes/{id}'),
   pending: z
     .array(
       z.object({
