@@ -1,10 +1,10 @@
 import type { KubeObject } from '../cluster/kube-types.js';
 import { diffSegments } from '../operations/object-diff.js';
+import { setAt, valueAt } from '../operations/rollback.js';
 import type { ChangeTarget, InverseChange, ObjectState } from './change-entry.js';
 import { holdsRedacted, objectFromState } from './object-state.js';
 
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** Fields an undo may write: content and labels/annotations; other metadata is the server's, status the controller's. */
 function restorableKeys(segments: { key?: string; index?: number; name?: string }[]): string[] | undefined {
@@ -17,21 +17,6 @@ function restorableKeys(segments: { key?: string; index?: number; name?: string 
   if (!first || first === 'status' || first === 'apiVersion' || first === 'kind') return undefined;
   if (first === 'metadata') return second === 'labels' || second === 'annotations' ? keys.slice(0, 3) : undefined;
   return keys;
-}
-
-function valueAt(o: unknown, keys: string[]): unknown {
-  let v: unknown = o;
-  for (const k of keys) v = isObj(v) ? v[k] : undefined;
-  return v;
-}
-
-function setAt(patch: Obj, keys: string[], value: unknown): void {
-  let node = patch;
-  for (const k of keys.slice(0, -1)) {
-    if (!isObj(node[k])) node[k] = {};
-    node = node[k] as Obj;
-  }
-  node[keys[keys.length - 1]] = value;
 }
 
 /**
