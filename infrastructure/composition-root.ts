@@ -40,6 +40,7 @@ import { YamlManifestEditor } from './gitops/yaml-manifest-editor.js';
 import { createLazyClusterClient } from './kubernetes/create-cluster-client.js';
 import { createLlmProvider } from './llm/create-llm-provider.js';
 import { PinoLogger } from './logging/pino-logger.js';
+import { createAuthenticator } from './auth/create-authenticator.js';
 import { registerOrgData } from './orgdata/register-org-data.js';
 import { registerPrompts } from './prompts/register-prompts.js';
 import { registerLedger } from './ledger/register-ledger.js';
@@ -110,7 +111,9 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
   value(TOKENS.SessionStore, overrides.sessions ?? shared.sessions);
   value(TOKENS.SharedState, shared.sharedState);
   value(TOKENS.RateLimiter, shared.rateLimiter);
-  value(TOKENS.OnShutdown, [shared.close]);
+  const auth = createAuthenticator(config, logger);
+  if (auth) value(TOKENS.Authenticator, auth.authenticator);
+  value(TOKENS.OnShutdown, [shared.close, async () => auth?.stop()]);
   const recorder = registerLedger(c, config, overrides.ledger ?? shared.ledger, overrides.ledger ? 'custom' : shared.ledgerStore);
   // ...readiness checks do not: a probe every few seconds would be a trace of its own each time.
   value(

@@ -26,6 +26,7 @@ import type { StartRun } from '../application/runs/start-run.js';
 import type { WatchRun } from '../application/runs/watch-run.js';
 import type { RunStore } from '../domain/ports/run-store.js';
 import type { Clock, Timers } from '../domain/ports/clock.js';
+import type { Authenticator } from '../domain/ports/authenticator.js';
 import type { ClusterReader } from '../domain/ports/cluster-reader.js';
 import type { ClusterWriter } from '../domain/ports/cluster-writer.js';
 import type { Embedder } from '../domain/ports/embedder.js';
@@ -64,6 +65,8 @@ export const TOKENS = {
   SessionStore: token<SessionStore>('SessionStore'),
   SharedState: token<SharedState>('SharedState'),
   RateLimiter: token<RateLimiter>('RateLimiter'),
+  /** Turns bearer tokens into callers; not registered when no identity is configured (svc runs open). */
+  Authenticator: token<Authenticator>('Authenticator'),
   /** Closers run on graceful shutdown, after in-flight requests drained. */
   OnShutdown: token<Array<() => Promise<void>>>('OnShutdown'),
   ToolRegistry: token<ToolRegistry>('ToolRegistry'),
