@@ -9,8 +9,6 @@ import { createApp } from './app.js';
 import { fastAnswers } from './fast-answers.js';
 import { afterGate, containerGate, type GateContext } from './request-gate.js';
 
-const MAX_HEADER_BYTES = 32 * 1024;
-
 export interface RunningServer {
   server: http.Server;
   url: string;
@@ -31,9 +29,7 @@ export async function startServer(container: DependencyContainer): Promise<Runni
   const route = (req: http.IncomingMessage, res: http.ServerResponse, context: GateContext) => {
     if (!fast(req, res, context, app)) app(req, res);
   };
-  // 32 KiB of headers (node's default is 16): an OIDC token with its groups can be large, and a
-  // token over the authenticator's bound must reach the gate to be answered 401, not 431
-  const server = http.createServer({ connectionsCheckingInterval, maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => {
+  const server = http.createServer({ connectionsCheckingInterval }, (req, res) => {
     const passed = gate(req, res);
     // usually known at once; a promise when rate-limit counters live in Redis
     if (passed instanceof Promise) afterGate(passed, res, (context) => route(req, res, context));
