@@ -141,6 +141,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
     clock: c.resolve(TOKENS.Clock),
     limits: { timeoutMs: config.ai.timeoutMs, maxTokens: config.ai.maxTokens },
     recorder,
+    approval: config.auth,
   };
   const gitDelivery = createGitDelivery(config, logger, tracer);
   const deliverFix = new DeliverFix(gitDelivery.ports, new YamlManifestEditor(), gitDelivery.settings);

@@ -1,3 +1,4 @@
+import type { ToolContext } from '../tool-handler.js';
 import type { ClusterEvent, KubeObject } from '../../domain/cluster/kube-types.js';
 import { applyOrder } from '../../domain/deployment/manifest-checks.js';
 import { readiness } from '../../domain/deployment/readiness.js';
@@ -52,6 +53,11 @@ export class DeployManifests implements ToolHandler<ToolInput<'deployManifests'>
   async execute({ solutionId, timeout = DEFAULT_DEPLOY_TIMEOUT_S }: ToolInput<'deployManifests'>, context?: ToolContext) {
     const session = await this.sessions.load(solutionId);
     assertCallAllowed('deployManifests', solutionId, session.state);
+    this.sessions.approveDeploy(
+      session,
+      session.state.manifests!.objects.map((o) => o.metadata.namespace),
+      context,
+    );
     const objects = applyOrder(session.state.manifests!.objects);
     const applied: KubeObject[] = [];
     const ledgerIds: string[] = [];

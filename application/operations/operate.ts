@@ -1,3 +1,4 @@
+import { approveStep, ownedBy } from '../sessions/session-access.js';
 import type { AiToolDeps } from '../ai/ai-tool-deps.js';
 import { requireConfigured } from '../ai/require-configured.js';
 import { NotConfiguredError, ValidationError } from '../../domain/errors.js';
@@ -57,7 +58,7 @@ export class Operate implements ToolHandler<Input> {
         throw new ValidationError('refinedIntent and executeChoice continue an operation: send them with the sessionId an earlier operate call returned');
       }
       if (input.intent === undefined) throw new ValidationError('intent is required to start an operation (or send sessionId to continue one)');
-      return this.start(input.intent, input.evidence);
+      return this.start(input.intent, input.evidence, context);
     }
     if (input.intent !== undefined)
       throw new ValidationError('intent starts a new operation: to change the plan of a session, send refinedIntent with its sessionId');
@@ -67,16 +68,24 @@ export class Operate implements ToolHandler<Input> {
     else if (input.executeChoice === 1) this.requireCluster();
     const session = await this.deps.sessions.get<OperationState>('operation', input.sessionId);
     if (!session) throw unknownSession('operation', input.sessionId, START);
+    if (input.refinedIntent !== undefined || input.executeChoice !== undefined)
+      approveStep(session, input, session.state.plan.actions, this.deps.approval, context);
     if (input.refinedIntent !== undefined) return this.refine(session, input.refinedIntent, input.evidence);
     if (input.executeChoice === 1) return this.run(session, input.delivery, context);
     if (input.executeChoice === 2) return this.stop(session);
     return operationView(session);
   }
 
-  private async start(intent: string, evidence: string | undefined): Promise<OperationView> {
+  private async start(intent: string, evidence: string | undefined, context: ToolContext | undefined): Promise<OperationView> {
     this.requireAiAndCluster();
     const proposal = await this.propose({ intent, evidence, refinements: [] });
-    const session = await this.deps.sessions.create<OperationState>('operation', { intent, ...(evidence ? { evidence } : {}), refinements: [], ...proposal });
+    const session = await this.deps.sessions.create<OperationState>('operation', {
+      ...ownedBy(context),
+      intent,
+      ...(evidence ? { evidence } : {}),
+      refinements: [],
+      ...proposal,
+    });
     return operationView(session);
   }
 
@@ -90,7 +99,13 @@ export class Operate implements ToolHandler<Input> {
     });
     const kept = evidence ?? state.evidence;
     const proposal = await this.propose({ intent: state.intent, evidence: kept, refinements, previousPlan });
-    const next: OperationState = { intent: state.intent, ...(kept ? { evidence: kept } : {}), refinements, ...proposal };
+    const next: OperationState = {
+      ...(state.owner ? { owner: state.owner } : {}),
+      intent: state.intent,
+      ...(kept ? { evidence: kept } : {}),
+      refinements,
+      ...proposal,
+    };
     const saved = await this.deps.sessions.update<OperationState>('operation', session.id, session.revision, next);
     if (saved.conflict) {
       if (!saved.current) throw unknownSession('operation', session.id, START);

@@ -1,5 +1,6 @@
 import type { GitopsMark } from '../../domain/gitops/gitops-ownership.js';
 import type { DeliveredFix } from '../gitops/deliver-fix.js';
+import type { Owned } from '../../domain/auth/session-owner.js';
 import type { ClusterAction, RiskLevel } from '../../domain/actions/cluster-action.js';
 import type { ResourceRef } from '../../domain/cluster/kube-types.js';
 import type { FieldChange } from '../../domain/operations/object-diff.js';
@@ -71,7 +72,7 @@ export interface ExecutionOutcome {
 }
 
 /** What an operation session stores. */
-export interface OperationState extends Executable<ExecutionOutcome> {
+export interface OperationState extends Executable<ExecutionOutcome>, Owned {
   intent: string;
   evidence?: string;
   /** Every refinedIntent, oldest first. */

@@ -1,3 +1,5 @@
+import { NO_SECOND_APPROVER, secondApproverReason } from '../../domain/auth/session-owner.js';
+import { approveStep, ownedBy, writeOf } from '../sessions/session-access.js';
 import type { AiToolDeps } from '../ai/ai-tool-deps.js';
 import { decideAutoExecution } from '../../domain/actions/auto-execution.js';
 import { DomainError, NotConfiguredError, ValidationError } from '../../domain/errors.js';
@@ -72,6 +74,7 @@ export class Remediate implements ToolHandler<Input> {
     if (input.executeChoice === 1) this.requireCluster();
     const session = await this.deps.sessions.get<RemediationState>('remediation', input.sessionId);
     if (!session) throw unknownSession('remediation', input.sessionId, START);
+    if (input.executeChoice !== undefined) approveStep(session, input, session.state.analysis?.actions ?? [], this.deps.approval, context);
     if (input.executeChoice === 1) return this.run(session, this.deps.limits, { delivery: input.delivery, context });
     if (input.executeChoice === 2) return this.stop(session);
     return remediationView(session);
@@ -89,13 +92,17 @@ export class Remediate implements ToolHandler<Input> {
     const { analysis, investigation } = await this.investigate.execute({ issue: input.issue, evidence: input.evidence }, budget);
     const marks = analysis ? await markProposal(this.deps.reader, analysis.actions) : undefined;
     const gitopsRefusal = analysis && automaticRefusal(analysis.actions, marks);
-    const automatic =
+    const decided =
       settings.mode === 'automatic' && analysis
         ? gitopsRefusal
           ? { execute: false, reason: gitopsRefusal }
           : decideAutoExecution({ ...settings, confidence: analysis.confidence, actions: analysis.actions })
         : undefined;
+    // automatic mode is the starter approving their own session: a second approver is someone else
+    const needsSecond = decided?.execute && secondApproverReason(this.deps.approval ?? NO_SECOND_APPROVER, writeOf(analysis!.actions));
+    const automatic = needsSecond ? { execute: false, reason: `not executed automatically: a second approver is needed (${needsSecond})` } : decided;
     const session = await this.deps.sessions.create<RemediationState>('remediation', {
+      ...ownedBy(context),
       issue: input.issue,
       ...(input.evidence ? { evidenceExcerpt: input.evidence.slice(0, EVIDENCE_EXCERPT_CHARS), evidenceChars: input.evidence.length } : {}),
       settings,

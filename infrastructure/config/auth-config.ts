@@ -28,8 +28,6 @@ export interface AuthConfig {
   /** `SVC_REQUIRE_SECOND_APPROVER`: a high-risk execution (or a deploy into a protected namespace) needs a second operator. */
   requireSecondApprover: boolean;
   protectedNamespaces: readonly string[];
-  /** `SVC_KUBE_IMPERSONATE`: cluster calls made for a caller carry Impersonate-User and Impersonate-Group. */
-  kubeImpersonate: boolean;
 }
 
 /** A URL svc fetches keys from: https, or http only on a loopback address (a test IdP, a sidecar). */
@@ -84,6 +82,5 @@ export function parseAuthConfig(env: Env, cwd: string): AuthConfig {
       .split(',')
       .map((n) => n.trim())
       .filter(Boolean),
-    kubeImpersonate: bool(env, 'SVC_KUBE_IMPERSONATE', false),
   };
 }
