@@ -10,6 +10,14 @@ export const MAX_TOKEN_LENGTH = 12 * 1024;
 const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
 const TOKENS_FILE_POLL_MS = 2000;
 
+/**
+ * Every segment is canonical base64url: decoders ignore stray trailing bits,
+ * so `<jwt>x` would otherwise verify as `<jwt>` (one token, many spellings).
+ */
+function canonical(token: string): boolean {
+  return token.split('.').every((seg) => Buffer.from(seg, 'base64url').toString('base64url') === seg);
+}
+
 export interface AuthenticatorParts {
   authenticator: Authenticator;
   /** Stops watching the tokens file. */
@@ -38,6 +46,7 @@ export function createAuthenticator(config: Config, logger: Logger, pollMs = TOK
       const known = statics.lookup(digest);
       if (known) return { caller: known, until: Infinity };
       if (!oidc || !JWT_SHAPE.test(token)) return { refused: 'unknown token' };
+      if (!canonical(token)) return { refused: 'malformed token' };
       const now = Date.now();
       const hit = verified.get(digest, now);
       if (hit) return hit;

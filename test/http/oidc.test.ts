@@ -58,6 +58,9 @@ describe('OIDC bearer tokens (jose, against a real key endpoint)', function () {
     await refused(await idp.token({ nbf: now + 600 }), /not yet valid/);
     await refused(await idp.token({}, 'RS256', 'no-such-kid'), /unknown signing key/);
     await refused(await idp.token({ exp: undefined }), /Invalid bearer token/);
+    // stray characters a lenient base64url decoder would drop: the same token spelled differently
+    await refused(`${good}x`, /malformed token/);
+    await refused(`${good}A`, /malformed token|bad signature/);
     // within the 60 s leeway
     await request(t.app)
       .get('/api/v1/tools')
