@@ -1,4 +1,3 @@
-import type { ToolContext } from '../tool-handler.js';
 import type { ClusterEvent, KubeObject } from '../../domain/cluster/kube-types.js';
 import { applyOrder } from '../../domain/deployment/manifest-checks.js';
 import { readiness } from '../../domain/deployment/readiness.js';
