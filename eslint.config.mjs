@@ -15,6 +15,7 @@ const LAZY_MODULES = [
   '^@aws-sdk/credential-provider-(web-identity|http|node)$',
   '^\\./(kubernetes-cluster-client|openai-llm-provider|anthropic-llm-provider|bedrock-llm-provider|qdrant-vector-store|mcp-route|otel-tracer)\\.js$',
   '^\\.\\./embeddings/(openai|bedrock)-embedder\\.js$',
+  '^\\.\\./mcp-bridge\\.js$',
 ];
 
 export default tseslint.config(

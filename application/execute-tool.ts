@@ -1,4 +1,5 @@
 import type { Caller } from '../domain/auth/caller.js';
+import { leastRoleForTool, requireRole, roleForToolCall } from '../domain/auth/tool-access.js';
 import { CancelledError, DomainError, ExecutionError } from '../domain/errors.js';
 import { issueLines } from '../domain/validation/zod-issues.js';
 import type { Clock } from '../domain/ports/clock.js';
@@ -43,7 +44,11 @@ export class ExecuteTool {
   ) {}
 
   async execute(input: ExecuteToolInput): Promise<ExecuteToolOutput> {
+    // roles first (an unknown tool is 404 for anyone), then the input, then the role this very call needs
+    this.registry.get(input.toolName);
+    requireRole(input.caller, leastRoleForTool(input.toolName), input.toolName);
     const params = this.registry.validate(input.toolName, input.params);
+    requireRole(input.caller, roleForToolCall(input.toolName, params), describeCall(input.toolName, params));
     const started = this.clock.now();
     const sessionId = typeof params.sessionId === 'string' ? params.sessionId : undefined;
     const inputJson = JSON.stringify(params);
@@ -56,18 +61,24 @@ export class ExecuteTool {
         'svc.tool.parameters': Object.keys(params),
         'svc.session.id': sessionId,
         'svc.request.id': input.requestId,
+        'enduser.id': input.caller.username,
+        'enduser.role': input.caller.roles.join(','),
+        'svc.enduser.token_kind': input.caller.kind,
       },
       async (span) => {
+        const ledgerIds: string[] = [];
+        // the changes this run made, also when it failed after making some
+        const changes = () => (ledgerIds.length ? { 'svc.ledger.ids': [...ledgerIds] } : {});
         try {
-          const context: ToolContext = { requestId: input.requestId, sessionId, caller: input.caller, gitToken: input.gitToken, ...input.run };
+          const context: ToolContext = { requestId: input.requestId, sessionId, caller: input.caller, gitToken: input.gitToken, ledgerIds, ...input.run };
           const run = input.run;
           const value = run ? await withinRun(run, () => this.run(input.toolName, params, context)) : await this.run(input.toolName, params, context);
           // a tool may wind down to an answer after a cancel (a loop stopped as at its deadline): a cancelled run has none
           if (run?.signal.aborted) throw new CancelledError();
-          span.setAttributes({ 'svc.tool.success': true, 'svc.tool.duration_ms': this.clock.now() - started });
+          span.setAttributes({ 'svc.tool.success': true, 'svc.tool.duration_ms': this.clock.now() - started, ...changes() });
           return value;
         } catch (err) {
-          span.setAttributes({ 'svc.tool.success': false, 'svc.tool.duration_ms': this.clock.now() - started });
+          span.setAttributes({ 'svc.tool.success': false, 'svc.tool.duration_ms': this.clock.now() - started, ...changes() });
           throw err;
         }
       },
@@ -100,4 +111,9 @@ export class ExecuteTool {
       throw new Error(`result of ${name} does not match its output schema: ${issues}`);
     }
   }
+}
+
+/** The call as a refusal names it: the tool, and for manageOrgData the operation. */
+function describeCall(tool: string, params: Record<string, unknown>): string {
+  return typeof params.operation === 'string' ? `${tool} ${params.operation}` : tool;
 }

@@ -9,6 +9,8 @@ export interface ToolContext {
   sessionId?: string;
   /** Who asked: what sessions, ledger entries and runs are scoped by. */
   caller: Caller;
+  /** Ledger ids of the changes this run made, in order: the writes push them, the tool span carries them. */
+  ledgerIds?: string[];
   /** The request's `X-Svc-Git-Token`: a credential for the repository a tool pushes to, never stored, logged or traced. */
   gitToken?: string;
   /** A run started with `Prefer: respond-async`: aborts on its cancel. The shared AI parts also read it from the run scope. */

@@ -21,13 +21,12 @@ import os from 'node:os';
 import { STATIC_TOKEN_CALLER } from '../domain/auth/caller.js';
 import express from 'express';
 import { buildContainer } from '../infrastructure/composition-root.js';
-import { loadConfig } from '../infrastructure/config/config.js';
 import { TOKENS } from '../infrastructure/tokens.js';
 import { startServer } from '../interfaces/http/server.js';
 import { manifestOf, skillFiles } from '../test/support/upload-manifests.js';
 import { promptFile, WritingGitFetcher } from '../test/support/writing-git-fetcher.js';
 import { openApiDocumentOf } from '../interfaces/http/openapi-document.js';
-import { builtinPromptFiles, load, median, printTable, startRole, type LoadResult } from './support/bench-kit.js';
+import { benchConfig, builtinPromptFiles, load, median, printTable, startRole, type LoadResult } from './support/bench-kit.js';
 
 const TOKEN = 'bench-token-0123456789abcdef';
 const headers = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
@@ -75,17 +74,7 @@ function repoFiles(): Record<string, string> {
 }
 
 function containerForBench() {
-  // rate limits off: the bench measures throughput, not the budget
-  const config = loadConfig({
-    ...process.env,
-    HOST: '127.0.0.1',
-    PORT: '0',
-    SVC_AUTH_TOKEN: TOKEN,
-    LOG_LEVEL: 'silent',
-    SVC_RATE_LIMIT_ENABLED: 'false',
-    SVC_USER_PROMPTS_REPO: REPO,
-  });
-  return buildContainer(config, { gitFetcher: new WritingGitFetcher(repoFiles()) });
+  return buildContainer(benchConfig(TOKEN, { SVC_USER_PROMPTS_REPO: REPO }), { gitFetcher: new WritingGitFetcher(repoFiles()) });
 }
 
 /** What a warm server has: the configured repository cloned, the skill folder uploaded. */

@@ -21,7 +21,7 @@ import { startServer } from '../interfaces/http/server.js';
 import type { RenderPrompt } from '../application/prompts/render-prompt.js';
 import { TOKENS } from '../infrastructure/tokens.js';
 import { startGitHttpServer, type RepoFile } from '../test/support/git-http-server.js';
-import { builtinPromptFiles, load, printTable, ratio, startRole } from './support/bench-kit.js';
+import { benchConfig, builtinPromptFiles, load, printTable, ratio, startRole } from './support/bench-kit.js';
 
 const TOKEN = 'bench-token-0123456789abcdef';
 const headers = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
@@ -44,16 +44,7 @@ async function serveGit() {
 
 async function serveSvc(repo: string) {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'svc-bench-'));
-  const config = loadConfig({
-    ...process.env,
-    HOST: '127.0.0.1',
-    PORT: '0',
-    SVC_AUTH_TOKEN: TOKEN,
-    LOG_LEVEL: 'silent',
-    SVC_RATE_LIMIT_ENABLED: 'false',
-    SVC_DATA_DIR: dataDir,
-    SVC_USER_PROMPTS_REPO: repo,
-  });
+  const config = benchConfig(TOKEN, { SVC_DATA_DIR: dataDir, SVC_USER_PROMPTS_REPO: repo });
   const running = await startServer(buildContainer(config));
   process.on('exit', () => rmSync(dataDir, { recursive: true, force: true }));
   console.log(`URL ${running.url}`);

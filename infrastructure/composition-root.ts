@@ -41,6 +41,7 @@ import { YamlManifestEditor } from './gitops/yaml-manifest-editor.js';
 import { createLazyClusterClient } from './kubernetes/create-cluster-client.js';
 import { createLlmProvider } from './llm/create-llm-provider.js';
 import { PinoLogger } from './logging/pino-logger.js';
+import { createAuthenticator } from './auth/create-authenticator.js';
 import { registerOrgData } from './orgdata/register-org-data.js';
 import { registerPrompts } from './prompts/register-prompts.js';
 import { registerLedger } from './ledger/register-ledger.js';
@@ -111,8 +112,10 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
   value(TOKENS.SessionStore, overrides.sessions ?? shared.sessions);
   value(TOKENS.SharedState, shared.sharedState);
   value(TOKENS.RateLimiter, shared.rateLimiter);
-  value(TOKENS.OnShutdown, [shared.close]);
-  registerLedger(c, config, overrides.ledger ?? shared.ledger, overrides.ledger ? 'custom' : shared.ledgerStore);
+  const auth = createAuthenticator(config, logger);
+  if (auth) value(TOKENS.Authenticator, auth.authenticator);
+  value(TOKENS.OnShutdown, [shared.close, async () => auth?.stop()]);
+  const recorder = registerLedger(c, config, overrides.ledger ?? shared.ledger, overrides.ledger ? 'custom' : shared.ledgerStore);
   // ...readiness checks do not: a probe every few seconds would be a trace of its own each time.
   value(
     TOKENS.CheckReadiness,
@@ -140,6 +143,8 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
     limits: { timeoutMs: config.ai.timeoutMs, maxTokens: config.ai.maxTokens },
     writeScope: config.writes,
     policies: new OrgPolicySource(c.resolve(TOKENS.VectorStore), c.resolve(TOKENS.Embedder)),
+    recorder,
+    approval: config.auth,
   };
   const gitDelivery = createGitDelivery(config, logger, tracer);
   const deliverFix = new DeliverFix(gitDelivery.ports, new YamlManifestEditor(), gitDelivery.settings);

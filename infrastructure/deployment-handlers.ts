@@ -17,7 +17,7 @@ type DeploymentTools = 'recommend' | 'chooseSolution' | 'answerQuestion' | 'gene
 /** The five tools of the deployment workflow, built from the ports registered in `c`. */
 export function deploymentHandlers(c: DependencyContainer, config: Config, git: GitDelivery): Pick<TypedToolHandlers, DeploymentTools> {
   const ai = config.ai;
-  const sessions = new SolutionSessions(c.resolve(TOKENS.SessionStore));
+  const sessions = new SolutionSessions(c.resolve(TOKENS.SessionStore), config.auth);
   const reader = c.resolve(TOKENS.ClusterReader);
   const writer = c.resolve(TOKENS.ClusterWriter);
   const llm = c.resolve(TOKENS.LlmProvider);
@@ -29,7 +29,7 @@ export function deploymentHandlers(c: DependencyContainer, config: Config, git: 
     answerQuestion: new AnswerQuestion(reader, sessions),
     generateManifests: new GenerateManifests(llm, reader, writer, sessions, clock, limits),
     deployManifests: new DeployOrDeliver(
-      new DeployManifests(reader, writer, sessions, clock, 1000, config.writes),
+      new DeployManifests(reader, writer, sessions, clock, 1000, config.writes, c.resolve(TOKENS.ChangeRecorder)),
       new DeliverToGit(git.ports, sessions, git.settings),
     ),
   };

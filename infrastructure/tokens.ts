@@ -9,6 +9,8 @@ import type { GetChange } from '../application/ledger/get-change.js';
 import type { LedgerRetention } from '../application/ledger/ledger-retention.js';
 import type { ListChanges } from '../application/ledger/list-changes.js';
 import type { VerifyLedger } from '../application/ledger/verify-ledger.js';
+import type { ChangeRecorder } from '../application/ledger/change-recorder.js';
+import type { RevertChange } from '../application/ledger/revert-change.js';
 import type { ChangeLedger } from '../domain/ports/change-ledger.js';
 import type { ListPrompts } from '../application/prompts/list-prompts.js';
 import type { PromptSourceResolver } from '../application/prompts/prompt-source-resolver.js';
@@ -24,6 +26,7 @@ import type { StartRun } from '../application/runs/start-run.js';
 import type { WatchRun } from '../application/runs/watch-run.js';
 import type { RunStore } from '../domain/ports/run-store.js';
 import type { Clock, Timers } from '../domain/ports/clock.js';
+import type { Authenticator } from '../domain/ports/authenticator.js';
 import type { ClusterReader } from '../domain/ports/cluster-reader.js';
 import type { ClusterWriter } from '../domain/ports/cluster-writer.js';
 import type { Embedder } from '../domain/ports/embedder.js';
@@ -62,6 +65,8 @@ export const TOKENS = {
   SessionStore: token<SessionStore>('SessionStore'),
   SharedState: token<SharedState>('SharedState'),
   RateLimiter: token<RateLimiter>('RateLimiter'),
+  /** Turns bearer tokens into callers; not registered when no identity is configured (svc runs open). */
+  Authenticator: token<Authenticator>('Authenticator'),
   /** Closers run on graceful shutdown, after in-flight requests drained. */
   OnShutdown: token<Array<() => Promise<void>>>('OnShutdown'),
   ToolRegistry: token<ToolRegistry>('ToolRegistry'),
@@ -91,4 +96,6 @@ export const TOKENS = {
   GetChange: token<GetChange>('GetChange'),
   VerifyLedger: token<VerifyLedger>('VerifyLedger'),
   LedgerRetention: token<LedgerRetention>('LedgerRetention'),
+  ChangeRecorder: token<ChangeRecorder>('ChangeRecorder'),
+  RevertChange: token<RevertChange>('RevertChange'),
 } as const;

@@ -1,5 +1,7 @@
-import { kubectlEquivalent, toOperation, type ClusterAction, type ClusterOperation } from '../../domain/actions/cluster-action.js';
-import type { DryRunResult } from '../../domain/cluster/kube-types.js';
+import { actionTarget, kubectlEquivalent, toOperation, type ClusterAction, type ClusterOperation } from '../../domain/actions/cluster-action.js';
+import type { DryRunResult, KubeObject } from '../../domain/cluster/kube-types.js';
+import type { SentChange } from '../../domain/ledger/change-entry.js';
+import type { ChangeRecorder, RecordedWrite, WriteContext } from '../ledger/change-recorder.js';
 import { DependencyError, DomainError } from '../../domain/errors.js';
 import type { Clock } from '../../domain/ports/clock.js';
 import type { ClusterWriter } from '../../domain/ports/cluster-writer.js';
@@ -23,6 +25,28 @@ export interface ActionOutcome {
   message?: string;
   /** The API server's warnings on this action's dry run at execution. */
   warnings?: string[];
+  /** The change ledger entry of this write (applied or refused). */
+  ledgerId?: string;
+  /** Set when the write could not be recorded (it happened all the same). */
+  ledgerError?: string;
+}
+
+/** Where each write of an execution is recorded: the one ChangeRecorder, and who and what the run is for. */
+export interface WriteRecording {
+  recorder: ChangeRecorder;
+  context: WriteContext;
+}
+
+/** The exact call an operation sends, as the ledger records it. */
+export function sentChangeOf(op: ClusterOperation): SentChange {
+  switch (op.method) {
+    case 'apply':
+      return { method: 'apply', patchType: 'apply', body: op.manifest };
+    case 'patch':
+      return { method: 'patch', patchType: op.patchType, body: op.patch };
+    case 'delete':
+      return { method: 'delete' };
+  }
 }
 
 export interface ExecutionReport {
@@ -45,17 +69,17 @@ export async function dryRunOperation(writer: ClusterWriter, op: ClusterOperatio
   }
 }
 
-async function run(writer: ClusterWriter, op: ClusterOperation): Promise<void> {
+/** The write itself; the object as stored (undefined after a delete), which the ledger records. */
+async function run(writer: ClusterWriter, op: ClusterOperation): Promise<KubeObject | undefined> {
   const pin = op.resourceVersion ? { resourceVersion: op.resourceVersion } : {};
   switch (op.method) {
     case 'apply':
-      await writer.apply(op.manifest, pin);
-      return;
+      return writer.apply(op.manifest, pin);
     case 'patch':
-      await writer.patch(op.ref, op.patch, { patchType: op.patchType, ...pin });
-      return;
+      return writer.patch(op.ref, op.patch, { patchType: op.patchType, ...pin });
     case 'delete':
       await writer.delete(op.ref, pin);
+      return undefined;
   }
 }
 
@@ -67,17 +91,21 @@ async function run(writer: ClusterWriter, op: ClusterOperation): Promise<void> {
  * `pins[i]`: the resourceVersion action i was approved against, sent as the
  * precondition of its dry run and write (a change made since is a 409
  * Conflict, never overwritten). A dependency failure during the dry runs is
- * NothingAppliedError: the caller may try again.
+ * NothingAppliedError: the caller may try again. With `recording`, each write
+ * goes through the ChangeRecorder: one ledger entry per write, its id in the
+ * action's outcome.
  */
 export async function executeActions(
   writer: ClusterWriter,
   actions: ClusterAction[],
   clock: Clock,
   pins: readonly (string | undefined)[] = [],
+  recording?: WriteRecording,
 ): Promise<ExecutionReport> {
   const now = new Date(clock.now());
   const ops = actions.map((a, i) => toOperation(a, now, pins[i]));
   const warnings: (string[] | undefined)[] = [];
+  const dryRuns: DryRunResult[] = [];
   for (const [i, op] of ops.entries()) {
     let verdict: DryRunResult;
     try {
@@ -86,6 +114,7 @@ export async function executeActions(
       if (e instanceof DependencyError) throw new NothingAppliedError(e);
       throw e;
     }
+    dryRuns.push(verdict);
     if (verdict.accepted) warnings.push(verdict.warnings);
     else {
       return {
@@ -108,14 +137,41 @@ export async function executeActions(
       outcomes.push({ ...base, status: 'not-run', message: 'an earlier action failed' });
       continue;
     }
-    try {
-      await run(writer, op);
-      outcomes.push({ ...base, status: 'applied' });
-    } catch (e) {
+    const done = await send(writer, op, recording && { recording, action: actions[i], dryRun: dryRuns[i] });
+    const ledger = { ...(done.ledgerId ? { ledgerId: done.ledgerId } : {}), ...(done.ledgerError ? { ledgerError: done.ledgerError } : {}) };
+    if (done.error === undefined) outcomes.push({ ...base, status: 'applied', ...ledger });
+    else {
       failed = true;
       // domain errors carry safe messages; anything else is not echoed
-      outcomes.push({ ...base, status: 'failed', message: e instanceof DomainError ? e.message : 'the cluster call failed unexpectedly' });
+      const message = done.error instanceof DomainError ? done.error.message : 'the cluster call failed unexpectedly';
+      outcomes.push({ ...base, status: 'failed', message, ...ledger });
     }
   }
   return { dryRunPassed: true, outcomes };
+}
+
+/** One write, through the recorder when there is one (the hook of the change ledger), its failure handed back. */
+async function send(
+  writer: ClusterWriter,
+  op: ClusterOperation,
+  ledger: { recording: WriteRecording; action: ClusterAction; dryRun: DryRunResult } | undefined,
+): Promise<RecordedWrite> {
+  const write = () => run(writer, op);
+  if (!ledger)
+    return write().then(
+      (object) => ({ object }),
+      (error: unknown) => ({ error }),
+    );
+  const { recording, action, dryRun } = ledger;
+  return recording.recorder.write(
+    recording.context,
+    {
+      target: actionTarget(action),
+      change: sentChangeOf(op),
+      rationale: action.rationale,
+      risk: action.risk,
+      dryRun: { accepted: true, object: dryRun.accepted ? dryRun.object : undefined },
+    },
+    write,
+  );
 }

@@ -4,7 +4,7 @@ import type { FieldChange } from '../../domain/operations/object-diff.js';
 import type { Clock } from '../../domain/ports/clock.js';
 import type { ClusterReader } from '../../domain/ports/cluster-reader.js';
 import type { ClusterWriter } from '../../domain/ports/cluster-writer.js';
-import { executeActions, type ExecutionReport } from './execute-actions.js';
+import { executeActions, type ExecutionReport, type WriteRecording } from './execute-actions.js';
 import { previewActions, type PreviewChecks } from './preview-actions.js';
 import type { ProposedAction } from './proposed-action.js';
 
@@ -28,6 +28,7 @@ export async function executeApproved(
   checks: PreviewChecks,
   actions: ClusterAction[],
   approved: readonly ProposedAction[],
+  recording?: WriteRecording,
 ): Promise<ExecutionReport> {
   for (const [i, a] of actions.entries()) {
     const outside = scopeRefusal(actionTarget(a), checks.scope);
@@ -39,7 +40,7 @@ export async function executeApproved(
       };
   }
   const pins = actions.map((_, i) => approved[i]?.resourceVersion);
-  const report = await executeActions(deps.writer, actions, deps.clock, pins);
+  const report = await executeActions(deps.writer, actions, deps.clock, pins, recording);
   const refused = report.refused;
   const pin = refused && pins[refused.action - 1];
   if (!refused || refused.reason !== 'Conflict' || !pin) return report;

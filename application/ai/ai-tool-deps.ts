@@ -6,6 +6,8 @@ import type { LlmProvider } from '../../domain/ports/llm-provider.js';
 import type { SessionStore } from '../../domain/ports/session-store.js';
 import type { Tracer } from '../../domain/ports/tracer.js';
 import type { PolicySource } from '../actions/policy-source.js';
+import type { ChangeRecorder } from '../ledger/change-recorder.js';
+import type { ApprovalPolicy } from '../../domain/auth/session-owner.js';
 
 /** Per run, from the configuration: SVC_AI_TIMEOUT_MS and SVC_AI_MAX_TOKENS. */
 export interface AiRunLimits {
@@ -26,4 +28,8 @@ export interface AiToolDeps {
   writeScope?: WriteScope;
   /** The organisation's policies each action is checked against; default none. */
   policies?: PolicySource;
+  /** Records every write of an execution in the change ledger. */
+  recorder?: ChangeRecorder;
+  /** SVC_REQUIRE_SECOND_APPROVER and SVC_PROTECTED_NAMESPACES; absent: no second approver. */
+  approval?: ApprovalPolicy;
 }

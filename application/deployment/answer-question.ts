@@ -1,3 +1,4 @@
+import type { ToolContext } from '../tool-handler.js';
 import { validateStageAnswers } from '../../domain/deployment/answer-rules.js';
 import { assertCallAllowed, nextStage, nextSteps, readyForManifests } from '../../domain/deployment/workflow.js';
 import { ValidationError } from '../../domain/errors.js';
@@ -18,8 +19,8 @@ export class AnswerQuestion implements ToolHandler<ToolInput<'answerQuestion'>> 
     private readonly sessions: SolutionSessions,
   ) {}
 
-  async execute({ solutionId, stage, answers }: ToolInput<'answerQuestion'>) {
-    const session = await this.sessions.load(solutionId);
+  async execute({ solutionId, stage, answers }: ToolInput<'answerQuestion'>, context?: ToolContext) {
+    const session = await this.sessions.load(solutionId, context);
     assertCallAllowed('answerQuestion', solutionId, session.state, stage);
     const accepted = validateStageAnswers(session.state.questions!, stage, answers);
     const namespace = accepted.namespace;

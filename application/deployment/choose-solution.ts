@@ -1,3 +1,4 @@
+import type { ToolContext } from '../tool-handler.js';
 import { applyPolicies } from '../../domain/deployment/answer-rules.js';
 import { questionsFromSchemas } from '../../domain/deployment/questions-from-schema.js';
 import type { JsonSchema } from '../../domain/deployment/schema-field.js';
@@ -20,8 +21,8 @@ export class ChooseSolution implements ToolHandler<ToolInput<'chooseSolution'>> 
     private readonly sessions: SolutionSessions,
   ) {}
 
-  async execute({ solutionId }: ToolInput<'chooseSolution'>) {
-    let session = await this.sessions.load(solutionId);
+  async execute({ solutionId }: ToolInput<'chooseSolution'>, context?: ToolContext) {
+    let session = await this.sessions.load(solutionId, context);
     const notes: string[] = [];
     if (!session.state.questions) {
       const { intent, solution, policies } = session.state;

@@ -26,7 +26,7 @@ export class DeliverToGit {
 
   async execute(solutionId: string, input: GitopsInput, context: ToolContext) {
     // the session first: a call out of order never reaches a repository rule, let alone a remote
-    const session = await this.sessions.load(solutionId);
+    const session = await this.sessions.load(solutionId, context);
     assertCallAllowed('deployManifests', solutionId, session.state);
     const target = validateGitopsTarget(input, { branch: `svc/${solutionId}`, path: '' });
     const { location } = target;

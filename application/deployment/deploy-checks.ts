@@ -1,7 +1,7 @@
 import { kubectlEquivalent } from '../../domain/actions/cluster-action.js';
 import { assessRisk } from '../../domain/actions/risk-floor.js';
 import { scopeRefusal, type WriteScope } from '../../domain/actions/write-scope.js';
-import type { KubeObject, ResourceRef } from '../../domain/cluster/kube-types.js';
+import type { DryRunResult, KubeObject, ResourceRef } from '../../domain/cluster/kube-types.js';
 import type { Solution } from '../../domain/deployment/solution.js';
 import { DomainError, ValidationError } from '../../domain/errors.js';
 import { diffSegments } from '../../domain/operations/object-diff.js';
@@ -57,13 +57,15 @@ export async function dryRunAll(
   writer: ClusterWriter,
   objects: readonly KubeObject[],
   scope: WriteScope,
-): Promise<{ outcomes: ObjectOutcome[]; existed: boolean[]; refused: boolean }> {
+): Promise<{ outcomes: ObjectOutcome[]; existed: boolean[]; verdicts: DryRunResult[]; refused: boolean }> {
   const outcomes: ObjectOutcome[] = [];
   const existed: boolean[] = [];
+  const verdicts: DryRunResult[] = [];
   for (const o of objects) {
     const live = await reader.get(refOf(o));
     existed.push(live !== null);
     const verdict = await writer.dryRunApply(o, { fieldManager: 'svc' });
+    verdicts.push(verdict);
     const action = { type: 'apply' as const, manifest: o, description: named(o), risk: 'low' as const, rationale: 'deployManifests' };
     const { risk, reasons } = assessRisk(action, { ownNamespace: scope.ownNamespace, diff: verdict.accepted ? diffSegments(live, verdict.object) : undefined });
     const base = { ...refOf(o), risk, ...(reasons.length ? { riskReasons: reasons } : {}) };
@@ -77,7 +79,7 @@ export async function dryRunAll(
       });
     }
   }
-  return { outcomes, existed, refused: outcomes.some((o) => o.outcome === 'refused') };
+  return { outcomes, existed, verdicts, refused: outcomes.some((o) => o.outcome === 'refused') };
 }
 
 /**
@@ -85,7 +87,7 @@ export async function dryRunAll(
  * failure stops the rest (`not-run`). Returns what was applied, as stored.
  */
 export async function applyAll(
-  writer: ClusterWriter,
+  apply: (object: KubeObject, index: number) => Promise<KubeObject>,
   objects: readonly KubeObject[],
   planned: ObjectOutcome[],
 ): Promise<{ outcomes: ObjectOutcome[]; applied: KubeObject[] }> {
@@ -98,7 +100,7 @@ export async function applyAll(
       continue;
     }
     try {
-      applied.push(await writer.apply(o, { fieldManager: 'svc' }));
+      applied.push(await apply(o, i));
       outcomes.push(planned[i]);
     } catch (e) {
       if (!(e instanceof DomainError)) throw e;

@@ -1,5 +1,5 @@
 import { OPEN_WRITE_SCOPE, type WriteScope } from '../../domain/actions/write-scope.js';
-import type { ClusterEvent, KubeObject } from '../../domain/cluster/kube-types.js';
+import type { ClusterEvent, DryRunResult, KubeObject } from '../../domain/cluster/kube-types.js';
 import { applyOrder } from '../../domain/deployment/manifest-checks.js';
 import { readiness } from '../../domain/deployment/readiness.js';
 import { assertCallAllowed, nextSteps } from '../../domain/deployment/workflow.js';
@@ -8,8 +8,10 @@ import type { ClusterReader } from '../../domain/ports/cluster-reader.js';
 import type { ClusterWriter } from '../../domain/ports/cluster-writer.js';
 import type { ToolInput } from '../../domain/tools/tool-definitions.js';
 import type { ClusterDeployOutput } from '../../domain/tools/outputs/deployment-outputs.js';
-import type { ToolHandler } from '../tool-handler.js';
+import type { ToolContext, ToolHandler } from '../tool-handler.js';
 import { reportProgress, throwIfCancelled } from '../runs/run-scope.js';
+import { ExecutionError } from '../../domain/errors.js';
+import { writeContextFor, type ChangeRecorder } from '../ledger/change-recorder.js';
 import { applyAll, assertDeployable, cleanupCommands, dryRunAll, refOf, type ObjectOutcome } from './deploy-checks.js';
 import type { SolutionSessions } from './solution-sessions.js';
 
@@ -45,13 +47,21 @@ export class DeployManifests implements ToolHandler<ToolInput<'deployManifests'>
     private readonly clock: Clock & Timers,
     private readonly pollIntervalMs = 1000,
     private readonly scope: WriteScope = OPEN_WRITE_SCOPE,
+    /** Records each applied object in the change ledger. */
+    private readonly recorder?: ChangeRecorder,
   ) {}
 
-  async execute({ solutionId, timeout = DEFAULT_DEPLOY_TIMEOUT_S }: ToolInput<'deployManifests'>): Promise<ClusterDeployOutput> {
+  async execute({ solutionId, timeout = DEFAULT_DEPLOY_TIMEOUT_S }: ToolInput<'deployManifests'>, context?: ToolContext): Promise<ClusterDeployOutput> {
     const session = await this.sessions.load(solutionId);
     assertCallAllowed('deployManifests', solutionId, session.state);
+    this.sessions.approveDeploy(
+      session,
+      session.state.manifests!.objects.map((o) => o.metadata.namespace),
+      context,
+    );
     const objects = applyOrder(session.state.manifests!.objects);
     assertDeployable(objects, session.state.solution, this.scope);
+    const ledgerIds: string[] = [];
     const started = this.clock.now();
     const checked = await dryRunAll(this.reader, this.writer, objects, this.scope);
     if (checked.refused)
@@ -62,7 +72,8 @@ export class DeployManifests implements ToolHandler<ToolInput<'deployManifests'>
         [],
         started,
       );
-    const { outcomes, applied } = await applyAll(this.writer, objects, checked.outcomes);
+    const run = { solutionId, intent: session.state.intent, context, ledgerIds };
+    const { outcomes, applied } = await applyAll((o, i) => this.applyOne(o, checked.verdicts[i], run), objects, checked.outcomes);
     if (outcomes.some((o) => o.outcome === 'failed'))
       return this.stopped(solutionId, 'apply_failed', outcomes, cleanupCommands(objects, outcomes, checked.existed), started);
     const deadline = started + timeout * 1000;
@@ -87,6 +98,7 @@ export class DeployManifests implements ToolHandler<ToolInput<'deployManifests'>
       waitedSeconds: Math.round((this.clock.now() - started) / 100) / 10,
       applied: outcomes,
       objects: statuses,
+      ...(ledgerIds.length ? { ledgerIds } : {}),
       ...(ready ? {} : { pending, message: `Not ready after ${timeout} s: ${pending.map((p) => `${p.kind} ${p.name} (${p.reason})`).join(', ')}` }),
       nextSteps: nextSteps(solutionId, saved.state),
     };
@@ -121,6 +133,34 @@ export class DeployManifests implements ToolHandler<ToolInput<'deployManifests'>
       ...(cleanup.length ? { cleanup } : {}),
       nextSteps: nextSteps(solutionId, saved.state),
     };
+  }
+
+  /**
+   * One object applied after the dry runs of all passed; with a recorder,
+   * through it: one ledger entry (with the deploy-time dry-run verdict and
+   * diff) whatever the API server answers. A refused apply's message names the entry.
+   */
+  private async applyOne(
+    o: KubeObject,
+    verdict: DryRunResult,
+    run: { solutionId: string; intent: string; context?: ToolContext; ledgerIds: string[] },
+  ): Promise<KubeObject> {
+    const apply = () => this.writer.apply(o, { fieldManager: 'svc' });
+    if (!this.recorder || !run.context) return apply();
+    const done = await this.recorder.write(
+      writeContextFor('deployManifests', run.solutionId, run.intent, run.context),
+      {
+        target: refOf(o),
+        change: { method: 'apply', patchType: 'apply', body: o },
+        dryRun: verdict.accepted ? { accepted: true, object: verdict.object } : { accepted: false, message: verdict.message },
+      },
+      apply,
+    );
+    if (done.ledgerId) run.ledgerIds.push(done.ledgerId);
+    if (done.error === undefined) return done.object!;
+    if (done.error instanceof ExecutionError && done.ledgerId)
+      throw new ExecutionError(`${done.error.message} (change ledger entry ${done.ledgerId})`, done.error.details);
+    throw done.error;
   }
 
   private async statuses(objects: KubeObject[]): Promise<ObjectStatus[]> {

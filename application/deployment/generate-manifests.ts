@@ -1,3 +1,4 @@
+import type { ToolContext } from '../tool-handler.js';
 import { toYaml } from '../../domain/deployment/manifest-yaml.js';
 import { allQuestions } from '../../domain/deployment/question.js';
 import { assertCallAllowed, nextSteps } from '../../domain/deployment/workflow.js';
@@ -24,8 +25,8 @@ export class GenerateManifests implements ToolHandler<ToolInput<'generateManifes
     private readonly limits: Omit<BudgetLimits, 'maxCalls'>,
   ) {}
 
-  async execute({ solutionId }: ToolInput<'generateManifests'>) {
-    const session = await this.sessions.load(solutionId);
+  async execute({ solutionId }: ToolInput<'generateManifests'>, context?: ToolContext) {
+    const session = await this.sessions.load(solutionId, context);
     const { state } = session;
     assertCallAllowed('generateManifests', solutionId, state);
     const kinds = state.solution.resources.map((r) => r.kind);

@@ -1,3 +1,4 @@
+import type { ToolContext } from '../tool-handler.js';
 import { z } from 'zod';
 import type { ApiResourceInfo } from '../../domain/cluster/kube-types.js';
 import type { PolicyRules } from '../../domain/deployment/answer-rules.js';
@@ -65,7 +66,7 @@ export class Recommend implements ToolHandler<ToolInput<'recommend'>> {
     private readonly limits: Omit<BudgetLimits, 'maxCalls'>,
   ) {}
 
-  async execute({ intent, final = false }: ToolInput<'recommend'>) {
+  async execute({ intent, final = false }: ToolInput<'recommend'>, context?: ToolContext) {
     const words = intent.match(/[\p{L}\p{N}]+/gu) ?? [];
     if (!final && words.length < 3) return this.guidance(intent, VAGUE_GUIDANCE);
     requireConfigured({ llm: this.llm, cluster: this.cluster });
@@ -92,7 +93,7 @@ export class Recommend implements ToolHandler<ToolInput<'recommend'>> {
         continue;
       }
       for (const d of solution.droppedResources) notes.push(`${d.kind} was dropped from a solution: ${d.reason}.`);
-      const session = await this.sessions.create({ intent, solution, policies, answers: {} });
+      const session = await this.sessions.create({ intent, solution, policies, answers: {} }, context);
       solutions.push({ solutionId: session.id, ...solution });
     }
     return {

@@ -8,6 +8,7 @@ import type { ClusterWriter } from '../../domain/ports/cluster-writer.js';
 import { OPEN_WRITE_SCOPE } from '../../domain/actions/write-scope.js';
 import { AwaitRollouts, uniqueTargets, type RolloutWaitOptions } from '../actions/await-rollouts.js';
 import { executeApproved } from '../actions/execute-approved.js';
+import type { WriteRecording } from '../actions/execute-actions.js';
 import type { PreviewChecks } from '../actions/preview-actions.js';
 import type { ProposedAction } from '../actions/proposed-action.js';
 import type { ExecutionOutcome } from './operation-state.js';
@@ -35,10 +36,10 @@ export class ExecuteOperation {
     this.rollouts = new AwaitRollouts(reader, writer, options);
   }
 
-  /** `deadlineMs`: what is left of the run's wall-clock limit (SVC_AI_TIMEOUT_MS). */
-  async execute(actions: ClusterAction[], approved: readonly ProposedAction[], deadlineMs: number): Promise<ExecutionOutcome> {
+  /** `deadlineMs`: what is left of the run's wall-clock limit (SVC_AI_TIMEOUT_MS); `recording`: where each write is recorded. */
+  async execute(actions: ClusterAction[], approved: readonly ProposedAction[], deadlineMs: number, recording?: WriteRecording): Promise<ExecutionOutcome> {
     const baseline = await this.rollouts.baseline(actions);
-    const report = await executeApproved({ reader: this.reader, writer: this.writer, clock: this.clock }, this.checks, actions, approved);
+    const report = await executeApproved({ reader: this.reader, writer: this.writer, clock: this.clock }, this.checks, actions, approved, recording);
     const base = { dryRunPassed: report.dryRunPassed, ...(report.refused ? { refused: report.refused } : {}), actions: report.outcomes };
     if (!report.dryRunPassed) return { ...base, succeeded: false, rollouts: [], objects: [] };
     const rollouts = await this.rollouts.wait(actions, report.outcomes, baseline, deadlineMs);

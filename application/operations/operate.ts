@@ -1,3 +1,4 @@
+import { approveStep, ownedBy } from '../sessions/session-access.js';
 import type { AiToolDeps } from '../ai/ai-tool-deps.js';
 import { requireConfigured } from '../ai/require-configured.js';
 import { NotConfiguredError, ValidationError } from '../../domain/errors.js';
@@ -12,6 +13,8 @@ import { refusals } from '../actions/proposed-action.js';
 import { closedRefusal, runOnce } from '../actions/run-once.js';
 import type { ToolContext, ToolHandler } from '../tool-handler.js';
 import { ExecuteOperation, type RolloutWaitOptions } from './execute-operation.js';
+import type { WriteRecording } from '../actions/execute-actions.js';
+import { writeContextFor } from '../ledger/change-recorder.js';
 import { operationView, type OperationView } from './operation-view.js';
 import type { OperationState, Proposal } from './operation-state.js';
 import { PlanOperation, type PlanLimits } from './plan-operation.js';
@@ -58,7 +61,7 @@ export class Operate implements ToolHandler<Input> {
         throw new ValidationError('refinedIntent and executeChoice continue an operation: send them with the sessionId an earlier operate call returned');
       }
       if (input.intent === undefined) throw new ValidationError('intent is required to start an operation (or send sessionId to continue one)');
-      return this.start(input.intent, input.evidence);
+      return this.start(input.intent, input.evidence, context);
     }
     if (input.intent !== undefined)
       throw new ValidationError('intent starts a new operation: to change the plan of a session, send refinedIntent with its sessionId');
@@ -68,16 +71,24 @@ export class Operate implements ToolHandler<Input> {
     else if (input.executeChoice === 1) this.requireCluster();
     const session = await this.deps.sessions.get<OperationState>('operation', input.sessionId);
     if (!session) throw unknownSession('operation', input.sessionId, START);
+    if (input.refinedIntent !== undefined || input.executeChoice !== undefined)
+      approveStep(session, input, session.state.plan.actions, this.deps.approval, context);
     if (input.refinedIntent !== undefined) return this.refine(session, input.refinedIntent, input.evidence);
     if (input.executeChoice === 1) return this.run(session, input.delivery, context);
     if (input.executeChoice === 2) return this.stop(session);
     return operationView(session);
   }
 
-  private async start(intent: string, evidence: string | undefined): Promise<OperationView> {
+  private async start(intent: string, evidence: string | undefined, context: ToolContext | undefined): Promise<OperationView> {
     this.requireAiAndCluster();
     const proposal = await this.propose({ intent, evidence, refinements: [] });
-    const session = await this.deps.sessions.create<OperationState>('operation', { intent, ...(evidence ? { evidence } : {}), refinements: [], ...proposal });
+    const session = await this.deps.sessions.create<OperationState>('operation', {
+      ...ownedBy(context),
+      intent,
+      ...(evidence ? { evidence } : {}),
+      refinements: [],
+      ...proposal,
+    });
     return operationView(session);
   }
 
@@ -91,7 +102,13 @@ export class Operate implements ToolHandler<Input> {
     });
     const kept = evidence ?? state.evidence;
     const proposal = await this.propose({ intent: state.intent, evidence: kept, refinements, previousPlan });
-    const next: OperationState = { intent: state.intent, ...(kept ? { evidence: kept } : {}), refinements, ...proposal };
+    const next: OperationState = {
+      ...(state.owner ? { owner: state.owner } : {}),
+      intent: state.intent,
+      ...(kept ? { evidence: kept } : {}),
+      refinements,
+      ...proposal,
+    };
     const saved = await this.deps.sessions.update<OperationState>('operation', session.id, session.revision, next);
     if (saved.conflict) {
       if (!saved.current) throw unknownSession('operation', session.id, START);
@@ -119,7 +136,12 @@ export class Operate implements ToolHandler<Input> {
       this.deps.clock,
       async () => {
         if (delivery !== 'git')
-          return this.executor.execute(actions, session.state.proposal.actions, this.deps.limits.timeoutMs - (this.deps.clock.now() - started));
+          return this.executor.execute(
+            actions,
+            session.state.proposal.actions,
+            this.deps.limits.timeoutMs - (this.deps.clock.now() - started),
+            this.recording(session, context),
+          );
         if (!this.deliverFix) throw new NotConfiguredError('Delivery through git', 'this server was built without it');
         const { report, gitDelivery } = await deliverInstead(this.deps.writer, this.deliverFix, {
           sessionId: session.id,
@@ -135,6 +157,13 @@ export class Operate implements ToolHandler<Input> {
       START,
     );
     return operationView(saved);
+  }
+
+  /** Each write recorded for the caller who approved it (executeChoice 1); the request is the intent and its refinements. */
+  private recording(session: Session<OperationState>, context: ToolContext | undefined): WriteRecording | undefined {
+    if (!this.deps.recorder || !context) return undefined;
+    const request = [session.state.intent, ...session.state.refinements].join('\n');
+    return { recorder: this.deps.recorder, context: writeContextFor('operate', session.id, request, context) };
   }
 
   private async stop(session: Session<OperationState>): Promise<OperationView> {

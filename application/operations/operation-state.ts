@@ -1,4 +1,5 @@
 import type { DeliveredFix } from '../gitops/deliver-fix.js';
+import type { Owned } from '../../domain/auth/session-owner.js';
 import type { RiskLevel } from '../../domain/actions/cluster-action.js';
 import type { ResourceRef } from '../../domain/cluster/kube-types.js';
 import type { OperationPlan } from '../../domain/operations/operation-plan.js';
@@ -47,7 +48,7 @@ export interface ExecutionOutcome {
 }
 
 /** What an operation session stores. */
-export interface OperationState extends Executable<ExecutionOutcome> {
+export interface OperationState extends Executable<ExecutionOutcome>, Owned {
   intent: string;
   evidence?: string;
   /** Every refinedIntent, oldest first. */

@@ -1,3 +1,5 @@
+import { NO_SECOND_APPROVER, secondApproverReason } from '../../domain/auth/session-owner.js';
+import { approveStep, ownedBy, writeOf } from '../sessions/session-access.js';
 import type { AiToolDeps } from '../ai/ai-tool-deps.js';
 import { decideAutoExecution } from '../../domain/actions/auto-execution.js';
 import { DomainError, NotConfiguredError, ValidationError } from '../../domain/errors.js';
@@ -11,6 +13,8 @@ import { NO_POLICIES, policiesText } from '../actions/policy-source.js';
 import { previewActions, type PreviewChecks } from '../actions/preview-actions.js';
 import { refusals } from '../actions/proposed-action.js';
 import { closedRefusal, NothingAppliedError, runOnce } from '../actions/run-once.js';
+import type { WriteRecording } from '../actions/execute-actions.js';
+import { writeContextFor } from '../ledger/change-recorder.js';
 import { requireConfigured } from '../ai/require-configured.js';
 import { RunBudget } from '../ai/run-budget.js';
 import type { DeliverFix } from '../gitops/deliver-fix.js';
@@ -69,7 +73,7 @@ export class Remediate implements ToolHandler<Input> {
       if (input.executeChoice !== undefined)
         throw new ValidationError('executeChoice continues an investigation: send it with the sessionId an earlier remediate call returned');
       if (input.issue === undefined) throw new ValidationError('issue is required to start an investigation (or send sessionId to continue one)');
-      return this.start({ ...input, issue: input.issue });
+      return this.start({ ...input, issue: input.issue }, context);
     }
     const extra = (['issue', 'evidence', 'mode', 'confidenceThreshold', 'maxRiskLevel'] as const).filter((k) => input[k] !== undefined);
     if (extra.length)
@@ -79,12 +83,13 @@ export class Remediate implements ToolHandler<Input> {
     if (input.executeChoice === 1) this.requireCluster();
     const session = await this.deps.sessions.get<RemediationState>('remediation', input.sessionId);
     if (!session) throw unknownSession('remediation', input.sessionId, START);
+    if (input.executeChoice !== undefined) approveStep(session, input, session.state.analysis?.actions ?? [], this.deps.approval, context);
     if (input.executeChoice === 1) return this.run(session, this.deps.limits, { delivery: input.delivery, context });
     if (input.executeChoice === 2) return this.stop(session);
     return remediationView(session);
   }
 
-  private async start(input: Input & { issue: string }): Promise<RemediationView> {
+  private async start(input: Input & { issue: string }, context?: ToolContext): Promise<RemediationView> {
     requireConfigured({ llm: this.deps.llm, cluster: this.deps.reader });
     const started = this.deps.clock.now();
     const settings = {
@@ -103,7 +108,7 @@ export class Remediate implements ToolHandler<Input> {
     const preview = analysis ? await previewActions(this.deps.reader, this.deps.writer, analysis.actions, new Date(this.deps.clock.now()), checks) : undefined;
     const marks = analysis ? await markProposal(this.deps.reader, analysis.actions) : undefined;
     const gitopsRefusal = analysis && automaticRefusal(analysis.actions, marks);
-    const automatic =
+    const decided =
       settings.mode === 'automatic' && analysis && preview
         ? gitopsRefusal
           ? { execute: false, reason: gitopsRefusal }
@@ -115,7 +120,11 @@ export class Remediate implements ToolHandler<Input> {
               ownNamespace: checks.scope.ownNamespace,
             })
         : undefined;
+    // automatic mode is the starter approving their own session: a second approver is someone else
+    const needsSecond = decided?.execute && secondApproverReason(this.deps.approval ?? NO_SECOND_APPROVER, writeOf(analysis!.actions));
+    const automatic = needsSecond ? { execute: false, reason: `not executed automatically: a second approver is needed (${needsSecond})` } : decided;
     const session = await this.deps.sessions.create<RemediationState>('remediation', {
+      ...ownedBy(context),
       issue: input.issue,
       ...(input.evidence ? { evidenceExcerpt: input.evidence.slice(0, EVIDENCE_EXCERPT_CHARS), evidenceChars: input.evidence.length } : {}),
       settings,
@@ -131,10 +140,14 @@ export class Remediate implements ToolHandler<Input> {
     // the follow-up check gets what is left of this run's time and tokens
     const spent = budget.usage;
     try {
-      return await this.run(session, {
-        timeoutMs: Math.max(1, this.deps.limits.timeoutMs - (this.deps.clock.now() - started)),
-        maxTokens: Math.max(0, this.deps.limits.maxTokens - spent.inputTokens - spent.outputTokens),
-      });
+      return await this.run(
+        session,
+        {
+          timeoutMs: Math.max(1, this.deps.limits.timeoutMs - (this.deps.clock.now() - started)),
+          maxTokens: Math.max(0, this.deps.limits.maxTokens - spent.inputTokens - spent.outputTokens),
+        },
+        { context },
+      );
     } catch (e) {
       // the caller has no session id yet: answer with the session, which recorded the failure (or was given back for another try)
       const after = e instanceof DomainError ? await this.deps.sessions.get<RemediationState>('remediation', session.id) : undefined;
@@ -195,7 +208,7 @@ export class Remediate implements ToolHandler<Input> {
         }
         const started = this.deps.clock.now();
         const baseline = await this.rollouts.baseline(actions);
-        const report = await executeApproved(this.deps, this.checks(), actions, state.preview ?? []);
+        const report = await executeApproved(this.deps, this.checks(), actions, state.preview ?? [], this.recording(session, how.context));
         if (!report.dryRunPassed || !report.outcomes.some((o) => o.status === 'applied')) return { report };
         // the check looks once the changed workloads rolled out (or stopped trying), not mid-rollout
         const rollouts = await this.rollouts.wait(actions, report.outcomes, baseline, limits.timeoutMs);
@@ -211,6 +224,16 @@ export class Remediate implements ToolHandler<Input> {
       START,
     );
     return remediationView(saved);
+  }
+
+  /** Each write recorded for the caller: approved by them (executeChoice 1), or by the automatic rule that allowed it. */
+  private recording(session: Session<RemediationState>, context: ToolContext | undefined): WriteRecording | undefined {
+    if (!this.deps.recorder || !context) return undefined;
+    const auto = session.state.automatic;
+    return {
+      recorder: this.deps.recorder,
+      context: writeContextFor('remediate', session.id, session.state.issue, context, auto?.execute ? { mode: 'automatic', rule: auto.reason } : undefined),
+    };
   }
 
   private async stop(session: Session<RemediationState>): Promise<RemediationView> {

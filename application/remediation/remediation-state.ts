@@ -1,3 +1,4 @@
+import type { Owned } from '../../domain/auth/session-owner.js';
 import type { ClusterAction, RiskLevel } from '../../domain/actions/cluster-action.js';
 import type { RemediationAnalysis, Verification } from '../../domain/remediation/remediation-analysis.js';
 import type { RolloutReport } from '../actions/await-rollouts.js';
@@ -51,7 +52,7 @@ export interface RemediationOutcome {
 }
 
 /** A remediation session's state (kind `remediation`). */
-export interface RemediationState extends Executable<RemediationOutcome> {
+export interface RemediationState extends Executable<RemediationOutcome>, Owned {
   issue: string;
   /** The caller's evidence, first characters only (the model saw all of it). */
   evidenceExcerpt?: string;

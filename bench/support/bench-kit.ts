@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { builtinPromptsDir } from '../../infrastructure/config/prompts-config.js';
+import { loadConfig, type Config } from '../../infrastructure/config/config.js';
 import autocannon from 'autocannon';
 
 export interface LoadResult {
@@ -25,6 +26,11 @@ export function builtinPromptFiles(): Record<string, { text: string; mode: numbe
   };
   walk(builtinPromptsDir(), '');
   return files;
+}
+
+/** A server's config for a bench: loopback, port 0, quiet, rate limits off (a bench measures throughput, not the budget), the bearer `token`, then `env`. */
+export function benchConfig(token: string, env: Record<string, string> = {}): Config {
+  return loadConfig({ ...process.env, HOST: '127.0.0.1', PORT: '0', SVC_AUTH_TOKEN: token, LOG_LEVEL: 'silent', SVC_RATE_LIMIT_ENABLED: 'false', ...env });
 }
 
 /** Runs a child process of this same script in a role; resolves with the URL it prints. */

@@ -1,3 +1,4 @@
+import type { Owned } from '../auth/session-owner.js';
 import type { KubeObject } from '../cluster/kube-types.js';
 import type { PolicyRules } from './answer-rules.js';
 import type { AnswerValue, QuestionSet, QuestionStage } from './question.js';
@@ -38,7 +39,7 @@ export interface GeneratedManifests {
 }
 
 /** The state of one solution session (kind `solution`, id `sol_...`). */
-export interface SolutionState {
+export interface SolutionState extends Owned {
   intent: string;
   solution: Solution;
   /** Constraints of the policies found for the intent: question rules, and checked on the final objects. */

@@ -90,6 +90,8 @@ export interface ChangeRecord {
   target: ChangeTarget;
   /** null when the object did not exist before. */
   before: ObjectState | null;
+  /** The object after the change, as the server stored it (null when deleted; absent when not applied): what `revert` compares the live object with. */
+  after?: ObjectState | null;
   /** The server-side dry run the caller saw: its verdict and the field-level diff. */
   dryRun: { accepted: boolean; message?: string; diff: FieldChange[] };
   change: SentChange;
@@ -115,6 +117,8 @@ export interface ChangeFilter {
   tool?: string;
   sessionId?: string;
   outcome?: OutcomeStatus;
+  /** Revert entries that undo this entry id. */
+  revertOf?: string;
 }
 
 export interface ChangePageRequest {

@@ -13,6 +13,7 @@ export interface ChangeKeys {
   tool: string;
   sessionId?: string;
   outcome: OutcomeStatus;
+  revertOf?: string;
 }
 
 export function keysOf(e: ChangeEntry): ChangeKeys {
@@ -27,6 +28,7 @@ export function keysOf(e: ChangeEntry): ChangeKeys {
     tool: e.tool,
     sessionId: e.sessionId,
     outcome: e.outcome.status,
+    revertOf: e.revertOf,
   };
 }
 
@@ -41,7 +43,8 @@ export function matchesFilter(k: ChangeKeys, f: ChangeFilter): boolean {
     (f.name === undefined || k.name === f.name) &&
     (f.tool === undefined || k.tool === f.tool) &&
     (f.sessionId === undefined || k.sessionId === f.sessionId) &&
-    (f.outcome === undefined || k.outcome === f.outcome)
+    (f.outcome === undefined || k.outcome === f.outcome) &&
+    (f.revertOf === undefined || k.revertOf === f.revertOf)
   );
 }
 

@@ -24,13 +24,15 @@ function restorable(segments: PathSegment[]): boolean {
   return first.key === 'metadata' && !!second && 'key' in second && (second.key === 'labels' || second.key === 'annotations');
 }
 
-function valueAt(o: unknown, keys: string[]): unknown {
+/** The value at a key path (undefined where it stops). */
+export function valueAt(o: unknown, keys: string[]): unknown {
   let v: unknown = o;
   for (const k of keys) v = isObj(v) ? v[k] : undefined;
   return v;
 }
 
-function setAt(patch: Obj, keys: string[], value: unknown): void {
+/** Sets a value at a key path, creating objects on the way. */
+export function setAt(patch: Obj, keys: string[], value: unknown): void {
   let node = patch;
   for (const k of keys.slice(0, -1)) {
     if (!isObj(node[k])) node[k] = {};

@@ -1,4 +1,5 @@
 import { parseAiConfig, type AiConfig } from './ai-config.js';
+import { parseAuthConfig, type AuthConfig } from './auth-config.js';
 import { parseClusterConfig, type ClusterConfig } from './cluster-config.js';
 import type { Env } from './env-parsers.js';
 import { parseGitopsConfig, type GitopsConfig } from './gitops-config.js';
@@ -25,6 +26,7 @@ export { ConfigError } from './env-parsers.js';
  */
 export interface Config {
   server: ServerConfig;
+  auth: AuthConfig;
   uploads: UploadsConfig;
   vector: VectorConfig;
   cluster: ClusterConfig;
@@ -46,6 +48,7 @@ export interface Config {
 export function loadConfig(env: Env = process.env, cwd: string = process.cwd()): Config {
   return {
     server: parseServerConfig(env, cwd),
+    auth: parseAuthConfig(env, cwd),
     uploads: parseUploadsConfig(env),
     vector: parseVectorConfig(env, parseServerConfig(env, cwd).dataDir),
     cluster: parseClusterConfig(env),

@@ -5,8 +5,10 @@ import { bool, ConfigError, int, oneOf, str, type Env } from './env-parsers.js';
 export interface ServerConfig {
   port: number;
   host: string;
-  /** Bearer token every gated route requires; undefined runs open (loopback only). */
+  /** The one admin bearer token (`SVC_AUTH_TOKEN`); more identities in `Config.auth`. */
   authToken?: string;
+  /** Whether gated routes require a bearer token (`SVC_AUTH_TOKEN`, `SVC_AUTH_TOKENS_FILE` or `SVC_OIDC_ISSUER`); false runs open (loopback only). */
+  authRequired: boolean;
   allowUnauthenticated: boolean;
   /** Where clones, the embedded vector store and sessions live. */
   dataDir: string;
@@ -32,6 +34,11 @@ export function isLoopbackHost(host: string): boolean {
   return false;
 }
 
+/** Whether any identity is configured (a token, a tokens file or OIDC); without one svc runs open. */
+function identitiesConfigured(env: Env): boolean {
+  return ['SVC_AUTH_TOKEN', 'SVC_AUTH_TOKENS_FILE', 'SVC_OIDC_ISSUER'].some((v) => str(env, v) !== undefined);
+}
+
 export function parseServerConfig(env: Env, cwd: string): ServerConfig {
   const host = str(env, 'HOST') ?? '127.0.0.1';
   const authToken = str(env, 'SVC_AUTH_TOKEN');
@@ -39,16 +46,18 @@ export function parseServerConfig(env: Env, cwd: string): ServerConfig {
   if (authToken !== undefined && authToken.length < 16) {
     throw new ConfigError('SVC_AUTH_TOKEN', 'must be at least 16 characters long');
   }
-  if (authToken === undefined && !isLoopbackHost(host) && !allowUnauthenticated) {
+  const authRequired = identitiesConfigured(env);
+  if (!authRequired && !isLoopbackHost(host) && !allowUnauthenticated) {
     throw new ConfigError(
       'SVC_AUTH_TOKEN',
-      `is not set and HOST=${host} is not a loopback address: set SVC_AUTH_TOKEN, bind HOST=127.0.0.1, or set SVC_ALLOW_UNAUTHENTICATED=true to run open on purpose`,
+      `is not set and HOST=${host} is not a loopback address: set SVC_AUTH_TOKEN (or SVC_AUTH_TOKENS_FILE, SVC_OIDC_ISSUER), bind HOST=127.0.0.1, or set SVC_ALLOW_UNAUTHENTICATED=true to run open on purpose`,
     );
   }
   return {
     port: int(env, 'PORT', 3456, 0, 65535),
     host,
     authToken,
+    authRequired,
     allowUnauthenticated,
     dataDir: path.resolve(cwd, str(env, 'SVC_DATA_DIR') ?? '.svc-data'),
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),

@@ -2,6 +2,7 @@ import { Command, Option } from 'commander';
 import { SERVICE_VERSION } from '../../infrastructure/service-version.js';
 import { commandContext, type CommandContext } from './command-context.js';
 import { registerChangesCommand } from './commands/changes-command.js';
+import { registerMcpCommand } from './commands/mcp-command.js';
 import { registerPromptsCommand } from './commands/prompts-command.js';
 import { registerRunsCommand } from './commands/runs-command.js';
 import { registerRunCommand } from './commands/run-command.js';
@@ -35,6 +36,7 @@ export function buildProgram(context: CommandContext = commandContext): Command 
   registerPromptsCommand(program, context);
   registerStatusCommand(program, context);
   registerChangesCommand(program, context);
+  registerMcpCommand(program, context);
   // Every command exits through main's error mapping rather than process.exit.
   const override = (cmd: Command) => {
     cmd.exitOverride();

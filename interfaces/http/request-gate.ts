@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
-import type { Socket } from 'node:net';
-import { ANONYMOUS_CALLER, STATIC_TOKEN_CALLER, type Caller } from '../../domain/auth/caller.js';
+import { ANONYMOUS_CALLER, type Caller } from '../../domain/auth/caller.js';
+import { missingRole } from '../../domain/auth/tool-access.js';
+import type { Authenticator } from '../../domain/ports/authenticator.js';
 import type { Logger } from '../../domain/ports/logger.js';
 import type { RateLimiter, RateVerdict } from '../../domain/ports/rate-limiter.js';
 import type { DependencyContainer } from 'tsyringe';
@@ -13,9 +13,10 @@ import { DOCS_PATH, isDocsPath } from './docs-page.js';
 import { API_VERSION, type ErrorBody } from './envelope.js';
 import { statusFor } from './error-status.js';
 import { HTTP_ERROR_CODES } from './http-errors.js';
-import { bearerChecker } from './middleware/auth.js';
+import { callerKey, identityOf, type Identity } from './gate-identity.js';
 import { isLocalHostHeader, runsOpenOnLoopback } from './middleware/local-host-guard.js';
-import { beginRequest, isoNow } from './middleware/request-context.js';
+import { beginRequest, isoNow, noteCaller } from './middleware/request-context.js';
+import { roleForRoute } from './route-roles.js';
 
 /** What the gate hands on to whatever answers the request. */
 export interface GateContext {
@@ -82,38 +83,25 @@ export function afterGate(result: GateResult, res: ServerResponse, then: (contex
  * the gate answered it (healthz, 401, 403). A second call on the same request
  * (the express app behind the node:http server) returns the first context.
  */
-export function requestGate(config: Config, logger: Logger, limiter?: RateLimiter, aiTools: ReadonlySet<string> = new Set()): Gate {
-  const check = bearerChecker(config.server.authToken);
+export function requestGate(
+  config: Config,
+  logger: Logger,
+  limiter?: RateLimiter,
+  aiTools: ReadonlySet<string> = new Set(),
+  authenticator?: Authenticator,
+): Gate {
   const limits = limiter && config.rateLimit?.enabled ? rateLimits(config.rateLimit, limiter, aiTools) : undefined;
   const open = runsOpenOnLoopback(config);
-  const gated = config.server.authToken !== undefined;
-  // The Authorization header a keep-alive connection last passed with is not hashed again
-  // (neither checked nor turned into a rate-limit key); only headers that passed are kept,
-  // so the comparison can tell nothing about the token.
-  const passed = new WeakMap<Socket, { header: string; key?: string }>();
-
-  /** The rate-limit key of a request that passed the bearer check: a digest of its header, kept per connection. */
-  const keyOf = (req: IncomingMessage): string => {
-    const header = req.headers.authorization ?? '';
-    const seen = passed.get(req.socket);
-    if (seen?.header !== header) return tokenKey(header);
-    return (seen.key ??= tokenKey(header));
-  };
-
-  const authorised = (req: IncomingMessage): 'ok' | 'missing' | 'invalid' => {
-    const header = req.headers.authorization;
-    if (header !== undefined && passed.get(req.socket)?.header === header) return 'ok';
-    const verdict = check(header);
-    if (verdict === 'ok' && header !== undefined) passed.set(req.socket, { header });
-    return verdict;
-  };
+  if (config.server.authRequired && !authenticator) throw new Error('the request gate needs an authenticator when identities are configured');
+  const identify = authenticator && identityOf(authenticator);
 
   const chargeAiCalls = async (req: IncomingMessage, res: ServerResponse, calls: number): Promise<boolean> => {
     if (!limits) return true;
     const requestId = gateContextOf(req)?.requestId ?? 'unknown';
     for (let i = 0; i < calls; i++) {
       if (!(await limits.check(res, requestId, limits.ai, `addr:${req.socket.remoteAddress ?? 'unknown'}`))) return false;
-      if (gated && !(await limits.check(res, requestId, limits.ai, `tok:${keyOf(req)}`))) return false;
+      const caller = gateContextOf(req)?.caller;
+      if (identify && caller && !(await limits.check(res, requestId, limits.ai, `id:${callerKey(caller)}`))) return false;
     }
     return true;
   };
@@ -148,27 +136,38 @@ export function requestGate(config: Config, logger: Logger, limiter?: RateLimite
     return authorise();
 
     function authorise(): GateResult {
-      if (!gated) {
+      if (!identify) {
         context.caller = ANONYMOUS_CALLER;
         return context;
       }
-      const exempt = isPublic(req.method, path);
-      const verdict = exempt ? 'ok' : authorised(req);
-      if (verdict !== 'ok') {
+      if (isPublic(req.method, path)) return context;
+      const who = identify(req);
+      return who instanceof Promise ? who.then(admit) : admit(who);
+    }
+
+    function admit(who: Identity): GateResult {
+      if ('missing' in who || 'refused' in who) {
         res.setHeader('WWW-Authenticate', 'Bearer realm="svc"');
         // An unauthenticated body is never read: close instead of draining it for keep-alive.
         if (hasBody(req)) res.setHeader('Connection', 'close');
         refuse(res, requestId, {
           code: HTTP_ERROR_CODES.UNAUTHORIZED,
-          message: verdict === 'invalid' ? 'Invalid bearer token' : 'Missing bearer token: send Authorization: Bearer <token>',
+          message: 'refused' in who ? `Invalid bearer token: ${who.refused}` : 'Missing bearer token: send Authorization: Bearer <token>',
         });
         return undefined;
       }
-      if (!exempt) context.caller = STATIC_TOKEN_CALLER;
-      if (!budget || exempt) return context;
-      const byToken = limits!.check(res, requestId, budget, `tok:${keyOf(req)}`);
-      if (byToken instanceof Promise) return byToken.then((ok) => (ok ? context : undefined));
-      return byToken ? context : undefined;
+      context.caller = who;
+      noteCaller(res, who);
+      const forbidden = missingRole(who, roleForRoute(req.method, path, q === -1 ? undefined : url.slice(q + 1)), `${req.method} ${path}`);
+      if (forbidden) {
+        if (hasBody(req)) res.setHeader('Connection', 'close');
+        refuse(res, requestId, { code: forbidden.code, message: forbidden.message, details: forbidden.details });
+        return undefined;
+      }
+      if (!budget) return context;
+      const byCaller = limits!.check(res, requestId, budget, `id:${callerKey(who)}`);
+      if (byCaller instanceof Promise) return byCaller.then((ok) => (ok ? context : undefined));
+      return byCaller ? context : undefined;
     }
   };
   return Object.assign(gate, { aiTools, chargeAiCalls });
@@ -177,7 +176,13 @@ export function requestGate(config: Config, logger: Logger, limiter?: RateLimite
 /** The gate of one container: its config, logger, rate limiter and AI tools. */
 export function containerGate(container: DependencyContainer): Gate {
   const tools = container.resolve(TOKENS.ToolRegistry).list();
-  return requestGate(container.resolve(TOKENS.Config), container.resolve(TOKENS.Logger), container.resolve(TOKENS.RateLimiter), aiToolNames(tools));
+  return requestGate(
+    container.resolve(TOKENS.Config),
+    container.resolve(TOKENS.Logger),
+    container.resolve(TOKENS.RateLimiter),
+    aiToolNames(tools),
+    container.isRegistered(TOKENS.Authenticator) ? container.resolve(TOKENS.Authenticator) : undefined,
+  );
 }
 
 /** Reachable without a bearer token: the public paths (with or without trailing slashes) and, for GET, the /docs page. */
@@ -185,11 +190,6 @@ function isPublic(method: string | undefined, path: string): boolean {
   if (PUBLIC_PATHS.has(path)) return true;
   if (path.length > 1 && path.endsWith('/') && PUBLIC_PATHS.has(path.replace(/\/+$/, ''))) return true;
   return method === 'GET' && path.startsWith(DOCS_PATH) && isDocsPath(path);
-}
-
-/** A digest of the Authorization header: counters are keyed by it, never by the token itself. */
-function tokenKey(header: string): string {
-  return createHash('sha256').update(header).digest('hex').slice(0, 32);
 }
 
 type Budget = { name: 'ai' | 'other'; limit: number; label: string };

@@ -46,7 +46,7 @@ export async function startServer(container: DependencyContainer): Promise<Runni
   const { port } = server.address() as AddressInfo;
   const host = config.server.host.includes(':') ? `[${config.server.host}]` : config.server.host;
   const url = `http://${host}:${port}`;
-  logger.info('svc listening', { url, auth: config.server.authToken ? 'bearer' : 'open' });
+  logger.info('svc listening', { url, auth: config.server.authRequired ? 'bearer' : 'open' });
 
   let closing: Promise<void> | undefined;
   const close = () =>

@@ -30,7 +30,7 @@ export function mountMcp(app: Express, container: DependencyContainer, budget: M
       calls: new McpCallRegistry(),
       heartbeatMs: config.runs.heartbeatMs,
     };
-    const localhostOnly = config.server.authToken === undefined && isLoopbackHost(config.server.host);
+    const localhostOnly = !config.server.authRequired && isLoopbackHost(config.server.host);
     return mcpRouter(deps, { localhostOnly, budget });
   };
   app.use(MCP_PATH, (req, res, next) => {

@@ -30,7 +30,8 @@ for (const provider of PROVIDERS)
     };
 
     it('runs the five tools in order and ends with ready objects in the stand-in', async () => {
-      const { call } = await app();
+      const t = await app();
+      const { call } = t;
       s.answer();
       const steps = await runWorkflow(call);
       const [rec, chosen, required, , , open, gen, dep] = steps.map((x) => x.result);
@@ -67,6 +68,12 @@ for (const provider of PROVIDERS)
       expect(patches).to.deep.equal(['All', 'All', 'All', 'All', null, null]);
 
       expect(dep.status, JSON.stringify(dep)).to.equal('ready');
+      expect(dep.ledgerIds).to.have.length(2);
+      const entries = (await request(t.app).get('/api/v1/changes').query({ tool: 'deployManifests' }).set(auth).expect(200)).body.data.changes;
+      expect(entries.map((e: Json) => [e.target.kind, e.before, e.inverse, e.outcome.status])).to.deep.equal([
+        ['Deployment', null, { method: 'delete' }, 'applied'],
+        ['Service', null, { method: 'delete' }, 'applied'],
+      ]);
       expect(dep.objects.map((o: Json) => [o.kind, o.name, o.ready])).to.deep.equal([
         ['Service', 'web', true],
         ['Deployment', 'web', true],

@@ -75,7 +75,7 @@ describe('fast answers and the request gate', () => {
       // same keep-alive connection, now with a wrong token
       const wrong = await fetch(`${running.url}${path}`, { headers: { Authorization: `${auth.Authorization}x` } });
       expect(wrong.status, path).to.equal(401);
-      expect(((await wrong.json()) as any).error).to.deep.equal({ code: 'UNAUTHORIZED', message: 'Invalid bearer token' });
+      expect(((await wrong.json()) as any).error).to.deep.equal({ code: 'UNAUTHORIZED', message: 'Invalid bearer token: unknown token' });
       const none = await fetch(`${running.url}${path}`);
       expect(none.status).to.equal(401);
       expect(none.headers.get('www-authenticate')).to.match(/^Bearer/);

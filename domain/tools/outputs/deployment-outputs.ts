@@ -101,6 +101,7 @@ export const clusterDeployOutput = z.object({
   applied: z.array(objectOutcome).describe('Each object in apply order: its dry run and apply outcome and its risk'),
   cleanup: z.array(z.string()).optional().describe('With apply_failed: kubectl commands deleting the objects this run created, newest first'),
   objects: z.array(z.object({ ...objectRef, ready: z.boolean(), reason: z.string() })),
+  ledgerIds: z.array(z.string()).optional().describe('the change ledger entries of the objects applied, in order: GET /api/v1/changes/{id}'),
   pending: z
     .array(
       z.object({

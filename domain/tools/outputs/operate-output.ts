@@ -29,6 +29,8 @@ const outcome = z.object({
       kubectl: z.string(),
       status: z.enum(['applied', 'failed', 'not-run']),
       message: z.string().optional(),
+      ledgerId: z.string().optional().describe('the change ledger entry of this write: GET /api/v1/changes/{id}'),
+      ledgerError: z.string().optional().describe('the write happened but could not be recorded'),
     }),
   ),
   rollouts: z.array(rolloutReportOutput),

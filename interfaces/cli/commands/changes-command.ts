@@ -36,7 +36,7 @@ export function formatIntegrity(r: IntegrityReport): string {
 }
 
 export function registerChangesCommand(program: Command, context: CommandContext): void {
-  const changes = program.command('changes').description('The ledger of every change svc made to a cluster: list, show, verify');
+  const changes = program.command('changes').description('The ledger of every change svc made to a cluster: list, show, revert, verify');
 
   changes
     .command('list')
@@ -69,6 +69,19 @@ export function registerChangesCommand(program: Command, context: CommandContext
       const data = await client.get<ChangeView>(`/api/v1/changes/${encodeURIComponent(id)}`);
       if (output === 'json') return printJson(data);
       printPretty(data);
+    });
+
+  changes
+    .command('revert <id>')
+    .description('Undo one change: dry-run of the inverse first; refused (409) when the object changed since, unless --force')
+    .option('--force', 'revert the recorded fields even though the object changed since')
+    .action(async (id: string, opts: { force?: boolean }, cmd: Command) => {
+      const { client, output } = context(cmd);
+      const data = await client.post<{ original: ChangeView; revert: ChangeView }>(`/api/v1/changes/${encodeURIComponent(id)}/revert`, {
+        ...(opts.force ? { force: true } : {}),
+      });
+      if (output === 'json') return printJson(data);
+      writeOut(`reverted ${data.original.id} (${target(data.original)}) with ${data.revert.id}: ${outcome(data.revert)}`);
     });
 
   changes

@@ -1,13 +1,19 @@
-import { Controller, Get, Path, Query, Request, Route, Tags } from '@tsoa/runtime';
+import { Body, Controller, Get, Path, Post, Query, Request, Route, Tags } from '@tsoa/runtime';
 import type { Request as ExpressRequest } from 'express';
 import { inject, injectable } from 'tsyringe';
 import type { GetChange } from '../../../application/ledger/get-change.js';
 import type { ChangeList, ListChanges } from '../../../application/ledger/list-changes.js';
 import type { ChangeView } from '../../../application/ledger/change-view.js';
 import type { VerifyLedger } from '../../../application/ledger/verify-ledger.js';
+import type { RevertChange, RevertResult } from '../../../application/ledger/revert-change.js';
 import type { IntegrityReport } from '../../../domain/ledger/hash-chain.js';
 import { TOKENS } from '../../../infrastructure/tokens.js';
 import { callerOf, ok, type SuccessEnvelope } from '../envelope.js';
+
+export interface RevertRequest {
+  /** Revert the recorded fields even though the object changed since the change (default false). */
+  force?: boolean;
+}
 
 @injectable()
 @Route('api/v1/changes')
@@ -17,6 +23,7 @@ export class ChangesController extends Controller {
     @inject(TOKENS.ListChanges) private readonly listChanges: ListChanges,
     @inject(TOKENS.GetChange) private readonly getChange: GetChange,
     @inject(TOKENS.VerifyLedger) private readonly verifyLedger: VerifyLedger,
+    @inject(TOKENS.RevertChange) private readonly revertChange: RevertChange,
   ) {
     super();
   }
@@ -75,5 +82,22 @@ export class ChangesController extends Controller {
   @Get('{id}')
   public async get(@Request() req: ExpressRequest, @Path() id: string): Promise<SuccessEnvelope<ChangeView>> {
     return ok(req, await this.getChange.execute(id, callerOf(req.res!)));
+  }
+
+  /**
+   * Undoes one change. Re-reads the object; when its resourceVersion is still
+   * the one recorded after the change, dry-runs the inverse change, applies
+   * it, records a `revert` entry pointing at the original, and answers both.
+   * A created object is deleted, a deleted one re-created from the recorded
+   * state. 409 CONFLICT when the object changed since (`details.diff`: the
+   * recorded state against the live one; `force: true` reverts the recorded
+   * fields anyway, still dry-run first), when it was already reverted, when
+   * the entry was a refused change, or when the API server refuses the undo.
+   * Operators revert their own changes, admins any (403 FORBIDDEN otherwise).
+   * @param id The entry's id, `chg_<seq>_<8 hex>`
+   */
+  @Post('{id}/revert')
+  public async revert(@Request() req: ExpressRequest, @Path() id: string, @Body() body?: RevertRequest): Promise<SuccessEnvelope<RevertResult>> {
+    return ok(req, await this.revertChange.execute({ id, force: body?.force }, callerOf(req.res!)));
   }
 }

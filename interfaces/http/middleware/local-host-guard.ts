@@ -17,5 +17,5 @@ export function isLocalHostHeader(host: string | undefined): boolean {
  * 127.0.0.1). The request gate refuses other Host headers, /healthz excepted.
  */
 export function runsOpenOnLoopback(config: Config): boolean {
-  return config.server.authToken === undefined && isLoopbackHost(config.server.host);
+  return !config.server.authRequired && isLoopbackHost(config.server.host);
 }

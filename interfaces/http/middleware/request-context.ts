@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
+import type { Caller } from '../../../domain/auth/caller.js';
 import type { Logger } from '../../../domain/ports/logger.js';
 
 /**
@@ -49,6 +50,7 @@ interface Begun {
   path: string;
   started: bigint;
   log: Logger;
+  caller?: Caller;
 }
 const BEGUN = Symbol('svc.request');
 type BegunResponse = ServerResponse & { [BEGUN]?: Begun };
@@ -56,7 +58,24 @@ type BegunResponse = ServerResponse & { [BEGUN]?: Begun };
 /** One listener for every response: the access line, from what beginRequest kept on the response. */
 function accessLine(this: BegunResponse) {
   const b = this[BEGUN]!;
-  b.log.info('request', { method: b.method, path: b.path, status: this.statusCode, durationMs: Number(process.hrtime.bigint() - b.started) / 1e6 });
+  const line: Record<string, unknown> = {
+    method: b.method,
+    path: b.path,
+    status: this.statusCode,
+    durationMs: Number(process.hrtime.bigint() - b.started) / 1e6,
+  };
+  if (b.caller) {
+    line.user = b.caller.username;
+    line.roles = b.caller.roles;
+    line.tokenKind = b.caller.kind;
+  }
+  b.log.info('request', line);
+}
+
+/** Puts the authenticated caller (name, roles, token kind: never the token) on the request's access line. */
+export function noteCaller(res: ServerResponse, caller: Caller): void {
+  const b = (res as BegunResponse)[BEGUN];
+  if (b) b.caller = caller;
 }
 
 /**

@@ -8,16 +8,16 @@ import { bytesOf } from '../../support/upload-manifests.js';
 
 type ReadmeHash = (files: { path: string; bytes: Buffer; mode: number }[]) => string;
 
-/** The JavaScript block of the README's contentHash section, as a function. */
+/** The JavaScript block of the contentHash section of docs/prompts.md, as a function. */
 function readmeSnippet(): ReadmeHash {
-  const readme = readFileSync(path.join(projectRoot(), 'README.md'), 'utf8');
-  const section = readme.slice(readme.indexOf('### contentHash'));
+  const readme = readFileSync(path.join(projectRoot(), 'docs', 'prompts.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('## contentHash'));
   const code = /```js\n([\s\S]*?)```/.exec(section)?.[1];
-  if (!code) throw new Error('README has no js block in its contentHash section');
+  if (!code) throw new Error('docs/prompts.md has no js block in its contentHash section');
   return new Function('require', `${code}\nreturn contentHash;`)(require) as ReadmeHash;
 }
 
-describe("the README's contentHash recipe", () => {
+describe('the contentHash recipe of docs/prompts.md', () => {
   it('computes the hash the server verifies', () => {
     const contentHash = readmeSnippet();
     const files = [

@@ -1,0 +1,156 @@
+import type { Caller } from '../../domain/auth/caller.js';
+import type { RiskLevel } from '../../domain/actions/cluster-action.js';
+import type { KubeObject, ResourceRef } from '../../domain/cluster/kube-types.js';
+import { DomainError } from '../../domain/errors.js';
+import { REQUEST_MAX_CHARS, type ChangeApproval, type ChangeOutcome, type ChangeRecord, type SentChange } from '../../domain/ledger/change-entry.js';
+import { inverseOf } from '../../domain/ledger/inverse-change.js';
+import { objectState, redactObject, targetOf } from '../../domain/ledger/object-state.js';
+import { diffObjects, type FieldChange } from '../../domain/operations/object-diff.js';
+import type { ChangeLedger } from '../../domain/ports/change-ledger.js';
+import type { ClusterReader } from '../../domain/ports/cluster-reader.js';
+import type { Logger } from '../../domain/ports/logger.js';
+
+/** Who and what a run of writes is for: the same for every write of one tool run. */
+export interface WriteContext {
+  caller: Caller;
+  tool: string;
+  sessionId?: string;
+  /** The issue or intent (cut to 2,000 characters here). */
+  request?: string;
+  approval: ChangeApproval;
+  /** For an undo through the ledger: the entry it undoes. */
+  revertOf?: string;
+  /** Collects the ids of the entries written (the tool run's `ToolContext.ledgerIds`). */
+  ledgerIds?: string[];
+}
+
+/** The context of a tool run's writes: the caller approved them, unless an automatic rule did. */
+export function writeContextFor(
+  tool: string,
+  sessionId: string,
+  request: string,
+  run: { caller: Caller; ledgerIds?: string[] },
+  automatic?: ChangeApproval,
+): WriteContext {
+  return {
+    caller: run.caller,
+    tool,
+    sessionId,
+    request,
+    approval: automatic ?? { mode: 'manual', by: run.caller.username },
+    ...(run.ledgerIds ? { ledgerIds: run.ledgerIds } : {}),
+  };
+}
+
+/** One write about to be sent. */
+export interface PlannedWrite {
+  target: ResourceRef;
+  /** The exact call: method, patch type, body. */
+  change: SentChange;
+  rationale?: string;
+  risk?: RiskLevel;
+  /** The server-side dry run of this write (its `object`: what the server would store). */
+  dryRun: { accepted: boolean; message?: string; object?: KubeObject };
+}
+
+export interface RecordedWrite {
+  /** The object as stored after the write (undefined after a delete, or when it failed). */
+  object?: KubeObject;
+  /** The ledger entry's id; undefined only when the ledger itself failed (logged, and said in `ledgerError`). */
+  ledgerId?: string;
+  ledgerError?: string;
+  /** The write's own failure, rethrown by the caller's logic as it sees fit. */
+  error?: unknown;
+}
+
+function outcomeOf(error: unknown): ChangeOutcome {
+  if (error === undefined) return { status: 'applied' };
+  if (error instanceof DomainError) {
+    const reason = (error.details as { reason?: unknown } | undefined)?.reason;
+    // the API server answered with a Status: a refusal, with its reason and message
+    if (typeof reason === 'string') return { status: 'refused', reason, message: error.message.slice(0, 2000) };
+    return { status: 'failed', message: error.message.slice(0, 2000) };
+  }
+  return { status: 'failed', message: 'the cluster call failed unexpectedly' };
+}
+
+const redactDiff = (kind: string, diff: FieldChange[]): FieldChange[] =>
+  kind === 'Secret'
+    ? diff.map((d) =>
+        /^(data|stringData)\b/.test(d.path) ? { path: d.path, ...('from' in d ? { from: '***' } : {}), ...('to' in d ? { to: '***' } : {}) } : d,
+      )
+    : diff;
+
+/**
+ * The one place a write to a cluster is recorded: reads the object before,
+ * sends the write, and appends a ledger entry with every field (before
+ * state, dry-run verdict and diff, the exact change, the outcome with the
+ * API server's refusal, resourceVersion after, the inverse), Secret values
+ * and the last-applied annotation as `***`. The entry is durable before
+ * `send`'s caller goes on. The write's own failure is handed back, not thrown.
+ */
+export class ChangeRecorder {
+  constructor(
+    private readonly ledger: ChangeLedger,
+    private readonly reader: ClusterReader,
+    private readonly logger?: Logger,
+  ) {}
+
+  async write(context: WriteContext, planned: PlannedWrite, send: () => Promise<KubeObject | undefined>): Promise<RecordedWrite> {
+    // a before state that could not be read is not "absent": an undo built on that guess could delete a live object
+    let beforeUnknown = false;
+    const before = await this.reader.get(planned.target).catch(() => {
+      beforeUnknown = true;
+      return null;
+    });
+    let object: KubeObject | undefined;
+    let error: unknown;
+    try {
+      object = await send();
+    } catch (e) {
+      error = e;
+    }
+    const kind = planned.target.kind;
+    const applied = error === undefined;
+    const after = applied ? (planned.change.method === 'delete' ? null : (object ?? null)) : undefined;
+    const beforeState = objectState(before);
+    const secretData = kind === 'Secret' && !!before && /"(data|stringData)"/.test(JSON.stringify(planned.change.body ?? {}));
+    const record: ChangeRecord = {
+      type: context.revertOf ? 'revert' : 'change',
+      caller: { username: context.caller.username, roles: [...context.caller.roles] },
+      tool: context.tool,
+      ...(context.sessionId ? { sessionId: context.sessionId } : {}),
+      ...(context.request ? { request: context.request.slice(0, REQUEST_MAX_CHARS) } : {}),
+      ...(planned.rationale ? { rationale: planned.rationale } : {}),
+      ...(planned.risk ? { risk: planned.risk } : {}),
+      approval: context.approval,
+      target: targetOf(planned.target),
+      before: beforeState,
+      ...(after !== undefined ? { after: objectState(after) } : {}),
+      dryRun: {
+        accepted: planned.dryRun.accepted,
+        ...(planned.dryRun.message ? { message: planned.dryRun.message } : {}),
+        diff: redactDiff(kind, planned.dryRun.object ? diffObjects(before, planned.change.method === 'delete' ? null : planned.dryRun.object) : []),
+      },
+      change: { ...planned.change, ...(planned.change.body !== undefined ? { body: redactObject(kind, planned.change.body) } : {}) },
+      outcome: outcomeOf(error),
+      ...(typeof object?.metadata?.resourceVersion === 'string' && planned.change.method !== 'delete'
+        ? { resourceVersionAfter: object.metadata.resourceVersion }
+        : {}),
+      inverse: after === undefined || secretData || beforeUnknown ? null : inverseOf(targetOf(planned.target), beforeState, after),
+      ...(context.revertOf ? { revertOf: context.revertOf } : {}),
+    };
+    try {
+      const entry = await this.ledger.append(record);
+      context.ledgerIds?.push(entry.id);
+      return { object, ledgerId: entry.id, error };
+    } catch (e) {
+      // the write happened (or was refused) whatever the ledger says: the answer must still tell it
+      this.logger?.error('a cluster write could not be recorded in the change ledger', {
+        target: `${kind}/${planned.target.name}`,
+        error: (e as Error).message,
+      });
+      return { object, ledgerError: `the change ledger could not record this write: ${(e as Error).message}`, error };
+    }
+  }
+}

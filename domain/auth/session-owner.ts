@@ -1,0 +1,79 @@
+import { ForbiddenError } from '../errors.js';
+import type { Caller, CallerKind } from './caller.js';
+import { hasRole } from './caller.js';
+
+/** Who started a session: kept in the session's state, never a token. */
+export interface SessionOwner {
+  readonly username: string;
+  readonly kind: CallerKind;
+}
+
+/** A state that records who started it (absent on sessions stored before owners were). */
+export interface Owned {
+  owner?: SessionOwner;
+}
+
+export function ownerOf(caller: Caller): SessionOwner {
+  return { username: caller.username, kind: caller.kind };
+}
+
+/** Whether the caller is the session's owner: the same name from the same kind of identity. */
+export function isOwner(owner: SessionOwner | undefined, caller: Caller): boolean {
+  return owner === undefined || (owner.username === caller.username && owner.kind === caller.kind);
+}
+
+/** The owner as a refusal names them. */
+function named(owner: SessionOwner): string {
+  return owner.kind === 'oidc' ? owner.username : `${owner.username} (${owner.kind})`;
+}
+
+/**
+ * Acting on a session (execute, stop, refine, answer, deploy) is for the
+ * caller who started it, or an admin: anyone else gets 403 naming the owner.
+ * Looking at a session is not acting and is not checked here.
+ */
+export function requireOwnerOrAdmin(owner: SessionOwner | undefined, caller: Caller, sessionId: string): void {
+  if (isOwner(owner, caller) || hasRole(caller, 'admin')) return;
+  throw new ForbiddenError(`Session ${sessionId} was started by ${named(owner!)}; only they or an admin may continue it`, { owner: owner!.username });
+}
+
+/** What the second-approver rule needs: `SVC_REQUIRE_SECOND_APPROVER` and `SVC_PROTECTED_NAMESPACES`. */
+export interface ApprovalPolicy {
+  readonly requireSecondApprover: boolean;
+  readonly protectedNamespaces: readonly string[];
+}
+
+export const NO_SECOND_APPROVER: ApprovalPolicy = { requireSecondApprover: false, protectedNamespaces: [] };
+
+/** Why the write needs a second approver under `policy`, or undefined when it does not. */
+export function secondApproverReason(
+  policy: ApprovalPolicy,
+  write: { risks: readonly string[]; namespaces: readonly (string | undefined)[] },
+): string | undefined {
+  if (!policy.requireSecondApprover) return undefined;
+  if (write.risks.includes('high')) return 'it includes a high-risk action';
+  const guarded = [...new Set(write.namespaces.filter((n): n is string => n !== undefined && policy.protectedNamespaces.includes(n)))];
+  return guarded.length ? `it writes into the protected namespace${guarded.length > 1 ? 's' : ''} ${guarded.join(', ')}` : undefined;
+}
+
+/**
+ * With the second-approver rule on, a write of risk `high` (or into a
+ * protected namespace) is approved by a different caller than the one who
+ * started the session: the starter gets 403 saying so.
+ */
+export function requireSecondApprover(
+  policy: ApprovalPolicy,
+  owner: SessionOwner | undefined,
+  caller: Caller,
+  sessionId: string,
+  write: { risks: readonly string[]; namespaces: readonly (string | undefined)[] },
+  how = 'another operator must send executeChoice 1',
+): void {
+  if (owner === undefined || !isOwner(owner, caller)) return;
+  const why = secondApproverReason(policy, write);
+  if (why === undefined) return;
+  throw new ForbiddenError(`Session ${sessionId} needs a second approver: ${why}, and it was started by ${named(owner)}; ${how}`, {
+    owner: owner.username,
+    secondApproverRequired: true,
+  });
+}

@@ -1,0 +1,34 @@
+import type { Caller } from '../auth/caller.js';
+
+/** A token that passed: who it names, and until when that verdict holds. */
+export interface Authenticated {
+  readonly caller: Caller;
+  /** Epoch milliseconds after which the token must be judged again (a JWT's `exp`); Infinity for a static token. */
+  readonly until: number;
+}
+
+/** Why a bearer token was refused: a short fixed phrase, safe to show to the caller and to log (never the token). */
+export interface Refusal {
+  readonly refused: string;
+}
+
+export type Authentication = Authenticated | Refusal;
+
+/**
+ * Turns a bearer token into the caller it names. Answers synchronously when
+ * the answer is already known (a static token, a JWT verified before and not
+ * yet expired), so the request gate keeps its synchronous fast path; a promise
+ * when a JWT has to be verified (signature keys may have to be fetched).
+ * Never throws and never rejects: an unusable token, an unreachable key
+ * endpoint or a malformed key set is a Refusal, and the gate answers 401.
+ */
+export interface Authenticator {
+  /** `token`: the credential after `Bearer `. */
+  authenticate(token: string): Authentication | Promise<Authentication>;
+  /**
+   * Changes whenever a token that passed before may no longer pass (the
+   * tokens file was re-read): whoever keeps a verdict (the gate, per
+   * connection) keeps it only while this is unchanged and `until` is ahead.
+   */
+  readonly epoch: number;
+}

@@ -1,0 +1,81 @@
+import { createHash } from 'node:crypto';
+import { readFileSync, unwatchFile, watchFile, type Stats } from 'node:fs';
+import { STATIC_TOKEN_CALLER, type Caller } from '../../domain/auth/caller.js';
+import type { RoleMapping } from '../../domain/auth/role-mapping.js';
+import type { Logger } from '../../domain/ports/logger.js';
+import { ConfigError } from '../config/env-parsers.js';
+import { parseTokensFile, TokensFileError } from './tokens-file.js';
+
+/** Hex SHA-256 of a token: how static tokens are looked up (the file holds only digests). */
+export function tokenDigest(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+/**
+ * The static tokens: `SVC_AUTH_TOKEN` (the admin) and the named tokens of
+ * `SVC_AUTH_TOKENS_FILE`, looked up by the SHA-256 of the presented token
+ * (so nothing is compared byte by byte with a secret). The file is watched
+ * (stat polling, which also sees a ConfigMap's symlink swap) and re-read when
+ * it changes; a re-read that fails keeps the tokens it had and logs why.
+ */
+export class StaticTokens {
+  private fromFile = new Map<string, Caller>();
+  private readonly adminDigest?: string;
+  /** Bumped on every successful re-read (the Authenticator's `epoch`). */
+  epoch = 0;
+  private listener?: (now: Stats, before: Stats) => void;
+
+  constructor(
+    adminToken: string | undefined,
+    private readonly file: string | undefined,
+    private readonly roles: RoleMapping,
+    private readonly logger: Logger,
+  ) {
+    this.adminDigest = adminToken === undefined ? undefined : tokenDigest(adminToken);
+    if (file !== undefined) {
+      try {
+        this.fromFile = this.read(file);
+      } catch (err) {
+        throw new ConfigError('SVC_AUTH_TOKENS_FILE', `(${file}): ${(err as Error).message}`);
+      }
+    }
+  }
+
+  /** The caller of a static token, by its `tokenDigest`, or undefined. */
+  lookup(digest: string): Caller | undefined {
+    if (digest === this.adminDigest) return STATIC_TOKEN_CALLER;
+    return this.fromFile.get(digest);
+  }
+
+  /** Re-reads the file whenever its size or modification time changes, polling every `intervalMs`. */
+  watch(intervalMs: number): void {
+    const file = this.file;
+    if (file === undefined || this.listener) return;
+    this.listener = (now: Stats, before: Stats) => {
+      if (now.mtimeMs === before.mtimeMs && now.size === before.size && now.ino === before.ino) return;
+      try {
+        this.fromFile = this.read(file);
+        this.epoch++;
+        this.logger.info('tokens file re-read', { file, tokens: this.fromFile.size });
+      } catch (err) {
+        this.logger.error('tokens file not re-read: keeping the tokens read before', { file, error: (err as Error).message });
+      }
+    };
+    watchFile(file, { interval: intervalMs, persistent: false }, this.listener);
+  }
+
+  stop(): void {
+    if (this.file !== undefined && this.listener) unwatchFile(this.file, this.listener);
+    this.listener = undefined;
+  }
+
+  private read(file: string): Map<string, Caller> {
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (err) {
+      throw new TokensFileError(`cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
+    }
+    return parseTokensFile(text, this.roles);
+  }
+}

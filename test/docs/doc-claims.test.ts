@@ -1,0 +1,79 @@
+import { expect } from 'chai';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { projectRoot } from '../../infrastructure/project-root.js';
+import { docFiles } from '../support/doc-examples.js';
+
+const root = projectRoot();
+/** Every Markdown page of the project a reader is sent to: README, docs/, DESIGN, the benchmarks' and the chart's READMEs. */
+const PAGES = [...docFiles(), 'DESIGN.md', 'bench/README.md', 'charts/svc/README.md'];
+
+/** GitHub's anchor of a heading. */
+function slug(heading: string): string {
+  return heading
+    .trim()
+    .toLowerCase()
+    .replace(/[`*_]/g, '')
+    .replace(/[^\p{L}\p{N} -]/gu, '')
+    .replace(/ /g, '-');
+}
+
+/** The page's text outside fenced blocks, and its headings' anchors. */
+function read(file: string) {
+  const text = readFileSync(path.join(root, file), 'utf8');
+  let fence = false;
+  const prose: string[] = [];
+  const anchors = new Set<string>();
+  for (const line of text.split('\n')) {
+    if (line.startsWith('```')) fence = !fence;
+    else if (!fence) {
+      prose.push(line);
+      const h = /^#{1,6} (.*)$/.exec(line);
+      if (h) anchors.add(slug(h[1]));
+    }
+  }
+  return { text, prose: prose.join('\n'), anchors };
+}
+
+describe('the docs claim nothing the repository lacks', () => {
+  it('every relative link of every page names a file that exists, and an anchor that page has', () => {
+    const broken: string[] = [];
+    for (const file of PAGES) {
+      for (const [, target] of read(file).prose.matchAll(/\]\(([^)\s]+)\)/g)) {
+        if (/^[a-z]+:/i.test(target)) continue;
+        const [rel, anchor] = target.split('#');
+        const resolved = rel === '' ? path.join(root, file) : path.join(root, path.dirname(file), rel);
+        if (!existsSync(resolved)) {
+          broken.push(`${file}: ${target} (no such file)`);
+          continue;
+        }
+        if (anchor && resolved.endsWith('.md') && !read(path.relative(root, resolved)).anchors.has(anchor)) broken.push(`${file}: ${target} (no such heading)`);
+      }
+    }
+    expect(broken).to.deep.equal([]);
+  });
+
+  it('every `npm run <script>` named in a page is a script of package.json', () => {
+    const scripts = Object.keys((JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts);
+    const missing: string[] = [];
+    for (const file of PAGES) {
+      for (const [, name] of read(file).text.matchAll(/npm run ([\w:.-]*\w)(?![\w:*-])/g))
+        if (!scripts.includes(name)) missing.push(`${file}: npm run ${name}`);
+    }
+    expect(missing).to.deep.equal([]);
+  });
+
+  it('the README fits on a few screens and starts with the two commands (serve, test)', () => {
+    const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
+    expect(readme.split('\n').length).to.be.at.most(300);
+    const firstBlock = /```sh\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
+    expect(firstBlock).to.contain('npm run serve').and.contain('npm test');
+  });
+
+  it('every docs/ page says first who it is for', () => {
+    for (const file of docFiles().filter((f) => f.startsWith('docs/'))) {
+      const firstParagraph = readFileSync(path.join(root, file), 'utf8').split('\n\n')[1] ?? '';
+      expect(firstParagraph, file).to.match(/^For |\bis for\b/);
+    }
+  });
+});
