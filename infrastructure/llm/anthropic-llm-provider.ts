@@ -5,7 +5,7 @@ import { DependencyError, DomainError } from '../../domain/errors.js';
 import type { LlmProvider, LlmStatus } from '../../domain/ports/llm-provider.js';
 import { answerTool, blockResult, DEFAULT_MAX_OUTPUT_TOKENS, toTurns, type Block } from './block-conversation.js';
 import { llmFailure, type FailureContext } from './llm-failure.js';
-import { headerNames, PROVIDER_HINTS } from './provider-status.js';
+import { blockProviderStatus } from './provider-status.js';
 
 export const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com';
 const SETTINGS = { credential: 'ANTHROPIC_API_KEY', endpoint: 'ANTHROPIC_BASE_URL', notFound: 'no Messages endpoint' } as const;
@@ -67,15 +67,7 @@ export class AnthropicLlmProvider implements LlmProvider {
   }
 
   status(): LlmStatus {
-    return {
-      configured: true,
-      provider: 'anthropic',
-      model: this.options.model,
-      hint: PROVIDER_HINTS.anthropic,
-      ...headerNames(this.options.headers),
-      // the forced answer tool carries the schema; without it the caller puts the schema in the instructions
-      structuredOutput: this.options.forceAnswerTool ? 'json_schema' : 'none',
-    };
+    return blockProviderStatus('anthropic', this.options);
   }
 
   async chat(messages: ChatMessage[], options: ChatOptions = {}): Promise<ChatResult> {

@@ -9,7 +9,7 @@ import { credentialSettings } from './aws-credentials.js';
 import { bedrockClient, bedrockFailure } from './bedrock-client.js';
 import { answerTool, blockResult, DEFAULT_MAX_OUTPUT_TOKENS, toTurns, type Block } from './block-conversation.js';
 import { llmFailure, type FailureContext } from './llm-failure.js';
-import { headerNames, PROVIDER_HINTS } from './provider-status.js';
+import { blockProviderStatus } from './provider-status.js';
 
 export interface BedrockLlmOptions {
   aws: AwsConfig;
@@ -64,15 +64,7 @@ export class BedrockLlmProvider implements LlmProvider {
   }
 
   status(): LlmStatus {
-    return {
-      configured: true,
-      provider: 'bedrock',
-      model: this.options.model,
-      hint: PROVIDER_HINTS.bedrock,
-      ...headerNames(this.options.headers),
-      // the forced answer tool carries the schema; without it the caller puts the schema in the instructions
-      structuredOutput: this.options.forceAnswerTool ? 'json_schema' : 'none',
-    };
+    return blockProviderStatus('bedrock', this.options);
   }
 
   async chat(messages: ChatMessage[], options: ChatOptions = {}): Promise<ChatResult> {

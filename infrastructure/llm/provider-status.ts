@@ -1,3 +1,5 @@
+import type { LlmStatus } from '../../domain/ports/llm-provider.js';
+
 /** What `version` says about each provider's settings (its `hint`). */
 export const PROVIDER_HINTS = {
   openai: 'SVC_LLM_PROVIDER=openai: OPENAI_API_KEY, OPENAI_BASE_URL (any OpenAI-compatible server), SVC_LLM_MODEL, SVC_LLM_HEADERS',
@@ -11,4 +13,23 @@ export const PROVIDER_HINTS = {
 export function headerNames(headers: Record<string, string> | undefined): { headers?: string[] } {
   const names = Object.keys(headers ?? {});
   return names.length ? { headers: names } : {};
+}
+
+/**
+ * The status of a configured provider that answers through tool blocks
+ * (Anthropic, Bedrock): the forced answer tool carries the schema; without it
+ * the caller puts the schema in the instructions.
+ */
+export function blockProviderStatus(
+  provider: 'anthropic' | 'bedrock',
+  options: { model: string; forceAnswerTool: boolean; headers?: Record<string, string> },
+): LlmStatus {
+  return {
+    configured: true,
+    provider,
+    model: options.model,
+    hint: PROVIDER_HINTS[provider],
+    ...headerNames(options.headers),
+    structuredOutput: options.forceAnswerTool ? 'json_schema' : 'none',
+  };
 }
