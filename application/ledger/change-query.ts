@@ -1,19 +1,35 @@
 import { ValidationError } from '../../domain/errors.js';
 import { OUTCOME_STATUSES, type ChangeFilter, type ChangePageRequest, type OutcomeStatus } from '../../domain/ledger/change-entry.js';
 
-/** `GET /api/v1/changes` query parameters as they arrive (strings), and the CLI's flags. */
-export interface ChangeQueryInput {
-  since?: string;
-  until?: string;
-  caller?: string;
-  namespace?: string;
-  kind?: string;
-  name?: string;
-  tool?: string;
-  sessionId?: string;
-  outcome?: string;
-  limit?: number;
-  cursor?: string;
+/**
+ * The query of `GET /api/v1/changes`, one entry a parameter: its name, the
+ * CLI flag that carries it, and what it holds. The REST controller, the CLI
+ * (`svc changes list`) and `parseChangeQuery` all read this one list.
+ */
+export const CHANGE_QUERY = [
+  { name: 'since', flag: 'since', arg: 'time', help: 'ISO 8601 date or time; entries taken at or after it' },
+  { name: 'until', flag: 'until', arg: 'time', help: 'ISO 8601 date or time; entries taken at or before it' },
+  { name: 'caller', flag: 'caller', arg: 'username', help: 'username of who asked for the change' },
+  { name: 'namespace', flag: 'namespace', arg: 'ns', help: 'namespace of the changed object' },
+  { name: 'kind', flag: 'kind', arg: 'kind', help: 'kind of the changed object, e.g. Deployment' },
+  { name: 'name', flag: 'name', arg: 'name', help: 'name of the changed object' },
+  { name: 'tool', flag: 'tool', arg: 'tool', help: 'tool that made the change: remediate, operate, deployManifests or revert' },
+  { name: 'sessionId', flag: 'session', arg: 'id', help: 'session id of the tool run' },
+  { name: 'outcome', flag: 'outcome', arg: 'outcome', help: 'applied, refused (the API server refused it) or failed' },
+  { name: 'limit', flag: 'limit', arg: 'n', help: 'entries per page, 1 to 500 (default 50)' },
+  { name: 'cursor', flag: 'cursor', arg: 'cursor', help: 'the nextCursor of the page before, unchanged' },
+] as const;
+
+type QueryName = (typeof CHANGE_QUERY)[number]['name'];
+
+/** `GET /api/v1/changes` query parameters as they arrive (`limit` a number from REST, text from the CLI's flags). */
+export type ChangeQueryInput = { [K in Exclude<QueryName, 'limit'>]?: string } & { limit?: number | string };
+
+/** The query from the CLI's flags (commander keys them by flag), as text, unchecked. */
+export function changeQueryFromFlags(flags: Partial<Record<string, string>>): Partial<Record<QueryName, string>> {
+  const query: Partial<Record<QueryName, string>> = {};
+  for (const q of CHANGE_QUERY) if (flags[q.flag] !== undefined) query[q.name] = flags[q.flag];
+  return query;
 }
 
 export const DEFAULT_LIMIT = 50;
@@ -52,7 +68,7 @@ function decodeCursor(cursor: string): number {
 
 /** Validated filters and page, before any read. */
 export function parseChangeQuery(q: ChangeQueryInput): { filter: ChangeFilter; page: ChangePageRequest } {
-  const limit = q.limit ?? DEFAULT_LIMIT;
+  const limit = typeof q.limit === 'string' ? (/^\d{1,6}$/.test(q.limit) ? Number(q.limit) : Number.NaN) : (q.limit ?? DEFAULT_LIMIT);
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) throw new ValidationError(`Invalid limit: an integer from 1 to ${MAX_LIMIT}`);
   if (q.outcome !== undefined && !OUTCOME_STATUSES.includes(q.outcome as OutcomeStatus)) {
     throw new ValidationError(`Invalid outcome: one of ${OUTCOME_STATUSES.join(', ')}`);

@@ -55,7 +55,29 @@ describe('svc changes list|show|verify', function () {
     }
   });
 
-  it('a bad limit is a usage error (exit 2), nothing sent', async () => {
-    expect((await runCli(['changes', 'list', '--limit', 'many'], env)).code).to.equal(2);
+  it('checks the flags with the server’s own parsing before sending: a bad value is a usage error (exit 2) naming the flag', async () => {
+    for (const [flag, value] of [
+      ['--limit', 'many'],
+      ['--limit', '501'],
+      ['--outcome', 'maybe'],
+      ['--since', 'yesterday'],
+      ['--cursor', 'not-a-cursor'],
+    ]) {
+      const run = await runCli(['changes', 'list', flag, value], env);
+      expect(run.code, `${flag} ${value}: ${run.stderr}`).to.equal(2);
+      expect(run.stderr).to.include(`Invalid ${flag}`);
+    }
+  });
+
+  it('--session filters on the session id, as sessionId does over REST', async () => {
+    const session = `opr_${'b'.repeat(32)}`;
+    const { id } = await ledger.append(aChangeRecord({ sessionId: session }));
+    try {
+      const run = await runCli(['changes', 'list', '--session', session, '-o', 'json'], env);
+      expect(run.code, run.stderr).to.equal(0);
+      expect(JSON.parse(run.stdout).changes.map((c: { id: string }) => c.id)).to.deep.equal([id]);
+    } finally {
+      ledger.texts.pop();
+    }
   });
 });

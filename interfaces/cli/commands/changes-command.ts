@@ -1,25 +1,14 @@
 import type { Command } from 'commander';
+import { CHANGE_QUERY, changeQueryFromFlags, parseChangeQuery } from '../../../application/ledger/change-query.js';
 import type { ChangeList } from '../../../application/ledger/list-changes.js';
+import { ValidationError } from '../../../domain/errors.js';
 import type { ChangeView } from '../../../application/ledger/change-view.js';
 import type { IntegrityReport } from '../../../domain/ledger/hash-chain.js';
 import { CheckFailed, UsageError } from '../cli-errors.js';
 import type { CommandContext } from '../command-context.js';
 import { printJson, printPretty, table, writeOut } from '../output.js';
 
-interface ListFlags {
-  since?: string;
-  until?: string;
-  caller?: string;
-  namespace?: string;
-  kind?: string;
-  name?: string;
-  tool?: string;
-  session?: string;
-  outcome?: string;
-  limit?: string;
-  cursor?: string;
-}
-
+const flagOf = (name: string) => CHANGE_QUERY.find((q) => q.name === name)?.flag ?? name;
 const target = (c: ChangeView) => `${c.target.kind}/${c.target.name}${c.target.namespace ? ` -n ${c.target.namespace}` : ''}`;
 const outcome = (c: ChangeView) => (c.outcome.status === 'applied' ? 'applied' : `${c.outcome.status}: ${c.outcome.message.slice(0, 60)}`);
 
@@ -38,28 +27,22 @@ export function formatIntegrity(r: IntegrityReport): string {
 export function registerChangesCommand(program: Command, context: CommandContext): void {
   const changes = program.command('changes').description('The ledger of every change svc made to a cluster: list, show, revert, verify');
 
-  changes
-    .command('list')
-    .description('List ledger entries, newest first')
-    .option('--since <time>', 'ISO 8601 date or time')
-    .option('--until <time>', 'ISO 8601 date or time')
-    .option('--caller <username>', 'who asked for the change')
-    .option('--namespace <ns>', 'namespace of the changed object')
-    .option('--kind <kind>', 'kind of the changed object')
-    .option('--name <name>', 'name of the changed object')
-    .option('--tool <tool>', 'remediate, operate, deployManifests or revert')
-    .option('--session <id>', 'session id of the tool run')
-    .option('--outcome <outcome>', 'applied, refused or failed')
-    .option('--limit <n>', 'entries per page, 1 to 500 (default 50)')
-    .option('--cursor <cursor>', 'the next page, as printed after the last one')
-    .action(async (opts: ListFlags, cmd: Command) => {
-      const { client, output } = context(cmd);
-      if (opts.limit !== undefined && !/^\d+$/.test(opts.limit)) throw new UsageError(`--limit expects a number, got "${opts.limit}"`);
-      const { session, ...rest } = opts;
-      const data = await client.get<ChangeList>('/api/v1/changes', { ...rest, sessionId: session });
-      if (output === 'json') return printJson(data);
-      writeOut(formatChanges(data));
-    });
+  const list = changes.command('list').description('List ledger entries, newest first');
+  for (const q of CHANGE_QUERY) list.option(`--${q.flag} <${q.arg}>`, q.help);
+  list.action(async (flags: Record<string, string>, cmd: Command) => {
+    const { client, output } = context(cmd);
+    const query = changeQueryFromFlags(flags);
+    try {
+      // the server's own check, before anything is sent
+      parseChangeQuery(query);
+    } catch (e) {
+      if (e instanceof ValidationError) throw new UsageError(e.message.replace(/^Invalid (\w+)/, (_m, name: string) => `Invalid --${flagOf(name)}`));
+      throw e;
+    }
+    const data = await client.get<ChangeList>('/api/v1/changes', query);
+    if (output === 'json') return printJson(data);
+    writeOut(formatChanges(data));
+  });
 
   changes
     .command('show <id>')
