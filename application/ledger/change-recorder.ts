@@ -4,6 +4,7 @@ import type { KubeObject, ResourceRef } from '../../domain/cluster/kube-types.js
 import { DomainError } from '../../domain/errors.js';
 import { REQUEST_MAX_CHARS, type ChangeApproval, type ChangeOutcome, type ChangeRecord, type SentChange } from '../../domain/ledger/change-entry.js';
 import { inverseOf } from '../../domain/ledger/inverse-change.js';
+import { scrubRecord } from '../../domain/ledger/ledger-scrub.js';
 import { objectState, redactObject, targetOf } from '../../domain/ledger/object-state.js';
 import { diffObjects, type FieldChange } from '../../domain/operations/object-diff.js';
 import type { ChangeLedger } from '../../domain/ports/change-ledger.js';
@@ -22,6 +23,8 @@ export interface WriteContext {
   revertOf?: string;
   /** Collects the ids of the entries written (the tool run's `ToolContext.ledgerIds`). */
   ledgerIds?: string[];
+  /** This run's own credentials (the request's git token): `***` wherever they show in an entry. */
+  secrets?: readonly string[];
 }
 
 /** The context of a tool run's writes: the caller approved them, unless an automatic rule did. */
@@ -29,7 +32,7 @@ export function writeContextFor(
   tool: string,
   sessionId: string,
   request: string,
-  run: { caller: Caller; ledgerIds?: string[] },
+  run: { caller: Caller; ledgerIds?: string[]; gitToken?: string },
   automatic?: ChangeApproval,
 ): WriteContext {
   return {
@@ -39,6 +42,7 @@ export function writeContextFor(
     request,
     approval: automatic ?? { mode: 'manual', by: run.caller.username },
     ...(run.ledgerIds ? { ledgerIds: run.ledgerIds } : {}),
+    ...(run.gitToken ? { secrets: [run.gitToken] } : {}),
   };
 }
 
@@ -86,7 +90,8 @@ const redactDiff = (kind: string, diff: FieldChange[]): FieldChange[] =>
  * sends the write, and appends a ledger entry with every field (before
  * state, dry-run verdict and diff, the exact change, the outcome with the
  * API server's refusal, resourceVersion after, the inverse), Secret values
- * and the last-applied annotation as `***`. The entry is durable before
+ * and the last-applied annotation as `***`, and credentials in its text
+ * (scrubRecord) too. The entry is durable before
  * `send`'s caller goes on. The write's own failure is handed back, not thrown.
  */
 export class ChangeRecorder {
@@ -94,6 +99,8 @@ export class ChangeRecorder {
     private readonly ledger: ChangeLedger,
     private readonly reader: ClusterReader,
     private readonly logger?: Logger,
+    /** svc's own credential values (auth token, model API key and headers, git token): `***` wherever they show in an entry. */
+    private readonly secrets: readonly string[] = [],
   ) {}
 
   async write(context: WriteContext, planned: PlannedWrite, send: () => Promise<KubeObject | undefined>): Promise<RecordedWrite> {
@@ -141,7 +148,7 @@ export class ChangeRecorder {
       ...(context.revertOf ? { revertOf: context.revertOf } : {}),
     };
     try {
-      const entry = await this.ledger.append(record);
+      const entry = await this.ledger.append(scrubRecord(record, [...this.secrets, ...(context.secrets ?? [])]));
       context.ledgerIds?.push(entry.id);
       return { object, ledgerId: entry.id, error };
     } catch (e) {

@@ -7,6 +7,7 @@ import { ChangeRecorder } from '../../application/ledger/change-recorder.js';
 import { RevertChange } from '../../application/ledger/revert-change.js';
 import type { ChangeLedger } from '../../domain/ports/change-ledger.js';
 import type { Config } from '../config/config.js';
+import { configSecrets } from '../config/config-secrets.js';
 import { TOKENS } from '../tokens.js';
 import { NoopTracer } from '../tracing/noop-tracer.js';
 import { tracedChangeLedger } from '../tracing/traced-change-ledger.js';
@@ -23,7 +24,7 @@ export function registerLedger(c: DependencyContainer, config: Config, ledger: C
   c.register(TOKENS.ListChanges, { useValue: new ListChanges(port) });
   c.register(TOKENS.GetChange, { useValue: new GetChange(port) });
   c.register(TOKENS.VerifyLedger, { useValue: new VerifyLedger(port) });
-  const recorder = new ChangeRecorder(port, c.resolve(TOKENS.ClusterReader), c.resolve(TOKENS.Logger));
+  const recorder = new ChangeRecorder(port, c.resolve(TOKENS.ClusterReader), c.resolve(TOKENS.Logger), configSecrets(config));
   c.register(TOKENS.ChangeRecorder, { useValue: recorder });
   c.register(TOKENS.RevertChange, { useValue: new RevertChange(port, c.resolve(TOKENS.ClusterReader), c.resolve(TOKENS.ClusterWriter), recorder) });
   c.register(TOKENS.LedgerRetention, {

@@ -5,6 +5,7 @@ import { ListChanges } from '../../application/ledger/list-changes.js';
 import { rolesUpTo, type Caller } from '../../domain/auth/caller.js';
 import { ForbiddenError } from '../../domain/errors.js';
 import { canonicalJson } from '../../domain/ledger/canonical-json.js';
+import { scrubRecord } from '../../domain/ledger/ledger-scrub.js';
 import { FakeChangeLedger } from '../fakes/fake-change-ledger.js';
 import { CapturingLogger } from '../support/capturing-logger.js';
 import { FakeClock } from '../support/fake-clock.js';
@@ -23,6 +24,28 @@ describe('ledger: canonical JSON, views, retention', () => {
     expect(canonicalJson({ b: 1, a: { d: [3, { z: 1, y: undefined, x: 'é"' }], c: null } })).to.equal('{"a":{"c":null,"d":[3,{"x":"é\\"","z":1}]},"b":1}');
     expect(canonicalJson({ x: 1, y: 2 })).to.equal(canonicalJson({ y: 2, x: 1 }));
     expect(() => canonicalJson(undefined)).to.throw(TypeError);
+  });
+
+  it('scrubRecord: credentials in the request, rationale and messages, and svc’s own secrets in any field, become ***; an inverse holding one is dropped', () => {
+    const known = 'svc-model-key-5b1f0c9e';
+    const jwt = `eyJhbGciOiJSUzI1NiJ9.${'a'.repeat(20)}.${'b'.repeat(20)}`;
+    const record = aChangeRecord({
+      request: `curl -H "Authorization: Bearer tok-9f8e7d6c5b" failed; DB_PASSWORD=hunter2-x9; id ${jwt}; key ${known}`,
+      rationale: `the key ${known} is fine, api_key: zz-77-qq`,
+      outcome: { status: 'refused', reason: 'Invalid', message: `token=${known}-tail rejected` },
+      dryRun: { accepted: false, message: `password=abc123!`, diff: [] },
+      before: { spec: { replicas: 1 }, annotations: { note: `uses ${known}` }, resourceVersion: '100' },
+      inverse: { method: 'patch', patchType: 'merge', body: { metadata: { annotations: { note: `uses ${known}` } } } },
+    });
+    const clean = scrubRecord(record, [known]);
+    const text = JSON.stringify(clean);
+    for (const leaked of [known, 'tok-9f8e7d6c5b', 'hunter2-x9', jwt, 'zz-77-qq', 'abc123!']) expect(text).to.not.contain(leaked);
+    expect(clean.request).to.equal('curl -H "Authorization: Bearer ***" failed; DB_PASSWORD=***; id ***; key ***');
+    expect(clean.before!.annotations).to.deep.equal({ note: 'uses ***' });
+    expect(clean.inverse).to.equal(null);
+    // nothing to scrub: the same record, inverse kept
+    const plain = aChangeRecord();
+    expect(scrubRecord(plain, [known])).to.deep.equal(plain);
   });
 
   it('a viewer sees who changed what and where, never the body, the before state, diff values or the inverse', async () => {

@@ -1,0 +1,64 @@
+import { REDACTED, scrubText } from '../security/scrub-credentials.js';
+import { scrubSecretsInText } from '../security/scrub-secrets.js';
+import type { ChangeRecord } from './change-entry.js';
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/**
+ * Free text of an entry (the request, the model's rationale, the API
+ * server's messages) as the ledger keeps it: svc's own credential values
+ * first, then whatever looks like one (`Bearer ...`, `password=...`, JWTs,
+ * API key shapes, URL userinfo) as `***`. The caller wrote the request and
+ * a model wrote the rationale: either may carry a pasted token.
+ */
+export function scrubEntryText(text: string, secrets: readonly string[]): string {
+  return scrubSecretsInText(scrubText(text, secrets));
+}
+
+/** Every string of a value with svc's own credential values as `***`: a copy, or the value itself when none shows. */
+function withoutKnown(value: unknown, secrets: readonly string[], depth = 0): unknown {
+  if (typeof value === 'string') return scrubStrings(value, secrets);
+  if (depth > 64) return value;
+  if (Array.isArray(value)) {
+    const out = value.map((v) => withoutKnown(v, secrets, depth + 1));
+    return out.some((v, i) => v !== value[i]) ? out : value;
+  }
+  if (!isObj(value)) return value;
+  let changed = false;
+  const out: Obj = {};
+  for (const [k, v] of Object.entries(value)) {
+    out[k] = withoutKnown(v, secrets, depth + 1);
+    changed ||= out[k] !== v;
+  }
+  return changed ? out : value;
+}
+
+/** Only the exact values: URLs in an object's fields stay as the cluster has them (an undo writes them back). */
+function scrubStrings(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const s of secrets) if (s.length >= 4 && out.includes(s)) out = out.split(s).join(REDACTED);
+  return out;
+}
+
+/**
+ * A record as the ledger may keep it: its free text scrubbed (scrubEntryText)
+ * and svc's own credential values (auth token, model API key, model
+ * headers, git token...) `***` in every other field. An inverse that held
+ * one is dropped: an undo would write `***`.
+ */
+export function scrubRecord(record: ChangeRecord, secrets: readonly string[]): ChangeRecord {
+  const text = (t: string | undefined) => (t === undefined ? undefined : scrubEntryText(t, secrets));
+  const outcome = record.outcome.status === 'applied' ? record.outcome : { ...record.outcome, message: text(record.outcome.message)! };
+  const scrubbed = withoutKnown(
+    {
+      ...record,
+      ...(record.request !== undefined ? { request: text(record.request) } : {}),
+      ...(record.rationale !== undefined ? { rationale: text(record.rationale) } : {}),
+      dryRun: { ...record.dryRun, ...(record.dryRun.message !== undefined ? { message: text(record.dryRun.message) } : {}) },
+      outcome,
+    },
+    secrets,
+  ) as ChangeRecord;
+  return scrubbed.inverse !== record.inverse && scrubbed.inverse !== null ? { ...scrubbed, inverse: null } : scrubbed;
+}
