@@ -8,6 +8,7 @@ import type { Tracer } from '../domain/ports/tracer.js';
 import type { ToolRegistry } from '../domain/tools/tool-registry.js';
 import type { ToolContext, ToolHandlers } from './tool-handler.js';
 import { withinRun, type RunScope } from './runs/run-scope.js';
+import { actingFor } from './cluster/acting-caller.js';
 
 export interface ExecuteToolInput {
   toolName: string;
@@ -92,8 +93,8 @@ export class ExecuteTool {
       throw new ExecutionError(`Tool ${name} is defined but not available in this version of svc: its use case has not been built yet`);
     }
     try {
-      // validated against the schema of the same name just above
-      const result = await handler.execute(params as never, context);
+      // validated against the schema of the same name just above; every cluster request it makes is made for its caller
+      const result = await actingFor(context.caller, () => handler.execute(params as never, context));
       if (this.verifyOutputs) this.verifyOutput(name, result);
       return result;
     } catch (err) {

@@ -11,7 +11,8 @@ import { Remediate } from '../application/remediation/remediate.js';
 import type { AiToolDeps } from '../application/ai/ai-tool-deps.js';
 import { OrgPolicySource } from '../application/actions/policy-source.js';
 import { handlerTable, type ToolHandler } from '../application/tool-handler.js';
-import type { ClusterClient } from '../domain/ports/cluster-client.js';
+import type { ClusterClient, ImpersonatingClusterClients } from '../domain/ports/cluster-client.js';
+import { callerAwareCluster } from '../application/cluster/caller-aware-cluster.js';
 import { readOnlyView } from '../domain/ports/cluster-reader.js';
 import type { ScanStateStore } from '../domain/ports/scan-state-store.js';
 import type { SessionStore } from '../domain/ports/session-store.js';
@@ -60,7 +61,8 @@ export interface Overrides {
   vectorStore?: VectorStore;
   embedder?: Embedder;
   llm?: LlmProvider;
-  cluster?: ClusterClient;
+  /** With SVC_KUBE_IMPERSONATE on, it must also implement ImpersonatingClusterClients. */
+  cluster?: ClusterClient & Partial<ImpersonatingClusterClients>;
   sessions?: SessionStore;
   /** Runs started with `Prefer: respond-async`. */
   runs?: RunStore;
@@ -97,7 +99,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
     vectorStore: overrides.vectorStore ?? createVectorStore(config.vector, logger),
     embedder: overrides.embedder ?? createEmbedder(config.vector),
     llm: overrides.llm ?? createLlmProvider(config.llm),
-    cluster: overrides.cluster ?? createLazyClusterClient(config.cluster),
+    cluster: actingCluster(config, overrides.cluster ?? createLazyClusterClient(config.cluster), logger),
   };
   // Tools see the ports through their span decorators (when tracing is on)...
   const ports = tracePorts(adapters, tracer, overrides.vectorStore ? undefined : config.vector.store.kind);
@@ -181,6 +183,14 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
   );
   registerRuns(c, config, overrides.runs ?? shared.runs);
   return c;
+}
+
+/** The cluster as tools see it: with SVC_KUBE_IMPERSONATE, each request made as the caller it is made for. */
+function actingCluster(config: Config, own: ClusterClient & Partial<ImpersonatingClusterClients>, logger: Logger): ClusterClient {
+  if (!config.cluster.impersonate) return own;
+  if (typeof own.actingAs !== 'function') throw new Error('SVC_KUBE_IMPERSONATE is on, but the cluster client given cannot impersonate');
+  logger.info("Kubernetes requests made for a caller impersonate them (SVC_KUBE_IMPERSONATE); work for no caller uses svc's own identity");
+  return callerAwareCluster(own, own as ImpersonatingClusterClients);
 }
 
 /** Background work a started server owns (a capability scan left unfinished, ledger retention): started and stopped by the process entry point. */

@@ -2,7 +2,7 @@ import { actionTarget, kubectlEquivalent, toOperation, type ClusterAction } from
 import { assessRisk } from '../../domain/actions/risk-floor.js';
 import { scopeRefusal, type WriteScope } from '../../domain/actions/write-scope.js';
 import type { DryRunResult, KubeObject } from '../../domain/cluster/kube-types.js';
-import { DependencyError, ExecutionError, NotConfiguredError } from '../../domain/errors.js';
+import { DependencyError, ExecutionError, ForbiddenError, NotConfiguredError } from '../../domain/errors.js';
 import { diffSegments, formatPath, type SegmentChange } from '../../domain/operations/object-diff.js';
 import { policyRefusal, type NamedPolicy } from '../../domain/orgdata/policy-constraint.js';
 import type { ClusterReader } from '../../domain/ports/cluster-reader.js';
@@ -26,13 +26,16 @@ type Refusal = Extract<DryRunResult, { accepted: false }>;
 /**
  * A kind the cluster does not serve, or a request it rejects outright, is a
  * refusal to show, not a failed run; so is an API server that fails or does
- * not answer (the proposal cannot be executed: nothing unpreviewed runs).
+ * not answer (the proposal cannot be executed: nothing unpreviewed runs),
+ * and so is the cluster's RBAC refusing the caller (SVC_KUBE_IMPERSONATE):
+ * the preview says what they may not do; executing it is then a 403.
  */
 async function refusalOf<T>(work: () => Promise<T>): Promise<T | Refusal> {
   try {
     return await work();
   } catch (e) {
     if (e instanceof ExecutionError && !(e instanceof NotConfiguredError)) return { accepted: false, reason: 'Rejected', message: e.message, causes: [] };
+    if (e instanceof ForbiddenError) return { accepted: false, reason: 'Forbidden', message: e.message, causes: [] };
     if (e instanceof DependencyError) return { accepted: false, reason: 'Unavailable', message: `the preview could not be made: ${e.message}`, causes: [] };
     throw e;
   }

@@ -1,3 +1,4 @@
+import { actingFor } from '../cluster/acting-caller.js';
 import { hasRole, type Caller } from '../../domain/auth/caller.js';
 import type { DryRunResult, KubeObject, WritePreconditions } from '../../domain/cluster/kube-types.js';
 import { ConflictError, ERROR_CODES, ForbiddenError, NotFoundError } from '../../domain/errors.js';
@@ -44,7 +45,12 @@ export class RevertChange {
     private readonly recorder: ChangeRecorder,
   ) {}
 
-  async execute(input: RevertInput, caller: Caller): Promise<RevertResult> {
+  /** The undo's reads, dry run and write are made for `caller` (impersonated when SVC_KUBE_IMPERSONATE is on). */
+  execute(input: RevertInput, caller: Caller): Promise<RevertResult> {
+    return actingFor(caller, () => this.revert(input, caller));
+  }
+
+  private async revert(input: RevertInput, caller: Caller): Promise<RevertResult> {
     if (!hasRole(caller, 'operator'))
       throw new ForbiddenError(`Reverting a change needs the operator role; ${caller.username} does not hold it`, { required: 'operator' });
     const entry = await this.ledger.get(input.id);

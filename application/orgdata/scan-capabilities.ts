@@ -1,3 +1,4 @@
+import { actingAsService } from '../cluster/acting-caller.js';
 import { NotFoundError, ValidationError } from '../../domain/errors.js';
 import { requireConfigured } from '../ai/require-configured.js';
 import { matchesTarget, uniqueTargets, type ScanTarget } from '../../domain/orgdata/capability.js';
@@ -136,8 +137,9 @@ export class ScanCapabilities {
   private launch(state: ScanState): void {
     const run = new ScanRun(this.d, state);
     this.current = run;
-    this.active = run
-      .execute()
+    // background work for no caller, even when a caller's scan request started it: svc's own cluster identity
+    this.d.logger.info("capability scan runs with svc's own Kubernetes identity", { scanId: state.id, kubeIdentity: 'svc' });
+    this.active = actingAsService(() => run.execute())
       .catch((e) => this.d.logger.error('capability scan stopped', { scanId: state.id, err: e instanceof Error ? e.stack : String(e) }))
       .finally(() => {
         this.active = undefined;

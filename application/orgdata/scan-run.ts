@@ -75,7 +75,7 @@ export class ScanRun {
   private async scanOne(state: ScanState, target: ScanTarget): Promise<void> {
     let reason: string | undefined;
     try {
-      await this.d.tracer.inSpan('scan_capability', { 'svc.scan.id': state.id, 'k8s.resource': target.id }, () =>
+      await this.d.tracer.inSpan('scan_capability', { 'svc.scan.id': state.id, 'k8s.resource': target.id, 'svc.kube.identity': 'svc' }, () =>
         this.d.analyse.execute(target, state.id, () => this.now()),
       );
     } catch (e) {

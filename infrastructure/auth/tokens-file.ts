@@ -6,7 +6,8 @@ export class TokensFileError extends Error {}
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/;
 const DIGEST = /^[0-9a-fA-F]{64}$/;
-const GROUP = /^[^\s,]{1,256}$/;
+/** Printable ASCII but `,`: a group must be sendable as an Impersonate-Group header (SVC_KUBE_IMPERSONATE). */
+const GROUP = /^[\x21-\x2b\x2d-\x7e]{1,256}$/;
 
 /**
  * Reads a tokens file: one `name role sha256-hex [group,group]` per line,
@@ -31,7 +32,7 @@ export function parseTokensFile(text: string, roles: RoleMapping): Map<string, C
     if (!(ROLES as readonly string[]).includes(role)) fail(`"${role}" is not a role (${ROLES.join(', ')})`);
     if (!DIGEST.test(digest)) fail('the third column must be the 64 hex digits of the SHA-256 of the token');
     const groups = groupList === undefined ? [] : groupList.split(',');
-    if (groups.length > 100 || !groups.every((g) => GROUP.test(g))) fail('groups must be at most 100 comma-separated names without spaces');
+    if (groups.length > 100 || !groups.every((g) => GROUP.test(g))) fail('groups must be at most 100 comma-separated names of printable ASCII without spaces');
     if (names.has(name)) fail(`the name ${name} is used twice`);
     const key = digest.toLowerCase();
     if (callers.has(key)) fail('the same token digest is used twice');

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { ConfigError, int, str, type Env } from './env-parsers.js';
+import { bool, ConfigError, int, str, type Env } from './env-parsers.js';
 
 /** Where the cluster credentials come from; `none` selects the not-configured client. */
 export type ClusterSource =
@@ -15,6 +15,8 @@ export interface ClusterConfig {
   source: ClusterSource;
   /** Per-request timeout for API calls, milliseconds. */
   requestTimeoutMs: number;
+  /** `SVC_KUBE_IMPERSONATE`: every request made for a caller impersonates them (Impersonate-User / Impersonate-Group). */
+  impersonate?: boolean;
 }
 
 /**
@@ -26,6 +28,7 @@ export function parseClusterConfig(env: Env, fileExists: (file: string) => boole
   return {
     source: parseSource(env, fileExists),
     requestTimeoutMs: int(env, 'SVC_KUBE_TIMEOUT_MS', 30000, 100, 600000),
+    impersonate: bool(env, 'SVC_KUBE_IMPERSONATE', false),
   };
 }
 

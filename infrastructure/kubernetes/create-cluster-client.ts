@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { isIPv6 } from 'node:net';
 import path from 'node:path';
 import type { KubeConfig } from '@kubernetes/client-node';
-import type { ClusterClient } from '../../domain/ports/cluster-client.js';
+import type { ClusterClient, ImpersonatingClusterClients } from '../../domain/ports/cluster-client.js';
 import type { ClusterConfig } from '../config/cluster-config.js';
 import { ConfigError } from '../config/env-parsers.js';
 import { UnconfiguredClusterClient } from '../not-configured/unconfigured-cluster-client.js';
@@ -12,7 +12,7 @@ import { kubeconfigContext, LazyClusterClient } from './lazy-cluster-client.js';
  * The composition root's client: the kubeconfig is parsed now (a file that
  * does not parse stops start-up), the Kubernetes library loads on first use.
  */
-export function createLazyClusterClient(config: ClusterConfig): ClusterClient {
+export function createLazyClusterClient(config: ClusterConfig): ClusterClient & ImpersonatingClusterClients {
   const { source } = config;
   if (source.mode === 'none') return new UnconfiguredClusterClient();
   const context = source.mode === 'in-cluster' ? 'in-cluster' : kubeconfigContext(source.files, variableOf(source.origin));
@@ -28,7 +28,7 @@ function variableOf(origin: 'KUBECONFIG' | 'default'): string {
  * does not parse is a ConfigError naming KUBECONFIG; one that parses but has
  * no usable context yields a client whose status says so.
  */
-export function createClusterClient(config: ClusterConfig): ClusterClient {
+export function createClusterClient(config: ClusterConfig): ClusterClient & ImpersonatingClusterClients {
   const { source } = config;
   if (source.mode === 'none') return new UnconfiguredClusterClient();
   // Loaded only when a cluster is configured: @kubernetes/client-node alone costs ~0.4 s and ~70 MB at start-up.

@@ -1,3 +1,4 @@
+import { clusterForbidden } from '../../domain/cluster/cluster-refusal.js';
 import { DependencyError, DomainError, ExecutionError } from '../../domain/errors.js';
 import { scrubText } from '../../domain/security/scrub-credentials.js';
 
@@ -71,11 +72,14 @@ function reasonFor(code: number): string {
  * Maps a failure of operation `op` (e.g. `apply Deployment default/web`) to the
  * port's contract: credentials refused, throttling and server faults are the
  * dependency's problem; other 4xx are the request's, shown with the server's words.
+ * A request made as a caller (`impersonated`) that the server refuses with 403
+ * is the caller's refusal: ForbiddenError naming the verb, resource and namespace.
  */
-export function toDomainError(e: unknown, op: string, context: string): DomainError {
+export function toDomainError(e: unknown, op: string, context: string, impersonated = false): DomainError {
   if (e instanceof DomainError) return e;
   if (e instanceof KubeStatusError) {
     const { code, status } = e;
+    if (code === 403 && impersonated) return clusterForbidden(status.message, op);
     if (code === 401) {
       return new DependencyError('kubernetes', `Kubernetes API refused the credentials of context "${context}" (401 Unauthorized) during ${op}`);
     }

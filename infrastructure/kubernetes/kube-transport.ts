@@ -1,6 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
+import type { KubeIdentity } from '../../domain/auth/kube-identity.js';
 import { DependencyError } from '../../domain/errors.js';
 import { scrubText, scrubUrl } from '../../domain/security/scrub-credentials.js';
 import { KubeStatusError, parseStatusBody } from './kube-errors.js';
@@ -21,6 +22,27 @@ export interface KubeRequest {
 export interface KubeTransportOptions {
   timeoutMs: number;
   maxBytes: number;
+  /** Every request carries `Impersonate-User` and one `Impersonate-Group` per group (checked by kubeIdentityOf). */
+  impersonate?: KubeIdentity;
+}
+
+/** Kept-alive connection pools, shared by the transports of one cluster (svc's own and each impersonated caller's). */
+export interface KubeAgents {
+  https: https.Agent;
+  http: http.Agent;
+}
+
+/**
+ * Without kept-alive connections every API call paid a new TLS handshake
+ * (about 3 ms here). Idle sockets are dropped after 4 s, before a server's
+ * usual 5 s keep-alive timeout can close one under a request. Impersonation
+ * headers do not change the connection, so impersonated callers share them.
+ */
+export function keepAliveAgents(): KubeAgents {
+  return {
+    https: new https.Agent({ keepAlive: true, maxSockets: 16, timeout: 4000 }),
+    http: new http.Agent({ keepAlive: true, maxSockets: 16, timeout: 4000 }),
+  };
 }
 
 /**
@@ -32,19 +54,10 @@ export interface KubeTransportOptions {
  * and one place where failures become domain errors.
  */
 export class KubeTransport {
-  /**
-   * Kept-alive connections per cluster: without them every API call paid a
-   * new TLS handshake (about 3 ms here). Idle sockets are dropped after 4 s,
-   * before a server's usual 5 s keep-alive timeout can close one under a request.
-   */
-  private readonly agents = {
-    https: new https.Agent({ keepAlive: true, maxSockets: 16, timeout: 4000 }),
-    http: new http.Agent({ keepAlive: true, maxSockets: 16, timeout: 4000 }),
-  };
-
   constructor(
     private readonly kc: KubeConfig,
     private readonly options: KubeTransportOptions,
+    readonly agents: KubeAgents = keepAliveAgents(),
   ) {}
 
   /** The current cluster's server URL; throws when the kubeconfig has none. */
@@ -93,6 +106,9 @@ export class KubeTransport {
       // Agent keys its sockets by them, so a connection is only reused for the same credentials.
       if (!this.kc.getCurrentCluster()?.proxyUrl) opts.agent = url.protocol === 'http:' ? this.agents.http : this.agents.https;
       bearer = String((opts.headers as Record<string, unknown>).Authorization ?? '').replace(/^Bearer\s+/i, '') || undefined;
+      const as = this.options.impersonate;
+      // set last, over anything the kubeconfig asked for: the caller is who this request is for
+      if (as) Object.assign(opts.headers as object, { 'Impersonate-User': as.user, ...(as.groups.length ? { 'Impersonate-Group': [...as.groups] } : {}) });
     } catch (e) {
       // exec/OIDC plugins and refused settings (http:// without insecure-skip-tls-verify) fail here;
       // their text may quote the kubeconfig, so keep only its first line

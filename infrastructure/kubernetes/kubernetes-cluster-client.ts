@@ -21,14 +21,15 @@ import type {
   WritePreconditions,
 } from '../../domain/cluster/kube-types.js';
 import * as v from '../../domain/cluster/kube-validation.js';
+import { identityKey, type KubeIdentity } from '../../domain/auth/kube-identity.js';
 import { conditionMet } from '../../domain/cluster/wait-condition.js';
 import { NotConfiguredError } from '../../domain/errors.js';
-import type { ClusterClient, ClusterStatus } from '../../domain/ports/cluster-client.js';
+import type { ClusterClient, ClusterStatus, ImpersonatingClusterClients } from '../../domain/ports/cluster-client.js';
 import { KubeStatusError, toDomainError } from './kube-errors.js';
 import { KubeDiscovery } from './kube-discovery.js';
 import { KubeObjects, refOf, type Written } from './kube-objects.js';
 import { KubeOpenApi } from './kube-openapi.js';
-import { KubeTransport } from './kube-transport.js';
+import { KubeTransport, type KubeAgents } from './kube-transport.js';
 
 export interface KubernetesClusterClientOptions {
   /** Per-request timeout, milliseconds. */
@@ -39,31 +40,54 @@ export interface KubernetesClusterClientOptions {
   maxResponseBytes?: number;
   /** Context name to report instead of the kubeconfig's (in-cluster: 'in-cluster'). */
   contextName?: string;
+  /** Every request made as this identity (Impersonate-User / Impersonate-Group). */
+  impersonate?: KubeIdentity;
   sleep?: (ms: number) => Promise<void>;
   now?: () => number;
 }
 
+/** Impersonated clients kept (each with its discovery cache); the least recently used goes first. */
+const MAX_IDENTITIES = 64;
+
 const NOT_CONFIGURED_HOW = 'set KUBECONFIG to a kubeconfig with a current-context, or run svc inside a cluster';
 
-/** ClusterClient over the Kubernetes API, with credentials from a loaded KubeConfig. */
-export class KubernetesClusterClient implements ClusterClient {
+/** ClusterClient over the Kubernetes API, with credentials from a loaded KubeConfig; `actingAs` gives the same as a caller. */
+export class KubernetesClusterClient implements ClusterClient, ImpersonatingClusterClients {
   private readonly transport: KubeTransport;
   private readonly discovery: KubeDiscovery;
   private readonly openapi: KubeOpenApi;
   private readonly objects: KubeObjects;
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly now: () => number;
+  private readonly acting = new Map<string, KubernetesClusterClient>();
 
   constructor(
     private readonly kc: KubeConfig,
     private readonly options: KubernetesClusterClientOptions,
+    agents?: KubeAgents,
   ) {
-    this.transport = new KubeTransport(kc, { timeoutMs: options.requestTimeoutMs, maxBytes: options.maxResponseBytes ?? 16 * 1024 * 1024 });
+    this.transport = new KubeTransport(
+      kc,
+      { timeoutMs: options.requestTimeoutMs, maxBytes: options.maxResponseBytes ?? 16 * 1024 * 1024, impersonate: options.impersonate },
+      agents,
+    );
     this.now = options.now ?? Date.now;
     this.sleep = options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
     this.discovery = new KubeDiscovery(this.transport, 300000, this.now);
     this.openapi = new KubeOpenApi(this.transport);
     this.objects = new KubeObjects(this.transport, this.discovery, () => this.defaultNamespace());
+  }
+
+  actingAs(identity: KubeIdentity): ClusterClient {
+    // an impersonated client acts as one caller only: asking it for another is svc's own client's job
+    if (this.options.impersonate) throw new Error('an impersonated cluster client cannot impersonate again');
+    const key = identityKey(identity);
+    let client = this.acting.get(key);
+    if (client) this.acting.delete(key);
+    else client = new KubernetesClusterClient(this.kc, { ...this.options, impersonate: identity }, this.transport.agents);
+    this.acting.set(key, client);
+    if (this.acting.size > MAX_IDENTITIES) this.acting.delete(this.acting.keys().next().value as string);
+    return client;
   }
 
   context(): string {
@@ -133,13 +157,13 @@ export class KubernetesClusterClient implements ClusterClient {
   async dryRunApply(manifest: KubeObject, options: ApplyOptions = {}): Promise<DryRunResult> {
     v.validateManifest(manifest);
     v.validateFieldManager(options.fieldManager);
-    return this.call(`dry-run apply ${describeRef(refOf(manifest))}`, () => verdict(() => this.objects.apply(manifest, options, true)));
+    return this.call(`dry-run apply ${describeRef(refOf(manifest))}`, () => this.verdict(() => this.objects.apply(manifest, options, true)));
   }
 
   async dryRunPatch(ref: ResourceRef, patch: PatchBody, options: PatchOptions = {}): Promise<DryRunResult> {
     v.validateRef(ref);
     v.validatePatch(patch);
-    return this.call(`dry-run patch ${describeRef(ref)}`, () => verdict(() => this.objects.patch(ref, patch, options, true)));
+    return this.call(`dry-run patch ${describeRef(ref)}`, () => this.verdict(() => this.objects.patch(ref, patch, options, true)));
   }
 
   async patch(ref: ResourceRef, patch: PatchBody, options: PatchOptions = {}): Promise<KubeObject> {
@@ -151,7 +175,7 @@ export class KubernetesClusterClient implements ClusterClient {
   async dryRunDelete(ref: ResourceRef, options: WritePreconditions = {}): Promise<DryRunResult> {
     v.validateRef(ref);
     return this.call(`dry-run delete ${describeRef(ref)}`, () =>
-      verdict(async () => ({ object: await this.objects.dryRunDelete(ref, options), warnings: [] })),
+      this.verdict(async () => ({ object: await this.objects.dryRunDelete(ref, options), warnings: [] })),
     );
   }
 
@@ -201,21 +225,25 @@ export class KubernetesClusterClient implements ClusterClient {
     try {
       return await fn();
     } catch (e) {
-      throw toDomainError(e, op, this.context());
+      throw toDomainError(e, op, this.context(), this.options.impersonate !== undefined);
     }
   }
-}
 
-/** The server's verdict on a dry run: a rejection is data for the caller; 401, 429 and 5xx stay failures. */
-async function verdict(run: () => Promise<Written>): Promise<DryRunResult> {
-  try {
-    const { object, warnings } = await run();
-    return { accepted: true, object, ...(warnings.length ? { warnings } : {}) };
-  } catch (e) {
-    if (e instanceof KubeStatusError && [400, 403, 404, 409, 422].includes(e.code)) {
-      return { accepted: false, reason: e.status.reason, message: e.status.message, causes: e.status.causes };
+  /**
+   * The server's verdict on a dry run: a rejection is data for the caller; 401, 429 and 5xx stay failures,
+   * and so does a 403 to an impersonated caller (the caller may not, whatever the change).
+   */
+  private async verdict(run: () => Promise<Written>): Promise<DryRunResult> {
+    try {
+      const { object, warnings } = await run();
+      return { accepted: true, object, ...(warnings.length ? { warnings } : {}) };
+    } catch (e) {
+      if (e instanceof KubeStatusError && e.code === 403 && this.options.impersonate) throw e;
+      if (e instanceof KubeStatusError && [400, 403, 404, 409, 422].includes(e.code)) {
+        return { accepted: false, reason: e.status.reason, message: e.status.message, causes: e.status.causes };
+      }
+      throw e;
     }
-    throw e;
   }
 }
 

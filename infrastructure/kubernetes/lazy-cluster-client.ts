@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { CLUSTER_READER_METHODS } from '../../domain/ports/cluster-reader.js';
 import { CLUSTER_WRITER_METHODS } from '../../domain/ports/cluster-writer.js';
-import type { ClusterClient } from '../../domain/ports/cluster-client.js';
+import type { ClusterClient, ImpersonatingClusterClients } from '../../domain/ports/cluster-client.js';
 import type { ClusterStatus } from '../../domain/ports/cluster-reader.js';
 import { NotConfiguredError } from '../../domain/errors.js';
 import { ConfigError } from '../config/env-parsers.js';
@@ -14,17 +14,20 @@ import { ConfigError } from '../config/env-parsers.js';
  * not parse stops it, naming KUBECONFIG), and `context()` answers from that
  * parse without loading the library.
  */
+type Built = ClusterClient & ImpersonatingClusterClients;
+
 export class LazyClusterClient {
-  private real?: ClusterClient;
+  private real?: Built;
 
   private constructor(
-    private readonly build: () => ClusterClient,
+    private readonly build: () => Built,
     private readonly contextName: string,
   ) {}
 
-  static create(build: () => ClusterClient, contextName: string): ClusterClient {
+  static create(build: () => Built, contextName: string): Built {
     const lazy = new LazyClusterClient(build, contextName);
     const client: Partial<Record<string, unknown>> = {
+      actingAs: (identity: Parameters<Built['actingAs']>[0]) => lazy.client().actingAs(identity),
       context: () => lazy.real?.context() ?? lazy.contextName,
       // never throws, as the port says: a kubeconfig the library refuses is `connected: false`
       status: async (): Promise<ClusterStatus> => {
@@ -39,10 +42,10 @@ export class LazyClusterClient {
       if (name === 'context' || name === 'status') continue;
       client[name] = (...args: unknown[]) => (lazy.client()[name] as (...a: unknown[]) => unknown)(...args);
     }
-    return client as unknown as ClusterClient;
+    return client as unknown as Built;
   }
 
-  private client(): ClusterClient {
+  private client(): Built {
     if (this.real) return this.real;
     try {
       return (this.real = this.build());

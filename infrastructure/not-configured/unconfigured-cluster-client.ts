@@ -1,5 +1,5 @@
 import { NotConfiguredError } from '../../domain/errors.js';
-import type { ClusterClient, ClusterStatus } from '../../domain/ports/cluster-client.js';
+import type { ClusterClient, ClusterStatus, ImpersonatingClusterClients } from '../../domain/ports/cluster-client.js';
 
 import { CLUSTER_HINT as HOW, KUBERNETES_CLUSTER as WHAT } from '../../application/ai/require-configured.js';
 
@@ -8,7 +8,11 @@ function notConfigured(): never {
 }
 
 /** The cluster client when no kubeconfig and no in-cluster service account are found. */
-export class UnconfiguredClusterClient implements ClusterClient {
+export class UnconfiguredClusterClient implements ClusterClient, ImpersonatingClusterClients {
+  /** No cluster for anyone: the same not-configured answers. */
+  actingAs(): ClusterClient {
+    return this;
+  }
   async status(): Promise<ClusterStatus> {
     return { connected: false, context: '', error: `no cluster configured: ${HOW}` };
   }

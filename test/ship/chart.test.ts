@@ -323,6 +323,21 @@ describe('Helm chart charts/svc (rendered without helm or a cluster)', () => {
       expect(r.flatMap((x) => x.resources ?? [])).to.not.include('secrets');
     });
 
+    it('grants impersonate on users and groups, and sets SVC_KUBE_IMPERSONATE, only with kube.impersonate', () => {
+      const impersonating = (o: Manifest[]) => rules(o).filter((x) => x.verbs.includes('impersonate'));
+      expect(impersonating(objects)).to.deep.equal([]);
+      expect(impersonating(renderChart(CHART).objects)).to.deep.equal([]);
+      expect(plainEnv(objects)).to.not.have.property('SVC_KUBE_IMPERSONATE');
+      const on = renderChart(CHART, { ...OVERRIDES, kube: { impersonate: true } }).objects;
+      expect(schemaErrors(on)).to.deep.equal([]);
+      expect(impersonating(on)).to.deep.equal([{ apiGroups: [''], resources: ['users', 'groups'], verbs: ['impersonate'] }]);
+      // the rest of the role is as without it: impersonation adds a grant, it takes none away
+      expect(rules(on).filter((x) => !x.verbs.includes('impersonate'))).to.deep.equal(rules(objects));
+      expect(plainEnv(on).SVC_KUBE_IMPERSONATE).to.equal('true');
+      expect(loadConfig(environment(on), '/').cluster.impersonate).to.equal(true);
+      expect(loadConfig(environment(objects), '/').cluster.impersonate).to.equal(false);
+    });
+
     it('keeps data on a claim, one pod at a time (Recreate), and sets the image and resources', () => {
       const deployment = one(objects, 'Deployment') as unknown as { spec: { strategy: { type: string }; template: { metadata: { annotations: object } } } };
       expect(deployment.spec.strategy).to.deep.equal({ type: 'Recreate' });

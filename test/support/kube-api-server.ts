@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { apiGroupList, apiResourceList, BROKEN_GROUP_VERSIONS, OPENAPI_DOCS, openApiIndex, RESOURCES } from './kube-fixtures.js';
 import { KubeCluster, type Obj } from './kube-cluster.js';
+import { KubeRbac } from './kube-rbac.js';
 import { testTls } from './kube-test-ca.js';
 import { deleteObject, statusBody as status, writePatch, type Answer } from './kube-writes.js';
 
@@ -15,6 +16,10 @@ export interface RecordedRequest {
   query: URLSearchParams;
   contentType?: string;
   body?: string;
+  /** The `Impersonate-User` header (absent without one). */
+  impersonateUser?: string;
+  /** Every `Impersonate-Group` header, in order. */
+  impersonateGroups: string[];
 }
 
 /** A canned answer that replaces normal routing; `hang` never answers (for timeouts). */
@@ -59,10 +64,12 @@ const TICKING_KINDS = new Set(['Deployment', 'ReplicaSet', 'StatefulSet', 'Pod']
  * - `requests`: every request received, in order.
  * - `intercept`: return a canned answer (or `hang`) for a request, before routing.
  * - `writeKubeconfig(opts)`: a kubeconfig file for this server.
+ * - `rbac`: impersonation and per-user refusals with the authorizer's 403 (kube-rbac.ts).
  */
 export class KubeApiServer extends KubeCluster {
   readonly token = `kube-test-token-${randomBytes(12).toString('hex')}`;
   readonly requests: RecordedRequest[] = [];
+  readonly rbac = new KubeRbac();
   intercept?: (req: RecordedRequest) => Intercept | undefined;
   url = '';
   private readonly server = https.createServer({ key: testTls().key, cert: testTls().cert }, (req, res) => this.handle(req, res));
@@ -109,6 +116,8 @@ export class KubeApiServer extends KubeCluster {
         query: url.searchParams,
         contentType: req.headers['content-type'],
         body: Buffer.concat(chunks).toString('utf8') || undefined,
+        ...(req.headersDistinct['impersonate-user'] ? { impersonateUser: req.headersDistinct['impersonate-user'].join(',') } : {}),
+        impersonateGroups: req.headersDistinct['impersonate-group'] ?? [],
       };
       this.requests.push(rec);
       const send = (code: number, body: unknown, type = 'application/json', warnings: string[] = []) => {
@@ -116,6 +125,11 @@ export class KubeApiServer extends KubeCluster {
         res.end(typeof body === 'string' ? body : JSON.stringify(body));
       };
       if (req.headers.authorization !== `Bearer ${this.token}`) return send(401, status(401, 'Unauthorized', 'Unauthorized'));
+      // as kube-apiserver: authentication, then impersonation, then authorization of the acting user
+      const who = this.rbac.acting(req);
+      if (Array.isArray(who)) return send(who[0], who[1]);
+      const refused = this.rbac.refusal(rec.method, rec.path, who);
+      if (refused) return send(refused[0], refused[1]);
       const canned = this.intercept?.(rec);
       if (canned?.hang) return;
       if (canned) return send(canned.status ?? 200, canned.body ?? {}, undefined, canned.warnings);

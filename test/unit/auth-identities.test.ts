@@ -42,6 +42,9 @@ describe('identities: role mapping, tokens file, OIDC bounds', () => {
       [`ci viewer ${sha('a')}\nci viewer ${sha('b')}`, /line 2: the name ci is used twice/],
       [`a viewer ${sha('a')}\nb viewer ${sha('a')}`, /line 2: the same token digest/],
       [`a viewer ${sha('a')} g1 extra`, /line 1: 5 columns/],
+      // groups become Impersonate-Group headers: printable ASCII only
+      [`ok viewer ${sha('a')}\nb viewer ${sha('b')} sre,zoë`, /line 2: groups must be at most 100 comma-separated names of printable ASCII/],
+      [`b viewer ${sha('b')} sre,\u0001x`, /line 1: groups must be/],
     ];
     for (const [text, why] of bad) expect(() => parseTokensFile(text, new Map())).to.throw(why);
   });

@@ -27,7 +27,7 @@ describe('cluster and AI provider configuration', () => {
 
   it('takes KUBECONFIG first, keeping only the listed files that exist', () => {
     const c = parseClusterConfig({ KUBECONFIG: `/a${path.delimiter}/b`, KUBERNETES_SERVICE_HOST: '10.0.0.1', KUBERNETES_SERVICE_PORT: '443' }, exists('/b'));
-    expect(c).to.deep.equal({ source: { mode: 'kubeconfig', files: ['/b'], origin: 'KUBECONFIG' }, requestTimeoutMs: 30000 });
+    expect(c).to.deep.equal({ source: { mode: 'kubeconfig', files: ['/b'], origin: 'KUBECONFIG' }, requestTimeoutMs: 30000, impersonate: false });
   });
 
   it('refuses a KUBECONFIG that names no existing file, naming the variable', () => {

@@ -1,0 +1,163 @@
+import { expect } from 'chai';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import request from 'supertest';
+import { KubeApiServer, type RecordedRequest } from '../support/kube-api-server.js';
+import { OpenAiChatServer } from '../support/openai-chat-server.js';
+import { analysisAnswer, callFn, WEB, webDeployment } from '../support/remediation-fixtures.js';
+import { auth, buildTestApp, type TestApp } from '../support/test-app.js';
+import { runWorkflow, WorkflowStandIns } from '../support/workflow-harness.js';
+
+type Json = Record<string, any>;
+const sha = (t: string) => createHash('sha256').update(t).digest('hex');
+const ALICE = 'alice-token-0123456789abcdef';
+const asAlice = { Authorization: `Bearer ${ALICE}` };
+const PODS = { apiVersion: 'v1', kind: 'Pod', namespace: 'x', labelSelector: 'app=web' };
+/** Requests that did not act as alice of group sre. */
+const notAsAlice = (requests: RecordedRequest[]) =>
+  requests.filter((r) => r.impersonateUser !== 'svc:alice' || r.impersonateGroups.join(',') !== 'sre').map((r) => `${r.method} ${r.path}`);
+const impersonating = (requests: RecordedRequest[]) => requests.filter((r) => r.impersonateUser !== undefined || r.impersonateGroups.length > 0);
+
+describe('SVC_KUBE_IMPERSONATE: the cluster acts as the caller (REST, Kubernetes stand-in with RBAC, scripted model)', function () {
+  this.timeout(60000);
+  const dir = mkdtempSync(path.join(tmpdir(), 'svc-impersonate-'));
+  const tokens = path.join(dir, 'tokens');
+  writeFileSync(tokens, `# name role sha256 groups\nalice operator ${sha(ALICE)} sre\n`);
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  describe('remediate', () => {
+    let kube: KubeApiServer;
+    let chat: OpenAiChatServer;
+    beforeEach(async () => {
+      kube = await KubeApiServer.start();
+      kube.create(webDeployment('nginx:9.9-missing'));
+      kube.tick(3);
+      chat = await OpenAiChatServer.start();
+    });
+    afterEach(async () => {
+      await kube.close();
+      await chat.close();
+    });
+    const env = (extra: Record<string, string | undefined> = {}) => ({
+      SVC_AUTH_TOKENS_FILE: tokens,
+      OPENAI_API_KEY: chat.apiKey,
+      OPENAI_BASE_URL: chat.baseUrl,
+      SVC_LLM_MODEL: 'gpt-test',
+      SVC_LLM_MAX_RETRIES: '0',
+      KUBECONFIG: kube.writeKubeconfig(),
+      ...extra,
+    });
+    const investigate = (t: TestApp, who: Json) => {
+      chat.script(
+        callFn('list_resources', PODS),
+        callFn('get_resource', WEB),
+        { content: 'The tag nginx:9.9-missing does not exist.' },
+        { content: analysisAnswer() },
+      );
+      return request(t.app).post('/api/v1/tools/remediate').set(who).send({ issue: 'web in namespace x never becomes ready' });
+    };
+
+    it('a refused read is told to the model; a refused write is 403 FORBIDDEN naming verb, resource and namespace, nothing written; every request carried the caller', async () => {
+      kube.rbac.mayImpersonate = true;
+      kube.rbac.deny({ user: 'svc:alice', verb: 'list', resource: 'pods', namespace: 'x' });
+      const t = buildTestApp(env({ SVC_KUBE_IMPERSONATE: 'true' }));
+      const view = (await investigate(t, asAlice).expect(200)).body.data.result;
+      expect(view.status).to.equal('awaiting_approval');
+      expect(view.investigation.functionsCalled.map((f: Json) => [f.name, f.ok])).to.deep.equal([
+        ['list_resources', false],
+        ['get_resource', true],
+      ]);
+      // the model was told the read was refused, in the cluster's words, and went on
+      const told = chat.requests[1].messages.find((m: Json) => m.role === 'tool').content as string;
+      expect(JSON.parse(told).error).to.match(/^Kubernetes does not let svc:alice list pods in namespace "x" \(during list Pod in x\): pods is forbidden/);
+      expect(view.actions[0].dryRun).to.deep.equal({ accepted: true });
+
+      // alice's rights change before she approves: the apply is the cluster's refusal, not a 500
+      kube.rbac.deny({ user: 'svc:alice', verb: 'patch', resource: 'deployments', namespace: 'x' });
+      const refused = await request(t.app).post('/api/v1/tools/remediate').set(asAlice).send({ sessionId: view.sessionId, executeChoice: 1 }).expect(403);
+      expect(refused.body.error.code).to.equal('FORBIDDEN');
+      expect(refused.body.error.message).to.match(
+        /^Kubernetes does not let svc:alice patch deployments.apps in namespace "x" \(during dry-run patch Deployment x\/web\): /,
+      );
+      expect(refused.body.error.message).to.contain(
+        'deployments.apps "web" is forbidden: User "svc:alice" cannot patch resource "deployments" in API group "apps" in the namespace "x"',
+      );
+      expect(refused.body.error.details).to.deep.equal({
+        reason: 'Forbidden',
+        code: 403,
+        user: 'svc:alice',
+        verb: 'patch',
+        resource: 'deployments',
+        group: 'apps',
+        namespace: 'x',
+      });
+      expect(kube.requests.filter((r) => r.method !== 'GET' && r.query.get('dryRun') !== 'All')).to.deep.equal([]);
+      expect(kube.objects.get(kube.pathOf('apps/v1', 'Deployment', 'web', 'x'))!.spec.template.spec.containers[0].image).to.equal('nginx:9.9-missing');
+      expect(kube.requests.length).to.be.greaterThan(3);
+      expect(notAsAlice(kube.requests)).to.deep.equal([]);
+    });
+
+    it('svc may not impersonate (no kube.impersonate grant): every read is refused to the model, the proposal says why and is not executed', async () => {
+      const t = buildTestApp(env({ SVC_KUBE_IMPERSONATE: 'true' }));
+      const view = (await investigate(t, asAlice).expect(200)).body.data.result;
+      expect(view.investigation.functionsCalled.map((f: Json) => f.ok)).to.deep.equal([false, false]);
+      expect(view.actions[0].dryRun.accepted).to.equal(false);
+      expect(view.actions[0].dryRun.message).to.contain('cannot impersonate resource "users"');
+      const refused = await request(t.app).post('/api/v1/tools/remediate').set(asAlice).send({ sessionId: view.sessionId, executeChoice: 1 }).expect(400);
+      expect(refused.body.error.message).to.contain('cannot be executed').and.contain('cannot impersonate resource "users"');
+      expect(kube.requests.filter((r) => r.method !== 'GET' && r.query.get('dryRun') !== 'All')).to.deep.equal([]);
+    });
+
+    it('no request carries Impersonate-* with SVC_KUBE_IMPERSONATE unset, nor for SVC_AUTH_TOKEN (svc’s own identity) with it on', async () => {
+      kube.rbac.mayImpersonate = true;
+      const off = buildTestApp(env());
+      expect((await investigate(off, asAlice).expect(200)).body.data.result.investigation.functionsCalled.map((f: Json) => f.ok)).to.deep.equal([true, true]);
+      const admin = buildTestApp(env({ SVC_KUBE_IMPERSONATE: 'true' }));
+      expect((await investigate(admin, auth).expect(200)).body.data.result.status).to.equal('awaiting_approval');
+      expect(kube.requests.length).to.be.greaterThan(6);
+      expect(impersonating(kube.requests)).to.deep.equal([]);
+    });
+  });
+
+  describe('deployManifests', () => {
+    let s: WorkflowStandIns;
+    beforeEach(async () => {
+      s = await WorkflowStandIns.start();
+      s.kube.rbac.mayImpersonate = true;
+    });
+    afterEach(() => s.close());
+
+    it('an object the caller may not write is 403 FORBIDDEN before anything is applied; every request carried the caller', async () => {
+      const t = buildTestApp({ ...s.env(), SVC_AUTH_TOKENS_FILE: tokens, SVC_KUBE_IMPERSONATE: 'true' }, s.overrides());
+      await s.seedOrgData(t.container);
+      const call = async (tool: string, params: Json) => {
+        // alice's rights change once her manifests are generated: she may no longer write Services in x
+        if (tool === 'deployManifests') s.kube.rbac.deny({ user: 'svc:alice', verb: 'patch', resource: 'services', namespace: 'x' });
+        const res = await request(t.app).post(`/api/v1/tools/${tool}`).set(asAlice).send(params);
+        expect(res.status, JSON.stringify(res.body)).to.equal(tool === 'deployManifests' ? 403 : 200);
+        return res.status === 200 ? res.body.data.result : res.body;
+      };
+      s.answer();
+      const steps = await runWorkflow(call, undefined, { timeout: 20 });
+      const solutionId = steps[0].result.solutions[0].solutionId as string;
+      const refused = steps.at(-1)!.result.error;
+      expect(refused.code).to.equal('FORBIDDEN');
+      expect(refused.message).to.match(
+        /^Kubernetes does not let svc:alice patch services in namespace "x" \(during dry-run apply Service x\/web\): services "web" is forbidden/,
+      );
+      // nothing applied, not even the Deployment the caller may write
+      expect(s.kube.requests.filter((r) => r.method !== 'GET' && r.query.get('dryRun') !== 'All')).to.deep.equal([]);
+      expect(s.kube.objects.has(s.kube.pathOf('apps/v1', 'Deployment', 'web', 'x'))).to.equal(false);
+      expect(s.kube.requests.length).to.be.greaterThan(5);
+      expect(notAsAlice(s.kube.requests)).to.deep.equal([]);
+
+      s.kube.rbac.allowAll();
+      const again = await request(t.app).post('/api/v1/tools/deployManifests').set(asAlice).send({ solutionId, timeout: 20 }).expect(200);
+      const done = again.body.data.result;
+      expect(done.status, JSON.stringify(done)).to.equal('ready');
+      expect(notAsAlice(s.kube.requests)).to.deep.equal([]);
+    });
+  });
+});
