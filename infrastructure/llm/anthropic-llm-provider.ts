@@ -1,9 +1,9 @@
 import Anthropic from '@anthropic-ai/sdk';
-import { validateChat } from '../../domain/llm/chat-validation.js';
 import type { ChatMessage, ChatOptions, ChatResult } from '../../domain/llm/llm-types.js';
 import { DependencyError, DomainError } from '../../domain/errors.js';
 import type { LlmProvider, LlmStatus } from '../../domain/ports/llm-provider.js';
-import { answerTool, blockResult, DEFAULT_MAX_OUTPUT_TOKENS, toTurns, type Block } from './block-conversation.js';
+import { blockResult, type Block } from './block-conversation.js';
+import { blockRequest } from './block-request.js';
 import { llmFailure, type FailureContext } from './llm-failure.js';
 import { blockProviderStatus } from './provider-status.js';
 
@@ -46,6 +46,17 @@ function fromWire(content: readonly Anthropic.Messages.ContentBlock[]): Block[] 
   return out;
 }
 
+/**
+ * The API takes a key only as `x-api-key`, but @anthropic-ai/sdk 1.x sends an
+ * `apiKey` as `Authorization: Bearer` (its OAuth form). The default headers
+ * come after the SDK's own, so they put the key where the API reads it and
+ * drop the bearer (null removes a header); SVC_LLM_HEADERS still win, so a
+ * gateway that wants its own Authorization gets it.
+ */
+function keyHeaders(apiKey: string, extra: Record<string, string> = {}): Record<string, string | null> {
+  return { authorization: null, 'x-api-key': apiKey, ...extra };
+}
+
 /** LlmProvider over Anthropic's Messages API (@anthropic-ai/sdk, non-streaming): translation only. */
 export class AnthropicLlmProvider implements LlmProvider {
   private readonly client: Anthropic;
@@ -62,7 +73,7 @@ export class AnthropicLlmProvider implements LlmProvider {
       maxRetries: options.maxRetries,
       logLevel: 'off',
       openTelemetry: false,
-      defaultHeaders: options.headers,
+      defaultHeaders: keyHeaders(options.apiKey, options.headers),
     });
   }
 
@@ -71,31 +82,29 @@ export class AnthropicLlmProvider implements LlmProvider {
   }
 
   async chat(messages: ChatMessage[], options: ChatOptions = {}): Promise<ChatResult> {
-    validateChat(messages, options);
-    const model = options.model ?? this.options.model;
-    const maxTokens = options.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS;
-    const { system, turns } = toTurns(messages);
-    const forced = answerTool(options, this.options.forceAnswerTool);
-    const tools: Anthropic.Messages.Tool[] = forced
-      ? [{ name: forced.name, description: forced.description, input_schema: forced.schema as Anthropic.Messages.Tool.InputSchema }]
-      : (options.tools ?? []).map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters as Anthropic.Messages.Tool.InputSchema }));
+    const r = blockRequest(messages, options, this.options);
+    const tools: Anthropic.Messages.Tool[] = r.tools.map((t) => ({
+      name: t.name,
+      description: t.description,
+      input_schema: t.schema as Anthropic.Messages.Tool.InputSchema,
+    }));
     let message: Anthropic.Messages.Message;
     try {
       message = await this.client.messages.create(
         {
-          model,
-          max_tokens: maxTokens,
-          messages: turns.map((t) => ({ role: t.role, content: t.blocks.map(toWire) })),
-          ...(system ? { system } : {}),
+          model: r.model,
+          max_tokens: r.maxTokens,
+          messages: r.turns.map((t) => ({ role: t.role, content: t.blocks.map(toWire) })),
+          ...(r.system ? { system: r.system } : {}),
           ...(tools.length ? { tools } : {}),
-          ...(forced ? { tool_choice: { type: 'tool', name: forced.name } } : {}),
-          ...(options.temperature !== undefined ? { temperature: Math.min(options.temperature, 1) } : {}),
+          ...(r.forced ? { tool_choice: { type: 'tool', name: r.forced.name } } : {}),
+          ...(r.temperature !== undefined ? { temperature: r.temperature } : {}),
         },
         // a per-call signal: the SDK never removes the abort listener it adds (see the OpenAI adapter)
         options.signal ? { signal: AbortSignal.any([options.signal]) } : undefined,
       );
     } catch (e) {
-      throw this.toError(e, model);
+      throw this.toError(e, r.model);
     }
     const u = message.usage;
     return blockResult(
@@ -103,10 +112,10 @@ export class AnthropicLlmProvider implements LlmProvider {
         blocks: fromWire(message.content),
         stopReason: message.stop_reason,
         usage: { input: u?.input_tokens, output: u?.output_tokens, cacheRead: u?.cache_read_input_tokens, cacheWrite: u?.cache_creation_input_tokens },
-        model: message.model || model,
+        model: message.model || r.model,
       },
-      forced,
-      maxTokens,
+      r.forced,
+      r.maxTokens,
     );
   }
 

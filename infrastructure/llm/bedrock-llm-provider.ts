@@ -1,5 +1,4 @@
 import { ConverseCommand, type BedrockRuntimeClient, type ContentBlock, type ConverseCommandOutput, type Tool } from '@aws-sdk/client-bedrock-runtime';
-import { validateChat } from '../../domain/llm/chat-validation.js';
 import type { ChatMessage, ChatOptions, ChatResult } from '../../domain/llm/llm-types.js';
 import { DependencyError, DomainError } from '../../domain/errors.js';
 import type { LlmProvider, LlmStatus } from '../../domain/ports/llm-provider.js';
@@ -7,7 +6,8 @@ import { scrubText } from '../../domain/security/scrub-credentials.js';
 import type { AwsConfig } from '../config/aws-config.js';
 import { credentialSettings } from './aws-credentials.js';
 import { bedrockClient, bedrockFailure } from './bedrock-client.js';
-import { answerTool, blockResult, DEFAULT_MAX_OUTPUT_TOKENS, toTurns, type Block } from './block-conversation.js';
+import { blockResult, type Block } from './block-conversation.js';
+import { blockRequest } from './block-request.js';
 import { llmFailure, type FailureContext } from './llm-failure.js';
 import { blockProviderStatus } from './provider-status.js';
 
@@ -68,28 +68,22 @@ export class BedrockLlmProvider implements LlmProvider {
   }
 
   async chat(messages: ChatMessage[], options: ChatOptions = {}): Promise<ChatResult> {
-    validateChat(messages, options);
-    const model = options.model ?? this.options.model;
-    const maxTokens = options.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS;
-    const { system, turns } = toTurns(messages);
-    const forced = answerTool(options, this.options.forceAnswerTool);
-    const tools: Tool[] = forced
-      ? [{ toolSpec: { name: forced.name, description: forced.description, inputSchema: { json: forced.schema as never } } }]
-      : (options.tools ?? []).map((t) => ({ toolSpec: { name: t.name, description: t.description, inputSchema: { json: t.parameters as never } } }));
+    const r = blockRequest(messages, options, this.options);
+    const tools: Tool[] = r.tools.map((t) => ({ toolSpec: { name: t.name, description: t.description, inputSchema: { json: t.schema as never } } }));
     let out: ConverseCommandOutput;
     try {
       out = await this.client.send(
         new ConverseCommand({
-          modelId: model,
-          messages: turns.map((t) => ({ role: t.role, content: t.blocks.map(toWire) })),
-          ...(system ? { system: [{ text: system }] } : {}),
-          inferenceConfig: { maxTokens, ...(options.temperature !== undefined ? { temperature: Math.min(options.temperature, 1) } : {}) },
-          ...(tools.length ? { toolConfig: { tools, ...(forced ? { toolChoice: { tool: { name: forced.name } } } : {}) } } : {}),
+          modelId: r.model,
+          messages: r.turns.map((t) => ({ role: t.role, content: t.blocks.map(toWire) })),
+          ...(r.system ? { system: [{ text: r.system }] } : {}),
+          inferenceConfig: { maxTokens: r.maxTokens, ...(r.temperature !== undefined ? { temperature: r.temperature } : {}) },
+          ...(tools.length ? { toolConfig: { tools, ...(r.forced ? { toolChoice: { tool: { name: r.forced.name } } } : {}) } } : {}),
         }),
         options.signal ? { abortSignal: AbortSignal.any([options.signal]) } : {},
       );
     } catch (e) {
-      throw this.toError(e, model);
+      throw this.toError(e, r.model);
     }
     const u = out.usage;
     return blockResult(
@@ -97,10 +91,10 @@ export class BedrockLlmProvider implements LlmProvider {
         blocks: fromWire(out.output?.message?.content),
         stopReason: out.stopReason,
         usage: { input: u?.inputTokens, output: u?.outputTokens, cacheRead: u?.cacheReadInputTokens, cacheWrite: u?.cacheWriteInputTokens },
-        model,
+        model: r.model,
       },
-      forced,
-      maxTokens,
+      r.forced,
+      r.maxTokens,
     );
   }
 

@@ -154,6 +154,31 @@ describe('Anthropic specifics', () => {
     expect(body.tools[0].input_schema).to.deep.include({ type: 'object' });
   });
 
+  it('sends ANTHROPIC_API_KEY as x-api-key, never as a bearer Authorization', async () => {
+    server.script({ content: 'ok' });
+    expect((await llm().chat([{ role: 'user', content: 'hi' }])).text).to.equal('ok');
+    const { headers } = server.raw[0];
+    expect(headers['x-api-key']).to.equal(server.apiKey);
+    expect(headers.authorization).to.equal(undefined);
+    // a gateway's own Authorization (SVC_LLM_HEADERS) still goes out, next to the key
+    const env = { SVC_LLM_PROVIDER: 'anthropic', ANTHROPIC_API_KEY: server.apiKey, ANTHROPIC_BASE_URL: server.baseUrl, SVC_LLM_MODEL: 'claude-test' };
+    const gateway = createLlmProvider(parseLlmConfig({ ...env, SVC_LLM_MAX_RETRIES: '0', SVC_LLM_HEADERS: '{"Authorization":"Bearer gw-0123456789"}' }));
+    await gateway.chat([{ role: 'user', content: 'hi' }]);
+    expect(server.raw[1].headers).to.include({ 'x-api-key': server.apiKey, authorization: 'Bearer gw-0123456789' });
+  });
+
+  it('the stand-in answers a request without x-api-key as the API does: 401 authentication_error', async () => {
+    const res = await fetch(`${server.baseUrl}/v1/messages`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${server.apiKey}`, 'anthropic-version': '2023-06-01', 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'claude-test', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] }),
+    });
+    expect(res.status).to.equal(401);
+    expect(res.headers.get('request-id')).to.match(/^req_/);
+    expect(await res.json()).to.deep.include({ type: 'error', error: { type: 'authentication_error', message: 'x-api-key header is required' } });
+    expect(server.raw).to.have.length(0);
+  });
+
   it('429 and 529 are retried honouring retry-after', async () => {
     server.script(
       { status: 429, error: { message: 'rate limited' }, retryAfter: 1 },

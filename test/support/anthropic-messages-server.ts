@@ -100,7 +100,8 @@ export function blockStopReason(reply: ChatReply, usedTool: boolean): string {
 
 /**
  * Anthropic's Messages API (`POST /v1/messages`, non-streaming JSON): the
- * key (x-api-key, or a bearer token) and the anthropic-version header checked, Anthropic's error bodies
+ * key (only as `x-api-key`: 401 authentication_error without it, as the real
+ * API answers) and the anthropic-version header checked, Anthropic's error bodies
  * ({ type: 'error', error: { type, message } }) and request-id header, the
  * request shape checked as the API does (alternating roles, tool_result for
  * every tool_use, non-empty text, max_tokens), retry-after on 429/529. A
@@ -136,8 +137,9 @@ export class AnthropicMessagesServer extends ScriptedServer {
         ...extra,
       });
     if (req.method !== 'POST' || req.url !== '/v1/messages') return error(404, `Not found: ${req.method} ${req.url}`);
-    // the key comes as x-api-key, or as a bearer token (how @anthropic-ai/sdk 1.x sends an apiKey); a wrong one of either is refused
-    const given = req.headers['x-api-key'] ?? String(req.headers.authorization ?? '').replace(/^Bearer /, '');
+    // an API key is accepted only as x-api-key, as the real API does: a bearer Authorization is not a key
+    const given = req.headers['x-api-key'];
+    if (given === undefined) return error(401, 'x-api-key header is required');
     if (given !== this.apiKey) return error(401, 'invalid x-api-key');
     if (!req.headers['anthropic-version']) return error(400, 'anthropic-version: header is required');
     let body: Json;
