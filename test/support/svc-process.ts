@@ -4,9 +4,12 @@ import { projectRoot } from '../../infrastructure/project-root.js';
 
 const MAIN = path.join(projectRoot(), 'dist', 'interfaces', 'main.js');
 
-/** Starts the built server as a real process with only PATH and `env`; stdout and stderr are collected together. */
+/** Starts the built server as a real process with only PATH, instance metadata off (as in every test) and `env`; stdout and stderr are collected together. */
 export function runSvc(env: Record<string, string>) {
-  const child = spawn(process.execPath, [MAIN], { env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [MAIN], {
+    env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'info', AWS_EC2_METADATA_DISABLED: 'true', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout.on('data', (d) => (out += d));
   child.stderr.on('data', (d) => (out += d));
