@@ -1,9 +1,20 @@
 import type { Caller } from '../auth/caller.js';
 
+/**
+ * The longest bearer token any authenticator reads: a real JWT with its
+ * groups is a few KiB. Longer ones (and Authorization headers that long)
+ * are refused unread, before any hashing or verification.
+ */
+export const MAX_TOKEN_CHARS = 12 * 1024;
+
 /** A token that passed: who it names, and until when that verdict holds. */
 export interface Authenticated {
   readonly caller: Caller;
-  /** Epoch milliseconds after which the token must be judged again (a JWT's `exp`); Infinity for a static token. */
+  /**
+   * Epoch milliseconds after which the token must be judged again: a JWT's
+   * `exp` at the latest (sooner when the key set it was checked against is
+   * due to be fetched again); Infinity for a static token.
+   */
   readonly until: number;
 }
 
@@ -27,7 +38,8 @@ export interface Authenticator {
   authenticate(token: string): Authentication | Promise<Authentication>;
   /**
    * Changes whenever a token that passed before may no longer pass (the
-   * tokens file was re-read): whoever keeps a verdict (the gate, per
+   * tokens file was re-read, the identity provider's key set changed):
+   * whoever keeps a verdict (the gate, per
    * connection) keeps it only while this is unchanged and `until` is ahead.
    */
   readonly epoch: number;

@@ -1,3 +1,4 @@
+import { hash } from 'node:crypto';
 import { createRemoteJWKSet, customFetch, jwtVerify, type JWTPayload } from 'jose';
 import type { Caller } from '../../domain/auth/caller.js';
 import { rolesFor, type RoleMapping } from '../../domain/auth/role-mapping.js';
@@ -11,6 +12,8 @@ const ALGORITHMS = ['RS256', 'ES256', 'EdDSA'];
 const LEEWAY_S = 60;
 const MAX_GROUPS = 1000;
 const MAX_NAME = 256;
+/** How long a fetched key set is trusted before jose fetches it again (jose's cacheMaxAge, its default, made explicit). */
+export const KEYS_MAX_AGE_MS = 10 * 60_000;
 
 /** The refusal a jose error stands for: fixed phrases, safe for the caller and the log. */
 function refusalOf(err: unknown): string {
@@ -46,17 +49,26 @@ function refusalOf(err: unknown): string {
  * leeway). The key set is cached by jose and fetched again on an unknown
  * `kid` at most once per `jwksCooldownMs`; a failed fetch is not retried
  * for a while either, so a flood of bad tokens cannot hammer the IdP.
+ * A verdict holds until the token's `exp`, and no longer than the key set it
+ * was checked against is trusted (`KEYS_MAX_AGE_MS` after it was fetched);
+ * a fetched key set that differs from the last one (a key rotated out)
+ * bumps `keysEpoch` and calls `onKeysChanged`, so remembered verdicts go.
  */
 export class OidcAuthenticator {
   private jwks?: ReturnType<typeof createRemoteJWKSet>;
   private jwksPending?: Promise<ReturnType<typeof createRemoteJWKSet>>;
   private failedAt = -Infinity;
+  private keysFetchedAt = -Infinity;
+  private keysDigest?: string;
+  /** Bumped whenever a fetched key set differs from the one before. */
+  keysEpoch = 0;
 
   constructor(
     private readonly config: OidcConfig,
     private readonly roles: RoleMapping,
     private readonly logger: Logger,
     private readonly now: () => number = Date.now,
+    private readonly onKeysChanged: () => void = () => undefined,
   ) {}
 
   async verify(token: string): Promise<Authentication> {
@@ -88,7 +100,7 @@ export class OidcAuthenticator {
       return { refused: `claim ${this.config.groupsClaim} must be at most ${MAX_GROUPS} group names` };
     const groups = Object.freeze([...(raw as string[])]);
     const caller: Caller = Object.freeze({ username, groups, roles: rolesFor(this.roles, username, groups), kind: 'oidc' as const });
-    return { caller, until: (payload.exp as number) * 1000 };
+    return { caller, until: Math.min((payload.exp as number) * 1000, this.keysFetchedAt + KEYS_MAX_AGE_MS) };
   }
 
   /** The key set, once its URL is known (configured, or read from the discovery document). */
@@ -99,7 +111,9 @@ export class OidcAuthenticator {
         this.jwks = createRemoteJWKSet(new URL(url), {
           timeoutDuration: fetchTimeoutMs,
           cooldownDuration: jwksCooldownMs,
-          [customFetch]: (u: string, options: { signal: AbortSignal }) => this.guarded(() => boundedFetch(u, fetchTimeoutMs, options.signal)),
+          cacheMaxAge: KEYS_MAX_AGE_MS,
+          [customFetch]: (u: string, options: { signal: AbortSignal }) =>
+            this.guarded(() => boundedFetch(u, fetchTimeoutMs, options.signal)).then((res) => this.noteKeys(res)),
         });
         return this.jwks;
       },
@@ -108,6 +122,22 @@ export class OidcAuthenticator {
         throw err;
       },
     ));
+  }
+
+  /** Records when a key set was fetched and whether it differs from the last one; hands jose the same answer. */
+  private async noteKeys(res: Response): Promise<Response> {
+    const body = await res.text();
+    if (res.ok) {
+      this.keysFetchedAt = this.now();
+      const digest = hash('sha256', body, 'hex');
+      if (this.keysDigest !== undefined && digest !== this.keysDigest) {
+        this.keysEpoch++;
+        this.logger.info('OIDC key set changed: verified tokens are checked again', { issuer: this.config.issuer });
+        this.onKeysChanged();
+      }
+      this.keysDigest = digest;
+    }
+    return new Response(body, { status: res.status, headers: res.headers });
   }
 
   private resolveUrl(): Promise<string> {

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { readFileSync, unwatchFile, watchFile, type Stats } from 'node:fs';
 import { STATIC_TOKEN_CALLER, type Caller } from '../../domain/auth/caller.js';
 import type { RoleMapping } from '../../domain/auth/role-mapping.js';
@@ -8,7 +8,8 @@ import { parseTokensFile, TokensFileError } from './tokens-file.js';
 
 /** Hex SHA-256 of a token: how static tokens are looked up (the file holds only digests). */
 export function tokenDigest(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
+  // the one-shot form: no Hash object per request on the gate's path
+  return hash('sha256', token, 'hex');
 }
 
 /**

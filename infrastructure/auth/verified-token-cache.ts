@@ -45,6 +45,12 @@ export class VerifiedTokenCache {
     }
   }
 
+  /** Forgets every verdict (the key set they were checked against changed). */
+  clear(): void {
+    this.entries.clear();
+    this.weight = 0;
+  }
+
   get size(): number {
     return this.entries.size;
   }

@@ -2,12 +2,14 @@ import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Caller } from '../../domain/auth/caller.js';
-import type { Authentication, Authenticator } from '../../domain/ports/authenticator.js';
+import { MAX_TOKEN_CHARS, type Authentication, type Authenticator } from '../../domain/ports/authenticator.js';
 
 /** The caller, or why there is none: no usable `Authorization` header, or a token that was refused (the phrase is safe to show). */
 export type Identity = Caller | { missing: true } | { refused: string };
 
 const BEARER = /^Bearer[ ]+(\S+)\s*$/i;
+/** `Bearer `, a few spaces, and the longest token an authenticator reads. */
+const MAX_HEADER_CHARS = MAX_TOKEN_CHARS + 32;
 
 /**
  * Who sent a request, for the request gate: the bearer token judged by the
@@ -30,6 +32,8 @@ export function identityOf(authenticator: Authenticator) {
     const seen = passed.get(req.socket);
     if (seen !== undefined && seen.header === header && seen.epoch === authenticator.epoch && (seen.until === Infinity || seen.until > Date.now()))
       return seen.caller;
+    // refused unread: no parsing, hashing or verification of a header this long
+    if (header.length > MAX_HEADER_CHARS) return { refused: 'token too long' };
     const match = BEARER.exec(header);
     if (!match) return { missing: true };
     const a = authenticator.authenticate(match[1]);

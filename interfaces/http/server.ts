@@ -16,6 +16,15 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/**
+ * The most bytes of request headers node reads (its default is 16 KiB): room
+ * for an Authorization header past the longest token svc reads, so an
+ * oversized token is the gate's 401 (refused unread) rather than node's 431;
+ * past this the parser still answers 431, so a connection's headers stay
+ * bounded.
+ */
+export const MAX_HEADER_BYTES = 32 * 1024;
+
 /** Starts the HTTP server of one container on the configured host and port. */
 export async function startServer(container: DependencyContainer): Promise<RunningServer> {
   const config = container.resolve<Config>(TOKENS.Config);
@@ -29,7 +38,7 @@ export async function startServer(container: DependencyContainer): Promise<Runni
   const route = (req: http.IncomingMessage, res: http.ServerResponse, context: GateContext) => {
     if (!fast(req, res, context, app)) app(req, res);
   };
-  const server = http.createServer({ connectionsCheckingInterval }, (req, res) => {
+  const server = http.createServer({ connectionsCheckingInterval, maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => {
     const passed = gate(req, res);
     // usually known at once; a promise when rate-limit counters live in Redis
     if (passed instanceof Promise) afterGate(passed, res, (context) => route(req, res, context));
