@@ -12,7 +12,7 @@ import type { AiToolDeps } from '../application/ai/ai-tool-deps.js';
 import { OrgPolicySource } from '../application/actions/policy-source.js';
 import { handlerTable, type ToolHandler } from '../application/tool-handler.js';
 import type { ClusterClient, ImpersonatingClusterClients } from '../domain/ports/cluster-client.js';
-import { callerAwareCluster } from '../application/cluster/caller-aware-cluster.js';
+import { actingUserForSpans, callerAwareCluster } from '../application/cluster/caller-aware-cluster.js';
 import { readOnlyView } from '../domain/ports/cluster-reader.js';
 import type { ScanStateStore } from '../domain/ports/scan-state-store.js';
 import type { SessionStore } from '../domain/ports/session-store.js';
@@ -102,7 +102,12 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
     cluster: actingCluster(config, overrides.cluster ?? createLazyClusterClient(config.cluster), logger),
   };
   // Tools see the ports through their span decorators (when tracing is on)...
-  const ports = tracePorts(adapters, tracer, overrides.vectorStore ? undefined : config.vector.store.kind);
+  const ports = tracePorts(
+    adapters,
+    tracer,
+    overrides.vectorStore ? undefined : config.vector.store.kind,
+    config.cluster.impersonate ? actingUserForSpans : undefined,
+  );
   value(TOKENS.VectorStore, ports.vectorStore);
   value(TOKENS.Embedder, ports.embedder);
   // ...and through the run-aware views: inside a run, progress events and a cancel that stops the next call or write

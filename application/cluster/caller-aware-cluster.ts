@@ -1,4 +1,4 @@
-import { kubeIdentityOf } from '../../domain/auth/kube-identity.js';
+import { kubeIdentityOf, type KubeIdentity } from '../../domain/auth/kube-identity.js';
 import type { ClusterClient, ImpersonatingClusterClients } from '../../domain/ports/cluster-client.js';
 import { CLUSTER_READER_METHODS, type ClusterStatus } from '../../domain/ports/cluster-reader.js';
 import { CLUSTER_WRITER_METHODS } from '../../domain/ports/cluster-writer.js';
@@ -14,8 +14,7 @@ import { actingCaller } from './acting-caller.js';
  */
 export function callerAwareCluster(own: ClusterClient, clients: ImpersonatingClusterClients): ClusterClient {
   const current = (): ClusterClient => {
-    const caller = actingCaller();
-    const identity = caller && kubeIdentityOf(caller);
+    const identity = actingIdentity();
     return identity ? clients.actingAs(identity) : own;
   };
   const view: Partial<Record<string, unknown>> = {
@@ -34,5 +33,20 @@ export function callerAwareCluster(own: ClusterClient, clients: ImpersonatingClu
     // async: a refused identity is a rejected promise, as every other failure of these methods
     view[name] = async (...args: unknown[]) => (current()[name] as (...a: unknown[]) => unknown)(...args);
   }
-  return Object.freeze(view) as unknown as ClusterClient;
+  return view as unknown as ClusterClient;
+}
+
+/** Who the current work acts as in the cluster: the caller's identity, or undefined for svc's own. Throws ForbiddenError as kubeIdentityOf. */
+export function actingIdentity(): KubeIdentity | undefined {
+  const caller = actingCaller();
+  return caller && kubeIdentityOf(caller);
+}
+
+/** The user a span says the current work acts as: the impersonated user, `svc`, or `refused` for a name that cannot be sent. */
+export function actingUserForSpans(): string {
+  try {
+    return actingIdentity()?.user ?? 'svc';
+  } catch {
+    return 'refused';
+  }
 }

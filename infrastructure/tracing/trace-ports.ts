@@ -23,14 +23,15 @@ export interface TraceablePorts {
  * decorators, or returned as they are when tracing is off (nothing to pay).
  * An AI provider or cluster that is not configured makes no call worth a
  * span (it answers "not configured" at once), so it is left unwrapped too.
+ * `actingAs` (SVC_KUBE_IMPERSONATE): who each cluster call acts as, on its span.
  */
-export function tracePorts(ports: TraceablePorts, tracer: Tracer, vectorSystem?: string): TraceablePorts {
+export function tracePorts(ports: TraceablePorts, tracer: Tracer, vectorSystem?: string, actingAs?: () => string): TraceablePorts {
   if (tracer instanceof NoopTracer) return ports;
   const { vectorStore, embedder, llm, cluster } = ports;
   return {
     vectorStore: tracedVectorStore(vectorStore, tracer, vectorSystem),
     embedder: tracedEmbedder(embedder, tracer),
     llm: llm instanceof UnconfiguredLlmProvider ? llm : tracedLlmProvider(llm, tracer),
-    cluster: cluster instanceof UnconfiguredClusterClient ? cluster : tracedClusterClient(cluster, tracer),
+    cluster: cluster instanceof UnconfiguredClusterClient ? cluster : tracedClusterClient(cluster, tracer, actingAs),
   };
 }

@@ -68,7 +68,20 @@ const CLUSTER_PLAN: SpanPlan = {
   waitFor: about('waitFor', 'watch'),
 };
 
-/** ClusterClient with one span per API call carrying `k8s.api`, `k8s.method`, `k8s.operation`, `k8s.resource`. */
-export function tracedClusterClient(inner: ClusterClient, tracer: Tracer): ClusterClient {
-  return traceMethods(inner, tracer, CLUSTER_PLAN);
+/**
+ * ClusterClient with one span per API call carrying `k8s.api`, `k8s.method`, `k8s.operation`, `k8s.resource`;
+ * with `actingAs` (SVC_KUBE_IMPERSONATE), also `svc.kube.identity`: the user the call impersonates, or `svc`.
+ */
+export function tracedClusterClient(inner: ClusterClient, tracer: Tracer, actingAs?: () => string): ClusterClient {
+  if (!actingAs) return traceMethods(inner, tracer, CLUSTER_PLAN);
+  const plan = Object.fromEntries(
+    Object.entries(CLUSTER_PLAN).map(([name, span]) => [
+      name,
+      (args: unknown[]): CallSpan => {
+        const call = span(args);
+        return { ...call, attributes: { ...call.attributes, 'svc.kube.identity': actingAs() } };
+      },
+    ]),
+  );
+  return traceMethods(inner, tracer, plan);
 }

@@ -6,6 +6,7 @@ import path from 'node:path';
 import request from 'supertest';
 import { KubeApiServer, type RecordedRequest } from '../support/kube-api-server.js';
 import { OpenAiChatServer } from '../support/openai-chat-server.js';
+import { RecordingTracer } from '../support/recording-tracer.js';
 import { analysisAnswer, callFn, WEB, webDeployment } from '../support/remediation-fixtures.js';
 import { auth, buildTestApp, type TestApp } from '../support/test-app.js';
 import { runWorkflow, WorkflowStandIns } from '../support/workflow-harness.js';
@@ -62,7 +63,8 @@ describe('SVC_KUBE_IMPERSONATE: the cluster acts as the caller (REST, Kubernetes
     it('a refused read is told to the model; a refused write is 403 FORBIDDEN naming verb, resource and namespace, nothing written; every request carried the caller', async () => {
       kube.rbac.mayImpersonate = true;
       kube.rbac.deny({ user: 'svc:alice', verb: 'list', resource: 'pods', namespace: 'x' });
-      const t = buildTestApp(env({ SVC_KUBE_IMPERSONATE: 'true' }));
+      const tracer = new RecordingTracer();
+      const t = buildTestApp(env({ SVC_KUBE_IMPERSONATE: 'true' }), { tracer });
       const view = (await investigate(t, asAlice).expect(200)).body.data.result;
       expect(view.status).to.equal('awaiting_approval');
       expect(view.investigation.functionsCalled.map((f: Json) => [f.name, f.ok])).to.deep.equal([
@@ -97,6 +99,10 @@ describe('SVC_KUBE_IMPERSONATE: the cluster acts as the caller (REST, Kubernetes
       expect(kube.objects.get(kube.pathOf('apps/v1', 'Deployment', 'web', 'x'))!.spec.template.spec.containers[0].image).to.equal('nginx:9.9-missing');
       expect(kube.requests.length).to.be.greaterThan(3);
       expect(notAsAlice(kube.requests)).to.deep.equal([]);
+      // each cluster call's span says whom it acted as
+      const clusterSpans = tracer.spans.filter((sp) => sp.attributes['k8s.method'] !== undefined);
+      expect(clusterSpans.length).to.be.greaterThan(3);
+      expect(new Set(clusterSpans.map((sp) => sp.attributes['svc.kube.identity']))).to.deep.equal(new Set(['svc:alice']));
     });
 
     it('svc may not impersonate (no kube.impersonate grant): every read is refused to the model, the proposal says why and is not executed', async () => {
@@ -114,8 +120,11 @@ describe('SVC_KUBE_IMPERSONATE: the cluster acts as the caller (REST, Kubernetes
       kube.rbac.mayImpersonate = true;
       const off = buildTestApp(env());
       expect((await investigate(off, asAlice).expect(200)).body.data.result.investigation.functionsCalled.map((f: Json) => f.ok)).to.deep.equal([true, true]);
-      const admin = buildTestApp(env({ SVC_KUBE_IMPERSONATE: 'true' }));
+      const tracer = new RecordingTracer();
+      const admin = buildTestApp(env({ SVC_KUBE_IMPERSONATE: 'true' }), { tracer });
       expect((await investigate(admin, auth).expect(200)).body.data.result.status).to.equal('awaiting_approval');
+      const clusterSpans = tracer.spans.filter((sp) => sp.attributes['k8s.method'] !== undefined);
+      expect(new Set(clusterSpans.map((sp) => sp.attributes['svc.kube.identity']))).to.deep.equal(new Set(['svc']));
       expect(kube.requests.length).to.be.greaterThan(6);
       expect(impersonating(kube.requests)).to.deep.equal([]);
     });
