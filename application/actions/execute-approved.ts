@@ -1,4 +1,5 @@
 import { actionTarget, kubectlEquivalent, type ClusterAction } from '../../domain/actions/cluster-action.js';
+import { withOperations } from '../../domain/actions/custom-resource-patch.js';
 import { describeTarget, scopeRefusal } from '../../domain/actions/write-scope.js';
 import type { FieldChange } from '../../domain/operations/object-diff.js';
 import type { Clock } from '../../domain/ports/clock.js';
@@ -19,7 +20,8 @@ const MAX_DRIFT_ENTRIES = 5;
 /**
  * Runs an approved proposal exactly as approved: the allow-lists are checked
  * again (configuration may have changed), then executeActions with each
- * action pinned to the resourceVersion its preview saw. When an object
+ * action pinned to the resourceVersion its preview saw, and a custom
+ * resource's patch sent as the JSON Patch operations its preview computed. When an object
  * changed since (the server answers 409), nothing is applied and the refusal
  * says what changed: the approved diff against a fresh one.
  */
@@ -40,7 +42,9 @@ export async function executeApproved(
       };
   }
   const pins = actions.map((_, i) => approved[i]?.resourceVersion);
-  const report = await executeActions(deps.writer, actions, deps.clock, pins, recording);
+  // a custom resource's patch goes out as the very operations the preview computed and dry-ran, never recomputed
+  const sent = actions.map((a, i) => withOperations(a, approved[i]?.jsonPatch));
+  const report = await executeActions(deps.writer, sent, deps.clock, pins, recording);
   const refused = report.refused;
   const pin = refused && pins[refused.action - 1];
   if (!refused || refused.reason !== 'Conflict' || !pin) return report;

@@ -1,4 +1,5 @@
 import { actionTarget, kubectlEquivalent, toOperation, type ClusterAction } from '../../domain/actions/cluster-action.js';
+import { customResourceOperations, withOperations } from '../../domain/actions/custom-resource-patch.js';
 import { assessRisk } from '../../domain/actions/risk-floor.js';
 import { scopeRefusal, type WriteScope } from '../../domain/actions/write-scope.js';
 import type { DryRunResult, KubeObject } from '../../domain/cluster/kube-types.js';
@@ -94,12 +95,33 @@ async function previewOne(
   const liveObject = refused(live) ? null : (live as KubeObject | null);
   const version = liveObject?.metadata.resourceVersion;
   const pin = typeof version === 'string' && version ? version : undefined;
-  const verdict = refused(live) ? live : await refusalOf(() => dryRunOperation(writer, toOperation(action, now)));
+  // a custom resource's object patch is sent as the JSON Patch computed here: the dry run, the diff, the ledger and the write all use these operations
+  const operations = customResourceOperations(action, liveObject);
+  const sent = withOperations(action, operations);
+  const computed = operations ? { jsonPatch: operations, kubectl: kubectlEquivalent(sent) } : {};
+  const verdict: DryRunResult = refused(live)
+    ? live
+    : operations?.length === 0
+      ? {
+          accepted: false,
+          reason: 'NoChange',
+          message: `${target.kind} ${target.name} already has what the patch sets: there is nothing to change`,
+          causes: [],
+        }
+      : await refusalOf(() => dryRunOperation(writer, toOperation(sent, now)));
   const effect = action.type === 'delete' ? 'delete' : liveObject ? 'update' : 'create';
   const pinned = pin ? { resourceVersion: pin } : {};
   if (!verdict.accepted) {
     const causes = verdict.causes.map(({ field, message }) => ({ ...(field ? { field } : {}), message }));
-    return { ...base, ...risked().fields, effect, dryRun: { accepted: false, reason: verdict.reason, message: verdict.message, causes }, diff: [], ...pinned };
+    return {
+      ...base,
+      ...computed,
+      ...risked().fields,
+      effect,
+      dryRun: { accepted: false, reason: verdict.reason, message: verdict.message, causes },
+      diff: [],
+      ...pinned,
+    };
   }
   const segments = action.type === 'delete' ? [] : diffSegments(liveObject, verdict.object);
   const { assessment, fields } = risked(segments);
@@ -113,6 +135,7 @@ async function previewOne(
   const dryRun = violation ? { accepted: false as const, reason: 'PolicyViolation', message: violation, causes: [] } : { accepted: true as const };
   return {
     ...base,
+    ...computed,
     ...fields,
     effect,
     dryRun,

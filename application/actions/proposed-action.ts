@@ -1,5 +1,5 @@
 import type { ClusterAction, RiskLevel } from '../../domain/actions/cluster-action.js';
-import type { ResourceRef } from '../../domain/cluster/kube-types.js';
+import type { JsonPatchOp, ResourceRef } from '../../domain/cluster/kube-types.js';
 import type { GitopsMark } from '../../domain/gitops/gitops-ownership.js';
 import type { FieldChange } from '../../domain/operations/object-diff.js';
 
@@ -29,6 +29,12 @@ export interface ProposedAction {
   diffOmitted?: number;
   /** The API server's `Warning` headers on the dry run. */
   warnings?: string[];
+  /**
+   * For an object patch to a custom resource: the RFC 6902 operations svc
+   * computed from the live object (customResourceOperations). They are what
+   * the dry run tested, what execution sends and what the ledger records.
+   */
+  jsonPatch?: JsonPatchOp[];
   /** `metadata.resourceVersion` of the live object the diff was made against: the precondition of the write at execution. */
   resourceVersion?: string;
   /** The GitOps controller that manages the object, when one does. */

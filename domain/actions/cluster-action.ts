@@ -38,7 +38,7 @@ const patch = z
   .union([z.record(z.string(), z.unknown()).refine((p) => Object.keys(p).length > 0, 'a patch must change something'), z.array(jsonPatchOp).min(1).max(100)])
   .refine(bounded(MAX_PATCH_CHARS), `a patch may be at most ${MAX_PATCH_CHARS} characters of JSON`)
   .describe(
-    'An object: a strategic merge patch for built-in kinds (name only the fields that change; containers, env, volumeMounts and ports merge by their keys), a JSON merge patch for custom resources; or a list of JSON Patch operations (RFC 6902), for lists in custom resources',
+    'An object: a strategic merge patch for built-in kinds (name only the fields that change; containers, env, volumeMounts and ports merge by their keys); for custom resources the fields to set (null removes one, a list replaces the list), which svc turns into JSON Patch operations against the object as it is; or a list of JSON Patch operations (RFC 6902), to change single items of a list in a custom resource',
   );
 
 const common = {

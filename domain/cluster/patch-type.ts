@@ -40,8 +40,9 @@ export const isBuiltInApiVersion = (apiVersion: string): boolean => BUILT_IN_API
  * strategic merge patch for built-in kinds, so that a patch naming one
  * container's image keeps that container's env, volume mounts and probes and
  * the other containers; as a JSON merge patch for custom resources, which do
- * not support strategic merge (their lists are replaced whole: a diff that
- * loses fields raises the action's risk).
+ * not support strategic merge. A model's object patch to a custom resource
+ * never reaches the writer as such: the preview turns it into JSON Patch
+ * operations first (domain/actions/custom-resource-patch.ts).
  */
 export function patchTypeFor(apiVersion: string, patch: PatchBody): PatchType {
   if (Array.isArray(patch)) return 'json';

@@ -161,6 +161,35 @@ describe('Kubernetes API stand-in behaviour', () => {
       expect(bad.status).to.equal(422);
       expect(bad.body.message).to.contain('doc is missing key: /spec/missing');
       expect(server.objects.get(path)!.spec.items).to.have.length(3);
+      const tested = await raw(
+        'PATCH',
+        path,
+        [
+          { op: 'test', path: '/spec/items/0', value: { size: 1 } },
+          { op: 'remove', path: '/spec/items/0' },
+          { op: 'add', path: '/spec/items/0', value: { size: 0 } },
+          { op: 'add', path: '/metadata/annotations', value: { 'a.b/c': 'x' } },
+          { op: 'replace', path: '/metadata/annotations/a.b~1c', value: 'y' },
+        ],
+        JSON_PATCH,
+      );
+      expect(tested.status).to.equal(200);
+      expect(server.objects.get(path)!.spec.items).to.deep.equal([{ size: 0 }, { size: 3 }, { size: 4 }]);
+      expect(server.objects.get(path)!.metadata.annotations).to.deep.equal({ 'a.b/c': 'y' });
+      // a failed test op, a negative index, `-` outside add: 422, and the ops before it are not applied either
+      for (const ops of [
+        [
+          { op: 'remove', path: '/spec/items/2' },
+          { op: 'test', path: '/spec/items/0/size', value: 9 },
+        ],
+        [{ op: 'remove', path: '/spec/items/-1' }],
+        [{ op: 'replace', path: '/spec/items/-', value: { size: 5 } }],
+        [{ op: 'test', path: '/spec/nothing', value: null }],
+      ]) {
+        const refused = await raw('PATCH', path, ops, JSON_PATCH);
+        expect(refused.status, JSON.stringify(ops)).to.equal(422);
+      }
+      expect(server.objects.get(path)!.spec.items).to.deep.equal([{ size: 0 }, { size: 3 }, { size: 4 }]);
     });
 
     it('fieldValidation: Strict refuses an unknown field, Warn drops it with a Warning header, Ignore drops it silently', async () => {

@@ -182,19 +182,77 @@ describe('safe writes over HTTP: remediate with a manipulated model, the Kuberne
     expect(stored().spec.template.spec.containers[0].image).to.equal('nginx:1.28');
   });
 
-  it('a custom resource patch whose diff drops list items the model did not name is raised to high, and the diff says so', async () => {
+  const WIDGET_PATH = '/apis/example.com/v1/namespaces/x/widgets/w';
+  const widgetPatch = (patch: object) => ({
+    type: 'patch',
+    target: { apiVersion: 'example.com/v1', kind: 'Widget', name: 'w', namespace: 'x' },
+    patch,
+    description: 'Resize',
+    risk: 'low',
+    rationale: 'r',
+  });
+
+  it('a custom resource patch is sent as the JSON Patch computed at preview: dry run, diff, ledger and write use exactly those operations', async () => {
+    kube.create({
+      apiVersion: 'example.com/v1',
+      kind: 'Widget',
+      metadata: { name: 'w', namespace: 'x', annotations: { 'example.com/tier': 'gold' } },
+      spec: { size: 1, owner: 'team-a', items: [{ size: 1 }, { size: 2 }] },
+    });
+    const patch = widgetPatch({ spec: { size: 3, owner: null }, metadata: { annotations: { 'example.com/tier': 'silver' } } });
+    chat.script({ content: 'resize' }, { content: analysisAnswer({ actions: [patch] }) }, { content: JSON.stringify({ resolved: true, summary: 'ok' }) });
+    const a = app();
+    const view = (await post(a, { issue: 'widget too small' }).expect(200)).body.data.result;
+    const ops = [
+      { op: 'replace', path: '/metadata/annotations/example.com~1tier', value: 'silver' },
+      { op: 'remove', path: '/spec/owner' },
+      { op: 'replace', path: '/spec/size', value: 3 },
+    ];
+    expect(view.actions[0]).to.deep.include({ risk: 'low', effect: 'update', dryRun: { accepted: true }, jsonPatch: ops });
+    expect(view.actions[0].kubectl).to.contain('--type=json').and.contain('/spec/owner');
+    expect(view.actions[0].diff).to.deep.equal([
+      { path: 'metadata.annotations["example.com/tier"]', from: 'gold', to: 'silver' },
+      { path: 'spec.owner', from: 'team-a' },
+      { path: 'spec.size', from: 1, to: 3 },
+    ]);
+    const previewed = kube.requests.filter((r) => r.method === 'PATCH');
+    expect(previewed.map((r) => [r.contentType, r.query.get('dryRun'), JSON.parse(r.body!)])).to.deep.equal([['application/json-patch+json', 'All', ops]]);
+    const done = (await post(a, { sessionId: view.sessionId, executeChoice: 1 }).expect(200)).body.data.result;
+    expect(done.status).to.equal('executed');
+    const written = persisted();
+    expect(written.map((r) => r.contentType)).to.deep.equal(['application/json-patch+json']);
+    // the approved operations, then the resourceVersion precondition (409 when the object changed since the preview)
+    expect(JSON.parse(written[0].body!)).to.deep.equal([...ops, { op: 'replace', path: '/metadata/resourceVersion', value: view.actions[0].resourceVersion }]);
+    const w = kube.objects.get(WIDGET_PATH)!;
+    expect(w.spec).to.deep.equal({ size: 3, items: [{ size: 1 }, { size: 2 }] });
+    expect(w.metadata.annotations).to.deep.equal({ 'example.com/tier': 'silver' });
+    const entry = (await request(a).get(`/api/v1/changes/${done.execution.outcome.report.outcomes[0].ledgerId}`).set(auth).expect(200)).body.data;
+    expect(entry.change).to.deep.equal({ method: 'patch', patchType: 'json', body: ops });
+  });
+
+  it('a custom resource changed between approval and execute: the JSON Patch is pinned, 409, nothing applied, the change kept', async () => {
+    kube.create({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w', namespace: 'x' }, spec: { size: 1, items: [{ size: 1 }] } });
+    chat.script({ content: 'resize' }, { content: analysisAnswer({ actions: [widgetPatch({ spec: { size: 3 } })] }) });
+    const a = app();
+    const view = (await post(a, { issue: 'widget too small' }).expect(200)).body.data.result;
+    expect(view.actions[0].jsonPatch).to.deep.equal([{ op: 'replace', path: '/spec/size', value: 3 }]);
+    kube.update(kube.objects.get(WIDGET_PATH)!, (o) => o.spec.items.push({ size: 9 }));
+    const done = (await post(a, { sessionId: view.sessionId, executeChoice: 1 }).expect(200)).body.data.result;
+    expect(done.status).to.equal('not_executed');
+    expect(done.execution.outcome.report.refused.reason).to.equal('Conflict');
+    expect(persisted()).to.deep.equal([]);
+    expect(kube.objects.get(WIDGET_PATH)!.spec).to.deep.equal({ size: 1, items: [{ size: 1 }, { size: 9 }] });
+  });
+
+  it('a custom resource patch whose list drops items the model did not name: the operations remove them, the risk is high, the diff says so', async () => {
     kube.create({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w', namespace: 'x' }, spec: { items: [{ size: 1 }, { size: 2 }] } });
-    const patch = {
-      type: 'patch',
-      target: { apiVersion: 'example.com/v1', kind: 'Widget', name: 'w', namespace: 'x' },
-      patch: { spec: { items: [{ size: 3 }] } },
-      description: 'Resize',
-      risk: 'low',
-      rationale: 'r',
-    };
-    chat.script({ content: 'resize' }, { content: analysisAnswer({ actions: [patch] }) });
+    chat.script({ content: 'resize' }, { content: analysisAnswer({ actions: [widgetPatch({ spec: { items: [{ size: 3 }] } })] }) });
     const view = (await post(app(), { issue: 'widget too small' }).expect(200)).body.data.result;
-    expect(kube.requests.filter((r) => r.method === 'PATCH').map((r) => r.contentType)).to.deep.equal(['application/merge-patch+json']);
+    expect(kube.requests.filter((r) => r.method === 'PATCH').map((r) => r.contentType)).to.deep.equal(['application/json-patch+json']);
+    expect(view.actions[0].jsonPatch).to.deep.equal([
+      { op: 'replace', path: '/spec/items/0/size', value: 3 },
+      { op: 'remove', path: '/spec/items/1' },
+    ]);
     expect(view.actions[0].risk).to.equal('high');
     expect(view.actions[0].riskReasons[0]).to.equal('removes fields the action does not name: spec.items');
     expect(view.actions[0].diff).to.deep.equal([

@@ -8,10 +8,12 @@
  *   volumeMounts by `mountPath`, container ports by `containerPort`, Service
  *   ports by `port`); an element `{"$patch": "delete", <key>: ...}` removes one;
  *   `$setElementOrder/<list>` and `$retainKeys` directives are accepted and dropped.
- * - RFC 6902 JSON Patch: add, remove, replace, move, copy, test; a failed op is
- *   an error string (the server answers 422).
+ * - RFC 6902 JSON Patch: add, remove, replace, move, copy, test; array indexes
+ *   as RFC 6901 reads them (digits, `-` to append with add); `test` compares JSON
+ *   values; a failed op is an error string (the server answers 422) and the
+ *   whole patch applies or none of it.
  */
-import type { Obj } from './kube-cluster.js';
+import { canonical, type Obj } from './kube-cluster.js';
 
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 
@@ -87,7 +89,8 @@ export function applyJsonPatch(doc: Obj, ops: unknown[]): { result: Obj } | { er
       else if (op.op === 'replace') out = put(out, op.path, op.value, 'replace');
       else if (op.op === 'remove') out = remove(out, op.path);
       else if (op.op === 'test') {
-        if (JSON.stringify(get(out, op.path)) !== JSON.stringify(op.value)) return { error: `testing value ${op.path} failed` };
+        // compared as JSON values (key order does not matter), as evanphx/json-patch does
+        if (!has(out, op.path) || canonical(get(out, op.path)) !== canonical(op.value)) return { error: `testing value ${op.path} failed` };
       } else if (op.op === 'move' || op.op === 'copy') {
         const value = structuredClone(get(out, op.from ?? ''));
         if (op.op === 'move') out = remove(out, op.from ?? '');
@@ -109,10 +112,22 @@ function tokens(pointer: string): string[] {
     .map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
+/** An array index token: digits without a leading zero (RFC 6901); `-` and anything else is not an existing element. */
+const indexOf = (t: string): number => (/^(0|[1-9][0-9]*)$/.test(t) ? Number(t) : NaN);
+
+function has(doc: unknown, pointer: string): boolean {
+  try {
+    get(doc, pointer);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function get(doc: unknown, pointer: string, path = tokens(pointer)): unknown {
   let at: unknown = doc;
   for (const t of path) {
-    if (Array.isArray(at)) at = at[Number(t)];
+    if (Array.isArray(at)) at = at[indexOf(t)];
     else if (isObj(at) && Object.hasOwn(at, t)) at = at[t];
     else throw new Error(`doc is missing path: ${pointer}`);
     if (at === undefined) throw new Error(`doc is missing path: ${pointer}`);
@@ -126,7 +141,7 @@ function put(doc: unknown, pointer: string, value: unknown, how: 'add' | 'replac
   const parent = get(doc, pointer, path.slice(0, -1));
   const last = path.at(-1)!;
   if (Array.isArray(parent)) {
-    const i = last === '-' ? parent.length : Number(last);
+    const i = last === '-' && how === 'add' ? parent.length : indexOf(last);
     if (!Number.isInteger(i) || i < 0 || i > parent.length || (how === 'replace' && i >= parent.length))
       throw new Error(`${how} operation does not apply: doc is missing path: ${pointer}`);
     if (how === 'add') parent.splice(i, 0, value);
@@ -142,7 +157,7 @@ function remove(doc: unknown, pointer: string): unknown {
   const path = tokens(pointer);
   const parent = get(doc, pointer, path.slice(0, -1));
   const last = path.at(-1)!;
-  if (Array.isArray(parent) && Number(last) < parent.length) parent.splice(Number(last), 1);
+  if (Array.isArray(parent) && indexOf(last) < parent.length) parent.splice(indexOf(last), 1);
   else if (isObj(parent) && Object.hasOwn(parent, last)) delete parent[last];
   else throw new Error(`remove operation does not apply: doc is missing path: ${pointer}`);
   return doc;

@@ -20,7 +20,8 @@ Each action is one Kubernetes API operation, applied in the order given:
 - "patch": target and a patch changing fields of an existing object: for built-in kinds a strategic merge
   patch naming only the fields that change (containers, env, volumeMounts and volumes merge by name, so
   to change one image send that container's name and image only; null removes a field); for custom
-  resources a list of JSON Patch operations (RFC 6902) to change list items;
+  resources the fields to set (a list you send replaces the whole list) or a list of JSON Patch
+  operations (RFC 6902) to change single list items;
 - "apply": a whole manifest (apiVersion, kind, metadata with name and namespace, spec), server-side apply,
   to create an object or to set it whole;
 - "rolloutRestart": target, to restart the pods of a Deployment, StatefulSet or DaemonSet;

@@ -32,7 +32,8 @@ Each action is a Kubernetes API operation (never a command line), with "descript
   strategic merge patch: name only the fields that change; containers, env, volumeMounts and volumes merge
   by name (volumeMounts by mountPath), so to change one container's image send
   {"spec":{"template":{"spec":{"containers":[{"name":"app","image":"..."}]}}}} and nothing else. null removes
-  a field. For custom resources "patch" may be a list of JSON Patch operations (RFC 6902) instead.
+  a field. For custom resources "patch" names the fields to set (null removes one; a list you send replaces
+  the whole list), or is a list of JSON Patch operations (RFC 6902) to change single list items.
   The namespace is required for every namespaced object.
 - {"type":"apply","manifest":{...}}: server-side apply of a whole object.
 - {"type":"delete","target":{...}}, {"type":"scale","target":{...},"replicas":n},

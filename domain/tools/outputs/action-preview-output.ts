@@ -23,6 +23,17 @@ export const actionPreviewFields = {
     .describe('Fields of the dry-run result that differ from the live object; no `from`: a new field, no `to`: a removed one'),
   diffOmitted: z.number().int().optional(),
   warnings: z.array(z.string()).optional().describe("The API server's Warning headers on the dry run"),
+  jsonPatch: z
+    .array(
+      z.object({
+        op: z.enum(['add', 'remove', 'replace', 'move', 'copy', 'test']),
+        path: z.string(),
+        from: z.string().optional(),
+        value: z.unknown().optional(),
+      }),
+    )
+    .optional()
+    .describe('For a custom resource: the JSON Patch (RFC 6902) svc computed from the live object; what the dry run tested and what execution sends'),
   resourceVersion: z.string().optional().describe('The version of the live object the diff was made against: execution refuses when it changed since (409)'),
 };
 

@@ -24,7 +24,9 @@ const action = z
     patch: z
       .union([z.record(z.string(), z.unknown()), z.array(z.record(z.string(), z.unknown()))])
       .optional()
-      .describe('strategic merge patch (built-in kinds), JSON merge patch (custom resources), or JSON Patch operations (a list)'),
+      .describe(
+        'strategic merge patch (built-in kinds), the fields to set on a custom resource (sent as the JSON Patch in `jsonPatch`), or JSON Patch operations (a list)',
+      ),
     replicas: z.number().int().optional(),
     description: z.string(),
     risk: z.enum(RISK_LEVELS).describe("svc's assessment: the model's label, raised to svc's floor for what changes and where (from the preview)"),
