@@ -1,6 +1,7 @@
 import type { DependencyContainer } from 'tsyringe';
 import { AnswerQuestion } from '../application/deployment/answer-question.js';
 import { ChooseSolution } from '../application/deployment/choose-solution.js';
+import { CleanUpDeploy } from '../application/deployment/clean-up-deploy.js';
 import { DeployManifests } from '../application/deployment/deploy-manifests.js';
 import { GenerateManifests } from '../application/deployment/generate-manifests.js';
 import { Recommend } from '../application/deployment/recommend.js';
@@ -31,6 +32,7 @@ export function deploymentHandlers(c: DependencyContainer, config: Config, git: 
     deployManifests: new DeployOrDeliver(
       new DeployManifests(reader, writer, sessions, clock, 1000, config.writes, c.resolve(TOKENS.ChangeRecorder)),
       new DeliverToGit(git.ports, sessions, git.settings),
+      new CleanUpDeploy(sessions, c.resolve(TOKENS.RevertChange), clock),
     ),
   };
 }

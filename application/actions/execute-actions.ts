@@ -23,7 +23,7 @@ export interface ActionOutcome {
   kubectl: string;
   status: 'applied' | 'failed' | 'not-run';
   message?: string;
-  /** The API server's warnings on this action's dry run at execution. */
+  /** The API server's `Warning` headers: on the write itself when it was sent, else on its dry run at execution. */
   warnings?: string[];
   /** The change ledger entry of this write (applied or refused). */
   ledgerId?: string;
@@ -69,14 +69,14 @@ export async function dryRunOperation(writer: ClusterWriter, op: ClusterOperatio
   }
 }
 
-/** The write itself; the object as stored (undefined after a delete), which the ledger records. */
-async function run(writer: ClusterWriter, op: ClusterOperation): Promise<KubeObject | undefined> {
+/** The write itself; the object as stored (undefined after a delete), which the ledger records. The server's warnings go to `warnings`. */
+async function run(writer: ClusterWriter, op: ClusterOperation, warnings: string[]): Promise<KubeObject | undefined> {
   const pin = op.resourceVersion ? { resourceVersion: op.resourceVersion } : {};
   switch (op.method) {
     case 'apply':
-      return writer.apply(op.manifest, pin);
+      return writer.apply(op.manifest, { ...pin, warnings });
     case 'patch':
-      return writer.patch(op.ref, op.patch, { patchType: op.patchType, ...pin });
+      return writer.patch(op.ref, op.patch, { patchType: op.patchType, ...pin, warnings });
     case 'delete':
       await writer.delete(op.ref, pin);
       return undefined;
@@ -127,18 +127,20 @@ export async function executeActions(
   const outcomes: ActionOutcome[] = [];
   let failed = false;
   for (const [i, op] of ops.entries()) {
-    const base = {
-      action: i + 1,
-      description: actions[i].description,
-      kubectl: kubectlEquivalent(actions[i]),
-      ...(warnings[i]?.length ? { warnings: warnings[i] } : {}),
-    };
+    const base = { action: i + 1, description: actions[i].description, kubectl: kubectlEquivalent(actions[i]) };
     if (failed) {
-      outcomes.push({ ...base, status: 'not-run', message: 'an earlier action failed' });
+      outcomes.push({ ...base, ...(warnings[i]?.length ? { warnings: warnings[i] } : {}), status: 'not-run', message: 'an earlier action failed' });
       continue;
     }
-    const done = await send(writer, op, recording && { recording, action: actions[i], dryRun: dryRuns[i] });
-    const ledger = { ...(done.ledgerId ? { ledgerId: done.ledgerId } : {}), ...(done.ledgerError ? { ledgerError: done.ledgerError } : {}) };
+    const written: string[] = [];
+    const done = await send(writer, op, written, recording && { recording, action: actions[i], dryRun: dryRuns[i] });
+    // a write that was not stored answers no headers: its dry run's stand
+    const shown = done.error === undefined ? written : (warnings[i] ?? []);
+    const ledger = {
+      ...(shown.length ? { warnings: shown } : {}),
+      ...(done.ledgerId ? { ledgerId: done.ledgerId } : {}),
+      ...(done.ledgerError ? { ledgerError: done.ledgerError } : {}),
+    };
     if (done.error === undefined) outcomes.push({ ...base, status: 'applied', ...ledger });
     else {
       failed = true;
@@ -154,9 +156,10 @@ export async function executeActions(
 async function send(
   writer: ClusterWriter,
   op: ClusterOperation,
+  warnings: string[],
   ledger: { recording: WriteRecording; action: ClusterAction; dryRun: DryRunResult } | undefined,
 ): Promise<RecordedWrite> {
-  const write = () => run(writer, op);
+  const write = () => run(writer, op, warnings);
   if (!ledger)
     return write().then(
       (object) => ({ object }),

@@ -1,4 +1,3 @@
-import { kubectlEquivalent } from '../../domain/actions/cluster-action.js';
 import { assessRisk } from '../../domain/actions/risk-floor.js';
 import { scopeRefusal, type WriteScope } from '../../domain/actions/write-scope.js';
 import type { DryRunResult, KubeObject, ResourceRef } from '../../domain/cluster/kube-types.js';
@@ -20,7 +19,26 @@ export interface ObjectOutcome {
   /** `refused`: its dry run was refused (nothing was applied); `not-run`: an earlier object failed or was refused. */
   outcome: 'created' | 'updated' | 'unchanged' | 'refused' | 'failed' | 'not-run';
   message?: string;
+  /** The API server's `Warning` headers on its apply (on its dry run when it was not applied). */
   warnings?: string[];
+  /** The change ledger entry of its apply (applied or refused). */
+  ledgerId?: string;
+}
+
+/** One object's apply: the object as stored, and its ledger entry when the ledger recorded it. */
+export interface AppliedObject {
+  object: KubeObject;
+  ledgerId?: string;
+}
+
+/** An apply the API server refused (or that failed), with the ledger entry that recorded it. */
+export class ApplyFailure extends Error {
+  constructor(
+    readonly refusal: DomainError,
+    readonly ledgerId?: string,
+  ) {
+    super(refusal.message);
+  }
 }
 
 export const refOf = (o: KubeObject): ResourceRef => ({
@@ -84,10 +102,13 @@ export async function dryRunAll(
 
 /**
  * Applies the objects in order after dry runs that all passed; the first
- * failure stops the rest (`not-run`). Returns what was applied, as stored.
+ * failure stops the rest (`not-run`). Returns what was applied, as stored;
+ * each outcome carries the apply's own Warning headers (`apply` collects
+ * them in `warnings`) and its ledger entry. `apply` throws ApplyFailure (or
+ * a DomainError) when the API server refuses.
  */
 export async function applyAll(
-  apply: (object: KubeObject, index: number) => Promise<KubeObject>,
+  apply: (object: KubeObject, index: number, warnings: string[]) => Promise<AppliedObject>,
   objects: readonly KubeObject[],
   planned: ObjectOutcome[],
 ): Promise<{ outcomes: ObjectOutcome[]; applied: KubeObject[] }> {
@@ -99,23 +120,20 @@ export async function applyAll(
       outcomes.push({ ...planned[i], outcome: 'not-run', message: 'an earlier object failed' });
       continue;
     }
+    const { warnings: _dryRun, ...rest } = planned[i];
+    const written: string[] = [];
     try {
-      applied.push(await apply(o, i));
-      outcomes.push(planned[i]);
+      const done = await apply(o, i, written);
+      applied.push(done.object);
+      outcomes.push({ ...rest, ...(written.length ? { warnings: written } : {}), ...(done.ledgerId ? { ledgerId: done.ledgerId } : {}) });
     } catch (e) {
-      if (!(e instanceof DomainError)) throw e;
+      const cause = e instanceof ApplyFailure ? e.refusal : e;
+      if (!(cause instanceof DomainError)) throw e;
       failed = true;
-      outcomes.push({ ...planned[i], outcome: 'failed', message: e.message });
+      const ledgerId = e instanceof ApplyFailure ? e.ledgerId : undefined;
+      const message = ledgerId ? `${cause.message} (change ledger entry ${ledgerId})` : cause.message;
+      outcomes.push({ ...planned[i], outcome: 'failed', message, ...(ledgerId ? { ledgerId } : {}) });
     }
   }
   return { outcomes, applied };
-}
-
-/** The kubectl commands that delete what a run created, newest first: offered when a deploy stopped half-way. */
-export function cleanupCommands(objects: readonly KubeObject[], outcomes: readonly ObjectOutcome[], existed: readonly boolean[]): string[] {
-  return objects
-    .map((o, i) => ({ o, created: !existed[i] && outcomes[i]?.outcome === 'created' }))
-    .filter((x) => x.created)
-    .reverse()
-    .map(({ o }) => kubectlEquivalent({ type: 'delete', target: refOf(o), description: named(o), risk: 'high', rationale: 'undo a partial deploy' }));
 }

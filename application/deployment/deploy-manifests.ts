@@ -10,9 +10,10 @@ import type { ToolInput } from '../../domain/tools/tool-definitions.js';
 import type { ClusterDeployOutput } from '../../domain/tools/outputs/deployment-outputs.js';
 import type { ToolContext, ToolHandler } from '../tool-handler.js';
 import { reportProgress, throwIfCancelled } from '../runs/run-scope.js';
-import { ExecutionError } from '../../domain/errors.js';
+import { DomainError } from '../../domain/errors.js';
 import { writeContextFor, type ChangeRecorder } from '../ledger/change-recorder.js';
-import { applyAll, assertDeployable, cleanupCommands, dryRunAll, refOf, type ObjectOutcome } from './deploy-checks.js';
+import { ApplyFailure, applyAll, assertDeployable, dryRunAll, refOf, type AppliedObject, type ObjectOutcome } from './deploy-checks.js';
+import { cleanupOffer, type CleanupOffer } from './deploy-cleanup.js';
 import type { SolutionSessions } from './solution-sessions.js';
 
 export const DEFAULT_DEPLOY_TIMEOUT_S = 30;
@@ -69,13 +70,20 @@ export class DeployManifests implements ToolHandler<ToolInput<'deployManifests'>
         solutionId,
         'dry_run_refused',
         checked.outcomes.map((o) => (o.outcome === 'refused' ? o : { ...o, outcome: 'not-run' as const })),
-        [],
+        undefined,
         started,
       );
     const run = { solutionId, intent: session.state.intent, context, ledgerIds };
-    const { outcomes, applied } = await applyAll((o, i) => this.applyOne(o, checked.verdicts[i], run), objects, checked.outcomes);
+    const { outcomes, applied } = await applyAll((o, i, warnings) => this.applyOne(o, checked.verdicts[i], run, warnings), objects, checked.outcomes);
     if (outcomes.some((o) => o.outcome === 'failed'))
-      return this.stopped(solutionId, 'apply_failed', outcomes, cleanupCommands(objects, outcomes, checked.existed), started);
+      return this.stopped(
+        solutionId,
+        'apply_failed',
+        outcomes,
+        cleanupOffer(solutionId, outcomes, this.recorder !== undefined && context !== undefined),
+        started,
+        ledgerIds,
+      );
     const deadline = started + timeout * 1000;
     let statuses = await this.statuses(applied);
     while (statuses.some((s) => !s.ready) && this.clock.now() < deadline) {
@@ -109,8 +117,9 @@ export class DeployManifests implements ToolHandler<ToolInput<'deployManifests'>
     solutionId: string,
     status: 'dry_run_refused' | 'apply_failed',
     outcomes: ObjectOutcome[],
-    cleanup: string[],
+    cleanup: CleanupOffer | undefined,
     started: number,
+    ledgerIds: string[] = [],
   ): Promise<ClusterDeployOutput> {
     const fresh = await this.sessions.load(solutionId);
     const saved = await this.sessions.save(fresh, {
@@ -129,8 +138,9 @@ export class DeployManifests implements ToolHandler<ToolInput<'deployManifests'>
       message:
         status === 'dry_run_refused'
           ? `Nothing was applied: the API server refused the dry run of ${why}`
-          : `Stopped after ${applied} object(s) were applied: ${why}. The rest were not applied.${cleanup.length ? ' The objects this run created can be deleted with the cleanup commands.' : ''}`,
-      ...(cleanup.length ? { cleanup } : {}),
+          : `Stopped after ${applied} object(s) were applied: ${why}. The rest were not applied.${cleanup ? ` ${cleanup.summary}` : ''}`,
+      ...(cleanup ? { cleanup: cleanup.answer } : {}),
+      ...(ledgerIds.length ? { ledgerIds } : {}),
       nextSteps: nextSteps(solutionId, saved.state),
     };
   }
@@ -144,9 +154,10 @@ export class DeployManifests implements ToolHandler<ToolInput<'deployManifests'>
     o: KubeObject,
     verdict: DryRunResult,
     run: { solutionId: string; intent: string; context?: ToolContext; ledgerIds: string[] },
-  ): Promise<KubeObject> {
-    const apply = () => this.writer.apply(o, { fieldManager: 'svc' });
-    if (!this.recorder || !run.context) return apply();
+    warnings: string[],
+  ): Promise<AppliedObject> {
+    const apply = () => this.writer.apply(o, { fieldManager: 'svc', warnings });
+    if (!this.recorder || !run.context) return { object: await apply() };
     const done = await this.recorder.write(
       writeContextFor('deployManifests', run.solutionId, run.intent, run.context),
       {
@@ -157,9 +168,8 @@ export class DeployManifests implements ToolHandler<ToolInput<'deployManifests'>
       apply,
     );
     if (done.ledgerId) run.ledgerIds.push(done.ledgerId);
-    if (done.error === undefined) return done.object!;
-    if (done.error instanceof ExecutionError && done.ledgerId)
-      throw new ExecutionError(`${done.error.message} (change ledger entry ${done.ledgerId})`, done.error.details);
+    if (done.error === undefined) return { object: done.object!, ...(done.ledgerId ? { ledgerId: done.ledgerId } : {}) };
+    if (done.error instanceof DomainError) throw new ApplyFailure(done.error, done.ledgerId);
     throw done.error;
   }
 

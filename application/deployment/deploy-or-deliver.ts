@@ -1,15 +1,23 @@
+import { ValidationError } from '../../domain/errors.js';
 import type { ToolInput } from '../../domain/tools/tool-definitions.js';
 import type { ToolContext, ToolHandler } from '../tool-handler.js';
+import type { CleanUpDeploy } from './clean-up-deploy.js';
 import type { DeliverToGit } from './deliver-to-git.js';
 
-/** deployManifests' two ways: with `gitops`, a push to a repository (the cluster untouched); without, the apply to the cluster. */
+/** deployManifests' three ways: with `gitops`, a push to a repository (the cluster untouched); with `cleanup`, the delete of what the last deploy created; otherwise the apply to the cluster. */
 export class DeployOrDeliver implements ToolHandler<ToolInput<'deployManifests'>> {
   constructor(
     private readonly deploy: ToolHandler<ToolInput<'deployManifests'>>,
     private readonly deliver: DeliverToGit,
+    private readonly cleanUp: CleanUpDeploy,
   ) {}
 
   execute(input: ToolInput<'deployManifests'>, context: ToolContext): Promise<unknown> {
+    if (input.cleanup) {
+      if (input.gitops)
+        throw new ValidationError('deployManifests takes cleanup or gitops, not both: a cleanup deletes from the cluster what a deploy created');
+      return this.cleanUp.execute(input.solutionId, context);
+    }
     return input.gitops ? this.deliver.execute(input.solutionId, input.gitops, context) : this.deploy.execute(input, context);
   }
 }

@@ -140,7 +140,17 @@ export interface WritePreconditions {
   resourceVersion?: string;
 }
 
-export interface ApplyOptions extends WritePreconditions {
+/** An apply's or patch's options: its precondition, and where to hand back the server's warnings. */
+export interface WriteOptions extends WritePreconditions {
+  /**
+   * When given, the API server's `Warning` headers on this write (a
+   * deprecated apiVersion, a deprecated field or label) are appended to it,
+   * scrubbed and bounded as a dry run's: a persisted write answers its own.
+   */
+  warnings?: string[];
+}
+
+export interface ApplyOptions extends WriteOptions {
   /** Field manager recorded by server-side apply; default `svc`. */
   fieldManager?: string;
   /** Take ownership of fields another manager owns. */
@@ -166,7 +176,7 @@ export type PatchType = 'strategic' | 'merge' | 'json';
 /** A patch body: an object (strategic or merge) or JSON Patch operations. */
 export type PatchBody = Record<string, unknown> | JsonPatchOp[];
 
-export interface PatchOptions extends WritePreconditions {
+export interface PatchOptions extends WriteOptions {
   /** Default: `json` for operations, else `strategic` for built-in kinds and `merge` for custom resources (patchTypeFor). */
   patchType?: PatchType;
 }

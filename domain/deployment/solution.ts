@@ -55,7 +55,9 @@ export interface SolutionState extends Owned {
     deployedAt: string;
     ready: boolean;
     deployments: number;
-    outcomes?: { kind: string; name: string; namespace?: string; outcome: string; message?: string }[];
+    outcomes?: { apiVersion: string; kind: string; name: string; namespace?: string; outcome: string; message?: string; ledgerId?: string }[];
+    /** Set by deployManifests with `cleanup`: what the cleanup of this deploy did. */
+    cleanup?: { at: string; objects: { kind: string; name: string; namespace?: string; outcome: string; revertId?: string; message?: string }[] };
   };
   /** Set by deployManifests with `gitops`: the last delivery through git. */
   gitDelivery?: { deliveredAt: string; repository: string; branch: string; commit: string; pullRequestUrl?: string };

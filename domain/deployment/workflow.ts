@@ -52,9 +52,19 @@ export function nextSteps(id: string, state: SolutionState): NextStep[] {
   if (!state.deployment && state.gitDelivery) return [];
   if (!state.deployment)
     return [{ tool: 'deployManifests', params: { solutionId: id, timeout: 30 }, why: 'Apply the manifests and wait until they are ready' }];
-  return state.deployment.ready
-    ? []
-    : [{ tool: 'deployManifests', params: { solutionId: id, timeout: 120 }, why: 'Deploy again (idempotent) and wait longer for the pending objects' }];
+  if (state.deployment.ready) return [];
+  const again: NextStep = {
+    tool: 'deployManifests',
+    params: { solutionId: id, timeout: 120 },
+    why: 'Deploy again (idempotent) and wait longer for the pending objects',
+  };
+  const outcomes = state.deployment.outcomes ?? [];
+  const created = outcomes.filter((o) => o.outcome === 'created' && o.ledgerId).length;
+  if (state.deployment.cleanup || !created || !outcomes.some((o) => o.outcome === 'failed')) return [again];
+  return [
+    again,
+    { tool: 'deployManifests', params: { solutionId: id, cleanup: true }, why: `Delete the ${created} object(s) this failed deploy created, and nothing else` },
+  ];
 }
 
 function outOfOrder(call: DeploymentCall, what: string, id: string, state: SolutionState, unblocks?: DeploymentCall): ValidationError {

@@ -32,7 +32,7 @@ export interface ClusterWriter {
   /** Server-side apply with `dryRun=All`: nothing is persisted. */
   dryRunApply(manifest: KubeObject, options?: ApplyOptions): Promise<DryRunResult>;
 
-  /** Server-side apply (create or update); returns the object as stored. */
+  /** Server-side apply (create or update); returns the object as stored, and the server's `Warning` headers in `options.warnings` when given. */
   apply(manifest: KubeObject, options?: ApplyOptions): Promise<KubeObject>;
 
   /**
@@ -42,7 +42,7 @@ export interface ClusterWriter {
    */
   dryRunPatch(ref: ResourceRef, patch: PatchBody, options?: PatchOptions): Promise<DryRunResult>;
 
-  /** The same patch, persisted; returns the object as stored. A missing object throws ExecutionError. */
+  /** The same patch, persisted; returns the object as stored (its `Warning` headers in `options.warnings` when given). A missing object throws ExecutionError. */
   patch(ref: ResourceRef, patch: PatchBody, options?: PatchOptions): Promise<KubeObject>;
 
   /** Delete with `dryRun=All`; `object` is the object that would be deleted. A missing object is `accepted: false`, reason `NotFound`. */

@@ -45,6 +45,12 @@ export const TOOL_INPUTS = {
     gitops: gitopsInput
       .optional()
       .describe('Deliver through git instead of applying to the cluster: push the manifests to a repository (Argo CD or Flux applies them)'),
+    cleanup: z
+      .literal(true)
+      .optional()
+      .describe(
+        "Instead of deploying: delete the objects the last deploy of this solution created, and only those, newest first, through the change ledger's revert (each only while it is as the deploy left it)",
+      ),
   }),
   manageOrgData: z
     .strictObject({

@@ -18,6 +18,7 @@ import type {
   WaitCondition,
   WaitOptions,
   WaitResult,
+  WriteOptions,
   WritePreconditions,
 } from '../../domain/cluster/kube-types.js';
 import * as v from '../../domain/cluster/kube-validation.js';
@@ -169,7 +170,7 @@ export class KubernetesClusterClient implements ClusterClient, ImpersonatingClus
   async patch(ref: ResourceRef, patch: PatchBody, options: PatchOptions = {}): Promise<KubeObject> {
     v.validateRef(ref);
     v.validatePatch(patch);
-    return this.call(`patch ${describeRef(ref)}`, async () => (await this.objects.patch(ref, patch, options, false)).object);
+    return this.call(`patch ${describeRef(ref)}`, async () => handBack(await this.objects.patch(ref, patch, options, false), options));
   }
 
   async dryRunDelete(ref: ResourceRef, options: WritePreconditions = {}): Promise<DryRunResult> {
@@ -182,7 +183,7 @@ export class KubernetesClusterClient implements ClusterClient, ImpersonatingClus
   async apply(manifest: KubeObject, options: ApplyOptions = {}): Promise<KubeObject> {
     v.validateManifest(manifest);
     v.validateFieldManager(options.fieldManager);
-    return this.call(`apply ${describeRef(refOf(manifest))}`, async () => (await this.objects.apply(manifest, options, false)).object);
+    return this.call(`apply ${describeRef(refOf(manifest))}`, async () => handBack(await this.objects.apply(manifest, options, false), options));
   }
 
   async delete(ref: ResourceRef, options: WritePreconditions = {}): Promise<boolean> {
@@ -249,4 +250,10 @@ export class KubernetesClusterClient implements ClusterClient, ImpersonatingClus
 
 function describeRef(ref: ResourceRef): string {
   return `${ref.kind} ${ref.namespace ? `${ref.namespace}/` : ''}${ref.name}`;
+}
+
+/** The stored object of a persisted write; its Warning headers go to the caller's `warnings`, when it gave one. */
+function handBack(written: Written, options: WriteOptions): KubeObject {
+  options.warnings?.push(...written.warnings);
+  return written.object;
 }

@@ -164,6 +164,23 @@ describe('safe writes over HTTP: remediate with a manipulated model, the Kuberne
     ]);
   });
 
+  it("the API server's Warning headers: the dry run's in the proposal, the persisted write's own in the execution", async () => {
+    const d = webDeployment('nginx:9.9-missing') as Any;
+    d.spec.template.spec.nodeSelector = { 'beta.kubernetes.io/arch': 'amd64' };
+    kube.create(d);
+    // an admission webhook that speaks up on stored writes only
+    kube.admissionWarnings = (o, dryRun) => (dryRun ? [] : [`${o.kind} ${o.metadata.name} was changed outside the maintenance window`]);
+    chat.script({ content: 'bad tag' }, { content: analysisAnswer() }, { content: JSON.stringify({ resolved: true, summary: 'ok' }) });
+    const a = app();
+    const view = (await post(a, { issue: 'web is down' }).expect(200)).body.data.result;
+    const deprecated = 'spec.template.spec.nodeSelector[beta.kubernetes.io/arch]: deprecated since v1.14; use "kubernetes.io/arch" instead';
+    expect(view.actions[0].warnings).to.deep.equal([deprecated]);
+    const done = (await post(a, { sessionId: view.sessionId, executeChoice: 1 }).expect(200)).body.data.result;
+    expect(done.status).to.equal('executed');
+    expect(persisted()).to.have.length(1);
+    expect(done.execution.outcome.report.outcomes[0].warnings).to.deep.equal([deprecated, 'Deployment web was changed outside the maintenance window']);
+  });
+
   it('an image bumped between approval and execute is not reverted: 409, nothing applied, the answer says what changed', async () => {
     kube.create(webDeployment('nginx:9.9-missing'));
     chat.script({ content: 'bad tag' }, { content: analysisAnswer() });

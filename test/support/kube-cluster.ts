@@ -24,6 +24,7 @@
  *   or stuck rollout); returns the ticks it took.
  * - `reconcile()`: runs the controllers without advancing the clock; every
  *   write through the API does this after answering.
+ * - `admissionWarnings`: an admission webhook's `Warning`s on writes.
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { reconcileDeployments, updateDeploymentStatuses } from './kube-deployments.js';
@@ -77,6 +78,13 @@ export class KubeCluster {
   readonly knownImages = new Map<string, number>(DEFAULT_IMAGES);
   tickSeconds = 10;
   autoTick = true;
+  /**
+   * A validating admission webhook's warnings (`AdmissionResponse.warnings`):
+   * what it says about an apply or patch about to be stored, or dry-run
+   * (`dryRun`: a webhook with `sideEffects: None` sees dry runs too, and may
+   * answer them differently). The server adds them to its `Warning` headers.
+   */
+  admissionWarnings?: (object: Obj, dryRun: boolean) => string[];
   private clockMs = Math.floor(Date.now() / 1000) * 1000;
   private revision = 0;
   private podIps = 0;

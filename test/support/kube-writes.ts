@@ -15,6 +15,9 @@
  * - `fieldValidation`: `Strict` refuses fields the kind does not declare
  *   (kube-fields.ts) with 400 "strict decoding error: unknown field"; `Warn`
  *   (the default) and `Ignore` drop them, `Warn` with a `Warning: 299` header.
+ * - `Warning` headers also on every write and dry run of a pod template that
+ *   selects nodes by a deprecated label (`beta.kubernetes.io/arch`), and
+ *   whatever the cluster's `admissionWarnings` webhook says.
  * - All: `dryRun=All` answers with the object as it would be stored and
  *   persists nothing; `generation` rises when `spec` changes, `resourceVersion` on
  *   every write; validation as the server does it for what the simulation needs
@@ -188,6 +191,7 @@ function persist(c: KubeCluster, r: RecordedRequest, t: Target, existing: Obj | 
   setDefaults(obj, existing);
   const specChanged = canonical(obj.spec) !== canonical(existing?.spec);
   const dryRun = r.query.get('dryRun') === 'All';
+  warnings.push(...podTemplateWarnings(obj), ...(c.admissionWarnings?.(structuredClone(obj), dryRun) ?? []));
   obj.metadata = {
     ...obj.metadata,
     ...(t.namespace ? { namespace: t.namespace } : {}),
@@ -203,6 +207,25 @@ function persist(c: KubeCluster, r: RecordedRequest, t: Target, existing: Obj | 
   const answer = structuredClone(obj);
   c.reconcile();
   return [existing ? 200 : 201, answer, undefined, warnings];
+}
+
+/** Node labels deprecated in node selectors, with kube-apiserver's words (pkg/api/pod/warnings.go). */
+const DEPRECATED_NODE_LABELS: Record<string, string> = {
+  'beta.kubernetes.io/arch': 'deprecated since v1.14; use "kubernetes.io/arch" instead',
+  'beta.kubernetes.io/os': 'deprecated since v1.14; use "kubernetes.io/os" instead',
+  'failure-domain.beta.kubernetes.io/zone': 'deprecated since v1.17; use "topology.kubernetes.io/zone" instead',
+};
+
+/** The warnings kube-apiserver sends on every create, update and dry run of a Pod or pod template that uses a deprecated node label. */
+function podTemplateWarnings(obj: Obj): string[] {
+  const at: [string, Obj | undefined] = ['Deployment', 'StatefulSet', 'DaemonSet', 'ReplicaSet', 'Job'].includes(obj.kind)
+    ? ['spec.template.spec', obj.spec?.template?.spec]
+    : obj.kind === 'Pod'
+      ? ['spec', obj.spec]
+      : ['', undefined];
+  return Object.keys(at[1]?.nodeSelector ?? {})
+    .filter((k) => DEPRECATED_NODE_LABELS[k])
+    .map((k) => `${at[0]}.nodeSelector[${k}]: ${DEPRECATED_NODE_LABELS[k]}`);
 }
 
 function validate(t: Target, obj: Obj, existing: Obj | undefined): Answer | undefined {

@@ -61,7 +61,7 @@ describe('deployManifests writes safely: kinds of the solution only, every dry r
     expect(applies(kit)).to.deep.equal([]);
   });
 
-  it('an apply that fails half-way is answered and recorded per object, with the commands that delete what this run created', async () => {
+  it('an apply that fails half-way is answered and recorded per object, with the kubectl commands that delete what this run created when no ledger records it', async () => {
     const kit = deployKit();
     const solutionId = await generated(kit);
     const apply = kit.cluster.apply.bind(kit.cluster);
@@ -75,8 +75,15 @@ describe('deployManifests writes safely: kinds of the solution only, every dry r
       ['Service', 'created'],
       ['Deployment', 'failed'],
     ]);
-    expect(dep.cleanup).to.deep.equal(['kubectl delete service/web -n shop']);
-    expect(dep.message).to.contain('Stopped after 1 object(s) were applied').and.contain('admission webhook denied');
+    // no change ledger here: svc says so and offers the command a person runs, not a call it cannot make safely
+    expect(dep.cleanup).to.deep.equal({
+      created: [{ apiVersion: 'v1', kind: 'Service', name: 'web', namespace: 'shop' }],
+      kubectl: ['kubectl delete service/web -n shop'],
+    });
+    expect(dep.message)
+      .to.contain('Stopped after 1 object(s) were applied')
+      .and.contain('admission webhook denied')
+      .and.contain('1 created object(s) are not in the change ledger: delete them with the kubectl commands in cleanup.kubectl');
     const stored = (await new SolutionSessions(kit.store).load(solutionId)).state.deployment;
     expect(stored?.ready).to.equal(false);
     expect(stored?.outcomes?.map((o) => [o.kind, o.outcome])).to.deep.equal([

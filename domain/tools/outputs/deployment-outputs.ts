@@ -89,7 +89,8 @@ const objectOutcome = z.object({
     .enum(['created', 'updated', 'unchanged', 'refused', 'failed', 'not-run'])
     .describe('refused: its dry run was refused, nothing was applied; not-run: an earlier object failed or was refused'),
   message: z.string().optional(),
-  warnings: z.array(z.string()).optional().describe("The API server's Warning headers on its dry run"),
+  warnings: z.array(z.string()).optional().describe("The API server's Warning headers on its apply (on its dry run when it was not applied)"),
+  ledgerId: z.string().optional().describe('The change ledger entry of its apply: GET /api/v1/changes/{id}'),
 });
 
 export const clusterDeployOutput = z.object({
@@ -99,7 +100,19 @@ export const clusterDeployOutput = z.object({
     .describe('dry_run_refused: every object was dry-run first and one was refused, nothing applied; apply_failed: an apply failed, the rest were not applied'),
   waitedSeconds: z.number(),
   applied: z.array(objectOutcome).describe('Each object in apply order: its dry run and apply outcome and its risk'),
-  cleanup: z.array(z.string()).optional().describe('With apply_failed: kubectl commands deleting the objects this run created, newest first'),
+  cleanup: z
+    .object({
+      created: z
+        .array(z.object({ ...objectRef, ledgerId: z.string().optional() }))
+        .describe('The objects this run created (they did not exist before it), newest first'),
+      call: z
+        .object({ tool: z.literal('deployManifests'), params: z.object({ solutionId: z.string(), cleanup: z.literal(true) }) })
+        .optional()
+        .describe("The call that deletes them and nothing else, through the change ledger's revert"),
+      kubectl: z.array(z.string()).optional().describe('For created objects the change ledger did not record: the commands a person runs'),
+    })
+    .optional()
+    .describe('With apply_failed: how to delete what this run created'),
   objects: z.array(z.object({ ...objectRef, ready: z.boolean(), reason: z.string() })),
   ledgerIds: z.array(z.string()).optional().describe('the change ledger entries of the objects applied, in order: GET /api/v1/changes/{id}'),
   pending: z
@@ -138,5 +151,28 @@ const gitDeployOutput = z.object({
 /** deployManifests applying to the cluster. */
 export type ClusterDeployOutput = z.infer<typeof clusterDeployOutput>;
 
-/** Applied to the cluster (status ready or timeout), or delivered through git (`delivery: git`). */
-export const deployManifestsOutput = z.union([clusterDeployOutput, gitDeployOutput]);
+const cleanupOutput = z.object({
+  solutionId: z.string(),
+  status: z.enum(['cleaned_up', 'cleanup_incomplete']).describe('cleanup_incomplete: some created objects were kept (see each message)'),
+  cleanup: z
+    .array(
+      z.object({
+        ...objectRef,
+        outcome: z
+          .enum(['deleted', 'already-deleted', 'kept'])
+          .describe('kept: not deleted (it changed since the deploy, is gone, or the ledger did not record it); the message says why'),
+        ledgerId: z.string().optional().describe('The ledger entry of its creation'),
+        revertId: z.string().optional().describe('The ledger entry of its deletion'),
+        message: z.string().optional(),
+      }),
+    )
+    .describe('Each object the last deploy created, newest first'),
+  message: z.string(),
+  nextSteps: nextStepsOutput,
+});
+
+/** deployManifests with `cleanup: true`. */
+export type DeployCleanupOutput = z.infer<typeof cleanupOutput>;
+
+/** Applied to the cluster (status ready or timeout), delivered through git (`delivery: git`), or cleaned up (`cleanup: true`). */
+export const deployManifestsOutput = z.union([clusterDeployOutput, gitDeployOutput, cleanupOutput]);

@@ -43,6 +43,7 @@ const outcome = z.object({
   kubectl: z.string(),
   status: z.enum(['applied', 'failed', 'not-run']),
   message: z.string().optional(),
+  warnings: z.array(z.string()).optional().describe("The API server's Warning headers on the write (on its dry run when it was not sent)"),
   ledgerId: z.string().optional().describe('the change ledger entry of this write: GET /api/v1/changes/{id}'),
   ledgerError: z.string().optional().describe('the write happened but could not be recorded'),
 });
