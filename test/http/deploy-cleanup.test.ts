@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import request from 'supertest';
 import type { RecordedRequest } from '../support/kube-api-server.js';
-import { auth, buildTestApp } from '../support/test-app.js';
+import { auth } from '../support/test-app.js';
 import { runWorkflow, WorkflowStandIns } from '../support/workflow-harness.js';
 
 type Json = Record<string, any>;
@@ -34,20 +34,10 @@ describe('deployManifests cleans up what a failed deploy created, and only that'
     await s.close();
   });
 
-  const app = async () => {
-    const t = buildTestApp(s.env(), s.overrides());
-    await s.seedOrgData(t.container);
-    const call = async (tool: string, params: Record<string, unknown>, status = 200): Promise<Json> => {
-      const res = await request(t.app).post(`/api/v1/tools/${tool}`).set(auth).send(params);
-      expect(res.status, JSON.stringify(res.body)).to.equal(status);
-      return status === 200 ? res.body.data.result : res.body;
-    };
-    return { ...t, call };
-  };
   const persisted = () => s.kube.requests.filter((r) => r.method !== 'GET' && r.query.get('dryRun') !== 'All');
 
   it('a failure at the second object: the first is applied, recorded and answered; cleanup deletes exactly it through the ledger; again is a 409', async () => {
-    const t = await app();
+    const t = await s.app();
     s.kube.put({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'unrelated', namespace: 'x' }, data: { keep: 'me' } });
     s.kube.intercept = denyDeployment;
     // an admission webhook that warns on stored writes only: the answer carries the persisted apply's own headers
@@ -94,7 +84,7 @@ describe('deployManifests cleans up what a failed deploy created, and only that'
   });
 
   it('a created object changed since the deploy is kept (the ledger revert refuses), and one that existed before is never deleted', async () => {
-    const t = await app();
+    const t = await s.app();
     s.kube.intercept = denyDeployment;
     s.answer();
     const dep = (await runWorkflow(t.call, undefined, { timeout: 5 })).at(-1)!.result;

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import request from 'supertest';
 import { SOLUTION_LABEL } from '../../domain/deployment/manifest-labels.js';
-import { auth, buildTestApp } from '../support/test-app.js';
+import { auth } from '../support/test-app.js';
 import { webManifests } from '../support/deploy-kit.js';
 import { PROVIDERS } from '../support/model-stand-ins.js';
 import { runWorkflow, WorkflowStandIns } from '../support/workflow-harness.js';
@@ -18,19 +18,8 @@ for (const provider of PROVIDERS)
       await s.close();
     });
 
-    const app = async () => {
-      const t = buildTestApp(s.env(), s.overrides());
-      await s.seedOrgData(t.container);
-      const call = async (tool: string, params: Record<string, unknown>, status = 200): Promise<Json> => {
-        const res = await request(t.app).post(`/api/v1/tools/${tool}`).set(auth).send(params);
-        expect(res.status, JSON.stringify(res.body)).to.equal(status);
-        return status === 200 ? res.body.data.result : res.body;
-      };
-      return { ...t, call };
-    };
-
     it('runs the five tools in order and ends with ready objects in the stand-in', async () => {
-      const t = await app();
+      const t = await s.app();
       const { call } = t;
       s.answer();
       const steps = await runWorkflow(call);
@@ -85,7 +74,7 @@ for (const provider of PROVIDERS)
     });
 
     it('refuses a policy-breaking answer with 400, and out-of-order calls with 400 naming the next call', async () => {
-      const { call } = await app();
+      const { call } = await s.app();
       s.answer(1);
       const rec = await call('recommend', { intent: 'an nginx web server for the shop front end' });
       const solutionId = rec.solutions[0].solutionId;
@@ -107,7 +96,7 @@ for (const provider of PROVIDERS)
     });
 
     it('repairs manifests the API server refuses (selector mismatch twice), and a deploy that times out names what is pending', async () => {
-      const { call } = await app();
+      const { call } = await s.app();
       const broken = webManifests('web', 1, 'ghcr.io/acme/missing:1');
       (broken[0].spec as Json).template.metadata.labels = { app: 'other' };
       s.manifests = [broken, broken, webManifests('web', 1, 'ghcr.io/acme/missing:1')];
@@ -137,7 +126,7 @@ for (const provider of PROVIDERS)
     });
 
     it('fails clearly after 10 refused attempts, listing the last errors', async () => {
-      const { call } = await app();
+      const { call } = await s.app();
       const broken = webManifests();
       (broken[0].spec as Json).replicas = -1;
       s.manifests = [broken];

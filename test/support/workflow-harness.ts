@@ -1,6 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { expect } from 'chai';
+import request from 'supertest';
 import type { DependencyContainer } from 'tsyringe';
 import type { KubeObject } from '../../domain/cluster/kube-types.js';
 import type { Overrides } from '../../infrastructure/composition-root.js';
@@ -10,6 +12,7 @@ import { InstantClock } from './instant-clock.js';
 import { KubeApiServer } from './kube-api-server.js';
 import { startModelStandIn, type ModelStandIn, type Provider } from './model-stand-ins.js';
 import { webManifests } from './deploy-kit.js';
+import { auth, buildTestApp } from './test-app.js';
 
 type Json = Record<string, any>;
 
@@ -67,6 +70,22 @@ export class WorkflowStandIns {
    */
   overrides(): Overrides {
     return { embedder: new HashingEmbedder(), clock: new InstantClock() };
+  }
+
+  /**
+   * The real app on these stand-ins, its org data seeded, and `call`: one
+   * tool call over REST that expects `status` and answers the result (the
+   * error body when it is not 200).
+   */
+  async app() {
+    const t = buildTestApp(this.env(), this.overrides());
+    await this.seedOrgData(t.container);
+    const call = async (tool: string, params: Record<string, unknown>, status = 200): Promise<Json> => {
+      const res = await request(t.app).post(`/api/v1/tools/${tool}`).set(auth).send(params);
+      expect(res.status, JSON.stringify(res.body)).to.equal(status);
+      return status === 200 ? res.body.data.result : res.body;
+    };
+    return { ...t, call };
   }
 
   /** Queues `n` model answers (each picks its content from what it is asked for). */
