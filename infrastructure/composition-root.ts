@@ -1,3 +1,5 @@
+import { GetSession } from '../application/sessions/get-session.js';
+import { ListSessions } from '../application/sessions/list-sessions.js';
 import 'reflect-metadata';
 import { container as rootContainer, type DependencyContainer, type InjectionToken } from 'tsyringe';
 import { CheckReadiness } from '../application/check-readiness.js';
@@ -117,6 +119,8 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
   value(TOKENS.ClusterWriter, runAwareWriter(ports.cluster));
   const shared = createSharedState(config, c.resolve(TOKENS.Clock), logger, tracer);
   value(TOKENS.SessionStore, overrides.sessions ?? shared.sessions);
+  value(TOKENS.ListSessions, new ListSessions(c.resolve(TOKENS.SessionStore)));
+  value(TOKENS.GetSession, new GetSession(c.resolve(TOKENS.SessionStore)));
   value(TOKENS.SharedState, shared.sharedState);
   value(TOKENS.RateLimiter, shared.rateLimiter);
   const auth = createAuthenticator(config, logger);

@@ -21,6 +21,8 @@ import type { ToolHandlers } from '../application/tool-handler.js';
 import type { CancelRun } from '../application/runs/cancel-run.js';
 import type { GetRun } from '../application/runs/get-run.js';
 import type { ListRuns } from '../application/runs/list-runs.js';
+import type { GetSession } from '../application/sessions/get-session.js';
+import type { ListSessions } from '../application/sessions/list-sessions.js';
 import type { RunExecutor } from '../application/runs/run-executor.js';
 import type { StartRun } from '../application/runs/start-run.js';
 import type { WatchRun } from '../application/runs/watch-run.js';
@@ -63,6 +65,8 @@ export const TOKENS = {
   ClusterReader: token<ClusterReader>('ClusterReader'),
   ClusterWriter: token<ClusterWriter>('ClusterWriter'),
   SessionStore: token<SessionStore>('SessionStore'),
+  ListSessions: token<ListSessions>('ListSessions'),
+  GetSession: token<GetSession>('GetSession'),
   SharedState: token<SharedState>('SharedState'),
   RateLimiter: token<RateLimiter>('RateLimiter'),
   /** Turns bearer tokens into callers; not registered when no identity is configured (svc runs open). */

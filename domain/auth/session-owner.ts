@@ -30,11 +30,12 @@ function named(owner: SessionOwner): string {
 /**
  * Acting on a session (execute, stop, refine, answer, deploy) is for the
  * caller who started it, or an admin: anyone else gets 403 naming the owner.
- * Looking at a session is not acting and is not checked here.
+ * Looking at a session through its tool is not acting and is not checked; the
+ * sessions routes (`GET /api/v1/sessions/{id}`) check it with `what` 'read'.
  */
-export function requireOwnerOrAdmin(owner: SessionOwner | undefined, caller: Caller, sessionId: string): void {
+export function requireOwnerOrAdmin(owner: SessionOwner | undefined, caller: Caller, sessionId: string, what: 'continue' | 'read' = 'continue'): void {
   if (isOwner(owner, caller) || hasRole(caller, 'admin')) return;
-  throw new ForbiddenError(`Session ${sessionId} was started by ${named(owner!)}; only they or an admin may continue it`, { owner: owner!.username });
+  throw new ForbiddenError(`Session ${sessionId} was started by ${named(owner!)}; only they or an admin may ${what} it`, { owner: owner!.username });
 }
 
 /** What the second-approver rule needs: `SVC_REQUIRE_SECOND_APPROVER` and `SVC_PROTECTED_NAMESPACES`. */

@@ -41,6 +41,26 @@ function answerStep(id: string, state: SolutionState, stage: QuestionStage): Nex
   };
 }
 
+/** Where a solution session stands, as the sessions listing shows it (the key set is the list of statuses). */
+export const SOLUTION_STATUSES = {
+  awaiting_choice: 'recommended; not chosen yet',
+  answering: 'chosen; the required questions are not answered',
+  ready_to_generate: 'answered; no manifests generated yet',
+  manifests_generated: 'manifests generated; not deployed',
+  delivered_to_git: 'the manifests were pushed to a git repository',
+  deployed: 'deployed and ready',
+  not_ready: 'deployed; not every object was ready when the deploy stopped waiting',
+} as const;
+export type SolutionStatus = keyof typeof SOLUTION_STATUSES;
+
+export function solutionStatus(state: SolutionState): SolutionStatus {
+  if (state.deployment) return state.deployment.ready ? 'deployed' : 'not_ready';
+  if (state.manifests && state.gitDelivery) return 'delivered_to_git';
+  if (state.manifests) return 'manifests_generated';
+  if (readyForManifests(state)) return 'ready_to_generate';
+  return state.questions ? 'answering' : 'awaiting_choice';
+}
+
 /** The calls that may come next, the recommended one first. */
 export function nextSteps(id: string, state: SolutionState): NextStep[] {
   const generate: NextStep = { tool: 'generateManifests', params: { solutionId: id }, why: 'Generate the manifests from the solution and the answers' };

@@ -4,10 +4,13 @@ import * as path from 'node:path';
 import { DependencyError, DomainError } from '../../domain/errors.js';
 import type { Clock } from '../../domain/ports/clock.js';
 import type { Logger } from '../../domain/ports/logger.js';
-import type { SessionStore, UpdateResult } from '../../domain/ports/session-store.js';
+import type { SessionPage, SessionQuery, SessionStore, UpdateResult } from '../../domain/ports/session-store.js';
+import { kindOfSessionId } from '../../domain/sessions/session-cursor.js';
+import { collectSessionPage, inOrder } from '../../domain/sessions/session-page.js';
 import type { Session, SessionKind } from '../../domain/sessions/session.js';
 import { isSessionId, newSessionId } from '../../domain/sessions/session-id.js';
 import { KeyedMutex } from './keyed-mutex.js';
+import { SessionIndex } from './session-index.js';
 import { CorruptSessionFileError, readFileBounded, removeFile, writeFileAtomic } from './session-files.js';
 import { decodeSession, encodeSession, serializeState } from './session-record.js';
 import { sweepSessions, type SweepTarget } from './session-sweep.js';
@@ -53,12 +56,14 @@ export class FileSessionStore implements SessionStore {
   private readonly random: () => string;
   private readonly maxStateBytes: number;
   private readonly sweepTarget: SweepTarget;
+  private readonly index: SessionIndex;
   private lastSweepAt = -Infinity;
   private sweeping: Promise<unknown> | undefined;
 
   constructor(private readonly options: FileSessionStoreOptions) {
     this.random = options.random ?? (() => randomBytes(16).toString('hex'));
     this.maxStateBytes = options.maxStateBytes ?? DEFAULT_MAX_STATE_BYTES;
+    this.index = new SessionIndex(options.dir);
     this.sweepTarget = {
       dir: options.dir,
       ttlMs: options.ttlMs,
@@ -81,6 +86,7 @@ export class FileSessionStore implements SessionStore {
           const now = this.options.clock.now();
           const meta = { id, kind, createdAt: now, updatedAt: now, expiresAt: now + this.options.ttlMs, revision: 1 };
           await writeFileAtomic(this.file(kind, id), encodeSession(meta, stateJson));
+          this.index.add(id, now);
           return { ...meta, state: JSON.parse(stateJson) as S };
         });
         if (created) return created;
@@ -107,7 +113,7 @@ export class FileSessionStore implements SessionStore {
     return this.guard('update', () =>
       this.locks.run(id, async (): Promise<UpdateResult<S>> => {
         const current = await this.read<S>(kind, id);
-        if (current && this.expired(current)) await removeFile(this.file(kind, id));
+        if (current && this.expired(current) && (await removeFile(this.file(kind, id)))) this.index.remove(id);
         if (!current || this.expired(current)) return { conflict: true, current: undefined };
         if (current.revision !== expectedRevision) return { conflict: true, current };
         const now = this.options.clock.now();
@@ -116,6 +122,21 @@ export class FileSessionStore implements SessionStore {
         return { conflict: false, session: { ...meta, state: JSON.parse(stateJson) as S } };
       }),
     );
+  }
+
+  /** Newest first from the index; each candidate is read as `get` reads it, and one gone or expired leaves the index. */
+  async list<S>(query: SessionQuery<S>): Promise<SessionPage<S>> {
+    return this.guard('list', async () => {
+      const load = (ids: string[]) =>
+        Promise.all(
+          ids.map(async (id) => {
+            const session = await this.get<S>(kindOfSessionId(id)!, id);
+            if (!session) this.index.remove(id);
+            return session;
+          }),
+        );
+      return collectSessionPage(inOrder(await this.index.positions()), load, query);
+    });
   }
 
   /** Removes expired sessions and stray temp files now; answers how many files went. Never rejects. */
@@ -144,7 +165,9 @@ export class FileSessionStore implements SessionStore {
   private async removeIfGone(kind: SessionKind, id: string): Promise<boolean> {
     const session = await this.read(kind, id);
     if (session && !this.expired(session)) return false;
-    return removeFile(this.file(kind, id));
+    const removed = await removeFile(this.file(kind, id));
+    if (removed) this.index.remove(id);
+    return removed;
   }
 
   private expired(session: Session<unknown>): boolean {

@@ -49,11 +49,17 @@ export function decodeSession<S>(text: string, kind: SessionKind, id: string): S
 
 /** Bytes of a record before its state: id, kind, three timestamps and a revision fit well within. */
 export const HEAD_BYTES = 512;
-const HEAD = /^\{"id":"[a-z]{3}_[0-9a-f]{32}","kind":"[a-z]+","createdAt":[^,]+,"updatedAt":[^,]+,"expiresAt":([^,]+),"revision":\d+,"state":/;
+const HEAD = /^\{"id":"[a-z]{3}_[0-9a-f]{32}","kind":"[a-z]+","createdAt":([^,]+),"updatedAt":[^,]+,"expiresAt":([^,]+),"revision":\d+,"state":/;
 
-/** `expiresAt` read from the start of a record; undefined when the head is not in the written form. */
-export function expiryFromHead(head: string): number | undefined {
+/** A number read from the start of a record (group 1 `createdAt`, 2 `expiresAt`); undefined when the head is not in the written form. */
+function fromHead(head: string, group: 1 | 2): number | undefined {
   const match = HEAD.exec(head);
-  const expiresAt = match ? Number(match[1]) : NaN;
-  return Number.isFinite(expiresAt) ? expiresAt : undefined;
+  const n = match ? Number(match[group]) : NaN;
+  return Number.isFinite(n) ? n : undefined;
 }
+
+/** `expiresAt` read from the start of a record. */
+export const expiryFromHead = (head: string): number | undefined => fromHead(head, 2);
+
+/** `createdAt` read from the start of a record (the listing's index is built from these). */
+export const creationFromHead = (head: string): number | undefined => fromHead(head, 1);

@@ -7,6 +7,7 @@ import { registerPromptsCommand } from './commands/prompts-command.js';
 import { registerRunsCommand } from './commands/runs-command.js';
 import { registerRunCommand } from './commands/run-command.js';
 import { registerServeCommand } from './commands/serve-command.js';
+import { registerSessionsCommand } from './commands/sessions-command.js';
 import { registerStatusCommand } from './commands/status-command.js';
 import { registerToolsCommand } from './commands/tools-command.js';
 import { DEFAULT_URL } from './cli-config.js';
@@ -33,6 +34,7 @@ export function buildProgram(context: CommandContext = commandContext): Command 
   registerToolsCommand(program, context);
   registerRunCommand(program, context);
   registerRunsCommand(program, context);
+  registerSessionsCommand(program, context);
   registerPromptsCommand(program, context);
   registerStatusCommand(program, context);
   registerChangesCommand(program, context);

@@ -156,6 +156,20 @@ describe('FileSessionStore (file specifics)', () => {
     expect((await reopened.update('operation', a.id, 2, { step: 'execute' })).conflict).to.equal(false);
   });
 
+  it('lists what an earlier instance wrote (the index is built from the files), and what this one creates meanwhile', async () => {
+    const first = open();
+    const a = await first.create('operation', { step: 'analyse' });
+    clock.advance(1);
+    const b = await first.create('remediation', { step: 'investigate' });
+    clock.advance(1);
+    const reopened = open();
+    const [listed, c] = await Promise.all([reopened.list({ limit: 10 }), reopened.create('solution', { step: 'choose' })]);
+    expect(listed.sessions.map((s) => s.id)).to.include.members([b.id, a.id]);
+    expect((await reopened.list({ limit: 10 })).sessions.map((s) => s.id)).to.deep.equal([c.id, b.id, a.id]);
+    await rm(path.join(dir, 'remediation', `${b.id}.json`));
+    expect((await reopened.list({ limit: 10 })).sessions.map((s) => s.id)).to.deep.equal([c.id, a.id]);
+  });
+
   it('turns an I/O failure into DependencyError("sessions")', async () => {
     await mkdir(path.dirname(dir), { recursive: true });
     await writeFile(dir, 'a file where the directory should be');

@@ -109,4 +109,26 @@ describe('svc CLI: AI tools as runs, live progress, Ctrl-C cancels, svc runs', f
     expect(cancel.code).to.equal(1);
     expect(cancel.stderr).to.include('has already ended (succeeded)');
   });
+
+  it('svc sessions list and show: the session a run made, its status and the next step the tool answered', async () => {
+    chat.script(getWeb, { content: 'scale it to 3.' }, { content: planJson([scaleWeb(3)]) });
+    const run = await runCli(['run', 'operate', '--intent', 'scale web in namespace x to 3 replicas', '-o', 'json'], env);
+    expect(run.code, run.stderr).to.equal(0);
+    const answer = JSON.parse(run.stdout).result;
+    const list = await runCli(['sessions', 'list', '--tool', 'operate', '--limit', '1'], env);
+    expect(list.code, list.stderr).to.equal(0);
+    const [head, row] = list.stdout.split('\n');
+    expect(head).to.match(/^SESSION\s+TOOL\s+STATUS\s+UPDATED\s+OWNER\s+SUBJECT$/);
+    expect(row).to.match(new RegExp(`^${answer.sessionId}  operate  awaiting_approval  \\S+  admin\\s+scale web in namespace x to 3 replicas$`));
+    const json = JSON.parse((await runCli(['sessions', 'list', '--tool', 'operate', '-o', 'json'], env)).stdout);
+    expect(json.sessions[0]).to.deep.include({ sessionId: answer.sessionId, status: answer.status, nextStep: answer.nextStep });
+    const show = await runCli(['sessions', 'show', answer.sessionId], env);
+    expect(show.stdout).to.include(`sessionId: ${answer.sessionId}`).and.include(`Next: ${answer.nextStep}`);
+    const bad = await runCli(['sessions', 'list', '--status', 'finished'], env);
+    expect(bad.code).to.equal(1);
+    expect(bad.stderr).to.include('status must be one of');
+    const unknown = await runCli(['sessions', 'show', `opr_${'0'.repeat(32)}`], env);
+    expect(unknown.code).to.equal(1);
+    expect(unknown.stderr).to.include('it is unknown or expired');
+  });
 });

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { SessionStore } from '../../domain/ports/session-store.js';
+import { MAX_SESSIONS_EXAMINED, type SessionStore } from '../../domain/ports/session-store.js';
 import type { Session } from '../../domain/sessions/session.js';
 import { FakeClock } from '../support/fake-clock.js';
 
@@ -150,6 +150,68 @@ export function sessionStoreContract(name: string, factory: SessionStoreFactory)
       expect((await store.get('solution', created.id))?.state).to.deep.equal(expected);
       const updated = await store.update('solution', created.id, 1, { at, gone: undefined });
       expect(updated.conflict ? undefined : updated.session.state).to.deep.equal({ at: at.toISOString() });
+    });
+
+    it('lists live sessions newest first across kinds, a page at a time, each as get answers it', async () => {
+      const made: Session<Plan>[] = [];
+      for (const kind of ['remediation', 'operation', 'solution', 'remediation', 'solution'] as const) {
+        made.push(await store.create(kind, plan(kind)));
+        clock.advance(1000);
+      }
+      // two at the same instant: the id breaks the tie, newest-first order stays total
+      const twins = [await store.create('operation', plan('twin')), await store.create('operation', plan('twin'))];
+      const all = [...made, ...twins].sort((a, b) => b.createdAt - a.createdAt || (b.id < a.id ? -1 : 1));
+      const first = await store.list<Plan>({ limit: 3 });
+      expect(first.sessions).to.deep.equal(all.slice(0, 3));
+      expect(first.next).to.deep.equal({ createdAt: new Date(all[2].createdAt).toISOString(), id: all[2].id });
+      const second = await store.list<Plan>({ limit: 3, after: first.next });
+      expect(second.sessions).to.deep.equal(all.slice(3, 6));
+      const last = await store.list<Plan>({ limit: 3, after: second.next });
+      expect(last.sessions).to.deep.equal(all.slice(6));
+      expect(last.next).to.equal(undefined);
+      expect((await store.list({ limit: 100 })).sessions).to.have.length(7);
+      for (const s of first.sessions) expect(await store.get(s.kind, s.id)).to.deep.equal(s);
+    });
+
+    it('lists only the kinds asked for and what match accepts; an updated session keeps its place with its new state', async () => {
+      const a = await store.create('remediation', plan('a'));
+      clock.advance(1);
+      const b = await store.create('operation', plan('b'));
+      clock.advance(1);
+      const c = await store.create('remediation', plan('c'));
+      clock.advance(1);
+      const updated = await store.update('remediation', a.id, 1, plan('a2'));
+      const remediations = await store.list<Plan>({ kinds: ['remediation'], limit: 10 });
+      expect(remediations.sessions.map((s) => s.id)).to.deep.equal([c.id, a.id]);
+      expect(remediations.sessions[1]).to.deep.equal(updated.conflict ? undefined : updated.session);
+      const matched = await store.list<Plan>({ limit: 10, match: (s) => s.state.step !== 'c' });
+      expect(matched.sessions.map((s) => s.id)).to.deep.equal([b.id, a.id]);
+      expect((await store.list({ kinds: ['solution'], limit: 10 })).sessions).to.deep.equal([]);
+    });
+
+    it('never lists an expired session, and lists a renewed one past its first expiry', async () => {
+      const old = await store.create('solution', plan('old'));
+      const kept = await store.create('solution', plan('kept'));
+      clock.advance(CONTRACT_TTL_MS / 2);
+      await store.update('solution', kept.id, 1, plan('kept2'));
+      clock.advance(CONTRACT_TTL_MS / 2 + 1);
+      const fresh = await store.create('operation', plan('fresh'));
+      const listed = await store.list<Plan>({ limit: 10 });
+      expect(listed.sessions.map((s) => s.id)).to.deep.equal([fresh.id, kept.id]);
+      expect(await store.get('solution', old.id)).to.equal(undefined);
+    });
+
+    it(`examines at most ${MAX_SESSIONS_EXAMINED} records per page: a short page with a next, and the rest after it`, async () => {
+      for (let i = 0; i < MAX_SESSIONS_EXAMINED + 5; i += 100) {
+        await Promise.all(Array.from({ length: Math.min(100, MAX_SESSIONS_EXAMINED + 5 - i) }, () => store.create('remediation', plan('x'))));
+        clock.advance(1);
+      }
+      const first = await store.list<Plan>({ limit: 10, match: (s) => s.state.step === 'none' });
+      expect(first.sessions).to.deep.equal([]);
+      expect(first.next).to.not.equal(undefined);
+      const rest = await store.list<Plan>({ limit: 10, after: first.next });
+      expect(rest.sessions).to.have.length(5);
+      expect(rest.next).to.equal(undefined);
     });
   });
 }

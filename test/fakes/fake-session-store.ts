@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../../domain/ports/clock.js';
-import type { SessionStore, UpdateResult } from '../../domain/ports/session-store.js';
+import type { SessionPage, SessionQuery, SessionStore, UpdateResult } from '../../domain/ports/session-store.js';
+import { kindOfSessionId, sessionPosition } from '../../domain/sessions/session-cursor.js';
+import { collectSessionPage, inOrder } from '../../domain/sessions/session-page.js';
 import type { Session, SessionKind } from '../../domain/sessions/session.js';
 import { isSessionId, newSessionId } from '../../domain/sessions/session-id.js';
 
@@ -50,6 +52,12 @@ export class FakeSessionStore implements SessionStore {
     const now = this.options.clock.now();
     const session = this.put({ ...current, updatedAt: now, expiresAt: now + this.ttlMs, revision: current.revision + 1, state });
     return { conflict: false, session };
+  }
+
+  async list<S>(query: SessionQuery<S>): Promise<SessionPage<S>> {
+    this.failIfAsked();
+    const positions = [...this.records.values()].map((text) => sessionPosition(JSON.parse(text) as Session<unknown>));
+    return collectSessionPage(inOrder(positions), async (ids) => ids.map((id) => this.live<S>(kindOfSessionId(id)!, id)), query);
   }
 
   private live<S>(kind: SessionKind, id: string): Session<S> | undefined {

@@ -54,6 +54,8 @@ const ROUTES: Array<[method: 'GET' | 'POST', path: string, body: unknown, needs:
   ['GET', '/api/v1/tools', undefined, 'viewer'],
   ['GET', '/api/v1/tools?tag=ai', undefined, 'viewer'],
   ['GET', '/readyz', undefined, 'viewer'],
+  ['GET', '/api/v1/sessions', undefined, 'viewer'],
+  ['GET', '/api/v1/sessions?tool=operate&status=executed&limit=5', undefined, 'viewer'],
   ['GET', '/api/v1/prompts', undefined, 'viewer'],
   ['POST', '/api/v1/prompts/rollout-health', {}, 'viewer'],
   ['GET', '/api/v1/prompts?repo=https://github.com/acme/prompts', undefined, 'admin'],
