@@ -45,11 +45,7 @@ export class ExecuteTool {
   ) {}
 
   async execute(input: ExecuteToolInput): Promise<ExecuteToolOutput> {
-    // roles first (an unknown tool is 404 for anyone), then the input, then the role this very call needs
-    this.registry.get(input.toolName);
-    requireRole(input.caller, leastRoleForTool(input.toolName), input.toolName);
-    const params = this.registry.validate(input.toolName, input.params);
-    requireRole(input.caller, roleForToolCall(input.toolName, params), describeCall(input.toolName, params));
+    const params = authorisedInput(this.registry, input.caller, input.toolName, input.params);
     const started = this.clock.now();
     const sessionId = typeof params.sessionId === 'string' ? params.sessionId : undefined;
     const inputJson = JSON.stringify(params);
@@ -112,6 +108,20 @@ export class ExecuteTool {
       throw new Error(`result of ${name} does not match its output schema: ${issues}`);
     }
   }
+}
+
+/**
+ * The input of a call the caller may make, validated: roles first (an
+ * unknown tool is 404 for anyone), then the input, then the role this very
+ * call needs (403 FORBIDDEN naming it). Shared by a run's start, so a call
+ * refused synchronously is refused before a run exists too.
+ */
+export function authorisedInput(registry: ToolRegistry, caller: Caller, toolName: string, raw: unknown): Record<string, unknown> {
+  registry.get(toolName);
+  requireRole(caller, leastRoleForTool(toolName), toolName);
+  const params = registry.validate(toolName, raw);
+  requireRole(caller, roleForToolCall(toolName, params), describeCall(toolName, params));
+  return params;
 }
 
 /** The call as a refusal names it: the tool, and for manageOrgData the operation. */

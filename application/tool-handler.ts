@@ -17,6 +17,8 @@ export interface ToolContext {
   signal?: AbortSignal;
   /** A run's progress events (the shared parts report through the run scope). */
   progress?: ProgressSink;
+  /** A run started with `Prefer: respond-async`: background work of the tool is the run's (RunScope.respondAsync). */
+  respondAsync?: boolean;
 }
 
 /** The use case behind one tool: takes input already validated against the tool's schema. */

@@ -1,7 +1,8 @@
 import { ValidationError } from '../../domain/errors.js';
 import { isValidCombination, validCombinations } from '../../domain/orgdata/org-data-operations.js';
 import type { ToolInput } from '../../domain/tools/tool-definitions.js';
-import type { ToolHandler } from '../tool-handler.js';
+import { reportProgress } from '../runs/run-scope.js';
+import type { ToolContext, ToolHandler } from '../tool-handler.js';
 import type { CollectionOperations, DocumentOperations } from './document-operations.js';
 import type { ScanCapabilities } from './scan-capabilities.js';
 
@@ -20,7 +21,7 @@ export class ManageOrgData implements ToolHandler<Input> {
     private readonly scan: ScanCapabilities,
   ) {}
 
-  async execute(input: Input): Promise<unknown> {
+  async execute(input: Input, context?: ToolContext): Promise<unknown> {
     const { dataType, operation } = input;
     // the schema already refused these; kept so a caller that skips validation cannot reach a wrong branch
     if (!isValidCombination(dataType, operation))
@@ -41,10 +42,26 @@ export class ManageOrgData implements ToolHandler<Input> {
       case 'search':
         return ops.search(required(input.query, 'query'), input.limit);
       case 'scan':
-        return this.scan.start(input.resources);
+        return this.startScan(input.resources, context);
       case 'progress':
         return this.scan.progress(input.id);
     }
+  }
+
+  /**
+   * The scan answers at once with its progress and goes on in the background;
+   * as a run of its own (Prefer: respond-async) the run is the scan: it
+   * follows it to its end, each kind a `scanned` event, a cancel stopping it,
+   * and answers the same with the progress it ended with.
+   */
+  private async startScan(resources: string[] | undefined, context: ToolContext | undefined): Promise<unknown> {
+    const ownRun = context?.respondAsync === true && context.signal !== undefined;
+    const answer = await this.scan.start(resources, ownRun);
+    if (!ownRun || !answer.started || answer.progress?.status !== 'running' || !answer.scanId) return answer;
+    const progress = await this.scan.follow(answer.scanId, context!.signal!, (resource, p) =>
+      reportProgress('scanned', { resource, ok: !p.failures.some((f) => f.resource === resource), done: p.done, total: p.total }),
+    );
+    return { ...answer, progress };
   }
 }
 

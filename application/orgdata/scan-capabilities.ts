@@ -2,7 +2,8 @@ import { actingAsService } from '../cluster/acting-caller.js';
 import { NotFoundError, ValidationError } from '../../domain/errors.js';
 import { requireConfigured } from '../ai/require-configured.js';
 import { matchesTarget, uniqueTargets, type ScanTarget } from '../../domain/orgdata/capability.js';
-import { newScanState, toProgress, type ScanFailure, type ScanState } from '../../domain/orgdata/scan-state.js';
+import { cancelScan, newScanState, toProgress, type ScanFailure, type ScanProgress, type ScanState } from '../../domain/orgdata/scan-state.js';
+import { outsideRun } from '../runs/run-scope.js';
 import { ScanRun, type ScanDeps } from './scan-run.js';
 
 export type { ScanDeps, ScanSettings } from './scan-run.js';
@@ -23,7 +24,8 @@ export class ScanCapabilities {
 
   constructor(private readonly d: ScanDeps) {}
 
-  async start(resources?: readonly string[]) {
+  /** `ownRun`: the scan is the current run's (Prefer: respond-async); otherwise it runs outside whatever run started it. */
+  async start(resources?: readonly string[], ownRun = false) {
     requireConfigured({ llm: this.d.llm, cluster: this.d.cluster });
     return this.exclusive(async () => {
       if (this.active) return this.alreadyRunning(await this.d.states.load());
@@ -38,7 +40,7 @@ export class ScanCapabilities {
         await this.d.states.save(state);
         const superseded = previous?.status === 'running' ? ` It replaces the interrupted scan ${previous.id}.` : '';
         const progress = toProgress(state);
-        if (state.status === 'running') this.launch(state);
+        if (state.status === 'running') this.launch(state, ownRun);
         else await this.d.states.release(this.d.holder);
         return {
           dataType: 'capabilities',
@@ -100,6 +102,54 @@ export class ScanCapabilities {
     await this.d.states.release(this.d.holder).catch(() => undefined);
   }
 
+  /**
+   * Follows the scan `scanId` this process runs until it ends (the run of a
+   * scan started with Prefer: respond-async): `onKind` hears each kind as it
+   * finishes, an abort of `signal` cancels the scan. Answers the progress the
+   * `progress` operation answers once it has ended.
+   */
+  async follow(scanId: string, signal: AbortSignal, onKind: (resource: string, progress: ScanProgress) => void): Promise<ScanProgress> {
+    const run = this.current;
+    const active = this.active;
+    let cancelled: Promise<void> | undefined;
+    if (run && active && run.scanId === scanId) {
+      const unwatch = run.watch((resource, state) => onKind(resource, toProgress(state)));
+      const onAbort = () => (cancelled = this.cancel(scanId));
+      if (signal.aborted) onAbort();
+      else signal.addEventListener('abort', onAbort, { once: true });
+      try {
+        await active;
+      } finally {
+        unwatch();
+        signal.removeEventListener('abort', onAbort);
+      }
+    }
+    await cancelled;
+    const state = await this.d.states.load();
+    if (!state || state.id !== scanId) throw new NotFoundError('NOT_FOUND', `The scan ${scanId} is no longer the latest scan`);
+    return toProgress(state);
+  }
+
+  /**
+   * Cancels the scan `scanId` this process runs: no further kind starts,
+   * nothing more is saved but the scan's end, `cancelled` (never resumed), and
+   * the lease is released. A scan not running here is left alone.
+   */
+  cancel(scanId: string): Promise<void> {
+    return this.exclusive(async () => {
+      const run = this.current;
+      if (!run || run.scanId !== scanId) return;
+      await run.halt();
+      const state = await this.d.states.load();
+      if (state?.id === scanId && state.status === 'running') {
+        cancelScan(state, this.now());
+        await this.d.states.save(state);
+      }
+      await this.d.states.release(this.d.holder);
+      this.d.logger.info('capability scan cancelled', { scanId });
+    });
+  }
+
   /** Resolves when the background scan of this process (if any) has finished. */
   async idle(): Promise<void> {
     await this.active;
@@ -134,12 +184,13 @@ export class ScanCapabilities {
     };
   }
 
-  private launch(state: ScanState): void {
+  private launch(state: ScanState, ownRun = false): void {
     const run = new ScanRun(this.d, state);
     this.current = run;
     // background work for no caller, even when a caller's scan request started it: svc's own cluster identity
     this.d.logger.info("capability scan runs with svc's own Kubernetes identity", { scanId: state.id, kubeIdentity: 'svc' });
-    this.active = actingAsService(() => run.execute())
+    // an MCP call's scope ends with its answer: the scan it started must not be cancelled with it; a run's own scan is the run
+    this.active = actingAsService(() => (ownRun ? run.execute() : outsideRun(() => run.execute())))
       .catch((e) => this.d.logger.error('capability scan stopped', { scanId: state.id, err: e instanceof Error ? e.stack : String(e) }))
       .finally(() => {
         this.active = undefined;

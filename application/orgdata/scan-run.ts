@@ -43,11 +43,22 @@ const MAX_REASON = 500;
 export class ScanRun {
   private saves: Promise<boolean> = Promise.resolve(true);
   private halted = false;
+  private readonly watchers = new Set<(resource: string, state: ScanState) => void>();
 
   constructor(
     private readonly d: ScanDeps,
     private readonly state: ScanState,
   ) {}
+
+  get scanId(): string {
+    return this.state.id;
+  }
+
+  /** Hears each kind as it finishes (with the state after it) until the returned function is called. */
+  watch(watcher: (resource: string, state: ScanState) => void): () => void {
+    this.watchers.add(watcher);
+    return () => this.watchers.delete(watcher);
+  }
 
   /** Takes no further kind and saves nothing more; resolves once a save in progress is done. */
   halt(): Promise<unknown> {
@@ -84,7 +95,9 @@ export class ScanRun {
     }
     if (this.halted) return;
     finishKind(state, target.id, this.now(), reason);
-    await this.persist(state);
+    const saved = this.persist(state);
+    for (const w of this.watchers) w(target.id, state);
+    await saved;
   }
 
   /** Saves a snapshot after renewing the lease, one save at a time; false once the lease is lost or the scanner halted. */

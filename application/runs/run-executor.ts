@@ -138,7 +138,7 @@ export class RunExecutor {
         requestId: job.requestId,
         caller: job.caller,
         gitToken: job.gitToken,
-        run: { signal: controller.signal, progress: progress.sink },
+        run: { signal: controller.signal, progress: progress.sink, respondAsync: true },
       })
       .then(
         (out): Outcome => ({ kind: 'ok', value: out }),

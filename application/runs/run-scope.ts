@@ -10,6 +10,12 @@ export interface RunScope {
   /** Aborts when the run is cancelled. */
   signal: AbortSignal;
   progress: ProgressSink;
+  /**
+   * A run of its own (`Prefer: respond-async`), not an MCP call followed
+   * live: the run lasts until the tool's work is done, including work the
+   * tool would otherwise leave in the background (the capability scan).
+   */
+  respondAsync?: boolean;
 }
 
 /*
@@ -23,6 +29,11 @@ const storage = new AsyncLocalStorage<RunScope>();
 
 export function withinRun<T>(scope: RunScope, work: () => Promise<T>): Promise<T> {
   return storage.run(scope, work);
+}
+
+/** Runs `work` outside any run: background work a call leaves behind must not be cancelled or reported with that call. */
+export function outsideRun<T>(work: () => T): T {
+  return storage.exit(work);
 }
 
 export function currentRun(): RunScope | undefined {

@@ -2,8 +2,9 @@ import type { Caller } from '../../domain/auth/caller.js';
 import { LimitReachedError } from '../../domain/errors.js';
 import type { Clock } from '../../domain/ports/clock.js';
 import type { RunStore } from '../../domain/ports/run-store.js';
-import { callerKey, newRunId, type RunRecord } from '../../domain/runs/run.js';
+import { newRunId, type RunRecord } from '../../domain/runs/run.js';
 import type { ToolRegistry } from '../../domain/tools/tool-registry.js';
+import { authorisedInput } from '../execute-tool.js';
 import { iso } from './finish-run.js';
 import { runCallerOf } from './run-access.js';
 import type { RunExecutor } from './run-executor.js';
@@ -18,9 +19,9 @@ export interface StartRunInput {
 }
 
 /**
- * Starts a tool run without holding the request: the input is validated
- * first (a bad one is the same 400 as the synchronous call, and no run
- * exists), the caller's limit is checked, the run is stored `queued` and
+ * Starts a tool run without holding the request: the caller's role and the
+ * input are checked first (a refused call or a bad input is the same 403 or
+ * 400 as the synchronous call, and no run exists), the caller's limit is checked, the run is stored `queued` and
  * handed to this replica's executor. Answers the stored record at once.
  */
 export class StartRun {
@@ -34,15 +35,9 @@ export class StartRun {
   ) {}
 
   async execute(input: StartRunInput): Promise<RunRecord> {
-    const params = this.registry.validate(input.toolName, input.params);
+    const params = authorisedInput(this.registry, input.caller, input.toolName, input.params);
     const who = runCallerOf(input.caller);
     const { maxPerCaller, leaseMs } = this.executor.limits;
-    const active = await this.store.countActive(callerKey(who));
-    if (active >= maxPerCaller) {
-      throw new LimitReachedError(
-        `You have ${active} runs queued or running, the most one caller may have (SVC_RUNS_MAX_PER_CALLER=${maxPerCaller}); wait for one to finish or cancel one with DELETE /api/v1/runs/{runId}`,
-      );
-    }
     const now = this.clock.now();
     const record: RunRecord = {
       runId: newRunId(this.randomHex32()),
@@ -53,7 +48,12 @@ export class StartRun {
       owner: this.executor.owner,
       leaseUntil: now + leaseMs,
     };
-    await this.store.create(record);
+    const made = await this.store.create(record, maxPerCaller);
+    if (!made.created) {
+      throw new LimitReachedError(
+        `You have ${made.active} runs queued or running, the most one caller may have (SVC_RUNS_MAX_PER_CALLER=${maxPerCaller}); wait for one to finish or cancel one with DELETE /api/v1/runs/{runId}`,
+      );
+    }
     this.executor.enqueue({ runId: record.runId, tool: input.toolName, params, requestId: input.requestId, caller: input.caller, gitToken: input.gitToken });
     return record;
   }

@@ -14,7 +14,8 @@ export interface ScanFailure {
 export interface ScanState {
   /** `scan_` + 32 hex digits. */
   id: string;
-  status: 'running' | 'completed';
+  /** `cancelled`: its run was cancelled (it is never resumed); the kinds not done stay in `pending`. */
+  status: 'running' | 'completed' | 'cancelled';
   /** The caller's list, or 'all'. */
   requested: string[] | 'all';
   total: number;
@@ -35,7 +36,7 @@ export interface ScanState {
 /** What `progress` answers. */
 export interface ScanProgress {
   scanId: string;
-  status: 'running' | 'completed';
+  status: 'running' | 'completed' | 'cancelled';
   /** Kinds finished, failed ones included. */
   done: number;
   total: number;
@@ -79,6 +80,14 @@ export function finishKind(state: ScanState, id: string, now: string, reason?: s
     state.status = 'completed';
     state.finishedAt = now;
   }
+}
+
+/** Ends a running scan as cancelled: nothing is in flight any more, what was not done stays pending. */
+export function cancelScan(state: ScanState, now: string): void {
+  state.status = 'cancelled';
+  state.inFlight = [];
+  state.updatedAt = now;
+  state.finishedAt = now;
 }
 
 export function toProgress(s: ScanState): ScanProgress {

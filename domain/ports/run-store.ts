@@ -17,6 +17,8 @@ export interface RunPage {
   nextCursor?: string;
 }
 
+export type CreateResult = { created: true } | { created: false; active: number };
+
 /** What a subscriber hears about one run, from whichever replica it happened on. */
 export type RunSignal = { type: 'event'; event: RunEvent } | { type: 'cancel' };
 
@@ -28,7 +30,11 @@ export type RunChange = Partial<Pick<RunRecord, 'startedAt' | 'finishedAt' | 're
  * replica (Redis).
  *
  * Contract (test/contract/run-store-contract.ts holds every adapter to it):
- * - `create` stores a new record as given; `get` answers a deep copy, or
+ * - `create` stores a new record as given. With `maxActive`, only when the
+ *   run's caller has fewer active runs than that (counted as `countActive`
+ *   counts), the check and the create one atomic step for every replica (of
+ *   two starts racing for the last slot exactly one is stored); otherwise it
+ *   stores nothing and answers the count it saw. `get` answers a deep copy, or
  *   undefined for an unknown, malformed or expired id (never throws for those).
  *   A record expires `ttlMs` (the store's) after its last transition.
  * - `transition` changes the record only when its status is one of `from`,
@@ -47,7 +53,7 @@ export type RunChange = Partial<Pick<RunRecord, 'startedAt' | 'finishedAt' | 're
  * - A failure of the store itself is DependencyError('runs', ...) or ('redis', ...).
  */
 export interface RunStore {
-  create(run: RunRecord): Promise<void>;
+  create(run: RunRecord, maxActive?: number): Promise<CreateResult>;
   get(runId: string): Promise<RunRecord | undefined>;
   transition(runId: string, from: readonly RunStatus[], change: RunChange): Promise<RunRecord | undefined>;
   append(runId: string, event: Omit<RunEvent, 'id'>): Promise<RunEvent | undefined>;

@@ -13,7 +13,7 @@ export const ACTIVE_STATUSES: readonly RunStatus[] = ['queued', 'running'];
 export const isFinished = (status: RunStatus): boolean => !ACTIVE_STATUSES.includes(status);
 
 /** The progress events every AI tool reports through the shared parts (tool loop, model and cluster ports). */
-export const RUN_EVENT_TYPES = ['model-call', 'function-call', 'dry-run', 'applied', 'waiting', 'done'] as const;
+export const RUN_EVENT_TYPES = ['model-call', 'function-call', 'dry-run', 'applied', 'waiting', 'scanned', 'done'] as const;
 export type RunEventType = (typeof RUN_EVENT_TYPES)[number];
 
 /** One progress event; `id` counts from 1 within its run (the SSE id, what `Last-Event-ID` names). */
@@ -70,6 +70,17 @@ export interface RunView extends RunSummary {
 
 /** Tools whose run can be long: the ones that honour `Prefer: respond-async`. */
 export const ASYNC_TOOLS: ReadonlySet<string> = new Set(['recommend', 'generateManifests', 'deployManifests', 'remediate', 'operate']);
+
+/**
+ * Whether a call honours `Prefer: respond-async`: the long tools always, and
+ * manageOrgData's capability scan, whose run is the scan (the other
+ * manageOrgData operations answer at once). Judged on the raw input, before
+ * validation, which refuses a bad one the same way either way.
+ */
+export function honoursAsync(tool: string, params: unknown): boolean {
+  if (ASYNC_TOOLS.has(tool)) return true;
+  return tool === 'manageOrgData' && typeof params === 'object' && params !== null && (params as Record<string, unknown>).operation === 'scan';
+}
 
 /** Events a run keeps; later ones (but `done`) are dropped, so a record stays bounded over a long run. */
 export const MAX_RUN_EVENTS = 500;

@@ -1,7 +1,7 @@
 import type { Redis as RedisClient } from 'ioredis';
 import type { Clock } from '../../domain/ports/clock.js';
 import type { Logger } from '../../domain/ports/logger.js';
-import type { RunChange, RunPage, RunQuery, RunSignal, RunStore } from '../../domain/ports/run-store.js';
+import type { CreateResult, RunChange, RunPage, RunQuery, RunSignal, RunStore } from '../../domain/ports/run-store.js';
 import { isAfterCursor, pageCursor, readCursor } from '../../domain/runs/run-cursor.js';
 import { callerKey, isFinished, isRunId, MAX_RUN_EVENTS, type RunEvent, type RunRecord, type RunStatus } from '../../domain/runs/run.js';
 import type { RedisConnection } from './redis-connection.js';
@@ -28,6 +28,40 @@ if to ~= '"queued"' and to ~= '"running"' then redis.call('SREM', KEYS[2], KEYS[
 redis.call('PEXPIRE', KEYS[1], ARGV[1])
 redis.call('PEXPIRE', KEYS[4], ARGV[1])
 return 1
+`;
+
+/**
+ * A create, with the per-caller limit checked in the same step, so replicas
+ * racing for a caller's last slot cannot both win. Counts the caller's
+ * active set as countActive does (queued or running, its lease not lapsed),
+ * dropping the ids of runs that ended or are gone. KEYS: hash, all runs,
+ * the caller's runs, the caller's active set. ARGV: ttl, score, horizon,
+ * runId, max (-1: no limit), now, the hash key prefix, then field/value
+ * pairs. -1 when created, else the active count that refused it.
+ */
+const CREATE = `
+local max = tonumber(ARGV[5])
+if max >= 0 then
+  local n = 0
+  for _, id in ipairs(redis.call('SMEMBERS', KEYS[4])) do
+    local f = redis.call('HMGET', ARGV[7] .. id, 'status', 'leaseUntil')
+    if f[1] == '"queued"' or f[1] == '"running"' then
+      if not f[2] or tonumber(f[2]) == nil or tonumber(f[2]) >= tonumber(ARGV[6]) then n = n + 1 end
+    else
+      redis.call('SREM', KEYS[4], id)
+    end
+  end
+  if n >= max then return n end
+end
+for i = 8, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
+redis.call('PEXPIRE', KEYS[1], ARGV[1])
+redis.call('ZADD', KEYS[2], ARGV[2], ARGV[4])
+redis.call('ZADD', KEYS[3], ARGV[2], ARGV[4])
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[3])
+redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', ARGV[3])
+redis.call('SADD', KEYS[4], ARGV[4])
+redis.call('PEXPIRE', KEYS[4], ARGV[1])
+return -1
 `;
 
 /** KEYS: hash, events list. ARGV: event JSON without id (starts with '{'), max, isDone, ttl, channel. The stored event, or false. */
@@ -80,23 +114,29 @@ export class RedisRunStore implements RunStore {
     private readonly options: { ttlMs: number; clock: Clock; logger: Logger },
   ) {}
 
-  async create(run: RunRecord): Promise<void> {
-    const key = this.key(run.runId);
-    const score = Date.parse(run.createdAt);
-    const horizon = this.options.clock.now() - this.options.ttlMs;
-    await this.redis.run({ command: 'MULTI', target: 'run', what: 'create a run' }, (c) =>
-      c
-        .multi()
-        .hset(key, this.encode(run))
-        .pexpire(key, this.options.ttlMs)
-        .zadd(this.redis.key('runs'), score, run.runId)
-        .zadd(this.byCaller(callerKey(run.caller)), score, run.runId)
-        .zremrangebyscore(this.redis.key('runs'), '-inf', horizon)
-        .zremrangebyscore(this.byCaller(callerKey(run.caller)), '-inf', horizon)
-        .sadd(this.activeOf(callerKey(run.caller)), run.runId)
-        .pexpire(this.activeOf(callerKey(run.caller)), this.options.ttlMs)
-        .exec(),
+  async create(run: RunRecord, maxActive?: number): Promise<CreateResult> {
+    const who = callerKey(run.caller);
+    const now = this.options.clock.now();
+    const pairs = Object.entries(this.encode(run)).flat();
+    const answer = await this.redis.run({ command: 'EVAL', target: 'run', what: 'create a run' }, (c) =>
+      c.eval(
+        CREATE,
+        4,
+        this.key(run.runId),
+        this.redis.key('runs'),
+        this.byCaller(who),
+        this.activeOf(who),
+        this.options.ttlMs,
+        Date.parse(run.createdAt),
+        now - this.options.ttlMs,
+        run.runId,
+        maxActive ?? -1,
+        now,
+        this.key(''),
+        ...pairs,
+      ),
     );
+    return answer === -1 ? { created: true } : { created: false, active: Number(answer) };
   }
 
   async get(runId: string): Promise<RunRecord | undefined> {

@@ -1,6 +1,6 @@
 import { isFinished, isRunId, MAX_RUN_EVENTS, callerKey, type RunEvent, type RunRecord, type RunStatus } from '../../domain/runs/run.js';
 import type { Clock } from '../../domain/ports/clock.js';
-import type { RunChange, RunPage, RunQuery, RunSignal, RunStore } from '../../domain/ports/run-store.js';
+import type { CreateResult, RunChange, RunPage, RunQuery, RunSignal, RunStore } from '../../domain/ports/run-store.js';
 import { isAfterCursor, pageCursor, readCursor } from '../../domain/runs/run-cursor.js';
 
 /** One run as this process keeps it. */
@@ -29,10 +29,14 @@ export class MemoryRunStore implements RunStore {
     private readonly onChange: (runId: string, held: HeldRun | undefined, urgent: boolean) => void = () => undefined,
   ) {}
 
-  async create(run: RunRecord): Promise<void> {
+  async create(run: RunRecord, maxActive?: number): Promise<CreateResult> {
+    // count and store in one turn of the event loop: nothing of this process runs between them
+    const active = maxActive === undefined ? 0 : this.activeOf(callerKey(run.caller));
+    if (maxActive !== undefined && active >= maxActive) return { created: false, active };
     this.evict();
     this.runs.set(run.runId, { record: copy(run), events: [], expiresAt: this.options.clock.now() + this.options.ttlMs });
     this.onChange(run.runId, this.runs.get(run.runId), true);
+    return { created: true };
   }
 
   async get(runId: string): Promise<RunRecord | undefined> {
@@ -95,6 +99,10 @@ export class MemoryRunStore implements RunStore {
   }
 
   async countActive(key: string): Promise<number> {
+    return this.activeOf(key);
+  }
+
+  private activeOf(key: string): number {
     let n = 0;
     for (const id of this.runs.keys()) {
       const r = this.held(id)?.record;

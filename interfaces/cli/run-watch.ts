@@ -19,6 +19,8 @@ export function describeEvent(e: Pick<RunEvent, 'type' | 'data'>): string {
       return d.total !== undefined
         ? `waiting: ${String(d.ready)}/${String(d.total)} ready`
         : `waiting${obj}: ${String(d.ready ?? 0)}/${String(d.desired ?? '?')} ready`;
+    case 'scanned':
+      return `scanned ${String(d.resource)}${d.ok === false ? ' (failed)' : ''}: ${String(d.done)}/${String(d.total)}`;
     case 'done':
       return `done: ${String(d.status)}`;
     default:

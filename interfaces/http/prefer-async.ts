@@ -1,13 +1,8 @@
-import { ASYNC_TOOLS } from '../../domain/runs/run.js';
-
 /** Whether an RFC 7240 `Prefer` header asks for `respond-async` (among other preferences, any case). */
 export function prefersAsync(prefer: string | undefined): boolean {
   if (!prefer) return false;
   return prefer.split(',').some((p) => p.split(';')[0].trim().toLowerCase() === 'respond-async');
 }
-
-/** Whether the tool honours `respond-async`: only the tools whose run can be long do. */
-export const honoursAsync = (toolName: string): boolean => ASYNC_TOOLS.has(toolName);
 
 /** Where a run is read, streamed and cancelled. */
 export function runLinks(runId: string): { self: string; events: string } {

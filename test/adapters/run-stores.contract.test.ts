@@ -8,7 +8,7 @@ import { RedisRunStore } from '../../infrastructure/redis/redis-run-store.js';
 import { aRun, RUN_CONTRACT_TTL_MS, runStoreContract } from '../contract/run-store-contract.js';
 import { CapturingLogger } from '../support/capturing-logger.js';
 import { FakeClock } from '../support/fake-clock.js';
-import { useRedis } from '../support/redis-fixture.js';
+import { connectRedis, useRedis } from '../support/redis-fixture.js';
 
 runStoreContract('memory', async (clock) => ({
   store: new MemoryRunStore({ ttlMs: RUN_CONTRACT_TTL_MS, clock }),
@@ -61,4 +61,21 @@ describe('RedisRunStore on a real redis-server', function () {
     store: new RedisRunStore(redis.conn, { ttlMs: RUN_CONTRACT_TTL_MS, clock, logger: new CapturingLogger() }),
     cleanup: async () => void (await redis.conn.client.flushdb()),
   }));
+
+  it('keeps the per-caller limit across replicas: two connections racing, exactly the limit is stored', async () => {
+    const other = await connectRedis(redis.server.url, 'svc-test-runs:');
+    try {
+      const clock = new FakeClock();
+      const options = { ttlMs: RUN_CONTRACT_TTL_MS, clock, logger: new CapturingLogger() };
+      const [a, b] = [new RedisRunStore(redis.conn, options), new RedisRunStore(other, options)];
+      const caller = { username: 'racer', kind: 'static' as const };
+      const results = await Promise.all(Array.from({ length: 12 }, (_, i) => (i % 2 ? a : b).create(aRun(clock, { caller }), 4)));
+      expect(results.filter((r) => r.created)).to.have.length(4);
+      expect(await b.countActive('static:racer')).to.equal(4);
+      await Promise.all([a.close(), b.close()]);
+    } finally {
+      await other.close();
+      await redis.conn.client.flushdb();
+    }
+  });
 });

@@ -125,6 +125,22 @@ export function runStoreContract(name: string, factory: RunStoreFactory): void {
       expect(await store.countActive('static:bob')).to.equal(1);
     });
 
+    it('creates within a per-caller limit atomically: of 10 racing creates with room for 4, exactly 4 are stored', async () => {
+      const runs = Array.from({ length: 10 }, () => aRun(clock));
+      const results = await Promise.all(runs.map((r) => store.create(r, 4)));
+      const stored = runs.filter((_, i) => results[i].created);
+      expect(stored).to.have.length(4);
+      for (const r of results.filter((x) => !x.created)) expect(r).to.deep.equal({ created: false, active: 4 });
+      for (const r of runs) expect(await store.get(r.runId)).to.deep.equal(stored.includes(r) ? r : undefined);
+      expect(await store.countActive('static:ann')).to.equal(4);
+      // another caller has room of their own; an ended run frees its slot; no limit stores anyway
+      expect(await store.create(aRun(clock, { caller: { username: 'bob', kind: 'static' } }), 4)).to.deep.equal({ created: true });
+      await store.transition(stored[0].runId, ['queued'], { status: 'cancelled' });
+      expect(await store.create(aRun(clock), 4)).to.deep.equal({ created: true });
+      expect(await store.create(aRun(clock), 4)).to.deep.equal({ created: false, active: 4 });
+      expect(await store.create(aRun(clock))).to.deep.equal({ created: true });
+    });
+
     it('renews the lease only for the owner and only while active', async () => {
       const mine = aRun(clock);
       const other = aRun(clock, { owner: 'replica-b' });

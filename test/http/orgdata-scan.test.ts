@@ -17,6 +17,7 @@ import {
   waitForScan,
   type StoreBackend,
 } from '../support/orgdata-http.js';
+import { pollRun } from '../support/same-run.js';
 import { auth, buildTestApp, type TestApp } from '../support/test-app.js';
 
 // the stand-in's own kinds (17) and five more served through its intercept hook
@@ -85,6 +86,12 @@ for (const backend of [embeddedBackend(), qdrantBackend()] as StoreBackend[]) {
       apps.push(built);
       return built;
     };
+    const scanAsRun = (svc: Parameters<typeof request>[0]) =>
+      request(svc)
+        .post('/api/v1/tools/manageOrgData')
+        .set({ ...auth, Prefer: 'respond-async' })
+        .send({ dataType: 'capabilities', operation: 'scan' })
+        .expect(202);
     const kindsAsked = () => chat.requests.map((r) => requestedKind(r as never));
 
     it('scans a dozen kinds in the background with one failing; progress midway; results searchable; /readyz and version counts move', async () => {
@@ -126,6 +133,63 @@ for (const backend of [embeddedBackend(), qdrantBackend()] as StoreBackend[]) {
       expect(after.body).to.include({ collectionAccessible: true, storedCount: ALL - 1 });
       const status = await request(svc).post('/api/v1/tools/version').set(auth).send({}).expect(200);
       expect(status.body.data.result.system.vectorDB.collections.capabilities).to.deep.equal({ exists: true, documentsCount: ALL - 1 });
+    });
+
+    it('as a run (Prefer: respond-async) the run is the scan: an event per kind, the result ending with the progress the scan ended with', async () => {
+      const { app: svc } = app();
+      answer = (kind) => (kind === 'Widget' ? { status: 500, error: { message: 'model overloaded' } } : { content: analysisJson(kind), delayMs: 20 });
+      const list = await request(svc)
+        .post('/api/v1/tools/manageOrgData')
+        .set({ ...auth, Prefer: 'respond-async' })
+        .send({ dataType: 'pattern', operation: 'list' });
+      expect(list.status).to.equal(200);
+      expect(list.headers).not.to.have.property('preference-applied');
+
+      const started = await scanAsRun(svc);
+      const { runId } = started.body.data;
+      expect(started.headers.location).to.equal(`/api/v1/runs/${runId}`);
+      expect(started.headers['preference-applied']).to.equal('respond-async');
+      const run = await pollRun(svc, auth, runId);
+      expect(run.status, JSON.stringify(run.error)).to.equal('succeeded');
+      const { progress, ...rest } = run.result.result;
+      expect(rest).to.deep.equal({
+        dataType: 'capabilities',
+        operation: 'scan',
+        started: true,
+        scanId: progress.scanId,
+        message: `Scan of ${ALL} kinds started in the background; ask for its progress with operation progress.`,
+      });
+      // the run ended with the scan: its progress is what the progress operation answers now
+      expect(progress).to.deep.equal((await ok(svc, { dataType: 'capabilities', operation: 'progress' })).progress);
+      expect(progress).to.deep.include({ status: 'completed', done: ALL, succeeded: ALL - 1 });
+      const scanned = run.progress.filter((e: any) => e.type === 'scanned');
+      expect(scanned.map((e: any) => e.data.done)).to.deep.equal(Array.from({ length: ALL }, (_, i) => i + 1));
+      expect(scanned.find((e: any) => e.data.resource === 'widget.example.com').data).to.deep.include({ ok: false, total: ALL });
+      expect(run.progress.filter((e: any) => e.type === 'model-call')).to.have.length(ALL);
+      expect(run.progress.at(-1)).to.deep.include({ type: 'done', data: { status: 'succeeded' } });
+    });
+
+    it('cancelling the run of a scan stops the scan: cancelled within 2 s, no kind started after, never resumed, a new scan may start', async () => {
+      const { app: svc } = app({ SVC_SCAN_BATCH_SIZE: '2' });
+      answer = (kind) => ({ content: analysisJson(kind), delayMs: 300 });
+      const started = await scanAsRun(svc);
+      const { runId } = started.body.data;
+      await pollRun(svc, auth, runId, (r) => r.progress.some((e: any) => e.type === 'scanned'));
+      const asked = Date.now();
+      const cancelled = (await request(svc).delete(`/api/v1/runs/${runId}`).set(auth).expect(200)).body.data;
+      expect(Date.now() - asked).to.be.below(2000);
+      expect(cancelled.status).to.equal('cancelled');
+      const askedModel = chat.requests.length;
+      const stopped = (await ok(svc, { dataType: 'capabilities', operation: 'progress' })).progress;
+      expect(stopped).to.deep.include({ status: 'cancelled', inFlight: [] });
+      expect(stopped.done).to.be.below(ALL);
+      await new Promise((r) => setTimeout(r, 700));
+      expect(chat.requests.length, 'no kind starts after the cancel').to.equal(askedModel);
+      expect((await ok(svc, { dataType: 'capabilities', operation: 'progress' })).progress).to.deep.equal(stopped);
+      // the lease is released and a cancelled scan is not resumed: a new one starts
+      const again = await ok(svc, { dataType: 'capabilities', operation: 'scan' });
+      expect(again).to.deep.include({ started: true });
+      expect(again.scanId).to.not.equal(stopped.scanId);
     });
 
     it('fails only the kinds a hostile model answers badly (bad JSON, endless output)', async () => {

@@ -1,14 +1,11 @@
 import { expect } from 'chai';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { KubeApiServer } from '../support/kube-api-server.js';
 import { OpenAiChatServer } from '../support/openai-chat-server.js';
 import { analysisJson, requestedKind } from '../support/orgdata-http.js';
 import { QdrantServer } from '../support/qdrant-server.js';
 import { requireRedisServer } from '../support/redis-fixture.js';
 import { RedisServer } from '../support/redis-server.js';
-import { runSvc, waitFor } from '../support/svc-process.js';
+import { callJson, ReplicaProcesses, type Replica } from '../support/replica-processes.js';
 
 const TOKEN = 'replica-test-token-0123456789';
 
@@ -25,28 +22,14 @@ describe('replica processes: a scan survives the replica that started it', funct
   let qdrant: QdrantServer;
   let chat: OpenAiChatServer;
   let kube: KubeApiServer;
-  const dirs: string[] = [];
-  const procs: ReturnType<typeof runSvc>[] = [];
+  let replicas: ReplicaProcesses;
 
   before(async function () {
     requireRedisServer(this);
     [redis, qdrant, chat, kube] = await Promise.all([RedisServer.start(), new QdrantServer().start(), OpenAiChatServer.start(), KubeApiServer.start()]);
     chat.fallback = (body: Json) => ({ content: analysisJson(requestedKind(body)), delayMs: 250 });
-  });
-  after(async () => {
-    for (const p of procs) if (p.child.exitCode === null) p.child.kill('SIGKILL');
-    await Promise.all([redis?.stop(), qdrant?.stop(), chat?.close(), kube?.close()]);
-    for (const d of dirs) rmSync(d, { recursive: true, force: true });
-  });
-
-  async function replica(): Promise<{ url: string; p: ReturnType<typeof runSvc> }> {
-    const dir = mkdtempSync(path.join(tmpdir(), 'svc-replica-'));
-    dirs.push(dir);
-    const p = runSvc({
-      HOST: '127.0.0.1',
-      PORT: '0',
+    replicas = new ReplicaProcesses({
       SVC_AUTH_TOKEN: TOKEN,
-      SVC_DATA_DIR: dir,
       REDIS_URL: redis.url,
       SVC_REDIS_PREFIX: 'svc-proc:',
       QDRANT_URL: qdrant.url,
@@ -58,19 +41,16 @@ describe('replica processes: a scan survives the replica that started it', funct
       SVC_SCAN_BATCH_SIZE: '2',
       SVC_EMBEDDINGS_DIMENSIONS: '64',
     });
-    procs.push(p);
-    await waitFor(() => /"url":"([^"]+)"/.test(p.output()), 'svc listening');
-    return { url: /"url":"([^"]+)"/.exec(p.output())![1], p };
-  }
+  });
+  after(async () => {
+    replicas?.stop();
+    await Promise.all([redis?.stop(), qdrant?.stop(), chat?.close(), kube?.close()]);
+  });
 
+  const replica = (): Promise<Replica> => replicas.start();
   const orgData = async (url: string, body: Json): Promise<Json> => {
-    const res = await fetch(`${url}/api/v1/tools/manageOrgData`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    const json = (await res.json()) as Json;
-    if (res.status !== 200) throw new Error(`${res.status} ${JSON.stringify(json)}`);
+    const { status, json } = await callJson(url, 'POST', '/api/v1/tools/manageOrgData', { authorization: `Bearer ${TOKEN}` }, body);
+    if (status !== 200) throw new Error(`${status} ${JSON.stringify(json)}`);
     return json.data.result;
   };
 
@@ -88,8 +68,7 @@ describe('replica processes: a scan survives the replica that started it', funct
     }
     expect(seen.done).to.be.within(2, total - 1);
     expect((await orgData(b.url, { dataType: 'capabilities', operation: 'scan' })).started).to.equal(false);
-    a.p.child.kill('SIGKILL');
-    await a.p.exited;
+    await a.kill();
     let done: Json = {};
     for (let i = 0; i < 600; i++) {
       done = (await orgData(b.url, { dataType: 'capabilities', operation: 'progress' })).progress;

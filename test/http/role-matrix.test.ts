@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Role } from '../../domain/auth/caller.js';
+import { honoursAsync } from '../../domain/runs/run.js';
 import { TOOL_DEFINITIONS } from '../../domain/tools/tool-definitions.js';
 import { FakeCluster } from '../fakes/fake-cluster.js';
 import { FakeIngestedSourceStore } from '../fakes/fake-ingested-source-store.js';
@@ -124,6 +125,20 @@ describe('role matrix: every tool and route x viewer, operator, admin, no token,
           expectRefusal(res.status, body, who, needs);
           expect(calls).to.deep.equal([]);
         }
+      });
+    }
+    for (const [tool, args, needs] of TOOL_CALLS.filter(([t, a, n]) => honoursAsync(t, a) && RANK[who] < RANK[n])) {
+      it(`REST ${tool} ${JSON.stringify(args)} as ${who} with Prefer: respond-async: the same refusal, before any run exists`, async () => {
+        calls.length = 0;
+        const res = await fetch(`${server.url}/api/v1/tools/${tool}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', prefer: 'respond-async', ...headers(who) },
+          body: JSON.stringify(args),
+        });
+        expectRefusal(res.status, (await res.json()) as { error?: { code: string; message: string } }, who, needs);
+        expect(calls).to.deep.equal([]);
+        const runs = await fetch(`${server.url}/api/v1/runs`, { headers: headers('admin') });
+        expect(((await runs.json()) as { data: { runs: unknown[] } }).data.runs).to.deep.equal([]);
       });
     }
     for (const [method, route, body, needs] of ROUTES) {

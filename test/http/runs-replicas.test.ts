@@ -1,14 +1,11 @@
 import { expect } from 'chai';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { KubeApiServer } from '../support/kube-api-server.js';
 import { OpenAiChatServer } from '../support/openai-chat-server.js';
 import { webManifest } from '../support/operate-fixtures.js';
 import { requireRedisServer } from '../support/redis-fixture.js';
 import { RedisServer } from '../support/redis-server.js';
 import { openSse } from '../support/sse-client.js';
-import { runSvc, waitFor } from '../support/svc-process.js';
+import { callJson, ReplicaProcesses, type Replica } from '../support/replica-processes.js';
 
 const TOKEN = 'runs-replica-token-0123456789';
 const auth = { authorization: `Bearer ${TOKEN}` };
@@ -24,29 +21,15 @@ describe('runs on two replica processes sharing Redis', function () {
   let redis: RedisServer;
   let chat: OpenAiChatServer;
   let kube: KubeApiServer;
-  const dirs: string[] = [];
-  const procs: ReturnType<typeof runSvc>[] = [];
+  let replicas: ReplicaProcesses;
 
   before(async function () {
     requireRedisServer(this);
     [redis, chat, kube] = await Promise.all([RedisServer.start(), OpenAiChatServer.start(), KubeApiServer.start()]);
     kube.create(webManifest(2));
     kube.settle();
-  });
-  after(async () => {
-    for (const p of procs) if (p.child.exitCode === null) p.child.kill('SIGKILL');
-    await Promise.all([redis?.stop(), chat?.close(), kube?.close()]);
-    for (const d of dirs) rmSync(d, { recursive: true, force: true });
-  });
-
-  async function replica(): Promise<{ url: string; p: ReturnType<typeof runSvc> }> {
-    const dir = mkdtempSync(path.join(tmpdir(), 'svc-runs-replica-'));
-    dirs.push(dir);
-    const p = runSvc({
-      HOST: '127.0.0.1',
-      PORT: '0',
+    replicas = new ReplicaProcesses({
       SVC_AUTH_TOKEN: TOKEN,
-      SVC_DATA_DIR: dir,
       REDIS_URL: redis.url,
       SVC_REDIS_PREFIX: 'svc-runs:',
       OPENAI_API_KEY: chat.apiKey,
@@ -57,19 +40,14 @@ describe('runs on two replica processes sharing Redis', function () {
       SVC_RUNS_LEASE_MS: '8000',
       SVC_RUNS_HEARTBEAT_MS: '200',
     });
-    procs.push(p);
-    await waitFor(() => /"url":"([^"]+)"/.test(p.output()), 'svc listening');
-    return { url: /"url":"([^"]+)"/.exec(p.output())![1], p };
-  }
+  });
+  after(async () => {
+    replicas?.stop();
+    await Promise.all([redis?.stop(), chat?.close(), kube?.close()]);
+  });
 
-  const call = async (url: string, method: string, pathname: string, body?: Json): Promise<{ status: number; json: Json; headers: Headers }> => {
-    const res = await fetch(`${url}${pathname}`, {
-      method,
-      headers: { ...auth, 'content-type': 'application/json', prefer: 'respond-async' },
-      ...(body ? { body: JSON.stringify(body) } : {}),
-    });
-    return { status: res.status, json: (await res.json()) as Json, headers: res.headers };
-  };
+  const replica = (): Promise<Replica> => replicas.start();
+  const call = (url: string, method: string, pathname: string, body?: Json) => callJson(url, method, pathname, { ...auth, prefer: 'respond-async' }, body);
   const show = async (url: string, runId: string) => (await call(url, 'GET', `/api/v1/runs/${runId}`)).json.data;
 
   it('start on A; B shows it, streams it and cancels it; A killed mid-run leaves its run failed with the reason', async () => {
@@ -106,8 +84,7 @@ describe('runs on two replica processes sharing Redis', function () {
     const second = (await call(a.url, 'POST', '/api/v1/tools/operate', { intent: 'scale web in namespace x to 6 replicas' })).json.data.runId;
     for (let i = 0; i < 100 && (await show(b.url, second)).status !== 'running'; i++) await new Promise((r) => setTimeout(r, 50));
     const watching = await openSse(`${b.url}/api/v1/runs/${second}/events`, auth);
-    a.p.child.kill('SIGKILL');
-    await a.p.exited;
+    await a.kill();
     await watching.ended;
     const last = JSON.parse(watching.messages.at(-1)!.data!);
     expect(last).to.deep.include({ type: 'done' });

@@ -6,6 +6,7 @@ import { startServer, type RunningServer } from '../../interfaces/http/server.js
 import { KubeApiServer } from '../support/kube-api-server.js';
 import { OpenAiChatServer, type ChatReply } from '../support/openai-chat-server.js';
 import { planJson, scaleWeb, webManifest } from '../support/operate-fixtures.js';
+import { normalised } from '../support/same-run.js';
 import { openSse } from '../support/sse-client.js';
 import { auth, buildTestApp, TEST_DATA_DIR, type TestApp } from '../support/test-app.js';
 
@@ -15,16 +16,6 @@ const getWeb: ChatReply = {
 const analysis: ChatReply = { content: 'web in x runs 2 replicas of nginx:1.27; scale it to 5.' };
 const plan = (...actions: Record<string, unknown>[]): ChatReply => ({ content: planJson(actions) });
 const ASYNC = { ...auth, Prefer: 'respond-async' };
-
-/** Ids and timings differ between two runs of the same script; everything else must not. */
-function normalised(v: unknown): unknown {
-  return JSON.parse(
-    JSON.stringify(v)
-      .replace(/(rem|opr|sol)_[0-9a-f]{32}/g, '$1_ID')
-      .replace(/"(executionTime|waitedMs|waitedSeconds)":[0-9.]+/g, '"$1":0')
-      .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/g, 'TIME'),
-  );
-}
 
 describe('runs over HTTP: Prefer respond-async, polling, the event stream, cancel', function () {
   this.timeout(30_000);

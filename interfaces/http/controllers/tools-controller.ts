@@ -5,7 +5,8 @@ import type { ExecuteTool } from '../../../application/execute-tool.js';
 import type { ListTools } from '../../../application/list-tools.js';
 import type { StartRun } from '../../../application/runs/start-run.js';
 import type { RunStatus } from '../../../domain/runs/run.js';
-import { honoursAsync, prefersAsync, runLinks } from '../prefer-async.js';
+import { honoursAsync } from '../../../domain/runs/run.js';
+import { prefersAsync, runLinks } from '../prefer-async.js';
 import { TOKENS } from '../../../infrastructure/tokens.js';
 import { catalogFilters } from '../catalog-query.js';
 import { callerOf, ok, requestIdOf, type SuccessEnvelope } from '../envelope.js';
@@ -78,7 +79,7 @@ export class ToolsController extends Controller {
     @Header('prefer') prefer?: string,
   ): Promise<SuccessEnvelope<ToolExecutionData | RunStartData>> {
     const input = { toolName, params: body ?? {}, requestId: requestIdOf(req.res!), caller: callerOf(req.res!), gitToken };
-    if (prefersAsync(prefer) && honoursAsync(toolName)) {
+    if (prefersAsync(prefer) && honoursAsync(toolName, input.params)) {
       // the git token travels with the run in this replica's memory only, never in its record
       const run = await this.startRun.execute(input);
       this.setStatus(202);
