@@ -160,10 +160,14 @@ function sendRaw(base: string, s: Sent): Promise<Got> {
       const split = text.indexOf('\r\n\r\n');
       resolve({ status: Number(m[1]), headers: {}, text: split === -1 ? '' : text.slice(split + 4) });
     });
-    const head = Object.entries({ host: `${url.hostname}:${url.port}`, connection: 'close', ...s.headers })
+    // the whole request, body included: a head announcing a body that never comes is answered by no one
+    const body = s.body === undefined ? Buffer.alloc(0) : Buffer.from(s.body);
+    const framed = Object.keys(s.headers).some((k) => ['content-length', 'transfer-encoding'].includes(k.toLowerCase()));
+    const length = !framed && body.length ? { 'content-length': String(body.length) } : {};
+    const head = Object.entries({ host: `${url.hostname}:${url.port}`, connection: 'close', ...length, ...s.headers })
       .map(([k, v]) => `${k}: ${v}`)
       .join('\r\n');
-    socket.end(`${s.method} ${s.path} HTTP/1.1\r\n${head}\r\n\r\n`);
+    socket.end(Buffer.concat([Buffer.from(`${s.method} ${s.path} HTTP/1.1\r\n${head}\r\n\r\n`), body]));
   });
 }
 
