@@ -167,7 +167,9 @@ function sendRaw(base: string, s: Sent): Promise<Got> {
     const head = Object.entries({ host: `${url.hostname}:${url.port}`, connection: 'close', ...length, ...s.headers })
       .map(([k, v]) => `${k}: ${v}`)
       .join('\r\n');
-    socket.end(Buffer.concat([Buffer.from(`${s.method} ${s.path} HTTP/1.1\r\n${head}\r\n\r\n`), body]));
+    // written, not ended: a client that half-closes its side loses the answer of a route that takes a moment
+    // (node ends such a connection); `connection: close` has the server close it once it has answered
+    socket.write(Buffer.concat([Buffer.from(`${s.method} ${s.path} HTTP/1.1\r\n${head}\r\n\r\n`), body]));
   });
 }
 
