@@ -65,7 +65,7 @@ export async function deliverInstead(
   writer: ClusterWriter,
   deliver: DeliverFix,
   fix: FixDelivery,
-): Promise<{ report: Omit<ExecutionReport, 'stored'>; gitDelivery?: DeliveredFix }> {
+): Promise<{ report: ExecutionReport; gitDelivery?: DeliveredFix }> {
   const notRun = (message: string) =>
     fix.actions.map((a, j) => ({ action: j + 1, description: a.description, kubectl: kubectlEquivalent(a), status: 'not-run' as const, message }));
   for (const [i, action] of fix.actions.entries()) {

@@ -6,7 +6,7 @@ type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 export interface RollbackAdvice {
-  /** A JSON merge patch that puts the changed spec fields back to their values before the change. */
+  /** A patch that puts the changed spec fields back to their values before the change; sent as a strategic merge patch (the kinds that roll out are built-in). */
   patch: Record<string, unknown>;
   /** The same patch as a kubectl command, for people. */
   kubectlPatch: string;
@@ -42,10 +42,12 @@ export function setAt(patch: Obj, keys: string[], value: unknown): void {
 }
 
 /**
- * The merge patch that undoes `changes` (a diff of `before` against what was
- * applied). A merge patch replaces arrays whole, so a change inside an array
- * (a container's image) restores the whole array as it was; a field that did
- * not exist before is removed (null). Pure; undefined when nothing restorable changed.
+ * The patch that undoes `changes` (a diff of `before` against what was
+ * applied): a change inside a list (a container's image) carries the whole
+ * list as it was, which a strategic merge patch merges back element by
+ * element on its key (so a container the failed change added stays); a
+ * field that did not exist before is removed (null). Pure; undefined when
+ * nothing restorable changed.
  */
 export function rollbackPatch(before: KubeObject, changes: SegmentChange[]): Record<string, unknown> | undefined {
   const patch: Obj = {};
