@@ -1,10 +1,14 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { expect } from 'chai';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import request from 'supertest';
+import { startServer } from '../../interfaces/http/server.js';
 import { KubeApiServer, type RecordedRequest } from '../support/kube-api-server.js';
+import { OidcServer } from '../support/oidc-server.js';
 import { OpenAiChatServer } from '../support/openai-chat-server.js';
 import { RecordingTracer } from '../support/recording-tracer.js';
 import { analysisAnswer, callFn, WEB, webDeployment } from '../support/remediation-fixtures.js';
@@ -114,6 +118,52 @@ describe('SVC_KUBE_IMPERSONATE: the cluster acts as the caller (REST, Kubernetes
       const refused = await request(t.app).post('/api/v1/tools/remediate').set(asAlice).send({ sessionId: view.sessionId, executeChoice: 1 }).expect(400);
       expect(refused.body.error.message).to.contain('cannot be executed').and.contain('cannot impersonate resource "users"');
       expect(kube.requests.filter((r) => r.method !== 'GET' && r.query.get('dryRun') !== 'All')).to.deep.equal([]);
+    });
+
+    it('over MCP with an OIDC caller: their username and groups claim on every request; a refused apply is a FORBIDDEN tool error; a system: group is refused before any request', async () => {
+      const idp = await OidcServer.start();
+      kube.rbac.mayImpersonate = true;
+      const t = buildTestApp(
+        env({ SVC_AUTH_TOKENS_FILE: undefined, SVC_AUTH_TOKEN: undefined, SVC_ROLES: 'operator=sre', SVC_KUBE_IMPERSONATE: 'true', ...idp.env() }),
+      );
+      const server = await startServer(t.container);
+      const mcp = async (token: string, args: Json) => {
+        const client = new Client({ name: 'svc-test', version: '1.0.0' });
+        await client.connect(
+          new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }),
+        );
+        try {
+          return (await client.callTool({ name: 'remediate', arguments: args })) as { isError?: boolean; structuredContent: Json };
+        } finally {
+          await client.close();
+        }
+      };
+      try {
+        const bob = await idp.token({ sub: 'bob', groups: ['sre', 'oncall'] });
+        chat.script(callFn('get_resource', WEB), { content: 'The tag nginx:9.9-missing does not exist.' }, { content: analysisAnswer() });
+        const view = (await mcp(bob, { issue: 'web in namespace x never becomes ready' })).structuredContent.result;
+        expect(view.status).to.equal('awaiting_approval');
+        kube.rbac.deny({ group: 'oncall', verb: 'patch', resource: 'deployments', namespace: 'x' });
+        const refused = await mcp(bob, { sessionId: view.sessionId, executeChoice: 1 });
+        expect(refused.isError).to.equal(true);
+        expect(refused.structuredContent.error.code).to.equal('FORBIDDEN');
+        expect(refused.structuredContent.error.message).to.match(/^Kubernetes does not let bob patch deployments.apps in namespace "x"/);
+        expect(kube.requests.length).to.be.greaterThan(3);
+        expect(kube.requests.filter((r) => r.impersonateUser !== 'bob' || r.impersonateGroups.join(',') !== 'sre,oncall')).to.deep.equal([]);
+
+        // a groups claim naming a Kubernetes group is never sent: the model is told, the preview refused, no request made
+        const made = kube.requests.length;
+        const masters = await idp.token({ sub: 'mallory', groups: ['sre', 'system:masters'] });
+        chat.script(callFn('get_resource', WEB), { content: 'nothing to see' }, { content: analysisAnswer() });
+        const mallory = (await mcp(masters, { issue: 'web in namespace x never becomes ready' })).structuredContent.result;
+        expect(mallory.investigation.functionsCalled.map((f: Json) => f.ok)).to.deep.equal([false]);
+        expect(mallory.actions[0].dryRun).to.deep.include({ accepted: false, reason: 'Forbidden' });
+        expect(mallory.actions[0].dryRun.message).to.contain('the group "system:masters" is reserved by Kubernetes');
+        expect(kube.requests.length).to.equal(made);
+      } finally {
+        await server.close();
+        await idp.close();
+      }
     });
 
     it('no request carries Impersonate-* with SVC_KUBE_IMPERSONATE unset, nor for SVC_AUTH_TOKEN (svc’s own identity) with it on', async () => {
