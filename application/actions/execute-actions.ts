@@ -1,5 +1,6 @@
 import { actionTarget, kubectlEquivalent, toOperation, type ClusterAction, type ClusterOperation } from '../../domain/actions/cluster-action.js';
 import type { DryRunResult, KubeObject } from '../../domain/cluster/kube-types.js';
+import { applyBody, deleteBody, patchBody } from '../../domain/cluster/write-bodies.js';
 import type { SentChange } from '../../domain/ledger/change-entry.js';
 import type { ChangeRecorder, RecordedWrite, WriteContext } from '../ledger/change-recorder.js';
 import { DependencyError, DomainError } from '../../domain/errors.js';
@@ -37,15 +38,17 @@ export interface WriteRecording {
   context: WriteContext;
 }
 
-/** The exact call an operation sends, as the ledger records it. */
+/** The exact call an operation sends, as the ledger records it: the body with its resourceVersion precondition, as the adapter sends it. */
 export function sentChangeOf(op: ClusterOperation): SentChange {
   switch (op.method) {
     case 'apply':
-      return { method: 'apply', patchType: 'apply', body: op.manifest };
+      return { method: 'apply', patchType: 'apply', body: applyBody(op.manifest, op.resourceVersion) };
     case 'patch':
-      return { method: 'patch', patchType: op.patchType, body: op.patch };
-    case 'delete':
-      return { method: 'delete' };
+      return { method: 'patch', patchType: op.patchType, body: patchBody(op.patch, op.resourceVersion) };
+    case 'delete': {
+      const body = deleteBody(op.resourceVersion);
+      return { method: 'delete', ...(body ? { body } : {}) };
+    }
   }
 }
 

@@ -1,13 +1,15 @@
 import { actingFor } from '../cluster/acting-caller.js';
 import { hasRole, type Caller } from '../../domain/auth/caller.js';
 import type { DryRunResult, KubeObject, WritePreconditions } from '../../domain/cluster/kube-types.js';
-import { ConflictError, ERROR_CODES, ForbiddenError, NotFoundError } from '../../domain/errors.js';
-import type { ChangeEntry, InverseChange } from '../../domain/ledger/change-entry.js';
+import { ConflictError, DomainError, ERROR_CODES, ForbiddenError, NotFoundError } from '../../domain/errors.js';
+import type { ChangeEntry, InverseChange, SentChange } from '../../domain/ledger/change-entry.js';
+import { deleteBody, patchBody } from '../../domain/cluster/write-bodies.js';
 import { objectFromState } from '../../domain/ledger/object-state.js';
 import { diffObjects } from '../../domain/operations/object-diff.js';
 import type { ChangeLedger } from '../../domain/ports/change-ledger.js';
 import type { ClusterReader } from '../../domain/ports/cluster-reader.js';
 import type { ClusterWriter } from '../../domain/ports/cluster-writer.js';
+import type { Tracer } from '../../domain/ports/tracer.js';
 import type { ChangeRecorder } from './change-recorder.js';
 import { viewFor, type ChangeView } from './change-view.js';
 
@@ -20,6 +22,20 @@ export interface RevertInput {
 export interface RevertResult {
   original: ChangeView;
   revert: ChangeView;
+}
+
+/** The undo as it is sent (see send): the inverse with the precondition it is pinned to. */
+function sentInverse(inverse: InverseChange, pin: WritePreconditions): SentChange {
+  switch (inverse.method) {
+    case 'patch':
+      return { method: 'patch', patchType: 'merge', body: patchBody(inverse.body, pin.resourceVersion) };
+    case 'delete': {
+      const body = deleteBody(pin.resourceVersion);
+      return { method: 'delete', ...(body ? { body } : {}) };
+    }
+    case 'create':
+      return { method: 'apply', patchType: 'apply', body: inverse.body };
+  }
 }
 
 const refOf = (e: ChangeEntry) => ({ apiVersion: e.target.apiVersion, kind: e.target.kind, name: e.target.name, namespace: e.target.namespace });
@@ -43,11 +59,35 @@ export class RevertChange {
     private readonly reader: ClusterReader,
     private readonly writer: ClusterWriter,
     private readonly recorder: ChangeRecorder,
+    private readonly tracer?: Tracer,
   ) {}
 
   /** The undo's reads, dry run and write are made for `caller` (impersonated when SVC_KUBE_IMPERSONATE is on). */
   execute(input: RevertInput, caller: Caller): Promise<RevertResult> {
-    return actingFor(caller, () => this.revert(input, caller));
+    return actingFor(caller, () => this.traced(input, caller));
+  }
+
+  /** One `ledger revert` span (like a tool's): the ledger reads, the cluster calls and the append under it, the entries it made as `svc.ledger.ids`. */
+  private async traced(input: RevertInput, caller: Caller): Promise<RevertResult> {
+    if (!this.tracer) return this.revert(input, caller);
+    const attributes = {
+      'svc.ledger.operation': 'revert',
+      'svc.ledger.revert_of': input.id.slice(0, 80),
+      'svc.ledger.force': input.force === true,
+      'enduser.id': caller.username,
+    };
+    return this.tracer.inSpan('ledger revert', attributes, async (span) => {
+      try {
+        const result = await this.revert(input, caller);
+        span.setAttributes({ 'svc.ledger.ids': [result.revert.id] });
+        return result;
+      } catch (e) {
+        // an undo the API server refused is recorded too
+        const refused = e instanceof DomainError ? (e.details as { revertId?: unknown } | undefined)?.revertId : undefined;
+        if (typeof refused === 'string') span.setAttributes({ 'svc.ledger.ids': [refused] });
+        throw e;
+      }
+    });
   }
 
   private async revert(input: RevertInput, caller: Caller): Promise<RevertResult> {
@@ -81,7 +121,7 @@ export class RevertChange {
       {
         target: refOf(entry),
         // a deleted object comes back by server-side apply of the recorded state
-        change: inverse.method === 'create' ? { method: 'apply', patchType: 'apply', body: inverse.body } : inverse,
+        change: sentInverse(inverse, pin),
         dryRun: { accepted: true, object: verdict.object },
       },
       () => this.send(entry, inverse, pin),

@@ -51,7 +51,7 @@ export interface SentChange {
   method: 'apply' | 'patch' | 'delete' | 'create';
   /** `apply` (server-side apply), `merge` (RFC 7386), `strategic`, `json` (RFC 6902); absent for delete and create. */
   patchType?: 'apply' | 'merge' | 'strategic' | 'json';
-  /** The manifest or patch sent; absent for delete. */
+  /** The manifest or patch sent, with the resourceVersion precondition it carried; for a delete, its DeleteOptions (the precondition), absent when it had none. */
   body?: unknown;
 }
 

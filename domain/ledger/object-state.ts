@@ -11,6 +11,7 @@ const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !
 
 /** Secret values and the last-applied annotation (which repeats them) as `***`, at any depth of a copy. */
 export function redactObject(kind: string, value: unknown): unknown {
+  if (Array.isArray(value)) return value.map((op) => redactJsonPatchOp(kind, op));
   if (!isObj(value)) return value;
   const out: Obj = { ...value };
   if (kind === 'Secret') for (const f of ['data', 'stringData']) if (isObj(out[f])) out[f] = Object.fromEntries(Object.keys(out[f]).map((k) => [k, REDACTED]));
@@ -18,6 +19,21 @@ export function redactObject(kind: string, value: unknown): unknown {
     out.metadata = { ...out.metadata, annotations: { ...out.metadata.annotations, [LAST_APPLIED]: REDACTED } };
   }
   return out;
+}
+
+const SECRET_PATH = /^\/(data|stringData)(\/|$)/;
+const LAST_APPLIED_PATH = /^\/metadata\/annotations(\/kubectl\.kubernetes\.io~1last-applied-configuration)?$/;
+
+/** One op of a JSON Patch (RFC 6902): a value written into a Secret's data, or the last-applied annotation, as `***`. */
+function redactJsonPatchOp(kind: string, op: unknown): unknown {
+  if (!isObj(op) || typeof op.path !== 'string' || !('value' in op)) return op;
+  if (kind === 'Secret' && SECRET_PATH.test(op.path))
+    return { ...op, value: isObj(op.value) ? Object.fromEntries(Object.keys(op.value).map((k) => [k, REDACTED])) : REDACTED };
+  if (LAST_APPLIED_PATH.test(op.path)) {
+    if (op.path.endsWith('configuration')) return { ...op, value: REDACTED };
+    if (isObj(op.value) && LAST_APPLIED in op.value) return { ...op, value: { ...op.value, [LAST_APPLIED]: REDACTED } };
+  }
+  return op;
 }
 
 /** The object as the ledger keeps it: content, labels, annotations, resourceVersion; null when absent. Redacted. */

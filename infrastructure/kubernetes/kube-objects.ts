@@ -12,6 +12,7 @@ import type {
   WritePreconditions,
 } from '../../domain/cluster/kube-types.js';
 import { patchTypeFor } from '../../domain/cluster/patch-type.js';
+import { applyBody, deleteBody, patchBody } from '../../domain/cluster/write-bodies.js';
 import { KubeStatusError } from './kube-errors.js';
 import { apiPathPrefix, type KubeDiscovery } from './kube-discovery.js';
 import { byTime, viewEvent, viewObject } from './kube-object-view.js';
@@ -109,7 +110,7 @@ export class KubeObjects {
 
   /** Server-side apply; with `dryRun` nothing is persisted. `resourceVersion` goes into the manifest: the server's precondition. */
   async apply(manifest: KubeObject, options: ApplyOptions, dryRun: boolean): Promise<Written> {
-    const body = options.resourceVersion ? { ...manifest, metadata: { ...manifest.metadata, resourceVersion: options.resourceVersion } } : manifest;
+    const body = applyBody(manifest, options.resourceVersion);
     const { body: result, warnings } = await this.transport.jsonWithWarnings({
       method: 'PATCH',
       path: await this.path(refOf(manifest), true),
@@ -133,12 +134,7 @@ export class KubeObjects {
    */
   async patch(ref: ResourceRef, patch: PatchBody, options: PatchOptions, dryRun: boolean): Promise<Written> {
     const type = options.patchType ?? patchTypeFor(ref.apiVersion, patch);
-    const rv = options.resourceVersion;
-    const body = !rv
-      ? patch
-      : Array.isArray(patch)
-        ? [...patch, { op: 'replace', path: '/metadata/resourceVersion', value: rv }]
-        : { ...patch, metadata: { ...(patch.metadata as object | undefined), resourceVersion: rv } };
+    const body = patchBody(patch, options.resourceVersion);
     const { body: result, warnings } = await this.transport.jsonWithWarnings({
       method: 'PATCH',
       path: await this.path(ref, true),
@@ -152,7 +148,12 @@ export class KubeObjects {
   /** false when the object did not exist. */
   async delete(ref: ResourceRef, options: WritePreconditions): Promise<boolean> {
     try {
-      await this.transport.json({ method: 'DELETE', path: await this.path(ref, true), query: { propagationPolicy: 'Background' }, body: deleteBody(options) });
+      await this.transport.json({
+        method: 'DELETE',
+        path: await this.path(ref, true),
+        query: { propagationPolicy: 'Background' },
+        body: deleteBody(options.resourceVersion),
+      });
       return true;
     } catch (e) {
       if (e instanceof KubeStatusError && e.code === 404) return false;
@@ -166,7 +167,7 @@ export class KubeObjects {
       method: 'DELETE',
       path: await this.path(ref, true),
       query: { propagationPolicy: 'Background', dryRun: 'All' },
-      body: deleteBody(options),
+      body: deleteBody(options.resourceVersion),
     });
     return viewObject(result);
   }
@@ -188,10 +189,6 @@ export class KubeObjects {
     return `${apiPathPrefix(info.apiVersion)}${ns}/${info.resource}/${enc(ref.name)}`;
   }
 }
-
-/** DeleteOptions with the resourceVersion precondition, or no body. */
-const deleteBody = (options: WritePreconditions) =>
-  options.resourceVersion ? { kind: 'DeleteOptions', apiVersion: 'v1', preconditions: { resourceVersion: options.resourceVersion } } : undefined;
 
 export function refOf(m: KubeObject): ResourceRef {
   return { apiVersion: m.apiVersion, kind: m.kind, name: m.metadata.name, namespace: m.metadata.namespace };

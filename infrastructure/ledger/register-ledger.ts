@@ -26,7 +26,7 @@ export function registerLedger(c: DependencyContainer, config: Config, ledger: C
   c.register(TOKENS.VerifyLedger, { useValue: new VerifyLedger(port) });
   const recorder = new ChangeRecorder(port, c.resolve(TOKENS.ClusterReader), c.resolve(TOKENS.Logger), configSecrets(config));
   c.register(TOKENS.ChangeRecorder, { useValue: recorder });
-  c.register(TOKENS.RevertChange, { useValue: new RevertChange(port, c.resolve(TOKENS.ClusterReader), c.resolve(TOKENS.ClusterWriter), recorder) });
+  c.register(TOKENS.RevertChange, { useValue: new RevertChange(port, c.resolve(TOKENS.ClusterReader), c.resolve(TOKENS.ClusterWriter), recorder, tracer) });
   c.register(TOKENS.LedgerRetention, {
     useValue: new LedgerRetention(ledger, config.ledger.retentionDays, c.resolve(TOKENS.Clock), c.resolve(TOKENS.Logger)),
   });

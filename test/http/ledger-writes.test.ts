@@ -3,6 +3,7 @@ import request from 'supertest';
 import type { Express } from 'express';
 import type { ChangeEntry } from '../../domain/ledger/change-entry.js';
 import { KubeApiServer } from '../support/kube-api-server.js';
+import { ENTRY_FIELDS } from '../support/ledger-records.js';
 import { OpenAiChatServer, type ChatReply } from '../support/openai-chat-server.js';
 import { planJson, scaleWeb, webManifest } from '../support/operate-fixtures.js';
 import { RecordingTracer } from '../support/recording-tracer.js';
@@ -16,29 +17,6 @@ const WEB = '/apis/apps/v1/namespaces/x/deployments/web';
 const getWeb: ChatReply = {
   toolCalls: [{ name: 'get_resource', arguments: JSON.stringify({ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', namespace: 'x' }) }],
 };
-const ITEM_1 = [
-  'id',
-  'seq',
-  'at',
-  'type',
-  'caller',
-  'tool',
-  'sessionId',
-  'request',
-  'rationale',
-  'risk',
-  'approval',
-  'target',
-  'before',
-  'after',
-  'dryRun',
-  'change',
-  'outcome',
-  'resourceVersionAfter',
-  'inverse',
-  'prevHash',
-  'hash',
-];
 
 describe('the change ledger records every write of the tools, and reverts them (real app, Kubernetes stand-in)', () => {
   let kube: KubeApiServer;
@@ -83,7 +61,7 @@ describe('the change ledger records every write of the tools, and reverts them (
     const id = result.execution.outcome.actions[0].ledgerId;
     expect(id).to.match(/^chg_1_[0-9a-f]{8}$/);
     const [entry] = await changes(app);
-    expect(entry).to.have.all.keys(...ITEM_1);
+    expect(entry).to.have.all.keys(...ENTRY_FIELDS);
     expect(entry).to.deep.include({
       id,
       type: 'change',
@@ -93,11 +71,16 @@ describe('the change ledger records every write of the tools, and reverts them (
       request: 'scale web in x to 5',
       approval: { mode: 'manual', by: 'admin' },
       target: { apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'x', name: 'web' },
-      change: { method: 'patch', patchType: 'merge', body: { spec: { replicas: 5 } } },
       outcome: { status: 'applied' },
       inverse: { method: 'patch', patchType: 'merge', body: { spec: { replicas: 2 } } },
     });
     expect(entry.before).to.deep.include({ resourceVersion: kube.objects.get(WEB) && entry.before!.resourceVersion });
+    // the change as sent: pinned to the version the caller approved, which is the version before
+    expect(entry.change).to.deep.equal({
+      method: 'patch',
+      patchType: 'merge',
+      body: { spec: { replicas: 5 }, metadata: { resourceVersion: entry.before!.resourceVersion } },
+    });
     expect((entry.before!.spec as Json).replicas).to.equal(2);
     expect(entry.dryRun).to.deep.equal({ accepted: true, diff: [{ path: 'spec.replicas', from: 2, to: 5 }] });
     expect(entry.resourceVersionAfter).to.be.a('string');

@@ -21,3 +21,28 @@ export function aChangeRecord(over: Partial<ChangeRecord> = {}): ChangeRecord {
     ...over,
   };
 }
+
+/** Every field of a ledger entry of a change (the item 1 and what the ledger seals), as GET /api/v1/changes/{id} answers it. */
+export const ENTRY_FIELDS = [
+  'id',
+  'seq',
+  'at',
+  'type',
+  'caller',
+  'tool',
+  'sessionId',
+  'request',
+  'rationale',
+  'risk',
+  'approval',
+  'target',
+  'before',
+  'after',
+  'dryRun',
+  'change',
+  'outcome',
+  'resourceVersionAfter',
+  'inverse',
+  'prevHash',
+  'hash',
+];

@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { projectRoot } from '../../infrastructure/project-root.js';
 
@@ -21,4 +23,17 @@ export function runSvc(env: Record<string, string>) {
 export async function waitFor(predicate: () => boolean, what: string): Promise<void> {
   for (let i = 0; i < 200 && !predicate(); i++) await new Promise((r) => setTimeout(r, 25));
   if (!predicate()) throw new Error(`timed out waiting for ${what}`);
+}
+
+/**
+ * A replica: the built server as a real process on 127.0.0.1, port 0, with
+ * its own fresh data directory and `env`, once it listens. The caller kills
+ * `p.child` and removes `dir`.
+ */
+export async function startReplica(env: Record<string, string>): Promise<{ url: string; dir: string; p: ReturnType<typeof runSvc> }> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'svc-replica-'));
+  const p = runSvc({ HOST: '127.0.0.1', PORT: '0', SVC_DATA_DIR: dir, ...env });
+  const listening = () => /"url":"([^"]+)"/.exec(p.output())?.[1];
+  await waitFor(() => listening() !== undefined, 'svc listening');
+  return { url: listening()!, dir, p };
 }

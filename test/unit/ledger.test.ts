@@ -6,6 +6,7 @@ import { rolesUpTo, type Caller } from '../../domain/auth/caller.js';
 import { ForbiddenError } from '../../domain/errors.js';
 import { canonicalJson } from '../../domain/ledger/canonical-json.js';
 import { scrubRecord } from '../../domain/ledger/ledger-scrub.js';
+import { redactObject } from '../../domain/ledger/object-state.js';
 import { FakeChangeLedger } from '../fakes/fake-change-ledger.js';
 import { CapturingLogger } from '../support/capturing-logger.js';
 import { FakeClock } from '../support/fake-clock.js';
@@ -46,6 +47,25 @@ describe('ledger: canonical JSON, views, retention', () => {
     // nothing to scrub: the same record, inverse kept
     const plain = aChangeRecord();
     expect(scrubRecord(plain, [known])).to.deep.equal(plain);
+  });
+
+  it('a JSON Patch keeps no Secret value and no last-applied annotation either', () => {
+    const ops = [
+      { op: 'replace', path: '/data/password', value: 'c2VjcmV0LXZhbHVl' },
+      { op: 'add', path: '/stringData', value: { token: 'plain-secret' } },
+      { op: 'add', path: '/metadata/annotations/kubectl.kubernetes.io~1last-applied-configuration', value: '{"data":{"password":"x"}}' },
+      { op: 'replace', path: '/metadata/labels/tier', value: 'front' },
+      { op: 'replace', path: '/metadata/resourceVersion', value: '12' },
+    ];
+    expect(redactObject('Secret', ops)).to.deep.equal([
+      { op: 'replace', path: '/data/password', value: '***' },
+      { op: 'add', path: '/stringData', value: { token: '***' } },
+      { op: 'add', path: '/metadata/annotations/kubectl.kubernetes.io~1last-applied-configuration', value: '***' },
+      ops[3],
+      ops[4],
+    ]);
+    // data of a ConfigMap is no secret
+    expect(redactObject('ConfigMap', [{ op: 'replace', path: '/data/x', value: 'y' }])).to.deep.equal([{ op: 'replace', path: '/data/x', value: 'y' }]);
   });
 
   it('a viewer sees who changed what and where, never the body, the before state, diff values or the inverse', async () => {
