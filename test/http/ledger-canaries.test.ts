@@ -152,7 +152,7 @@ for (const store of ['file', 'redis'] as const)
       expect(entry.rationale).to.contain('a log showed *** and ***;');
       expect(entry.caller).to.deep.equal({ username: 'alice', roles: ['viewer', 'operator'] });
       const secretEntry = (await call(c.STATIC, 'GET', `/api/v1/changes/${rotated}`)).json.data;
-      expect(secretEntry.change.body).to.deep.equal({ stringData: { password: '***' } });
+      expect(secretEntry.change.body.stringData).to.deep.equal({ password: '***' });
       expect(secretEntry.before.other.data).to.deep.equal({ password: '***' });
       expect(secretEntry.inverse).to.equal(null);
 

@@ -119,6 +119,48 @@ describe('the change ledger records every write of the tools, and reverts them (
     expect(kube.objects.get(WEB)!.metadata.labels.tier).to.equal('front');
   });
 
+  it('revert of a created object deletes it, and revert of a deletion re-creates it from the recorded state (over HTTP, on the stand-in)', async () => {
+    const { app } = buildTestApp(env);
+    const CM = '/api/v1/namespaces/x/configmaps/settings';
+    const settings = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings', namespace: 'x', labels: { app: 'web' } }, data: { mode: 'fast' } };
+    const target = { apiVersion: 'v1', kind: 'ConfigMap', name: 'settings', namespace: 'x' };
+    const run = async (action: Json, intent: string) => {
+      chat.script({ content: 'ok' }, { content: planJson([{ ...action, risk: 'low', rationale: 'the intent asks for it' }]) });
+      const start = await request(app).post('/api/v1/tools/operate').set(auth).send({ intent }).expect(200);
+      const done = await request(app)
+        .post('/api/v1/tools/operate')
+        .set(auth)
+        .send({ sessionId: start.body.data.result.sessionId, executeChoice: 1 })
+        .expect(200);
+      return done.body.data.result.execution.outcome.actions[0].ledgerId as string;
+    };
+    const revert = async (id: string) => (await request(app).post(`/api/v1/changes/${id}/revert`).set(auth).send({}).expect(200)).body.data.revert;
+
+    const created = await run({ type: 'apply', manifest: settings, description: 'Create settings' }, 'create the settings ConfigMap in x');
+    const createdEntry = (await request(app).get(`/api/v1/changes/${created}`).set(auth).expect(200)).body.data;
+    expect(createdEntry).to.deep.include({ before: null, inverse: { method: 'delete' } });
+    expect(kube.objects.get(CM)!.data).to.deep.equal({ mode: 'fast' });
+    const undoCreate = await revert(created);
+    expect(kube.objects.has(CM)).to.equal(false);
+    expect(undoCreate.change.method).to.equal('delete');
+    expect(kube.requests.filter((r) => r.method === 'DELETE').map((r) => r.query.get('dryRun'))).to.deep.equal(['All', null]);
+
+    kube.create(settings);
+    const deleted = await run({ type: 'delete', target, description: 'Delete settings' }, 'delete the settings ConfigMap in x');
+    expect(kube.objects.has(CM)).to.equal(false);
+    const deletedEntry = (await request(app).get(`/api/v1/changes/${deleted}`).set(auth).expect(200)).body.data;
+    expect(deletedEntry.after).to.equal(null);
+    expect(deletedEntry.inverse).to.deep.include({ method: 'create' });
+    const undoDelete = await revert(deleted);
+    expect(undoDelete).to.deep.include({ revertOf: deleted, before: null, outcome: { status: 'applied' } });
+    const back = kube.objects.get(CM)!;
+    expect([back.data, back.metadata.labels]).to.deep.equal([{ mode: 'fast' }, { app: 'web' }]);
+    // undone once: a second undo is refused, forced or not
+    const again = await request(app).post(`/api/v1/changes/${deleted}/revert`).set(auth).send({ force: true }).expect(409);
+    expect(again.body.error.message).to.match(/already reverted/);
+    expect((await request(app).get('/api/v1/changes/integrity').set(auth).expect(200)).body.data).to.deep.equal({ ok: true, entries: 4 });
+  });
+
   it('a write the API server refuses leaves an entry with the refusal, named in the answer', async () => {
     const { app } = buildTestApp(env);
     kube.intercept = (r) =>
