@@ -75,7 +75,8 @@ describe('deployManifests cleans up what a failed deploy created, and only that'
     expect(s.kube.objects.has(SERVICE)).to.equal(false);
     expect(s.kube.objects.get('/api/v1/namespaces/x/configmaps/unrelated')?.data).to.deep.equal({ keep: 'me' });
     const revert = (await request(t.app).get(`/api/v1/changes/${cleaned.cleanup[0].revertId}`).set(auth).expect(200)).body.data;
-    expect(revert).to.deep.include({ type: 'revert', revertOf: service.ledgerId, change: { method: 'delete' } });
+    // the ledger records the DELETE as sent, its DeleteOptions with the precondition
+    expect(revert).to.deep.include({ type: 'revert', revertOf: service.ledgerId, change: { method: 'delete', body: JSON.parse(written[0].body!) } });
     expect(cleaned.nextSteps.map((n: Json) => n.params.cleanup)).to.deep.equal([undefined]);
 
     const again = await t.call('deployManifests', dep.cleanup.call.params, 409);

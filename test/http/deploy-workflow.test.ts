@@ -1,6 +1,8 @@
 import { expect } from 'chai';
 import request from 'supertest';
 import { SOLUTION_LABEL } from '../../domain/deployment/manifest-labels.js';
+import { canonicalJson } from '../../domain/ledger/canonical-json.js';
+import { ENTRY_FIELDS } from '../support/ledger-records.js';
 import { auth } from '../support/test-app.js';
 import { webManifests } from '../support/deploy-kit.js';
 import { PROVIDERS } from '../support/model-stand-ins.js';
@@ -63,6 +65,19 @@ for (const provider of PROVIDERS)
         ['Deployment', null, { method: 'delete' }, 'applied'],
         ['Service', null, { method: 'delete' }, 'applied'],
       ]);
+      // each entry records the apply that reached the API server: its body (keys ordered alike) and content type
+      const applied = s.kube.requests.filter((r) => r.method === 'PATCH' && r.query.get('dryRun') === null);
+      for (const e of entries) {
+        expect(e).to.include.all.keys(...ENTRY_FIELDS.filter((f) => !['rationale', 'risk'].includes(f)));
+        expect(e).to.deep.include({
+          tool: 'deployManifests',
+          approval: { mode: 'manual', by: 'admin' },
+          change: { ...e.change, method: 'apply', patchType: 'apply' },
+        });
+        const sent = applied.find((r) => r.path.endsWith(`/${e.target.kind === 'Service' ? 'services' : 'deployments'}/web`))!;
+        expect(sent.contentType).to.equal('application/apply-patch+yaml');
+        expect(canonicalJson(JSON.parse(sent.body!))).to.equal(canonicalJson(e.change.body));
+      }
       expect(dep.objects.map((o: Json) => [o.kind, o.name, o.ready])).to.deep.equal([
         ['Service', 'web', true],
         ['Deployment', 'web', true],

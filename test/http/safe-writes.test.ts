@@ -244,7 +244,8 @@ describe('safe writes over HTTP: remediate with a manipulated model, the Kuberne
     expect(w.spec).to.deep.equal({ size: 3, items: [{ size: 1 }, { size: 2 }] });
     expect(w.metadata.annotations).to.deep.equal({ 'example.com/tier': 'silver' });
     const entry = (await request(a).get(`/api/v1/changes/${done.execution.outcome.report.outcomes[0].ledgerId}`).set(auth).expect(200)).body.data;
-    expect(entry.change).to.deep.equal({ method: 'patch', patchType: 'json', body: ops });
+    // the ledger records the write as sent: the approved operations and the precondition
+    expect(entry.change).to.deep.equal({ method: 'patch', patchType: 'json', body: JSON.parse(written[0].body!) });
   });
 
   it('a custom resource changed between approval and execute: the JSON Patch is pinned, 409, nothing applied, the change kept', async () => {
