@@ -157,7 +157,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
     recorder,
     approval: config.auth,
   };
-  const gitDelivery = createGitDelivery(config, logger, tracer);
+  const gitDelivery = createGitDelivery(config, logger, tracer, recorder);
   const deliverFix = new DeliverFix(gitDelivery.ports, new YamlManifestEditor(), gitDelivery.settings);
   const handlers = handlerTable(
     {

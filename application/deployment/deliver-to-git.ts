@@ -7,6 +7,8 @@ import { selectPushCredential } from '../../domain/gitops/push-credential.js';
 import { normalizeSubPath } from '../../domain/prompts/repo-override.js';
 import { pushWithRequest, type GitDeliveryPorts, type GitDeliverySettings } from '../gitops/push-with-request.js';
 import type { ToolContext } from '../tool-handler.js';
+import { writeContextFor } from '../ledger/change-recorder.js';
+import { refOf } from './deploy-checks.js';
 import { commitMessage, pullRequestText } from './delivery-text.js';
 import type { SolutionSessions } from './solution-sessions.js';
 
@@ -42,7 +44,7 @@ export class DeliverToGit {
     const objects = applyOrder(state.manifests!.objects);
     const folder = input.path === undefined ? normalizeSubPath(solutionFolderName(objects, solutionId)) : location.subPath;
     const files = manifestFiles(objects, folder);
-    const { outcome, onRemote, pullRequest } = await pushWithRequest(this.ports, {
+    const { outcome, onRemote, pullRequest, ledgerId, ledgerError } = await pushWithRequest(this.ports, {
       location,
       baseBranch: target.baseBranch,
       token,
@@ -52,6 +54,7 @@ export class DeliverToGit {
       change: async () => files,
       pullRequest: prTarget,
       requestText: (written) => pullRequestText(state, solutionId, written, context),
+      recording: { context: writeContextFor('deployManifests', solutionId, state.intent, context), objects: objects.map(refOf) },
     });
 
     const fresh = await this.sessions.load(solutionId);
@@ -84,6 +87,8 @@ export class DeliverToGit {
         files: outcome.files,
         ...(pullRequest ? { pullRequest } : {}),
       },
+      ...(ledgerId ? { ledgerIds: [ledgerId] } : {}),
+      ...(ledgerError ? { ledgerError } : {}),
       message: pullRequest ? `${message}; ${pullRequest.existing ? 'the open' : 'opened'} request #${pullRequest.number}: ${pullRequest.url}` : message,
       nextStep: pullRequest
         ? `Review and merge ${pullRequest.url} into ${outcome.baseBranch}; Argo CD or Flux then applies it to the cluster`

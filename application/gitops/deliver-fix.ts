@@ -10,6 +10,8 @@ import { isAllowlistedHost } from '../../domain/prompts/clone-credential.js';
 import { isValidBranch } from '../../domain/prompts/repo-override.js';
 import type { RepoTree } from '../../domain/ports/git-publisher.js';
 import type { ManifestEditor } from '../../domain/ports/manifest-editor.js';
+import type { ChangeRecord } from '../../domain/ledger/change-entry.js';
+import type { WriteContext } from '../ledger/change-recorder.js';
 import { pushWithRequest, type GitDeliveryPorts, type GitDeliverySettings } from './push-with-request.js';
 
 export interface FixDelivery {
@@ -22,6 +24,10 @@ export interface FixDelivery {
   gitToken?: string;
   requestedBy: string;
   now: Date;
+  /** Who and what the change ledger records this delivery for (the same context a live write of the run has). */
+  recording?: WriteContext;
+  /** The dry run of the actions on the live objects made just before. */
+  dryRun?: ChangeRecord['dryRun'];
 }
 
 export interface DeliveredFix {
@@ -34,6 +40,8 @@ export interface DeliveredFix {
   pullRequest?: { url: string; number: number; existing: boolean };
   /** Why no pull request was opened, when none was. */
   note?: string;
+  ledgerId?: string;
+  ledgerError?: string;
 }
 
 const named = (t: ResourceRef) => `${t.kind} ${t.namespace ? `${t.namespace}/` : ''}${t.name}`;
@@ -73,7 +81,7 @@ export class DeliverFix {
       note = e.message;
     }
     const baseBranch = source.revision && isValidBranch(source.revision) ? source.revision : undefined;
-    const { outcome, pullRequest } = await pushWithRequest(this.ports, {
+    const { outcome, pullRequest, ledgerId, ledgerError } = await pushWithRequest(this.ports, {
       location,
       baseBranch,
       token,
@@ -97,6 +105,7 @@ export class DeliverFix {
           'The live objects were not changed: the GitOps controller applies this once merged.',
         ].join('\n'),
       }),
+      ...(fix.recording ? { recording: { context: fix.recording, objects: fix.actions.map(actionTarget), dryRun: fix.dryRun } } : {}),
     });
     return {
       repository: location.source,
@@ -107,6 +116,8 @@ export class DeliverFix {
       files: outcome.files,
       ...(pullRequest ? { pullRequest } : {}),
       ...(note && !pullRequest ? { note: `No pull request opened: ${note}` } : {}),
+      ...(ledgerId ? { ledgerId } : {}),
+      ...(ledgerError ? { ledgerError } : {}),
     };
   }
 

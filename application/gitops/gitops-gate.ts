@@ -74,7 +74,10 @@ export async function deliverInstead(
     const refused = { action: i + 1, description: action.description, reason: verdict.reason, message: verdict.message, causes: verdict.causes };
     return { report: { dryRunPassed: false, refused, outcomes: notRun('the dry run refused an action; nothing was committed') } };
   }
-  const gitDelivery = await deliver.execute(fix);
+  const gitDelivery = await deliver.execute({
+    ...fix,
+    dryRun: { accepted: true, message: `the API server accepted the dry run of each of the ${fix.actions.length} change(s) on the live objects`, diff: [] },
+  });
   return {
     report: { dryRunPassed: true, outcomes: notRun(`delivered through git (commit ${gitDelivery.commit.slice(0, 12)} on ${gitDelivery.branch})`) },
     gitDelivery,

@@ -147,17 +147,26 @@ export class ChangeRecorder {
       inverse: after === undefined || secretData || beforeUnknown ? null : inverseOf(targetOf(planned.target), beforeState, after),
       ...(context.revertOf ? { revertOf: context.revertOf } : {}),
     };
+    return { object, error, ...(await this.append(context, record)) };
+  }
+
+  /**
+   * Appends a record made elsewhere (a git delivery's, see gitChangeRecord)
+   * and adds its id to the run's ids. A ledger failure is logged and answered
+   * as `ledgerError`, never thrown: the change happened whatever the ledger says.
+   */
+  async append(context: WriteContext, record: ChangeRecord): Promise<Pick<RecordedWrite, 'ledgerId' | 'ledgerError'>> {
     try {
       const entry = await this.ledger.append(scrubRecord(record, [...this.secrets, ...(context.secrets ?? [])]));
       context.ledgerIds?.push(entry.id);
-      return { object, ledgerId: entry.id, error };
+      return { ledgerId: entry.id };
     } catch (e) {
       // the write happened (or was refused) whatever the ledger says: the answer must still tell it
-      this.logger?.error('a cluster write could not be recorded in the change ledger', {
-        target: `${kind}/${planned.target.name}`,
+      this.logger?.error('a change could not be recorded in the change ledger', {
+        target: `${record.target.kind}/${record.target.name}`,
         error: (e as Error).message,
       });
-      return { object, ledgerError: `the change ledger could not record this write: ${(e as Error).message}`, error };
+      return { ledgerError: `the change ledger could not record this change: ${(e as Error).message}` };
     }
   }
 }

@@ -17,7 +17,7 @@ export function viewFor(entry: ChangeEntry, caller: Caller): ChangeView {
   return {
     ...rest,
     change: { method: entry.change.method, ...(entry.change.patchType ? { patchType: entry.change.patchType } : {}) },
-    dryRun: { ...entry.dryRun, diff: entry.dryRun.diff.map((d) => ({ path: d.path })) },
+    ...(entry.dryRun ? { dryRun: { ...entry.dryRun, diff: entry.dryRun.diff.map((d) => ({ path: d.path })) } } : {}),
     redacted: true,
   };
 }

@@ -40,6 +40,25 @@ function sentInverse(inverse: InverseChange, pin: WritePreconditions): SentChang
 
 const refOf = (e: ChangeEntry) => ({ apiVersion: e.target.apiVersion, kind: e.target.kind, name: e.target.name, namespace: e.target.namespace });
 
+/** A git delivery changed a repository, not a cluster: svc does not undo it, git does (the message says how). */
+function gitRevertRefusal(entry: ChangeEntry): ConflictError {
+  const git = entry.git!;
+  const where = `branch ${git.branch} of ${git.repository}`;
+  const how =
+    entry.outcome.status !== 'applied' || !git.commit
+      ? `nothing reached ${where} (${entry.outcome.status}), so there is nothing to revert`
+      : git.pullRequest
+        ? `close pull request #${git.pullRequest.number} (${git.pullRequest.url}) if it is not merged, or revert commit ${git.commit} in ${git.repository} if it is`
+        : `delete ${where}, or revert commit ${git.commit} there if it was merged`;
+  return new ConflictError(`Change ${entry.id} was delivered through git, not written to a cluster: revert it in git: ${how}`, {
+    id: entry.id,
+    repository: git.repository,
+    branch: git.branch,
+    ...(git.commit ? { commit: git.commit } : {}),
+    ...(git.pullRequest ? { pullRequest: git.pullRequest.url } : {}),
+  });
+}
+
 /**
  * `POST /api/v1/changes/{id}/revert`: undoes one recorded change. Re-reads
  * the object; when it is still as the change left it (its resourceVersion
@@ -50,7 +69,8 @@ const refOf = (e: ChangeEntry) => ({ apiVersion: e.target.apiVersion, kind: e.ta
  * answers both. 409 CONFLICT when the object changed since (with the diff
  * between the recorded and the live state; `force` reverts anyway), when the
  * entry was already reverted, was a refused change, or has no inverse, or
- * when the API server refuses the inverse. Operators revert their own
+ * when the API server refuses the inverse; for a git delivery (undone in git:
+ * close the pull request or revert the commit). Operators revert their own
  * changes, admins any.
  */
 export class RevertChange {
@@ -99,6 +119,7 @@ export class RevertChange {
     if (!hasRole(caller, 'admin') && entry.caller.username !== caller.username) {
       throw new ForbiddenError(`Reverting ${entry.caller.username}'s change needs the admin role; an operator reverts only their own`, { required: 'admin' });
     }
+    if (entry.git) throw gitRevertRefusal(entry);
     if (entry.outcome.status !== 'applied') {
       throw new ConflictError(`Change ${entry.id} was not applied (${entry.outcome.status}: ${entry.outcome.message}): there is nothing to revert`, {
         id: entry.id,

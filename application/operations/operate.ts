@@ -151,6 +151,7 @@ export class Operate implements ToolHandler<Input> {
           gitToken: context?.gitToken,
           requestedBy: context?.caller.username ?? 'unknown',
           now: new Date(this.deps.clock.now()),
+          recording: this.recording(session, context)?.context,
         });
         return { succeeded: !!gitDelivery, ...report, actions: report.outcomes, rollouts: [], objects: [], ...(gitDelivery ? { gitDelivery } : {}) };
       },

@@ -204,6 +204,7 @@ export class Remediate implements ToolHandler<Input> {
             gitToken: how.context?.gitToken,
             requestedBy: how.context?.caller.username ?? 'unknown',
             now: new Date(this.deps.clock.now()),
+            recording: this.recording(session, how.context)?.context,
           });
         }
         const started = this.deps.clock.now();

@@ -46,9 +46,9 @@ export interface ObjectState {
   resourceVersion?: string;
 }
 
-/** The exact call sent to the API server. */
+/** The exact call sent to the API server (`push`: a commit pushed to git instead, see `git`). */
 export interface SentChange {
-  method: 'apply' | 'patch' | 'delete' | 'create';
+  method: 'apply' | 'patch' | 'delete' | 'create' | 'push';
   /** `apply` (server-side apply), `merge` (RFC 7386), `strategic`, `json` (RFC 6902); absent for delete and create. */
   patchType?: 'apply' | 'merge' | 'strategic' | 'json';
   /** The manifest or patch sent, with the resourceVersion precondition it carried; for a delete, its DeleteOptions (the precondition), absent when it had none. */
@@ -73,6 +73,39 @@ export type InverseChange =
   /** The change deleted the object: create it again from the recorded state. */
   | { method: 'create'; body: Record<string, unknown> };
 
+/** The target of a git delivery's entry: the branch pushed (the repository is in `git.repository`). */
+export const GIT_TARGET = { apiVersion: 'git', kind: 'GitBranch' } as const;
+/** At most this many paths are listed in `git.files` (the count is always whole). */
+export const GIT_FILES_LISTED = 200;
+
+/**
+ * A change delivered as a commit to a git repository instead of a write to a
+ * cluster (deployManifests with `gitops`, remediate or operate with delivery
+ * `git`): the GitOps controller applies it once merged. Never a credential.
+ */
+export interface GitChange {
+  /** The repository's URL, credentials removed. */
+  repository: string;
+  branch: string;
+  /** The branch it was (or would be) created from; absent when the delivery stopped before reading the remote. */
+  baseBranch?: string;
+  /** The commit at the tip of `branch` after the delivery; absent when nothing reached the remote. */
+  commit?: string;
+  /** A new commit was pushed (false: the branch already held these files, nothing was pushed). */
+  pushed?: boolean;
+  /** This delivery created `branch` on the remote. */
+  branchCreated?: boolean;
+  /** Paths written, relative to the repository root (the first GIT_FILES_LISTED). */
+  files: string[];
+  fileCount: number;
+  /** The Kubernetes objects whose desired state the commit changes. */
+  objects: ChangeTarget[];
+  /** The pull (merge) request opened, or the open one found. */
+  pullRequest?: { url: string; number: number; existing: boolean };
+  /** The commit reached the remote but the pull request could not be opened: the host's answer. */
+  pullRequestError?: string;
+}
+
 /** What the recorder knows; the ledger adds id, seq, at and the hashes. */
 export interface ChangeRecord {
   /** `change` for a tool's write, `revert` for an undo made through the ledger. */
@@ -87,21 +120,24 @@ export interface ChangeRecord {
   rationale?: string;
   risk?: RiskLevel;
   approval: ChangeApproval;
+  /** The object changed; for a git delivery the branch pushed, `{apiVersion: "git", kind: "GitBranch", name: <branch>}`. */
   target: ChangeTarget;
-  /** null when the object did not exist before. */
+  /** null when the object did not exist before (and for a git delivery: the repository keeps its history). */
   before: ObjectState | null;
   /** The object after the change, as the server stored it (null when deleted; absent when not applied): what `revert` compares the live object with. */
   after?: ObjectState | null;
-  /** The server-side dry run the caller saw: its verdict and the field-level diff. */
-  dryRun: { accepted: boolean; message?: string; diff: FieldChange[] };
+  /** The server-side dry run the caller saw: its verdict and the field-level diff. Absent for a git delivery that was not dry-run (deployManifests with `gitops`). */
+  dryRun?: { accepted: boolean; message?: string; diff: FieldChange[] };
   change: SentChange;
   outcome: ChangeOutcome;
   /** The object's resourceVersion after the change (absent when it was not applied, or deleted). */
   resourceVersionAfter?: string;
-  /** How to undo it; null when nothing can (a refused change, or no field to restore). */
+  /** How to undo it; null when nothing can (a refused change, no field to restore, or a git delivery: that is undone in git). */
   inverse: InverseChange | null;
   /** For a `revert` entry: the id of the entry it undoes. */
   revertOf?: string;
+  /** For a git delivery (`change.method` `push`, target GIT_TARGET): where it went. Its outcome `applied` means the commit is on the remote. */
+  git?: GitChange;
 }
 
 /** Filters of `GET /api/v1/changes`; every given one must match. */

@@ -44,12 +44,28 @@ export interface PublishOutcome {
   files: string[];
 }
 
+/**
+ * Why a remote that answered refused the update: `non-fast-forward` (the
+ * branch moved), `rejected` (a hook: a protected branch), `unauthorized`
+ * (401), `forbidden` (403), `http-<status>` (another 4xx).
+ */
+export type GitRefusal = 'non-fast-forward' | 'rejected' | 'unauthorized' | 'forbidden' | `http-${number}`;
+
+/** The refusal an HTTP error status means, or undefined for a server error (5xx: the remote failed, it did not refuse). */
+export function refusalOfStatus(status: number | undefined): GitRefusal | undefined {
+  if (status === 401) return 'unauthorized';
+  if (status === 403) return 'forbidden';
+  return status !== undefined && status >= 400 && status < 500 ? `http-${status}` : undefined;
+}
+
 /** A remote that could not be reached or refused the push (502): the message names the repository and why, the token scrubbed. */
 export class GitPublishError extends DependencyError {
   constructor(
     message: string,
     /** HTTP status of the failing answer, when there was one. */
     readonly httpStatus?: number,
+    /** Set when the remote answered and refused; undefined when it could not be reached, failed or timed out. */
+    readonly refusal?: GitRefusal,
   ) {
     super('git', message);
   }

@@ -6,7 +6,7 @@ import { ValidationError } from '../../domain/errors.js';
 import type { RepoFile } from '../../domain/gitops/manifest-files.js';
 import { normalizeSubPath } from '../../domain/prompts/repo-override.js';
 import type { CloneWorkspace } from '../../domain/ports/clone-workspace.js';
-import { GitPublishError, type GitPublisher, type PublishOutcome, type PublishRequest } from '../../domain/ports/git-publisher.js';
+import { GitPublishError, refusalOfStatus, type GitPublisher, type PublishOutcome, type PublishRequest } from '../../domain/ports/git-publisher.js';
 import { scrubText } from '../../domain/security/scrub-credentials.js';
 import type { HostResolver } from './connect-guard.js';
 import { credentialSpellings, httpFailureDetail } from './git-secrets.js';
@@ -159,17 +159,19 @@ export class IsomorphicGitPublisher implements GitPublisher {
         safe(
           `${prefix}: the remote refused a non-fast-forward update: ${request.branch} moved on the remote while svc was committing, and svc never force-pushes. Run the delivery again to commit on top of the new tip, or name another branch`,
         ),
+        undefined,
+        'non-fast-forward',
       );
     }
     if (e.code === 'GitPushError') {
       const reasons = Object.entries(e.data?.result?.refs ?? {})
         .filter(([, r]) => !r.ok)
         .map(([ref, r]) => `${ref}: ${r.error ?? 'refused'}`);
-      return new GitPublishError(safe(`${prefix}: the remote refused the update (${reasons.join('; ') || 'no reason given'})${said}`));
+      return new GitPublishError(safe(`${prefix}: the remote refused the update (${reasons.join('; ') || 'no reason given'})${said}`), undefined, 'rejected');
     }
     if (e.code === 'HttpError') {
       const status = e.data?.statusCode;
-      return new GitPublishError(safe(`${prefix}: ${e.message ?? 'HTTP error'}${httpFailureDetail(client)}`), status);
+      return new GitPublishError(safe(`${prefix}: ${e.message ?? 'HTTP error'}${httpFailureDetail(client)}`), status, refusalOfStatus(status));
     }
     return new GitPublishError(safe(`${prefix}: ${e.message ?? String(e)}`));
   }

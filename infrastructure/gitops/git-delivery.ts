@@ -1,4 +1,5 @@
 import type { GitDeliveryPorts, GitDeliverySettings } from '../../application/gitops/push-with-request.js';
+import type { ChangeRecorder } from '../../application/ledger/change-recorder.js';
 import type { Logger } from '../../domain/ports/logger.js';
 import type { Tracer } from '../../domain/ports/tracer.js';
 import { traceGitDelivery } from '../tracing/traced-git-delivery.js';
@@ -19,15 +20,16 @@ export interface GitDelivery {
  * The git delivery of deployManifests, remediate and operate: one
  * isomorphic-git publisher (one workspace under SVC_DATA_DIR/git-deliveries,
  * whose stale folders are swept once) and the hosts' pull request APIs,
- * traced when tracing is on.
+ * traced when tracing is on; each delivery recorded in the change ledger
+ * through the one ChangeRecorder.
  */
-export function createGitDelivery(config: Config, logger: Logger, tracer: Tracer): GitDelivery {
+export function createGitDelivery(config: Config, logger: Logger, tracer: Tracer, recorder: ChangeRecorder): GitDelivery {
   const publisher = new IsomorphicGitPublisher({
     workspace: new DataDirCloneWorkspace(config.server.dataDir, logger, 'git-deliveries'),
     internalHosts: config.prompts.repoInternalHosts,
   });
   return {
-    ports: traceGitDelivery({ publisher, pullRequests: new HttpPullRequestHost() }, tracer),
+    ports: { ...traceGitDelivery({ publisher, pullRequests: new HttpPullRequestHost() }, tracer), recorder },
     settings: {
       serverToken: config.prompts.gitToken,
       allowedHosts: config.prompts.allowedRepoHosts,

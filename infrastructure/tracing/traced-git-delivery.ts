@@ -67,5 +67,5 @@ export function traceGitDelivery(ports: GitDeliveryPorts, tracer: Tracer): GitDe
       };
     },
   });
-  return { publisher, pullRequests };
+  return { ...ports, publisher, pullRequests };
 }

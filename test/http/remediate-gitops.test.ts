@@ -3,45 +3,13 @@ import request from 'supertest';
 import { GitHostApi } from '../support/git-host-api.js';
 import { startGitHttpServer, type GitHttpServer } from '../support/git-http-server.js';
 import { KubeApiServer } from '../support/kube-api-server.js';
-import { argoApplication, fluxKustomization, serveGitopsKinds } from '../support/kube-gitops.js';
+import { ALL_YAML, argoApplication, fluxKustomization, serveGitopsKinds } from '../support/kube-gitops.js';
 import { OpenAiChatServer } from '../support/openai-chat-server.js';
 import { planJson, scaleWeb } from '../support/operate-fixtures.js';
 import { analysisAnswer, callFn, verifiedAnswer, webDeployment } from '../support/remediation-fixtures.js';
 import { auth, buildTestApp } from '../support/test-app.js';
 
 type Any = any;
-
-/** The web app as a team keeps it in git: two documents in one file, with comments. */
-const ALL_YAML = `# web: the shop front end
-apiVersion: v1
-kind: Service
-metadata:
-  name: web
-  namespace: x
-spec:
-  ports:
-    - port: 80 # http
----
-# the Deployment (images are pinned by the platform team)
-apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: web
-  namespace: x
-spec:
-  replicas: 1 # one is enough for now
-  selector:
-    matchLabels:
-      app: web
-  template:
-    metadata:
-      labels:
-        app: web
-    spec:
-      containers:
-        - name: app
-          image: nginx:9.9-missing
-`;
 
 describe('remediate and operate on objects Argo CD or Flux manage (real app, Kubernetes stand-in with their CRDs, git http-backend)', function () {
   this.timeout(60000);
@@ -56,7 +24,16 @@ describe('remediate and operate on objects Argo CD or Flux manage (real app, Kub
   before(async () => {
     restore = serveGitopsKinds();
     git = await startGitHttpServer({
-      'team/config': { files: { 'README.md': '# config\n', 'apps/web/all.yaml': ALL_YAML, 'apps/other.yaml': 'kind: ConfigMap\n' } },
+      'team/config': {
+        files: {
+          'README.md': '# config\n',
+          'apps/web/all.yaml': ALL_YAML,
+          'apps/other.yaml': 'kind: ConfigMap\n',
+          // Flux's path: a decoy of the same kind and name in another namespace sorts first
+          'clusters/prod/decoy.yaml': ALL_YAML.replace(/namespace: x/g, 'namespace: y'),
+          'clusters/prod/web.yaml': ALL_YAML,
+        },
+      },
     });
     github = await new GitHostApi('github', git.token).start();
     github.projects.add('team/config');
@@ -95,6 +72,16 @@ describe('remediate and operate on objects Argo CD or Flux manage (real app, Kub
       { content: 'The tag does not exist.' },
       { content: analysisAnswer() },
     );
+
+  /** web in x labelled by the Flux Kustomization flux-system/apps over `path` of the repository, its investigation scripted: the app. */
+  const fluxManagedWeb = (path: string) => {
+    const web = webDeployment('nginx:9.9-missing');
+    web.metadata.labels = { ...web.metadata.labels, 'kustomize.toolkit.fluxcd.io/name': 'apps', 'kustomize.toolkit.fluxcd.io/namespace': 'flux-system' };
+    kube.create(web);
+    for (const o of fluxKustomization(repoURL(), path)) kube.put(o);
+    investigate();
+    return buildTestApp(env).app;
+  };
 
   it('Argo CD: the proposal is marked, execution needs a delivery, and delivery "git" commits the fix to the multi-document file with its comments', async () => {
     const web = webDeployment('nginx:9.9-missing');
@@ -141,12 +128,7 @@ describe('remediate and operate on objects Argo CD or Flux manage (real app, Kub
   });
 
   it('Flux: automatic mode never live-patches; manual mode does after delivery "live", warning again', async () => {
-    const web = webDeployment('nginx:9.9-missing');
-    web.metadata.labels = { ...web.metadata.labels, 'kustomize.toolkit.fluxcd.io/name': 'apps', 'kustomize.toolkit.fluxcd.io/namespace': 'flux-system' };
-    kube.create(web);
-    for (const o of fluxKustomization(repoURL(), 'apps/web')) kube.put(o);
-    investigate();
-    const { app } = buildTestApp(env);
+    const app = fluxManagedWeb('apps/web');
     const auto = (await post(app, { issue: 'web never becomes ready', mode: 'automatic', maxRiskLevel: 'high', confidenceThreshold: 0.1 }).expect(200)).body
       .data.result;
     expect(auto.status).to.equal('awaiting_approval');
@@ -166,6 +148,40 @@ describe('remediate and operate on objects Argo CD or Flux manage (real app, Kub
     expect(live.status).to.equal('executed');
     expect(live.warning).to.match(/^Changed live although managed by GitOps: the controller will revert it/);
     expect(liveImage()).to.equal('nginx:1.27');
+  });
+
+  it('Flux: delivery "git" finds the object in the Kustomization\'s GitRepository path, pushes the patched multi-document file with its comments, live untouched, recorded', async () => {
+    const app = fluxManagedWeb('clusters/prod');
+    const view = (await post(app, { issue: 'web in namespace x never becomes ready' }).expect(200)).body.data.result;
+    expect(view.actions[0].gitops).to.deep.equal({
+      controller: 'flux',
+      owner: 'Kustomization flux-system/apps',
+      source: { repoURL: repoURL(), path: 'clusters/prod', revision: 'main' },
+    });
+    const done = (await post(app, { sessionId: view.sessionId, executeChoice: 1, delivery: 'git' }).expect(200)).body.data.result;
+    expect(done.status, JSON.stringify(done)).to.equal('delivered_to_git');
+    const branch = `svc/${view.sessionId}`;
+    expect(done.gitDelivery).to.deep.include({ repository: repoURL(), branch, baseBranch: 'main', changed: true, files: ['clusters/prod/web.yaml'] });
+    // read back with git from the server: the fix in the right document, every comment and the other document kept
+    const pushed = git.show('team/config', branch, 'clusters/prod/web.yaml')!;
+    expect(pushed).to.equal(ALL_YAML.replace('image: nginx:9.9-missing', 'image: nginx:1.27'));
+    expect(git.show('team/config', branch, 'clusters/prod/decoy.yaml')).to.include('image: nginx:9.9-missing');
+    expect(git.git('team/config', ['diff', '--name-only', 'main', branch]).trim()).to.equal('clusters/prod/web.yaml');
+    expect(liveWrites()).to.deep.equal([]);
+    expect(liveImage()).to.equal('nginx:9.9-missing');
+    const entry = (await request(app).get(`/api/v1/changes/${done.gitDelivery.ledgerId}`).set(auth).expect(200)).body.data;
+    expect(entry).to.deep.include({
+      tool: 'remediate',
+      sessionId: view.sessionId,
+      request: 'web in namespace x never becomes ready',
+      outcome: { status: 'applied' },
+    });
+    expect(entry.approval).to.deep.equal({ mode: 'manual', by: 'admin' });
+    expect(entry.dryRun).to.deep.include({ accepted: true });
+    expect(entry.git).to.deep.include({ repository: repoURL(), branch, commit: done.gitDelivery.commit, pushed: true, files: ['clusters/prod/web.yaml'] });
+    expect(entry.git.objects).to.deep.equal([{ apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'x', name: 'web' }]);
+    expect(entry.git.pullRequest).to.deep.equal({ ...done.gitDelivery.pullRequest });
+    expect(JSON.stringify([done, entry])).to.not.include(git.token);
   });
 
   it('refuses git delivery for an object no controller manages, and without a credential for the source', async () => {
@@ -216,6 +232,12 @@ describe('remediate and operate on objects Argo CD or Flux manage (real app, Kub
     const done = (await operate({ sessionId: view.sessionId, executeChoice: 1, delivery: 'git' }).expect(200)).body.data.result;
     expect(done.status, JSON.stringify(done)).to.equal('delivered_to_git');
     expect(done.execution.outcome.gitDelivery).to.deep.include({ branch: `svc/${view.sessionId}`, files: ['apps/web/all.yaml'] });
+    const entry = (await request(app).get(`/api/v1/changes/${done.execution.outcome.gitDelivery.ledgerId}`).set(auth).expect(200)).body.data;
+    expect(entry).to.deep.include({
+      tool: 'operate',
+      sessionId: view.sessionId,
+      target: { apiVersion: 'git', kind: 'GitBranch', name: `svc/${view.sessionId}` },
+    });
     expect(done.nextStep).to.include('Nothing was changed in the cluster: review and merge https://github.example/team/config/pull/');
     const pushed = git.show('team/config', `svc/${view.sessionId}`, 'apps/web/all.yaml')!;
     expect(pushed).to.include('replicas: 3 # one is enough for now').and.include('image: nginx:9.9-missing');

@@ -50,3 +50,35 @@ export function fluxKustomization(repoURL: string, path: string): KubeObject[] {
     },
   ];
 }
+
+/** The web app as a team keeps it in git: two documents in one file, with comments. */
+export const ALL_YAML = `# web: the shop front end
+apiVersion: v1
+kind: Service
+metadata:
+  name: web
+  namespace: x
+spec:
+  ports:
+    - port: 80 # http
+---
+# the Deployment (images are pinned by the platform team)
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+  namespace: x
+spec:
+  replicas: 1 # one is enough for now
+  selector:
+    matchLabels:
+      app: web
+  template:
+    metadata:
+      labels:
+        app: web
+    spec:
+      containers:
+        - name: app
+          image: nginx:9.9-missing
+`;

@@ -143,6 +143,8 @@ const gitDeployOutput = z.object({
     files: z.array(z.string()).describe('Files written, relative to the repository root'),
     pullRequest: z.object({ url: z.string(), number: z.number().int(), existing: z.boolean() }).optional(),
   }),
+  ledgerIds: z.array(z.string()).optional().describe('the change ledger entry of this delivery: GET /api/v1/changes/{id}'),
+  ledgerError: z.string().optional().describe('set when the delivery could not be recorded in the change ledger (it happened all the same)'),
   message: z.string(),
   nextStep: z.string().describe('What a person does next (review and merge, or open a pull request)'),
   nextSteps: nextStepsOutput,

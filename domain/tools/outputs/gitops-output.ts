@@ -19,6 +19,8 @@ export const fixDeliveryOutput = z.object({
   files: z.array(z.string()),
   pullRequest: z.object({ url: z.string(), number: z.number().int(), existing: z.boolean() }).optional(),
   note: z.string().optional(),
+  ledgerId: z.string().optional().describe('the change ledger entry of this delivery: GET /api/v1/changes/{id}'),
+  ledgerError: z.string().optional().describe('set when the delivery could not be recorded in the change ledger (it happened all the same)'),
 });
 
 /** `delivery` of remediate and operate with executeChoice 1. */
