@@ -21,6 +21,14 @@ export interface ToolDefinition<Schema extends z.ZodType = z.ZodType> {
    * tool's real answer to it.
    */
   outputSchema: z.ZodType;
+  /**
+   * Set on a tool that can push to a git repository: what it pushes, for the
+   * OpenAPI description of the `X-Svc-Git-Token` header it then accepts.
+   */
+  gitPush?: string;
 }
+
+/** The request header carrying a per-request git credential (SPEC: Authentication). */
+export const GIT_TOKEN_HEADER = 'X-Svc-Git-Token';
 
 export const EVIDENCE_MAX_LENGTH = 20000;

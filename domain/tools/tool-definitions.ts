@@ -144,11 +144,13 @@ export const TOOL_DEFINITIONS: ToolDefinition[] = [
   },
   {
     name: 'deployManifests',
-    description: 'Apply the generated manifests of a solution to the cluster and wait until its resources are ready.',
+    description:
+      'Apply the generated manifests of a solution to the cluster and wait until its resources are ready, or with `gitops` commit them to a git repository (with a pull request when asked) for Argo CD or Flux to apply.',
     category: 'Deployment',
     tags: ['deployment', 'kubernetes'],
     inputSchema: TOOL_INPUTS.deployManifests,
     outputSchema: deployManifestsOutput,
+    gitPush: "the solution's manifests, with `gitops`",
   },
   {
     name: 'manageOrgData',
@@ -166,6 +168,7 @@ export const TOOL_DEFINITIONS: ToolDefinition[] = [
     tags: ['operations', 'kubernetes', 'ai'],
     inputSchema: TOOL_INPUTS.operate,
     outputSchema: operateOutput,
+    gitPush: 'the planned change, with `delivery: "git"` on objects Argo CD or Flux manage',
   },
   {
     name: 'remediate',
@@ -174,5 +177,6 @@ export const TOOL_DEFINITIONS: ToolDefinition[] = [
     tags: ['troubleshooting', 'kubernetes', 'ai'],
     inputSchema: TOOL_INPUTS.remediate,
     outputSchema: remediateOutput,
+    gitPush: 'the fix, with `delivery: "git"` on objects Argo CD or Flux manage',
   },
 ];

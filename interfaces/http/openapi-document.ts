@@ -1,4 +1,4 @@
-import type { ToolDefinition } from '../../domain/tools/tool-definition.js';
+import { GIT_TOKEN_HEADER, type ToolDefinition } from '../../domain/tools/tool-definition.js';
 import type { ToolRegistry } from '../../domain/tools/tool-registry.js';
 import { SERVICE_VERSION } from '../../infrastructure/service-version.js';
 import generated from './generated/swagger.json';
@@ -47,6 +47,21 @@ function toolSchemaName(def: ToolDefinition): string {
   return `Tool_${def.name.replace(/[^A-Za-z0-9_.-]/g, '_')}_Input`;
 }
 
+/** SPEC's per-request git credential, as a tool that pushes accepts it: for the push only, scoped to the repository's host. */
+function gitTokenParameter(pushes: string): Json {
+  return {
+    in: 'header',
+    name: GIT_TOKEN_HEADER,
+    required: false,
+    schema: { type: 'string' },
+    description:
+      `Per-request git credential for pushing ${pushes}. It is used for that request only, to push to that repository (and open its pull request), ` +
+      'and is scoped to the host of the repository; it is not forwarded across a cross-host redirect. It never appears in logs, error messages, ' +
+      'spans, answers or the change ledger. Without it the server credential (SVC_GIT_TOKEN) is used only for https:// repositories on the ' +
+      'allowed repository hosts (gitops.allowedRepoHosts); a push with neither is refused (400). It has no effect on a call that does not push.',
+  };
+}
+
 function toolPath(def: ToolDefinition): Json {
   return {
     post: {
@@ -55,6 +70,7 @@ function toolPath(def: ToolDefinition): Json {
       description: `${def.description}\n\nCategory: ${def.category}. Tags: ${def.tags.join(', ')}.`,
       tags: ['Tools', def.category],
       security: [{ bearer: [] }],
+      ...(def.gitPush ? { parameters: [gitTokenParameter(def.gitPush)] } : {}),
       requestBody: { required: true, content: jsonContent(ref(toolSchemaName(def))) },
       responses: {
         '200': {

@@ -46,4 +46,35 @@ describe('HTTP GET /api/v1/openapi', () => {
     const bad = await request(app).post('/api/v1/tools/explainResource').set(auth).send({}).expect(400);
     expect(bad.body.error.details[0].field).to.equal('kind');
   });
+
+  it('documents X-Svc-Git-Token on every route that accepts it: the tools that push to git and the prompt routes that clone, no other', async () => {
+    const { app } = buildTestApp();
+    const doc = (await request(app).get('/api/v1/openapi').expect(200)).body;
+    const headerOf = (op: { parameters?: { in: string; name: string; description?: string; required?: boolean }[] }) =>
+      (op.parameters ?? []).find((p) => p.in === 'header' && p.name === 'X-Svc-Git-Token');
+    const carrying: string[] = [];
+    for (const [path, ops] of Object.entries(doc.paths as Record<string, Record<string, object>>)) {
+      for (const [method, op] of Object.entries(ops)) if (headerOf(op)) carrying.push(`${method.toUpperCase()} ${path}`);
+    }
+    expect(carrying.sort()).to.deep.equal(
+      [
+        'GET /api/v1/prompts',
+        'POST /api/v1/prompts/refresh',
+        'POST /api/v1/prompts/{promptName}',
+        'POST /api/v1/tools/deployManifests',
+        'POST /api/v1/tools/operate',
+        'POST /api/v1/tools/remediate',
+      ].sort(),
+    );
+    const deploy = headerOf(doc.paths['/api/v1/tools/deployManifests'].post)!;
+    expect(deploy.required).to.equal(false);
+    expect(deploy.description)
+      .to.include('with `gitops`')
+      .and.include('used for that request only')
+      .and.include('not forwarded across a cross-host redirect')
+      .and.include('never appears in logs, error messages')
+      .and.include('SVC_GIT_TOKEN');
+    expect(headerOf(doc.paths['/api/v1/tools/remediate'].post)!.description).to.include('`delivery: "git"`');
+    expect(headerOf(doc.paths['/api/v1/prompts'].get)!.description).to.include('cloning `repo`');
+  });
 });
