@@ -1,11 +1,10 @@
 import fs from 'node:fs';
-import type gitModule from 'isomorphic-git';
 import { GitFetchError, type CloneOutcome, type CloneRequest, type GitFetcher } from '../../domain/ports/git-fetcher.js';
 import { scrubText } from '../../domain/security/scrub-credentials.js';
 import type { HostResolver } from './connect-guard.js';
 import { credentialSpellings, httpFailureDetail } from './git-secrets.js';
-import { gitDeadline } from './git-deadline.js';
-import { GitTransportError, ScopedGitHttpClient, sizeLimitMessage } from './scoped-git-http-client.js';
+import { runGitSession } from './git-session.js';
+import { GitTransportError, type ScopedGitHttpClient, sizeLimitMessage } from './scoped-git-http-client.js';
 
 export interface IsomorphicGitFetcherOptions {
   /** Bytes a clone may download in total; default 64 MiB. */
@@ -37,40 +36,18 @@ export class IsomorphicGitFetcher implements GitFetcher {
   }
 
   async clone(request: CloneRequest): Promise<CloneOutcome> {
-    const deadline = gitDeadline(request.timeoutMs);
-    const client = new ScopedGitHttpClient({
-      repoUrl: request.url,
-      token: request.token,
-      signal: deadline.signal,
-      maxBytes: this.maxBytes,
-      refuseNonPublicRedirects: request.refuseNonPublicRedirects,
-      internalHosts: this.options.internalHosts,
-      resolve: this.options.resolve,
-    });
-    try {
-      // loaded on the first clone: a server on the built-in prompts never pays for it
-      const git = (require('isomorphic-git') as { default: typeof gitModule }).default;
-      const cloning = git.clone({
-        fs,
-        http: client,
-        dir: request.dir,
-        url: request.url,
-        ref: request.branch,
-        singleBranch: true,
-        depth: 1,
-        noTags: true,
-      });
-      // after a timeout the clone may still be settling: the race never leaves its rejection unhandled
-      await deadline.race(cloning);
-      if (client.sizeExceeded) throw new GitTransportError('size limit');
-      return 'cloned';
-    } catch (e) {
-      const cut = client.sizeExceeded || deadline.signal.aborted;
-      if ((e as IsoGitError).code === 'SmartHttpError' && !cut) return 'not-a-repository';
-      throw this.toFetchError(e as IsoGitError, request, client, deadline.signal.aborted);
-    } finally {
-      deadline.end();
-    }
+    return runGitSession<CloneOutcome>(
+      { ...request, maxBytes: this.maxBytes, internalHosts: this.options.internalHosts, resolve: this.options.resolve },
+      async (git, http) => {
+        await git.clone({ fs, http, dir: request.dir, url: request.url, ref: request.branch, singleBranch: true, depth: 1, noTags: true });
+        if (http.sizeExceeded) throw new GitTransportError('size limit');
+        return 'cloned';
+      },
+      (e, http, timedOut) => {
+        if ((e as IsoGitError).code === 'SmartHttpError' && !http.sizeExceeded && !timedOut) return 'not-a-repository';
+        throw this.toFetchError(e as IsoGitError, request, http, timedOut);
+      },
+    );
   }
 
   private toFetchError(e: IsoGitError, request: CloneRequest, client: ScopedGitHttpClient, timedOut: boolean): GitFetchError {

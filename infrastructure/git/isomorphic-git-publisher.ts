@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import { lstat, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type gitModule from 'isomorphic-git';
 import { ValidationError } from '../../domain/errors.js';
 import type { RepoFile } from '../../domain/gitops/manifest-files.js';
 import { normalizeSubPath } from '../../domain/prompts/repo-override.js';
@@ -11,10 +10,8 @@ import { scrubText } from '../../domain/security/scrub-credentials.js';
 import type { HostResolver } from './connect-guard.js';
 import { credentialSpellings, httpFailureDetail } from './git-secrets.js';
 import { FsRepoTree } from './fs-repo-tree.js';
-import { gitDeadline } from './git-deadline.js';
-import { GitTransportError, ScopedGitHttpClient, sizeLimitMessage } from './scoped-git-http-client.js';
-
-type Git = typeof gitModule;
+import { runGitSession, type Git } from './git-session.js';
+import { GitTransportError, type ScopedGitHttpClient, sizeLimitMessage } from './scoped-git-http-client.js';
 
 export interface IsomorphicGitPublisherOptions {
   workspace: CloneWorkspace;
@@ -61,27 +58,25 @@ export class IsomorphicGitPublisher implements GitPublisher {
   }
 
   async publish(request: PublishRequest): Promise<PublishOutcome> {
-    const deadline = gitDeadline(request.timeoutMs);
-    const client = new ScopedGitHttpClient({
-      repoUrl: request.url,
-      token: request.token,
-      signal: deadline.signal,
-      maxBytes: this.maxBytes,
-      refuseNonPublicRedirects: true,
-      internalHosts: this.options.internalHosts,
-      resolve: this.options.resolve,
-      limitFor: LIMIT_FOR,
-    });
     const remoteMessages: string[] = [];
     const dir = await this.options.workspace.allocate();
     try {
-      const git = (require('isomorphic-git') as { default: Git }).default;
-      return await deadline.race(this.run(git, client, dir, request, remoteMessages));
-    } catch (e) {
-      if (e instanceof ValidationError) throw e;
-      throw this.toPublishError(e as IsoGitError, request, client, deadline.signal.aborted, remoteMessages);
+      return await runGitSession(
+        {
+          ...request,
+          maxBytes: this.maxBytes,
+          refuseNonPublicRedirects: true,
+          internalHosts: this.options.internalHosts,
+          resolve: this.options.resolve,
+          limitFor: LIMIT_FOR,
+        },
+        (git, http) => this.run(git, http, dir, request, remoteMessages),
+        (e, http, timedOut) => {
+          if (e instanceof ValidationError) throw e;
+          throw this.toPublishError(e as IsoGitError, request, http, timedOut, remoteMessages);
+        },
+      );
     } finally {
-      deadline.end();
       await this.options.workspace.release(dir);
     }
   }
