@@ -65,7 +65,7 @@ export class DeliverFix {
 
   async execute(fix: FixDelivery): Promise<DeliveredFix> {
     const source = this.commonSource(fix);
-    const location = this.location(fix, source.repoURL);
+    const location = this.location(fix.sessionId, source.repoURL);
     const { token } = selectPushCredential({
       location,
       headerToken: fix.gitToken,
@@ -121,6 +121,18 @@ export class DeliverFix {
     };
   }
 
+  /** Why a change of an object with this mark cannot be delivered through git (said at proposal time), or undefined when it can. */
+  refusalFor(mark: GitopsMark): string | undefined {
+    if (!mark.source) return `svc cannot tell the git source of ${mark.owner} (a Helm chart or a non-git source)`;
+    try {
+      this.location('proposal', mark.source.repoURL);
+      return undefined;
+    } catch (e) {
+      if (!(e instanceof ValidationError)) throw e;
+      return e.message.replace(/^Cannot deliver through git: /, '');
+    }
+  }
+
   /** Every action must be a GitOps-managed object with a known git source, all in one repository. */
   private commonSource(fix: FixDelivery) {
     const sources = fix.actions.map((a, i) => {
@@ -145,10 +157,10 @@ export class DeliverFix {
   }
 
   /** The source repository by the per-request rules, and on an allowed host: the URL comes from the cluster, not from the caller. */
-  private location(fix: FixDelivery, repoURL: string) {
+  private location(sessionId: string, repoURL: string) {
     let location;
     try {
-      location = validateGitopsTarget({ repo: repoURL }, { branch: `svc/${fix.sessionId}`, path: '' }).location;
+      location = validateGitopsTarget({ repo: repoURL }, { branch: `svc/${sessionId}`, path: '' }).location;
     } catch (e) {
       if (!(e instanceof ValidationError)) throw e;
       throw new ValidationError(`Cannot deliver through git: the source repository ${repoURL} is not one svc pushes to (${e.message})`);

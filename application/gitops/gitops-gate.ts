@@ -13,10 +13,27 @@ export type Delivery = 'git' | 'live';
 /** Marks per action, null where no controller manages the object (JSON keeps the positions). */
 export type ProposalMarks = (GitopsMark | null)[];
 
-export async function markProposal(reader: ClusterReader, actions: readonly ClusterAction[]): Promise<ProposalMarks | undefined> {
+/**
+ * Each action's mark; with the git delivery, a mark whose change cannot be
+ * committed says why (`noGitDelivery`), so the proposal offers git only when
+ * the source is known and one svc pushes to.
+ */
+export async function markProposal(
+  reader: ClusterReader,
+  actions: readonly ClusterAction[],
+  delivery?: Pick<DeliverFix, 'refusalFor'>,
+): Promise<ProposalMarks | undefined> {
   if (actions.length === 0) return undefined;
-  const marks = (await gitopsMarks(reader, actions.map(actionTarget))).map((m) => m ?? null);
+  const marks = (await gitopsMarks(reader, actions.map(actionTarget))).map((m) => {
+    const refusal = m && delivery?.refusalFor(m);
+    return m ? { ...m, ...(refusal ? { noGitDelivery: refusal } : {}) } : null;
+  });
   return marks.some(Boolean) ? marks : undefined;
+}
+
+/** Whether every action's change can be committed to its source: each object managed, its git source known and one svc pushes to. */
+export function gitDeliverable(actions: readonly ClusterAction[], marks: ProposalMarks | undefined): boolean {
+  return actions.every((_, i) => marks?.[i]?.source && !marks[i]!.noGitDelivery);
 }
 
 const CONTROLLER = { argocd: 'Argo CD', flux: 'Flux' } as const;
@@ -35,12 +52,12 @@ export function managedObjects(actions: readonly ClusterAction[], marks: Proposa
 export function gitopsWarning(actions: readonly ClusterAction[], marks: ProposalMarks | undefined): string | undefined {
   const managed = managedObjects(actions, marks);
   if (managed.length === 0) return undefined;
-  const git = actions.every((_, i) => marks?.[i]?.source);
+  const why = [...new Set(actions.flatMap((_, i) => (marks?.[i]?.noGitDelivery ? [marks[i]!.noGitDelivery!] : [])))];
   return (
     `Managed by GitOps: ${managed.join('; ')}. A live change will be reverted by the controller at its next sync. ` +
-    (git
+    (gitDeliverable(actions, marks)
       ? 'Execute with delivery "git" to commit the change to the source repository instead (a pull request where the host is known), or delivery "live" to change the cluster anyway.'
-      : 'svc cannot tell the git source of every object, so the change can only be made live (delivery "live"), and the controller will revert it: change the source yourself.')
+      : `svc cannot commit this change to git (${why.length ? why.join('; ') : 'it cannot tell the git source of every object'}), so it can only be made live (delivery "live"), and the controller will revert it: change the source yourself.`)
   );
 }
 

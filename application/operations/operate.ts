@@ -191,7 +191,7 @@ export class Operate implements ToolHandler<Input> {
     const { plan, investigation } = await this.planner.execute({ ...input, policies: policiesText(policies) });
     const now = new Date(this.deps.clock.now());
     const previews = await previewActions(this.deps.reader, this.deps.writer, plan.actions, now, { scope: this.deps.writeScope ?? OPEN_WRITE_SCOPE, policies });
-    const marks = await markProposal(this.deps.reader, plan.actions);
+    const marks = await markProposal(this.deps.reader, plan.actions, this.deliverFix);
     const actions = previews.map((a, i) => (marks?.[i] ? { ...a, gitops: marks[i]! } : a));
     const warning = gitopsWarning(plan.actions, marks);
     const proposal: Proposal = {

@@ -1,6 +1,16 @@
 import type { Session } from '../../domain/sessions/session.js';
 import type { ExecutionRecord } from '../actions/run-once.js';
+import { gitDeliverable } from '../gitops/gitops-gate.js';
 import type { ExecutionOutcome, OperationState, Proposal } from './operation-state.js';
+
+/** The deliveries a proposal on GitOps-managed objects can be executed with: git only when every change can be committed. */
+const deliveries = (state: OperationState) =>
+  gitDeliverable(
+    state.plan.actions,
+    state.proposal.actions.map((a) => a.gitops ?? null),
+  )
+    ? '"delivery":"git"} or "delivery":"live"'
+    : '"delivery":"live"}';
 
 export type OperationStatus =
   'awaiting_approval' | 'needs_refinement' | 'stopped' | 'executing' | 'executed' | 'delivered_to_git' | 'execution_failed' | 'dry_run_refused';
@@ -52,7 +62,7 @@ function nextStep(id: string, status: OperationStatus, state: OperationState): s
   switch (status) {
     case 'awaiting_approval':
       return state.proposal.warning
-        ? `${state.proposal.warning} Send {"sessionId":"${id}","executeChoice":1,"delivery":"git"} or "delivery":"live"; to stop without changing anything, executeChoice 2; to change the plan, ${refine}.`
+        ? `${state.proposal.warning} Send {"sessionId":"${id}","executeChoice":1,${deliveries(state)}; to stop without changing anything, executeChoice 2; to change the plan, ${refine}.`
         : `Review the actions, their dry-run verdicts and diffs. To apply them send {"sessionId":"${id}","executeChoice":1}; to stop without changing anything, executeChoice 2; to change the plan, ${refine}.`;
     case 'delivered_to_git': {
       const d = state.execution!.outcome!.gitDelivery!;

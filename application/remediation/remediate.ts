@@ -106,7 +106,7 @@ export class Remediate implements ToolHandler<Input> {
       namespacesRead = [],
     } = await this.investigate.execute({ issue: input.issue, evidence: input.evidence, policies: policiesText(policies) }, budget);
     const preview = analysis ? await previewActions(this.deps.reader, this.deps.writer, analysis.actions, new Date(this.deps.clock.now()), checks) : undefined;
-    const marks = analysis ? await markProposal(this.deps.reader, analysis.actions) : undefined;
+    const marks = analysis ? await markProposal(this.deps.reader, analysis.actions, this.deliverFix) : undefined;
     const gitopsRefusal = analysis && automaticRefusal(analysis.actions, marks);
     const decided =
       settings.mode === 'automatic' && analysis && preview

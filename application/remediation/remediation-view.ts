@@ -6,7 +6,7 @@ import { refusals, type ProposedAction } from '../actions/proposed-action.js';
 import type { ExecutionRecord } from '../actions/run-once.js';
 import type { GitopsMark } from '../../domain/gitops/gitops-ownership.js';
 import type { DeliveredFix } from '../gitops/deliver-fix.js';
-import { gitopsWarning } from '../gitops/gitops-gate.js';
+import { gitDeliverable, gitopsWarning } from '../gitops/gitops-gate.js';
 import type { RemediationOutcome, RemediationState, RunSummary, VerificationResult } from './remediation-state.js';
 
 export type RemediationStatus =
@@ -123,7 +123,7 @@ function words(session: Session<RemediationState>, status: RemediationStatus): {
             ? `Automatic mode did not act: ${s.automatic.reason}. ${n} action(s) proposed; nothing was changed.`
             : `${n} action(s) proposed; nothing was changed.`,
         nextStep: s.gitops
-          ? `Call remediate with {"sessionId":"${id}","executeChoice":1,"delivery":"git"} to commit the fix to the source repository, {"sessionId":"${id}","executeChoice":1,"delivery":"live"} to change the cluster anyway (the controller reverts it), or {"sessionId":"${id}","executeChoice":2} to stop.`
+          ? `Call remediate with ${gitDeliverable(s.analysis?.actions ?? [], s.gitops) ? `{"sessionId":"${id}","executeChoice":1,"delivery":"git"} to commit the fix to the source repository, ` : ''}{"sessionId":"${id}","executeChoice":1,"delivery":"live"} to change the cluster anyway (the controller reverts it), or {"sessionId":"${id}","executeChoice":2} to stop.`
           : `Call remediate with {"sessionId":"${id}","executeChoice":1} to execute (every action is dry-run on the API server first), or with {"sessionId":"${id}","executeChoice":2} to stop.`,
       };
     }

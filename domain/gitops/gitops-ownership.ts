@@ -17,6 +17,8 @@ export interface GitopsMark {
   /** The owning object: `Application argocd/shop`, `Kustomization flux-system/apps`, `HelmRelease flux-system/web`. */
   owner: string;
   source?: GitopsSource;
+  /** Why svc cannot commit a change of this object to git (no git source it can tell, a source it does not push to); absent when it can. */
+  noGitDelivery?: string;
 }
 
 /** The owning object to read, as the labels and annotations name it. */

@@ -207,6 +207,10 @@ describe('remediate and operate on objects Argo CD or Flux manage (real app, Kub
       },
     );
     const other = (await post(app, { issue: 'web2 never becomes ready' }).expect(200)).body.data.result;
+    // the proposal already says a commit is not possible, and offers only the live change
+    expect(other.actions[0].gitops.noGitDelivery).to.include("the source repository's host git.example.invalid is not in the allowed repository hosts");
+    expect(other.warning).to.include('svc cannot commit this change to git (').and.include('it can only be made live (delivery "live")');
+    expect(other.nextStep).to.include('"delivery":"live"').and.not.include('"delivery":"git"');
     const refused = await post(app, { sessionId: other.sessionId, executeChoice: 1, delivery: 'git' }).expect(400);
     expect(refused.body.error.message).to.include('git.example.invalid is not in the allowed repository hosts');
     expect(git.requests).to.deep.equal([]);

@@ -6,6 +6,7 @@ export const gitopsMarkOutput = z
     controller: z.enum(['argocd', 'flux']),
     owner: z.string().describe('the owning Application, Kustomization or HelmRelease'),
     source: z.object({ repoURL: z.string(), path: z.string(), revision: z.string().optional() }).optional().describe('where its desired state lives in git'),
+    noGitDelivery: z.string().optional().describe('why svc cannot commit a change of this object to git (delivery "git" is then refused); absent when it can'),
   })
   .describe('a GitOps controller manages this object: a live change will be reverted');
 
