@@ -55,8 +55,10 @@ export function scrubRecord(record: ChangeRecord, secrets: readonly string[]): C
       ...record,
       ...(record.request !== undefined ? { request: text(record.request) } : {}),
       ...(record.rationale !== undefined ? { rationale: text(record.rationale) } : {}),
-      dryRun: { ...record.dryRun, ...(record.dryRun.message !== undefined ? { message: text(record.dryRun.message) } : {}) },
+      ...(record.dryRun ? { dryRun: { ...record.dryRun, ...(record.dryRun.message !== undefined ? { message: text(record.dryRun.message) } : {}) } } : {}),
       outcome,
+      // a git host's answer is text from outside, as the API server's messages are
+      ...(record.git?.pullRequestError !== undefined ? { git: { ...record.git, pullRequestError: text(record.git.pullRequestError) } } : {}),
     },
     secrets,
   ) as ChangeRecord;
