@@ -93,6 +93,17 @@ describe('ChangeRecorder and RevertChange', () => {
     expect(back.revert.revertOf).to.equal(out.revert.id);
   });
 
+  it('keeps the first 2,000 characters of a longer request (the tools cap their input there; the ledger holds to it whatever calls it)', async () => {
+    const long = `scale web ${'because of load '.repeat(200)}`;
+    const done = await recorder.write(
+      { ...context(), request: long },
+      { target: ref, change: { method: 'patch', patchType: 'merge', body: { spec: { replicas: 2 } } }, dryRun: { accepted: true } },
+      () => cluster.patch(ref, { spec: { replicas: 2 } }),
+    );
+    expect(long.length).to.be.greaterThan(2000);
+    expect((await entry(done.ledgerId)).request).to.equal(long.slice(0, 2000));
+  });
+
   it('refuses when the object changed since (409 with the diff), and force reverts the recorded fields anyway', async () => {
     const done = await patchVia({ spec: { replicas: 3 } });
     await cluster.patch(ref, { spec: { template: { spec: { containers: [{ name: 'web', image: 'web:2' }] } } } });
