@@ -10,28 +10,42 @@ export type Identity = Caller | { missing: true } | { refused: string };
 const BEARER = /^Bearer[ ]+(\S+)\s*$/i;
 /** `Bearer `, a few spaces, and the longest token an authenticator reads. */
 const MAX_HEADER_CHARS = MAX_TOKEN_CHARS + 32;
+/** Verdicts kept per connection: a few callers sharing one pooled connection, bounded. */
+const PER_SOCKET = 4;
+type Verdict = { header: string; caller: Caller; until: number; epoch: number };
 
 /**
  * Who sent a request, for the request gate: the bearer token judged by the
  * Authenticator, synchronously for a static token or a JWT verified before.
- * The verdict a keep-alive connection last passed with is kept per socket
- * (header, caller, until when, the authenticator's epoch), so the next
- * request on it hashes nothing; only headers that passed are kept, so the
- * comparison can tell nothing about a token.
+ * The last few verdicts a keep-alive connection passed with are kept per
+ * socket (header, caller, until when, the authenticator's epoch; at most
+ * PER_SOCKET, newest first), so the next request on it hashes nothing, also
+ * when a portal or gateway sends several users' tokens over one pooled
+ * connection; only headers that passed are kept, so the comparison can tell
+ * nothing about a token.
  */
 export function identityOf(authenticator: Authenticator) {
-  const passed = new WeakMap<Socket, { header: string; caller: Caller; until: number; epoch: number }>();
+  const passed = new WeakMap<Socket, Verdict[]>();
   const judged = (socket: Socket, header: string, a: Authentication): Identity => {
     if ('refused' in a) return a;
-    passed.set(socket, { header, caller: a.caller, until: a.until, epoch: authenticator.epoch });
+    const verdict = { header, caller: a.caller, until: a.until, epoch: authenticator.epoch };
+    const kept = passed.get(socket);
+    if (kept === undefined) passed.set(socket, [verdict]);
+    else {
+      const at = kept.findIndex((v) => v.header === header);
+      if (at >= 0) kept.splice(at, 1);
+      else if (kept.length >= PER_SOCKET) kept.pop();
+      kept.unshift(verdict);
+    }
     return a.caller;
   };
   return (req: IncomingMessage): Identity | Promise<Identity> => {
     const header = req.headers.authorization;
     if (header === undefined) return { missing: true };
-    const seen = passed.get(req.socket);
-    if (seen !== undefined && seen.header === header && seen.epoch === authenticator.epoch && (seen.until === Infinity || seen.until > Date.now()))
-      return seen.caller;
+    const kept = passed.get(req.socket);
+    if (kept !== undefined)
+      for (const seen of kept)
+        if (seen.header === header && seen.epoch === authenticator.epoch && (seen.until === Infinity || seen.until > Date.now())) return seen.caller;
     // refused unread: no parsing, hashing or verification of a header this long
     if (header.length > MAX_HEADER_CHARS) return { refused: 'token too long' };
     const match = BEARER.exec(header);
