@@ -218,5 +218,32 @@ describe('SVC_KUBE_IMPERSONATE: the cluster acts as the caller (REST, Kubernetes
       expect(done.status, JSON.stringify(done)).to.equal('ready');
       expect(notAsAlice(s.kube.requests)).to.deep.equal([]);
     });
+
+    it('generateManifests: a dry run of the repair loop that the cluster refuses to the caller is 403 FORBIDDEN naming it, not a 500; nothing written', async () => {
+      const t = buildTestApp({ ...s.env(), SVC_AUTH_TOKENS_FILE: tokens, SVC_KUBE_IMPERSONATE: 'true' }, s.overrides());
+      await s.seedOrgData(t.container);
+      let refused: Json | undefined;
+      const call = async (tool: string, params: Json) => {
+        // alice may not write Services in x when her manifests are checked
+        if (tool === 'generateManifests') s.kube.rbac.deny({ user: 'svc:alice', verb: 'patch', resource: 'services', namespace: 'x' });
+        const res = await request(t.app).post(`/api/v1/tools/${tool}`).set(asAlice).send(params);
+        if (tool === 'generateManifests') {
+          expect(res.status, JSON.stringify(res.body)).to.equal(403);
+          refused = res.body.error;
+          throw new Error('stop after generateManifests');
+        }
+        expect(res.status, JSON.stringify(res.body)).to.equal(200);
+        return res.body.data.result;
+      };
+      s.answer();
+      await runWorkflow(call).catch((err: Error) => {
+        if (err.message !== 'stop after generateManifests') throw err;
+      });
+      expect(refused, 'generateManifests answered').to.not.equal(undefined);
+      expect(refused!.code).to.equal('FORBIDDEN');
+      expect(refused!.message).to.match(/svc:alice patch services in namespace "x"/);
+      expect(s.kube.requests.filter((r) => r.method !== 'GET' && r.query.get('dryRun') !== 'All')).to.deep.equal([]);
+      expect(notAsAlice(s.kube.requests)).to.deep.equal([]);
+    });
   });
 });
