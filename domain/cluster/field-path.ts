@@ -1,3 +1,4 @@
+import { isJsonObject } from '../json-object.js';
 /**
  * A path into an object, the way a model asks for one part of a large
  * Kubernetes object: `spec.template.spec.containers`, `status.conditions[0]`,
@@ -29,7 +30,6 @@ export function parseFieldPath(path: string): Segment[] | undefined {
   return segments.length <= MAX_FIELD_PATH_SEGMENTS ? segments : undefined;
 }
 
-const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 const show = (s: Segment) => ('key' in s ? `.${s.key}` : 'index' in s ? `[${s.index}]` : `[name=${s.name}]`);
 
 /** The value at `path` in `root`, or what is there instead, in words a model can act on. */
@@ -45,7 +45,7 @@ export function selectField(root: unknown, path: string): FieldLookup {
   for (const s of segments) {
     const here = at || 'the object';
     if ('key' in s) {
-      if (!isObj(value)) return { found: false, problem: `${here} is ${describe(value)}, not an object with ${s.key}` };
+      if (!isJsonObject(value)) return { found: false, problem: `${here} is ${describe(value)}, not an object with ${s.key}` };
       if (!Object.hasOwn(value, s.key))
         return { found: false, problem: `no field ${s.key} in ${here} (it has: ${Object.keys(value).slice(0, 40).join(', ') || 'nothing'})` };
       value = value[s.key];
@@ -55,9 +55,9 @@ export function selectField(root: unknown, path: string): FieldLookup {
       if (s.index >= value.length) return { found: false, problem: `${here} has ${value.length} items; [${s.index}] is past the end` };
       value = value[s.index];
     } else {
-      const item = value.find((v) => isObj(v) && v.name === s.name);
+      const item = value.find((v) => isJsonObject(v) && v.name === s.name);
       if (item === undefined) {
-        const names = value.map((v) => (isObj(v) && typeof v.name === 'string' ? v.name : undefined)).filter(Boolean);
+        const names = value.map((v) => (isJsonObject(v) && typeof v.name === 'string' ? v.name : undefined)).filter(Boolean);
         return { found: false, problem: `no item named ${s.name} in ${here} (names: ${names.slice(0, 40).join(', ') || 'none'})` };
       }
       value = item;

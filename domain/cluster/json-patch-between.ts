@@ -1,15 +1,15 @@
 import type { JsonPatchOp } from './kube-types.js';
+import { isJsonObject } from '../json-object.js';
 
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** An RFC 6901 reference token: `~` and `/` escaped, so `metadata.annotations["a.b/c"]` is `/metadata/annotations/a.b~1c`. */
 export const pointerToken = (key: string): string => key.replace(/~/g, '~0').replace(/\//g, '~1');
 
 /** RFC 7386 JSON merge patch of `patch` onto `target`: null deletes a key, objects merge, anything else (arrays too) replaces. */
 export function mergePatched(target: unknown, patch: unknown): unknown {
-  if (!isObj(patch)) return patch;
-  const out: Obj = isObj(target) ? { ...target } : {};
+  if (!isJsonObject(patch)) return patch;
+  const out: Obj = isJsonObject(target) ? { ...target } : {};
   for (const [k, v] of Object.entries(patch)) {
     if (v === null) delete out[k];
     else out[k] = mergePatched(out[k], v);
@@ -28,7 +28,7 @@ const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.str
  */
 export function jsonPatchBetween(from: unknown, to: unknown, at = ''): JsonPatchOp[] {
   if (same(from, to)) return [];
-  if (isObj(from) && isObj(to)) {
+  if (isJsonObject(from) && isJsonObject(to)) {
     const ops: JsonPatchOp[] = [];
     for (const k of Object.keys(from)) if (!(k in to)) ops.push({ op: 'remove', path: `${at}/${pointerToken(k)}` });
     for (const [k, v] of Object.entries(to)) {

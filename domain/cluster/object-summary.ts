@@ -1,9 +1,9 @@
 import type { KubeObject } from './kube-types.js';
+import { asJsonObject } from '../json-object.js';
 
 type Obj = Record<string, unknown>;
 
-const asObj = (v: unknown): Obj => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : {});
-const asArr = (v: unknown): Obj[] => (Array.isArray(v) ? v.map(asObj) : []);
+const asArr = (v: unknown): Obj[] => (Array.isArray(v) ? v.map(asJsonObject) : []);
 const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
 
 /**
@@ -16,8 +16,8 @@ export function summarizeObject(o: KubeObject): string {
 }
 
 export function statusSummary(o: KubeObject): string {
-  const status = asObj(o.status);
-  const spec = asObj(o.spec);
+  const status = asJsonObject(o.status);
+  const spec = asJsonObject(o.spec);
   switch (o.kind) {
     case 'Pod':
       return podSummary(status);
@@ -42,9 +42,9 @@ function podSummary(status: Obj): string {
   const restarts = containers.reduce((n, c) => n + num(c.restartCount), 0);
   const parts = [`phase ${typeof status.phase === 'string' ? status.phase : 'Unknown'}`, `ready ${ready}/${containers.length}`, `restarts ${restarts}`];
   for (const c of containers) {
-    const waiting = asObj(asObj(c.state).waiting);
+    const waiting = asJsonObject(asJsonObject(c.state).waiting);
     if (typeof waiting.reason === 'string') parts.push(`${String(c.name)} waiting: ${waiting.reason}`);
-    const last = asObj(asObj(c.lastState).terminated);
+    const last = asJsonObject(asJsonObject(c.lastState).terminated);
     if (typeof last.reason === 'string') parts.push(`${String(c.name)} last terminated: ${last.reason} (exit ${num(last.exitCode)})`);
   }
   return parts.join(', ');

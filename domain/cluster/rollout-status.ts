@@ -1,7 +1,6 @@
 import type { KubeObject } from './kube-types.js';
+import { asJsonObject } from '../json-object.js';
 
-type Obj = Record<string, unknown>;
-const asObj = (v: unknown): Obj => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : {});
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 
 export interface RolloutStatus {
@@ -21,15 +20,15 @@ export interface RolloutStatus {
 export function rolloutStatus(o: KubeObject): RolloutStatus {
   if (o.kind === 'DaemonSet') return daemonSetStatus(o);
   if (o.kind !== 'Deployment' && o.kind !== 'StatefulSet') return { done: true, failed: false, message: 'no rollout for this kind' };
-  const spec = asObj(o.spec);
-  const status = asObj(o.status);
+  const spec = asJsonObject(o.spec);
+  const status = asJsonObject(o.status);
   const desired = num(spec.replicas) ?? 1;
   const generation = num(o.metadata.generation);
   const observed = num(status.observedGeneration);
   if (generation !== undefined && (observed === undefined || observed < generation)) {
     return { done: false, failed: false, message: 'waiting for the controller to observe the new spec' };
   }
-  const progressing = (Array.isArray(status.conditions) ? status.conditions : []).map(asObj).find((c) => c.type === 'Progressing');
+  const progressing = (Array.isArray(status.conditions) ? status.conditions : []).map(asJsonObject).find((c) => c.type === 'Progressing');
   if (progressing?.status === 'False' && progressing.reason === 'ProgressDeadlineExceeded') {
     return {
       done: false,
@@ -57,9 +56,9 @@ export function rolloutStatus(o: KubeObject): RolloutStatus {
 
 /** kubectl's DaemonSetStatusViewer: every scheduled node runs an updated, available pod. */
 function daemonSetStatus(o: KubeObject): RolloutStatus {
-  const spec = asObj(o.spec);
-  const status = asObj(o.status);
-  if (asObj(spec.updateStrategy).type === 'OnDelete')
+  const spec = asJsonObject(o.spec);
+  const status = asJsonObject(o.status);
+  if (asJsonObject(spec.updateStrategy).type === 'OnDelete')
     return { done: true, failed: false, message: 'no automatic rollout (updateStrategy OnDelete: pods change when they are deleted)' };
   const generation = num(o.metadata.generation);
   const observed = num(status.observedGeneration);

@@ -1,3 +1,4 @@
+import { isJsonObject } from '../json-object.js';
 /**
  * YAML text of JSON objects, for people: block style, strings quoted
  * whenever plain style could be read as something else. Any YAML 1.2 parser
@@ -14,27 +15,26 @@ function scalar(v: unknown): string {
   return PLAIN.test(s) && !RESERVED.test(s) ? s : JSON.stringify(s);
 }
 
-const isMap = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 const key = (k: string) => (PLAIN.test(k) && !RESERVED.test(k) ? k : JSON.stringify(k));
 
 function lines(v: unknown, indent: string): string[] {
-  if (isMap(v)) {
+  if (isJsonObject(v)) {
     const entries = Object.entries(v).filter(([, x]) => x !== undefined);
     if (entries.length === 0) return [`${indent}{}`];
     return entries.flatMap(([k, x]) => {
-      if ((isMap(x) && Object.keys(x).length) || (Array.isArray(x) && x.length))
+      if ((isJsonObject(x) && Object.keys(x).length) || (Array.isArray(x) && x.length))
         return [`${indent}${key(k)}:`, ...lines(x, Array.isArray(x) ? indent : `${indent}  `)];
-      return [`${indent}${key(k)}: ${isMap(x) ? '{}' : Array.isArray(x) ? '[]' : scalar(x)}`];
+      return [`${indent}${key(k)}: ${isJsonObject(x) ? '{}' : Array.isArray(x) ? '[]' : scalar(x)}`];
     });
   }
   if (Array.isArray(v)) {
     if (v.length === 0) return [`${indent}[]`];
     return v.flatMap((x) => {
-      if ((isMap(x) && Object.keys(x).length) || (Array.isArray(x) && x.length)) {
+      if ((isJsonObject(x) && Object.keys(x).length) || (Array.isArray(x) && x.length)) {
         const inner = lines(x, `${indent}  `);
         return [`${indent}- ${inner[0].slice(indent.length + 2)}`, ...inner.slice(1)];
       }
-      return [`${indent}- ${isMap(x) ? '{}' : Array.isArray(x) ? '[]' : scalar(x)}`];
+      return [`${indent}- ${isJsonObject(x) ? '{}' : Array.isArray(x) ? '[]' : scalar(x)}`];
     });
   }
   return [`${indent}${scalar(v)}`];

@@ -1,4 +1,5 @@
 import type { KubeObject, ResourceRef } from '../cluster/kube-types.js';
+import { asJsonObject } from '../json-object.js';
 
 export type GitopsController = 'argocd' | 'flux';
 
@@ -61,12 +62,11 @@ export function ownerClaim(object: KubeObject): OwnerClaim | undefined {
 }
 
 const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
-const rec = (v: unknown) => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
 
 /** An Argo CD Application's git source (`spec.source`, or the first `spec.sources` entry with a path); a Helm chart source has none. */
 export function argoSource(application: KubeObject): GitopsSource | undefined {
-  const spec = rec(application.spec);
-  const sources = [rec(spec.source), ...(Array.isArray(spec.sources) ? spec.sources.map(rec) : [])];
+  const spec = asJsonObject(application.spec);
+  const sources = [asJsonObject(spec.source), ...(Array.isArray(spec.sources) ? spec.sources.map(asJsonObject) : [])];
   const git = sources.find((s) => str(s.repoURL) && str(s.path) !== undefined && !s.chart);
   if (!git) return undefined;
   const revision = str(git.targetRevision);
@@ -75,8 +75,8 @@ export function argoSource(application: KubeObject): GitopsSource | undefined {
 
 /** A Flux Kustomization's source reference (`spec.sourceRef`, a GitRepository) and its path. */
 export function fluxSourceRef(kustomization: KubeObject): { ref: ResourceRef; path: string } | undefined {
-  const spec = rec(kustomization.spec);
-  const source = rec(spec.sourceRef);
+  const spec = asJsonObject(kustomization.spec);
+  const source = asJsonObject(spec.sourceRef);
   if (source.kind !== 'GitRepository' || !str(source.name)) return undefined;
   return {
     ref: {
@@ -91,8 +91,8 @@ export function fluxSourceRef(kustomization: KubeObject): { ref: ResourceRef; pa
 
 /** A Flux GitRepository's URL and branch. */
 export function fluxGitRepository(repo: KubeObject, path: string): GitopsSource | undefined {
-  const spec = rec(repo.spec);
+  const spec = asJsonObject(repo.spec);
   const url = str(spec.url);
   if (!url) return undefined;
-  return { repoURL: url, path, revision: str(rec(spec.ref).branch) };
+  return { repoURL: url, path, revision: str(asJsonObject(spec.ref).branch) };
 }

@@ -1,9 +1,9 @@
 import { REDACTED, scrubText } from '../security/scrub-credentials.js';
 import { scrubSecretsInText } from '../security/scrub-secrets.js';
 import type { ChangeRecord } from './change-entry.js';
+import { isJsonObject } from '../json-object.js';
 
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /**
  * Free text of an entry (the request, the model's rationale, the API
@@ -24,7 +24,7 @@ function withoutKnown(value: unknown, secrets: readonly string[], depth = 0): un
     const out = value.map((v) => withoutKnown(v, secrets, depth + 1));
     return out.some((v, i) => v !== value[i]) ? out : value;
   }
-  if (!isObj(value)) return value;
+  if (!isJsonObject(value)) return value;
   let changed = false;
   const out: Obj = {};
   for (const [k, v] of Object.entries(value)) {

@@ -1,21 +1,22 @@
 import type { KubeObject, ResourceRef } from '../cluster/kube-types.js';
 import { REDACTED } from '../security/scrub-credentials.js';
 import type { ChangeTarget, ObjectState } from './change-entry.js';
+import { isJsonObject } from '../json-object.js';
 
 const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
 /** Top-level fields that are not the object's content: identity, and what the server or a controller writes. */
 const NOT_CONTENT = new Set(['apiVersion', 'kind', 'metadata', 'status', 'spec']);
 
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** Secret values and the last-applied annotation (which repeats them) as `***`, at any depth of a copy. */
 export function redactObject(kind: string, value: unknown): unknown {
   if (Array.isArray(value)) return value.map((op) => redactJsonPatchOp(kind, op));
-  if (!isObj(value)) return value;
+  if (!isJsonObject(value)) return value;
   const out: Obj = { ...value };
-  if (kind === 'Secret') for (const f of ['data', 'stringData']) if (isObj(out[f])) out[f] = Object.fromEntries(Object.keys(out[f]).map((k) => [k, REDACTED]));
-  if (isObj(out.metadata) && isObj(out.metadata.annotations) && LAST_APPLIED in out.metadata.annotations) {
+  if (kind === 'Secret')
+    for (const f of ['data', 'stringData']) if (isJsonObject(out[f])) out[f] = Object.fromEntries(Object.keys(out[f]).map((k) => [k, REDACTED]));
+  if (isJsonObject(out.metadata) && isJsonObject(out.metadata.annotations) && LAST_APPLIED in out.metadata.annotations) {
     out.metadata = { ...out.metadata, annotations: { ...out.metadata.annotations, [LAST_APPLIED]: REDACTED } };
   }
   return out;
@@ -26,12 +27,12 @@ const LAST_APPLIED_PATH = /^\/metadata\/annotations(\/kubectl\.kubernetes\.io~1l
 
 /** One op of a JSON Patch (RFC 6902): a value written into a Secret's data, or the last-applied annotation, as `***`. */
 function redactJsonPatchOp(kind: string, op: unknown): unknown {
-  if (!isObj(op) || typeof op.path !== 'string' || !('value' in op)) return op;
+  if (!isJsonObject(op) || typeof op.path !== 'string' || !('value' in op)) return op;
   if (kind === 'Secret' && SECRET_PATH.test(op.path))
-    return { ...op, value: isObj(op.value) ? Object.fromEntries(Object.keys(op.value).map((k) => [k, REDACTED])) : REDACTED };
+    return { ...op, value: isJsonObject(op.value) ? Object.fromEntries(Object.keys(op.value).map((k) => [k, REDACTED])) : REDACTED };
   if (LAST_APPLIED_PATH.test(op.path)) {
     if (op.path.endsWith('configuration')) return { ...op, value: REDACTED };
-    if (isObj(op.value) && LAST_APPLIED in op.value) return { ...op, value: { ...op.value, [LAST_APPLIED]: REDACTED } };
+    if (isJsonObject(op.value) && LAST_APPLIED in op.value) return { ...op, value: { ...op.value, [LAST_APPLIED]: REDACTED } };
   }
   return op;
 }
@@ -74,5 +75,5 @@ export function targetOf(ref: ResourceRef): ChangeTarget {
 export function holdsRedacted(value: unknown): boolean {
   if (value === REDACTED) return true;
   if (Array.isArray(value)) return value.some(holdsRedacted);
-  return isObj(value) && Object.values(value).some(holdsRedacted);
+  return isJsonObject(value) && Object.values(value).some(holdsRedacted);
 }

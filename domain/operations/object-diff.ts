@@ -1,4 +1,5 @@
 import type { KubeObject } from '../cluster/kube-types.js';
+import { isJsonObject } from '../json-object.js';
 
 /** One step into an object: a key, an array index, or the array element with that `name`. */
 export type PathSegment = { key: string } | { index: number } | { name: string };
@@ -24,16 +25,15 @@ const NOISE_METADATA = new Set(['resourceVersion', 'uid', 'generation', 'managed
 const NOISE_ANNOTATIONS = new Set(['kubectl.kubernetes.io/last-applied-configuration', 'deployment.kubernetes.io/revision']);
 
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** The object without status and the metadata noise: what a change is about. */
 export function significantFields(o: KubeObject | Obj | null | undefined): Obj {
   if (!o) return {};
   const { status: _s, ...rest } = o as Obj;
-  const meta = isObj(rest.metadata) ? { ...rest.metadata } : undefined;
+  const meta = isJsonObject(rest.metadata) ? { ...rest.metadata } : undefined;
   if (meta) {
     for (const k of NOISE_METADATA) delete meta[k];
-    if (isObj(meta.annotations)) {
+    if (isJsonObject(meta.annotations)) {
       const kept = Object.fromEntries(Object.entries(meta.annotations).filter(([k]) => !NOISE_ANNOTATIONS.has(k)));
       if (Object.keys(kept).length) meta.annotations = kept;
       else delete meta.annotations;
@@ -68,7 +68,7 @@ function walk(a: unknown, b: unknown, at: PathSegment[], out: SegmentChange[]): 
   if (equal(a, b)) return;
   if (a === undefined) return void out.push({ segments: at, to: b });
   if (b === undefined) return void out.push({ segments: at, from: a });
-  if (isObj(a) && isObj(b)) {
+  if (isJsonObject(a) && isJsonObject(b)) {
     const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].sort();
     for (const k of keys) walk(a[k], b[k], [...at, { key: k }], out);
     return;
@@ -91,7 +91,7 @@ function walk(a: unknown, b: unknown, at: PathSegment[], out: SegmentChange[]): 
 function byName(items: unknown[]): Map<string, unknown> | undefined {
   const map = new Map<string, unknown>();
   for (const item of items) {
-    if (!isObj(item) || typeof item.name !== 'string' || map.has(item.name)) return undefined;
+    if (!isJsonObject(item) || typeof item.name !== 'string' || map.has(item.name)) return undefined;
     map.set(item.name, item);
   }
   return map;
@@ -100,7 +100,7 @@ function byName(items: unknown[]): Map<string, unknown> | undefined {
 function equal(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((v, i) => equal(v, b[i]));
-  if (isObj(a) && isObj(b)) {
+  if (isJsonObject(a) && isJsonObject(b)) {
     const ka = Object.keys(a);
     return ka.length === Object.keys(b).length && ka.every((k) => k in b && equal(a[k], b[k]));
   }

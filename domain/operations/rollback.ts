@@ -1,9 +1,9 @@
 import { kubectlEquivalent, type ClusterAction } from '../actions/cluster-action.js';
 import type { KubeObject, ResourceRef } from '../cluster/kube-types.js';
 import type { PathSegment, SegmentChange } from './object-diff.js';
+import { isJsonObject } from '../json-object.js';
 
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 export interface RollbackAdvice {
   /** A patch that puts the changed spec fields back to their values before the change; sent as a strategic merge patch (the kinds that roll out are built-in). */
@@ -27,7 +27,7 @@ function restorable(segments: PathSegment[]): boolean {
 /** The value at a key path (undefined where it stops). */
 export function valueAt(o: unknown, keys: string[]): unknown {
   let v: unknown = o;
-  for (const k of keys) v = isObj(v) ? v[k] : undefined;
+  for (const k of keys) v = isJsonObject(v) ? v[k] : undefined;
   return v;
 }
 
@@ -35,7 +35,7 @@ export function valueAt(o: unknown, keys: string[]): unknown {
 export function setAt(patch: Obj, keys: string[], value: unknown): void {
   let node = patch;
   for (const k of keys.slice(0, -1)) {
-    if (!isObj(node[k])) node[k] = {};
+    if (!isJsonObject(node[k])) node[k] = {};
     node = node[k] as Obj;
   }
   node[keys[keys.length - 1]] = value;

@@ -1,4 +1,5 @@
 import { REDACTED, scrubText } from './scrub-credentials.js';
+import { isJsonObject } from '../json-object.js';
 
 /**
  * Scrubbing of what svc reads from a cluster before a model sees it (function
@@ -67,7 +68,6 @@ function scrubPrivateKeys(text: string): string {
 }
 
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 const MAX_DEPTH = 64;
 /** Holds a whole earlier version of the object (env values, Secret data) as JSON text. */
 const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
@@ -85,9 +85,9 @@ export function scrubSecretsInValue(value: unknown): unknown {
 
 function walk(v: unknown, depth: number, secretData: boolean): unknown {
   if (typeof v === 'string') return secretData ? REDACTED : scrubSecretsInText(v);
-  if (depth >= MAX_DEPTH) return Array.isArray(v) || isObj(v) ? REDACTED : v;
+  if (depth >= MAX_DEPTH) return Array.isArray(v) || isJsonObject(v) ? REDACTED : v;
   if (Array.isArray(v)) return v.map((x) => walk(x, depth + 1, secretData));
-  if (!isObj(v)) return v;
+  if (!isJsonObject(v)) return v;
   const isSecret = v.kind === 'Secret';
   const namedCredential = typeof v.name === 'string' && isCredentialName(v.name);
   const out: Obj = {};

@@ -6,6 +6,7 @@ import { normaliseUploadPath } from './file-path.js';
 import { checkSourceIdentifier } from './source-identifier.js';
 import { base64DecodedSize } from './strict-base64.js';
 import { MAX_UPLOAD_DECODED_BYTES, MAX_UPLOAD_FILES } from './upload-limits.js';
+import { isJsonObject } from '../json-object.js';
 
 /** A manifest file that passed every check but is not decoded yet. */
 export interface CheckedFile {
@@ -38,10 +39,6 @@ const MANIFEST_FIELDS = new Set(['source', 'contentHash', 'files']);
 const FILE_FIELDS = new Set(['path', 'content', 'mode']);
 const FILES_SHAPE = 'a non-empty array of {path, content (base64), mode (octal, optional)}';
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
 function rejectUnknownFields(obj: Record<string, unknown>, allowed: Set<string>, where: string): void {
   for (const key of Object.keys(obj)) {
     if (!allowed.has(key)) {
@@ -61,7 +58,7 @@ function checkFiles(files: unknown): CheckedFile[] {
   const checked: CheckedFile[] = [];
   let total = 0;
   files.forEach((file: unknown, i) => {
-    if (!isObject(file)) throw new ValidationError(`Invalid files[${i}]: must be an object with path, content and optional mode`);
+    if (!isJsonObject(file)) throw new ValidationError(`Invalid files[${i}]: must be an object with path, content and optional mode`);
     rejectUnknownFields(file, FILE_FIELDS, `files[${i}]`);
     if (typeof file.path !== 'string') throw new ValidationError(`Invalid files[${i}].path: must be a string`);
     const path = normaliseUploadPath(file.path);
@@ -95,7 +92,7 @@ function checkFiles(files: unknown): CheckedFile[] {
  * Throws ValidationError naming the offending field or file.
  */
 export function checkManifest(body: unknown): CheckedManifest {
-  if (!isObject(body)) throw new ValidationError(`Upload manifest must be a JSON object with source and files (${FILES_SHAPE})`);
+  if (!isJsonObject(body)) throw new ValidationError(`Upload manifest must be a JSON object with source and files (${FILES_SHAPE})`);
   rejectUnknownFields(body, MANIFEST_FIELDS, 'upload manifest');
   const identifier = checkSourceIdentifier(body.source);
   const sent = body.contentHash ?? undefined;
