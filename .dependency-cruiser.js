@@ -1,5 +1,5 @@
 /** Layer rules: arrows point inward only (DESIGN.md, "The hexagon"). */
-const VENDOR = '^(express|@tsoa|tsoa|tsyringe|openai|@qdrant|@kubernetes|isomorphic-git|@opentelemetry|pino|@modelcontextprotocol|commander)($|/)';
+const VENDOR = '^(express|@tsoa|tsoa|tsyringe|openai|@qdrant|@kubernetes|isomorphic-git|@opentelemetry|pino|@modelcontextprotocol|commander|prom-client)($|/)';
 
 module.exports = {
   forbidden: [
@@ -38,10 +38,15 @@ module.exports = {
     },
     {
       name: 'interfaces-reach-infrastructure-through-the-root',
-      comment: 'interfaces/ uses infrastructure only through the composition root, its DI tokens, config types and the service version',
+      comment:
+        'interfaces/ uses infrastructure only through the composition root, its DI tokens, config types and the service version, and the sandbox and eval entry points (their own composition roots)',
       severity: 'error',
       from: { path: '^interfaces/' },
-      to: { path: '^infrastructure/', pathNot: '^infrastructure/(composition-root|tokens|service-version)[.]ts$|^infrastructure/config/' },
+      to: {
+        path: '^infrastructure/',
+        pathNot:
+          '^infrastructure/(composition-root|tokens|service-version)[.]ts$|^infrastructure/config/|^infrastructure/sandbox/sandbox-main[.]ts$|^infrastructure/evaluation/eval-main[.]ts$',
+      },
     },
   ],
   options: {

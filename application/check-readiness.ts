@@ -57,6 +57,7 @@ export class CheckReadiness {
   private readonly timeoutMs: number;
   private readonly sharedState?: SharedState;
   private readonly warnings: readonly string[];
+  private lastEmbeddingProblem?: string;
 
   constructor(
     private readonly vectorStore: VectorStore,
@@ -103,6 +104,11 @@ export class CheckReadiness {
     });
   }
 
+  /** Why the last probe found the embeddings unhealthy (the adapter's words: refused key, unknown model, unreachable), or undefined. */
+  embeddingProblem(): string | undefined {
+    return this.lastEmbeddingProblem;
+  }
+
   private async probe(): Promise<ReadinessReport> {
     const [health, exists, count, embedding, shared] = await Promise.all([
       this.within('vector database', () => this.vectorStore.health()),
@@ -117,12 +123,13 @@ export class CheckReadiness {
     else if (!health.value.connected) reasons.push(`vector database: ${health.value.error ?? 'not connected'}`);
 
     let embeddingHealthy = false;
-    if (!embedding.ok) reasons.push(embedding.reason);
+    this.lastEmbeddingProblem = undefined;
+    if (!embedding.ok) reasons.push((this.lastEmbeddingProblem = embedding.reason));
     else {
       const expected = this.embedder.info().dimension;
       const vectors = embedding.value;
       embeddingHealthy = Array.isArray(vectors) && vectors.length === 1 && isUsableVector(vectors[0], expected);
-      if (!embeddingHealthy) reasons.push(`embedding service returned no finite vector of dimension ${expected ?? '(any)'}`);
+      if (!embeddingHealthy) reasons.push((this.lastEmbeddingProblem = `embedding service returned no finite vector of dimension ${expected ?? '(any)'}`));
     }
 
     const absent = exists.ok && exists.value === false;

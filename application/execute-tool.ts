@@ -1,9 +1,10 @@
 import type { Caller } from '../domain/auth/caller.js';
 import { leastRoleForTool, requireRole, roleForToolCall } from '../domain/auth/tool-access.js';
-import { CancelledError, DomainError, ExecutionError } from '../domain/errors.js';
+import { CancelledError, DomainError, ERROR_CODES, ExecutionError } from '../domain/errors.js';
 import { issueLines } from '../domain/validation/zod-issues.js';
 import type { Clock } from '../domain/ports/clock.js';
 import type { Logger } from '../domain/ports/logger.js';
+import { NO_METRICS, type Metrics } from '../domain/ports/metrics.js';
 import type { Tracer } from '../domain/ports/tracer.js';
 import type { ToolRegistry } from '../domain/tools/tool-registry.js';
 import type { ToolContext, ToolHandlers } from './tool-handler.js';
@@ -42,10 +43,12 @@ export class ExecuteTool {
     private readonly logger: Logger,
     /** Check every result against the tool's output schema (tests turn it on, so every scenario holds the schemas true). */
     private readonly verifyOutputs = false,
+    /** Tool runs by tool and outcome, role refusals. */
+    private readonly metrics: Metrics = NO_METRICS,
   ) {}
 
   async execute(input: ExecuteToolInput): Promise<ExecuteToolOutput> {
-    const params = authorisedInput(this.registry, input.caller, input.toolName, input.params);
+    const params = authorisedInput(this.registry, input.caller, input.toolName, input.params, this.metrics);
     const started = this.clock.now();
     const sessionId = typeof params.sessionId === 'string' ? params.sessionId : undefined;
     const inputJson = JSON.stringify(params);
@@ -73,9 +76,11 @@ export class ExecuteTool {
           // a tool may wind down to an answer after a cancel (a loop stopped as at its deadline): a cancelled run has none
           if (run?.signal.aborted) throw new CancelledError();
           span.setAttributes({ 'svc.tool.success': true, 'svc.tool.duration_ms': this.clock.now() - started, ...changes() });
+          this.metrics.toolRun(input.toolName, 'success');
           return value;
         } catch (err) {
           span.setAttributes({ 'svc.tool.success': false, 'svc.tool.duration_ms': this.clock.now() - started, ...changes() });
+          this.metrics.toolRun(input.toolName, err instanceof CancelledError ? 'cancelled' : 'error');
           throw err;
         }
       },
@@ -114,14 +119,27 @@ export class ExecuteTool {
  * The input of a call the caller may make, validated: roles first (an
  * unknown tool is 404 for anyone), then the input, then the role this very
  * call needs (403 FORBIDDEN naming it). Shared by a run's start, so a call
- * refused synchronously is refused before a run exists too.
+ * refused synchronously is refused before a run exists too. A role refusal
+ * is counted in `metrics`.
  */
-export function authorisedInput(registry: ToolRegistry, caller: Caller, toolName: string, raw: unknown): Record<string, unknown> {
+export function authorisedInput(
+  registry: ToolRegistry,
+  caller: Caller,
+  toolName: string,
+  raw: unknown,
+  metrics: Metrics = NO_METRICS,
+): Record<string, unknown> {
   registry.get(toolName);
-  requireRole(caller, leastRoleForTool(toolName), toolName);
-  const params = registry.validate(toolName, raw);
-  requireRole(caller, roleForToolCall(toolName, params), describeCall(toolName, params));
-  return params;
+  try {
+    requireRole(caller, leastRoleForTool(toolName), toolName);
+    const params = registry.validate(toolName, raw);
+    requireRole(caller, roleForToolCall(toolName, params), describeCall(toolName, params));
+    return params;
+  } catch (err) {
+    // a refusal for the caller's role (counted once, as the gate counts its own)
+    if (err instanceof DomainError && err.code === ERROR_CODES.FORBIDDEN) metrics.refusal('role');
+    throw err;
+  }
 }
 
 /** The call as a refusal names it: the tool, and for manageOrgData the operation. */

@@ -1,3 +1,4 @@
+import type { CheckModel } from './check-model.js';
 import type { CheckReadiness } from './check-readiness.js';
 import type { ClusterReader } from '../domain/ports/cluster-reader.js';
 import type { Embedder } from '../domain/ports/embedder.js';
@@ -33,6 +34,8 @@ export class GetSystemStatus implements ToolHandler {
     private readonly tracer: Tracer,
     private readonly readiness: CheckReadiness,
     private readonly sharedState: SharedState,
+    /** The model asked one small question (cached); without it the settings alone are reported. */
+    private readonly checkModel?: CheckModel,
   ) {}
 
   async execute() {
@@ -40,17 +43,20 @@ export class GetSystemStatus implements ToolHandler {
     // Each probe is a child of the tool's span (the adapters' own probes are not traced by their decorators).
     const probe = <T>(dependency: string, fn: () => Promise<T>) =>
       this.tracer.inChildSpan(`probe ${dependency}`, { 'svc.probe.dependency': dependency }, () => fn(), 'internal');
-    const [vector, kubernetes, readiness, sharedState] = await Promise.all([
+    const settings = this.llm.status();
+    const [vector, kubernetes, readiness, sharedState, model] = await Promise.all([
       probe('vectordb', () => this.vectorStatus()),
       probe('kubernetes', () => this.cluster.status()),
       probe('embeddings', () => this.readiness.execute()),
       probe('shared-state', () => this.sharedState.status()),
+      settings.configured && this.checkModel ? probe('llm', () => this.checkModel!.execute()) : Promise.resolve(undefined),
     ]);
     const info = this.embedder.info();
-    const embedding = { ...info, dimension: info.dimension ?? null, healthy: readiness.embeddingHealthy };
-    const aiProvider = this.llm.status();
-    const healthy =
-      vector.connected && embedding.healthy && kubernetes.connected && aiProvider.configured && (!sharedState.configured || sharedState.connected);
+    const embeddingError = readiness.embeddingHealthy ? undefined : this.readiness.embeddingProblem();
+    const embedding = { ...info, dimension: info.dimension ?? null, healthy: readiness.embeddingHealthy, ...(embeddingError ? { error: embeddingError } : {}) };
+    const aiProvider = model ? { ...settings, ...model } : settings;
+    const modelHealthy = settings.configured && (model?.healthy ?? true);
+    const healthy = vector.connected && embedding.healthy && kubernetes.connected && modelHealthy && (!sharedState.configured || sharedState.connected);
     return {
       status: healthy ? 'healthy' : 'degraded',
       system: {

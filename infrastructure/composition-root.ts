@@ -2,6 +2,7 @@ import { GetSession } from '../application/sessions/get-session.js';
 import { ListSessions } from '../application/sessions/list-sessions.js';
 import 'reflect-metadata';
 import { container as rootContainer, type DependencyContainer, type InjectionToken } from 'tsyringe';
+import { CheckModel } from '../application/check-model.js';
 import { CheckReadiness } from '../application/check-readiness.js';
 import { ExecuteTool } from '../application/execute-tool.js';
 import { GetSystemStatus, type RuntimeInfo } from '../application/get-system-status.js';
@@ -52,6 +53,8 @@ import { resumeBackgroundWork as resumeScan, stopBackgroundWork as stopScan } fr
 import { TOKENS } from './tokens.js';
 import { createTracer } from './tracing/create-tracer.js';
 import { tracePorts } from './tracing/trace-ports.js';
+import { meteredCluster, meteredLedger, meteredLlm } from './metrics/metered-ports.js';
+import { PrometheusMetrics } from './metrics/prometheus-metrics.js';
 import { SERVICE_VERSION } from './service-version.js';
 import { createEmbedder, createVectorStore } from './vector/vector-adapters.js';
 
@@ -97,11 +100,15 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
   // Started before any adapter or the app: the http/undici instrumentations must be in place first.
   const tracer = overrides.tracer ?? createTracer(config.tracing, { logger, serviceVersion: SERVICE_VERSION, secrets: configSecrets(config) });
   value(TOKENS.Tracer, tracer);
+  const metrics = new PrometheusMetrics();
+  value(TOKENS.Metrics, metrics);
+  value(TOKENS.MetricsExposition, metrics);
+  // Model calls and cluster writes are counted at the adapter, whoever makes them.
   const adapters = {
     vectorStore: overrides.vectorStore ?? createVectorStore(config.vector, logger),
     embedder: overrides.embedder ?? createEmbedder(config.vector),
-    llm: overrides.llm ?? createLlmProvider(config.llm),
-    cluster: actingCluster(config, overrides.cluster ?? createLazyClusterClient(config.cluster), logger),
+    llm: meteredLlm(overrides.llm ?? createLlmProvider(config.llm), metrics),
+    cluster: meteredCluster(actingCluster(config, overrides.cluster ?? createLazyClusterClient(config.cluster), logger), metrics),
   };
   // Tools see the ports through their span decorators (when tracing is on)...
   const ports = tracePorts(
@@ -112,6 +119,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
   );
   value(TOKENS.VectorStore, ports.vectorStore);
   value(TOKENS.Embedder, ports.embedder);
+  value(TOKENS.PolicySource, new OrgPolicySource(ports.vectorStore, ports.embedder));
   // ...and through the run-aware views: inside a run, progress events and a cancel that stops the next call or write
   value(TOKENS.LlmProvider, runAwareLlm(ports.llm));
   // One adapter, two ports: the reader view cannot reach a write method, even through a cast.
@@ -120,13 +128,14 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
   const shared = createSharedState(config, c.resolve(TOKENS.Clock), logger, tracer);
   value(TOKENS.SessionStore, overrides.sessions ?? shared.sessions);
   value(TOKENS.ListSessions, new ListSessions(c.resolve(TOKENS.SessionStore)));
-  value(TOKENS.GetSession, new GetSession(c.resolve(TOKENS.SessionStore)));
+  value(TOKENS.GetSession, new GetSession(c.resolve(TOKENS.SessionStore), config.auth));
   value(TOKENS.SharedState, shared.sharedState);
   value(TOKENS.RateLimiter, shared.rateLimiter);
+  value(TOKENS.SharedStateReady, shared.ready);
   const auth = createAuthenticator(config, logger);
   if (auth) value(TOKENS.Authenticator, auth.authenticator);
   value(TOKENS.OnShutdown, [shared.close, async () => auth?.stop()]);
-  const recorder = registerLedger(c, config, overrides.ledger ?? shared.ledger, overrides.ledger ? 'custom' : shared.ledgerStore);
+  const recorder = registerLedger(c, config, meteredLedger(overrides.ledger ?? shared.ledger, metrics), overrides.ledger ? 'custom' : shared.ledgerStore);
   // ...readiness checks do not: a probe every few seconds would be a trace of its own each time.
   value(
     TOKENS.CheckReadiness,
@@ -153,7 +162,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
     clock: c.resolve(TOKENS.Clock),
     limits: { timeoutMs: config.ai.timeoutMs, maxTokens: config.ai.maxTokens },
     writeScope: config.writes,
-    policies: new OrgPolicySource(c.resolve(TOKENS.VectorStore), c.resolve(TOKENS.Embedder)),
+    policies: c.resolve(TOKENS.PolicySource),
     recorder,
     approval: config.auth,
   };
@@ -170,6 +179,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
         c.resolve(TOKENS.Tracer),
         c.resolve(TOKENS.CheckReadiness),
         c.resolve(TOKENS.SharedState),
+        new CheckModel(c.resolve(TOKENS.LlmProvider), c.resolve(TOKENS.Clock)),
       ),
       manageOrgData: registerOrgData(c, config, overrides.scanStates ?? shared.scanStates),
       ...deploymentHandlers(c, config, gitDelivery),
@@ -188,7 +198,15 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
   registerPrompts(c, config, overrides);
   value(
     TOKENS.ExecuteTool,
-    new ExecuteTool(registry, handlers, c.resolve(TOKENS.Tracer), c.resolve(TOKENS.Clock), c.resolve(TOKENS.Logger), overrides.verifyToolOutputs ?? false),
+    new ExecuteTool(
+      registry,
+      handlers,
+      c.resolve(TOKENS.Tracer),
+      c.resolve(TOKENS.Clock),
+      c.resolve(TOKENS.Logger),
+      overrides.verifyToolOutputs ?? false,
+      metrics,
+    ),
   );
   registerRuns(c, config, overrides.runs ?? shared.runs);
   return c;
@@ -200,6 +218,22 @@ function actingCluster(config: Config, own: ClusterClient & Partial<Impersonatin
   if (typeof own.actingAs !== 'function') throw new Error('SVC_KUBE_IMPERSONATE is on, but the cluster client given cannot impersonate');
   logger.info("Kubernetes requests made for a caller impersonate them (SVC_KUBE_IMPERSONATE); work for no caller uses svc's own identity");
   return callerAwareCluster(own, own as ImpersonatingClusterClients);
+}
+
+/** How long start-up waits for the shared store's connection before it serves anyway (degraded, as when Redis goes down later). */
+export const SHARED_STATE_WAIT_MS = 10_000;
+
+/**
+ * Waits (bounded) until the shared store's connection is up, so nothing
+ * touches Redis before it is: a healthy start logs no error. Without Redis it
+ * returns at once; a Redis still down after the wait is one warning, and svc
+ * serves without it until it is back.
+ */
+export async function waitForSharedState(c: DependencyContainer, timeoutMs = SHARED_STATE_WAIT_MS): Promise<void> {
+  if (await c.resolve(TOKENS.SharedStateReady)(timeoutMs)) return;
+  c.resolve(TOKENS.Logger).warn('shared state (Redis) not connected yet; svc serves without it and keeps reconnecting', {
+    waitedMs: timeoutMs,
+  });
 }
 
 /** Background work a started server owns (a capability scan left unfinished, ledger retention): started and stopped by the process entry point. */

@@ -11,6 +11,7 @@ import type { ListChanges } from '../application/ledger/list-changes.js';
 import type { VerifyLedger } from '../application/ledger/verify-ledger.js';
 import type { ChangeRecorder } from '../application/ledger/change-recorder.js';
 import type { RevertChange } from '../application/ledger/revert-change.js';
+import type { PolicySource } from '../application/actions/policy-source.js';
 import type { ChangeLedger } from '../domain/ports/change-ledger.js';
 import type { ListPrompts } from '../application/prompts/list-prompts.js';
 import type { PromptSourceResolver } from '../application/prompts/prompt-source-resolver.js';
@@ -35,6 +36,8 @@ import type { Embedder } from '../domain/ports/embedder.js';
 import type { IngestedSourceStore } from '../domain/ports/ingested-source-store.js';
 import type { LlmProvider } from '../domain/ports/llm-provider.js';
 import type { Logger } from '../domain/ports/logger.js';
+import type { Metrics } from '../domain/ports/metrics.js';
+import type { MetricsExposition } from './metrics/prometheus-metrics.js';
 import type { ScanStateStore } from '../domain/ports/scan-state-store.js';
 import type { SessionStore } from '../domain/ports/session-store.js';
 import type { RateLimiter } from '../domain/ports/rate-limiter.js';
@@ -59,6 +62,9 @@ export const TOKENS = {
   Logger: token<Logger>('Logger'),
   Clock: token<Clock & Timers>('Clock'),
   Tracer: token<Tracer>('Tracer'),
+  Metrics: token<Metrics>('Metrics'),
+  /** What GET /metrics serves: the same registry as Metrics, rendered. */
+  MetricsExposition: token<MetricsExposition>('MetricsExposition'),
   VectorStore: token<VectorStore>('VectorStore'),
   Embedder: token<Embedder>('Embedder'),
   LlmProvider: token<LlmProvider>('LlmProvider'),
@@ -71,6 +77,8 @@ export const TOKENS = {
   RateLimiter: token<RateLimiter>('RateLimiter'),
   /** Turns bearer tokens into callers; not registered when no identity is configured (svc runs open). */
   Authenticator: token<Authenticator>('Authenticator'),
+  /** Resolves true once the shared store (Redis) is connected, at once without one; false after the timeout. */
+  SharedStateReady: token<(timeoutMs: number) => Promise<boolean>>('SharedStateReady'),
   /** Closers run on graceful shutdown, after in-flight requests drained. */
   OnShutdown: token<Array<() => Promise<void>>>('OnShutdown'),
   ToolRegistry: token<ToolRegistry>('ToolRegistry'),
@@ -102,4 +110,6 @@ export const TOKENS = {
   LedgerRetention: token<LedgerRetention>('LedgerRetention'),
   ChangeRecorder: token<ChangeRecorder>('ChangeRecorder'),
   RevertChange: token<RevertChange>('RevertChange'),
+  /** The organisation's stored policies, which every write is checked against. */
+  PolicySource: token<PolicySource>('PolicySource'),
 } as const;

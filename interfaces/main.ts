@@ -1,6 +1,7 @@
 import 'reflect-metadata';
-import { buildContainer, resumeBackgroundWork, stopBackgroundWork } from '../infrastructure/composition-root.js';
+import { buildContainer, resumeBackgroundWork, stopBackgroundWork, waitForSharedState } from '../infrastructure/composition-root.js';
 import { ConfigError, loadConfig } from '../infrastructure/config/config.js';
+import { TOKENS } from '../infrastructure/tokens.js';
 import { startServer } from './http/server.js';
 
 /** Starts svc from the environment; SIGTERM/SIGINT drain and exit 0. */
@@ -16,13 +17,14 @@ export async function serve(): Promise<void> {
     throw err;
   }
   const container = buildContainer(config);
+  const logger = container.resolve(TOKENS.Logger);
+  // nothing touches Redis before its connection is up (bounded: a Redis that is down is a warning, not a failed start)
+  await waitForSharedState(container);
   const running = await startServer(container);
   // after the server listens: a resumed scan never delays start-up
-  resumeBackgroundWork(container).catch((err) =>
-    process.stderr.write(`svc: resuming the capability scan failed: ${err instanceof Error ? err.message : String(err)}\n`),
-  );
+  resumeBackgroundWork(container).catch((err) => logger.error('resuming background work failed', { err: err instanceof Error ? err.message : String(err) }));
   const stop = (signal: string) => {
-    process.stderr.write(`svc: ${signal} received, draining\n`);
+    logger.info('draining', { signal });
     Promise.all([stopBackgroundWork(container), running.close()]).then(
       () => process.exit(0),
       () => process.exit(1),

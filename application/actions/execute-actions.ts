@@ -52,6 +52,9 @@ export function sentChangeOf(op: ClusterOperation): SentChange {
   }
 }
 
+/** A check of the object an action's execute-time dry run returned (the organisation's policies): a refusal stops the execution before any write, like the API server's. */
+export type ExecutionJudge = (action: ClusterAction, result: KubeObject) => { reason: string; message: string } | undefined;
+
 export interface ExecutionReport {
   /** false when a dry run refused an action: then nothing was applied. */
   dryRunPassed: boolean;
@@ -96,7 +99,8 @@ async function run(writer: ClusterWriter, op: ClusterOperation, warnings: string
  * Conflict, never overwritten). A dependency failure during the dry runs is
  * NothingAppliedError: the caller may try again. With `recording`, each write
  * goes through the ChangeRecorder: one ledger entry per write, its id in the
- * action's outcome.
+ * action's outcome. With `judge`, each accepted dry run's object is judged
+ * too; a refusal there applies nothing, as a refused dry run.
  */
 export async function executeActions(
   writer: ClusterWriter,
@@ -104,6 +108,7 @@ export async function executeActions(
   clock: Clock,
   pins: readonly (string | undefined)[] = [],
   recording?: WriteRecording,
+  judge?: ExecutionJudge,
 ): Promise<ExecutionReport> {
   const now = new Date(clock.now());
   const ops = actions.map((a, i) => toOperation(a, now, pins[i]));
@@ -117,6 +122,8 @@ export async function executeActions(
       if (e instanceof DependencyError) throw new NothingAppliedError(e);
       throw e;
     }
+    const judged = verdict.accepted ? judge?.(actions[i], verdict.object) : undefined;
+    if (judged) verdict = { accepted: false, ...judged, causes: [] };
     dryRuns.push(verdict);
     if (verdict.accepted) warnings.push(verdict.warnings);
     else {

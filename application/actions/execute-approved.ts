@@ -1,25 +1,34 @@
-import { actionTarget, kubectlEquivalent, type ClusterAction } from '../../domain/actions/cluster-action.js';
+import { actionTarget, kubectlEquivalent, toOperation, type ClusterAction } from '../../domain/actions/cluster-action.js';
 import { withOperations } from '../../domain/actions/custom-resource-patch.js';
-import { describeTarget, scopeRefusal } from '../../domain/actions/write-scope.js';
+import { describeTarget, guardSettingsOf } from '../../domain/actions/write-scope.js';
+import { checkBeforeIo } from '../../domain/write-guard/write-guard.js';
 import type { FieldChange } from '../../domain/operations/object-diff.js';
 import type { Clock } from '../../domain/ports/clock.js';
 import type { ClusterReader } from '../../domain/ports/cluster-reader.js';
 import type { ClusterWriter } from '../../domain/ports/cluster-writer.js';
 import { executeActions, type ExecutionReport, type WriteRecording } from './execute-actions.js';
-import { previewActions, type PreviewChecks } from './preview-actions.js';
+import { NO_POLICIES, type PolicySource } from './policy-source.js';
+import { policyVerdict, previewActions, resolveForWrite, writeAsSent, type PreviewChecks } from './preview-actions.js';
 import type { ProposedAction } from './proposed-action.js';
 
 export interface ApprovedExecutionDeps {
   reader: ClusterReader;
   writer: ClusterWriter;
   clock: Clock;
+  /** The organisation's policies, read again now: each dry run's object is checked against every stored one. */
+  policies?: PolicySource;
 }
 
 const MAX_DRIFT_ENTRIES = 5;
 
 /**
- * Runs an approved proposal exactly as approved: the allow-lists are checked
- * again (configuration may have changed), then executeActions with each
+ * Runs an approved proposal exactly as approved: the write guard's target
+ * checks run again (discovery, the allow-lists, unsafe patches:
+ * configuration or the cluster may have changed), an object previewed as
+ * absent (a create) must still be absent (checked by a read just before:
+ * not an atomic precondition), and every stored policy is read
+ * again and checked on each execute-time dry run's object (a policy added or
+ * tightened since the preview refuses the write; nothing is applied), then executeActions with each
  * action pinned to the resourceVersion its preview saw, and a custom
  * resource's patch sent as the JSON Patch operations its preview computed. When an object
  * changed since (the server answers 409), nothing is applied and the refusal
@@ -32,24 +41,37 @@ export async function executeApproved(
   approved: readonly ProposedAction[],
   recording?: WriteRecording,
 ): Promise<ExecutionReport> {
-  for (const [i, a] of actions.entries()) {
-    const outside = scopeRefusal(actionTarget(a), checks.scope);
-    if (outside)
-      return {
-        dryRunPassed: false,
-        refused: { action: i + 1, description: a.description, reason: 'OutsideWriteScope', message: outside, causes: [] },
-        outcomes: actions.map((x, j) => ({ action: j + 1, description: x.description, kubectl: kubectlEquivalent(x), status: 'not-run' })),
-      };
+  const at = new Date(deps.clock.now());
+  // a custom resource's patch goes out as the very operations the preview computed and dry-ran, never recomputed;
+  // each carries the risk svc assessed at preview (the ledger records it), never the model's label
+  const sent = actions.map((a, i) => ({ ...withOperations(a, approved[i]?.jsonPatch), risk: approved[i]?.risk ?? 'high' }));
+  const notRun = (i: number, reason: string, message: string): ExecutionReport => ({
+    dryRunPassed: false,
+    refused: { action: i + 1, description: actions[i].description, reason, message, causes: [] },
+    outcomes: actions.map((x, j) => ({ action: j + 1, description: x.description, kubectl: kubectlEquivalent(x), status: 'not-run' })),
+  });
+  for (const [i, a] of sent.entries()) {
+    const resolved = await resolveForWrite(deps.reader, a);
+    const outside =
+      'target' in resolved ? checkBeforeIo(resolved.target, writeAsSent(toOperation(a, at)), guardSettingsOf(checks.scope))?.reason : resolved.message;
+    if (outside) return notRun(i, 'OutsideWriteScope', outside);
+    // an object absent at preview is created only if still absent: one that appeared since is not overwritten
+    if (approved[i]?.effect === 'create' && (await deps.reader.get(actionTarget(a))))
+      return notRun(
+        i,
+        'AlreadyExists',
+        `${describeTarget(actionTarget(a))} did not exist when the change was previewed and exists now; nothing was applied. Start again to review the change against it.`,
+      );
   }
+  const policies = await (deps.policies ?? NO_POLICIES).stored();
+  const now = { ...checks, policies };
   const pins = actions.map((_, i) => approved[i]?.resourceVersion);
-  // a custom resource's patch goes out as the very operations the preview computed and dry-ran, never recomputed
-  const sent = actions.map((a, i) => withOperations(a, approved[i]?.jsonPatch));
-  const report = await executeActions(deps.writer, sent, deps.clock, pins, recording);
+  const report = await executeActions(deps.writer, sent, deps.clock, pins, recording, (action, result) => policyVerdict(action, result, policies));
   const refused = report.refused;
   const pin = refused && pins[refused.action - 1];
   if (!refused || refused.reason !== 'Conflict' || !pin) return report;
   const i = refused.action - 1;
-  const drift = await describeDrift(deps, checks, actions[i], approved[i]);
+  const drift = await describeDrift(deps, now, actions[i], approved[i]);
   const message = `${describeTarget(actionTarget(actions[i]))} changed since approval (it was at resourceVersion ${pin}); nothing was applied. ${drift} Start again to review the change against the object as it is now.`;
   return { ...report, refused: { ...refused, message } };
 }

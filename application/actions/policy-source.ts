@@ -1,20 +1,40 @@
-import { DomainError } from '../../domain/errors.js';
+import { DependencyError, DomainError } from '../../domain/errors.js';
 import type { NamedPolicy } from '../../domain/orgdata/policy-constraint.js';
 import type { Embedder } from '../../domain/ports/embedder.js';
 import type { VectorStore } from '../../domain/ports/vector-store.js';
-import { searchOrgContext } from '../deployment/org-context.js';
+import { ORG_COLLECTIONS, policyOf, searchOrgContext } from '../deployment/org-context.js';
 
-/** Where the write paths get the organisation's policies for a request. */
-export interface PolicySource {
-  /** The stored policies closest to `text` (the issue or intent); none when none are stored or the store cannot be read. */
-  forText(text: string): Promise<NamedPolicy[]>;
+/** Every stored policy, or why they could not all be read. */
+export interface StoredPolicies {
+  policies: NamedPolicy[];
+  /**
+   * Set when the policies could not all be read (the store failed, or holds
+   * more than svc checks): then no write a policy could concern may run,
+   * since svc cannot say it breaks none.
+   */
+  unreadable?: string;
 }
 
-export const NO_POLICIES: PolicySource = { forText: async () => [] };
+/** Where the write paths get the organisation's policies. */
+export interface PolicySource {
+  /** The stored policies closest to `text` (the issue or intent), as context for the model only; none when none are stored or the store cannot be read. */
+  forText(text: string): Promise<NamedPolicy[]>;
+  /**
+   * Every stored policy, whatever a search would return: what each write is
+   * checked against (preview, execute, deployManifests, revert). Never throws
+   * for a failing store: says so in `unreadable`.
+   */
+  stored(): Promise<StoredPolicies>;
+}
+
+export const NO_POLICIES: PolicySource = { forText: async () => [], stored: async () => ({ policies: [] }) };
 
 const MAX_POLICIES = 5;
+/** The most policies a write is checked against; a store holding more refuses writes rather than check some. */
+export const MAX_STORED_POLICIES = 1000;
+const PAGE = 250;
 
-/** Policies from manageOrgData's `policies` collection, searched by meaning; an unconfigured or failing store gives none (the dry run and the allow-lists still apply). */
+/** Policies from manageOrgData's `policies` collection: searched by meaning for the model, listed whole for the checks. */
 export class OrgPolicySource implements PolicySource {
   constructor(
     private readonly store: VectorStore,
@@ -28,6 +48,27 @@ export class OrgPolicySource implements PolicySource {
       if (e instanceof DomainError) return [];
       throw e;
     }
+  }
+
+  async stored(): Promise<StoredPolicies> {
+    const policies: NamedPolicy[] = [];
+    let cursor: string | undefined;
+    try {
+      do {
+        const page = await this.store.list(ORG_COLLECTIONS.policies, { limit: PAGE, ...(cursor ? { cursor } : {}) });
+        for (const p of page.points) {
+          const policy = policyOf(p);
+          if (policy) policies.push(policy);
+        }
+        cursor = page.next;
+        if (cursor && policies.length >= MAX_STORED_POLICIES)
+          return { policies, unreadable: `more than ${MAX_STORED_POLICIES} policies are stored; svc checks at most ${MAX_STORED_POLICIES}` };
+      } while (cursor);
+    } catch (e) {
+      if (!(e instanceof DependencyError)) throw e;
+      return { policies, unreadable: `the policies could not be read (${e.message})` };
+    }
+    return { policies };
   }
 }
 

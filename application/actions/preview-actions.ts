@@ -1,14 +1,18 @@
-import { actionTarget, kubectlEquivalent, toOperation, type ClusterAction } from '../../domain/actions/cluster-action.js';
+import { actionTarget, kubectlEquivalent, toOperation, type ClusterAction, type ClusterOperation } from '../../domain/actions/cluster-action.js';
 import { customResourceOperations, withOperations } from '../../domain/actions/custom-resource-patch.js';
-import { assessRisk } from '../../domain/actions/risk-floor.js';
-import { scopeRefusal, type WriteScope } from '../../domain/actions/write-scope.js';
-import type { DryRunResult, KubeObject } from '../../domain/cluster/kube-types.js';
-import { DependencyError, ExecutionError, ForbiddenError, NotConfiguredError } from '../../domain/errors.js';
-import { diffSegments, formatPath, type SegmentChange } from '../../domain/operations/object-diff.js';
-import { policyRefusal, type NamedPolicy } from '../../domain/orgdata/policy-constraint.js';
+import { guardSettingsOf, type WriteScope } from '../../domain/actions/write-scope.js';
+import type { ApiResourceInfo, DryRunResult, KubeObject } from '../../domain/cluster/kube-types.js';
+import { DependencyError, ExecutionError, ForbiddenError, NotConfiguredError, ValidationError } from '../../domain/errors.js';
+import { diffSegments, formatPath } from '../../domain/operations/object-diff.js';
+import { targetFindings } from '../../domain/write-guard/content-risk.js';
+import { refOf, resolveTarget, type ResolvedTarget } from '../../domain/write-guard/resolved-target.js';
+import type { WriteAsSent } from '../../domain/write-guard/sent-write.js';
+import { assessTarget, checkBeforeIo, judgeWrite, type GuardSettings } from '../../domain/write-guard/write-guard.js';
+import { policyRefusal } from '../../domain/orgdata/policy-match.js';
 import type { ClusterReader } from '../../domain/ports/cluster-reader.js';
 import type { ClusterWriter } from '../../domain/ports/cluster-writer.js';
 import { dryRunOperation } from './execute-actions.js';
+import type { StoredPolicies } from './policy-source.js';
 import type { ProposedAction } from './proposed-action.js';
 
 /** Diff entries shown per action. */
@@ -16,10 +20,28 @@ export const MAX_DIFF_ENTRIES = 100;
 
 export const UNNAMED_REMOVAL_NOTE = 'removed, though the action does not name it: svc raised the risk to high';
 
-/** What a preview checks besides the API server: the write allow-lists, svc's namespace, and the organisation's policies. */
+/** What a preview checks besides the API server: the write allow-lists, svc's namespace, and the organisation's policies (every stored one: PolicySource.stored). */
 export interface PreviewChecks {
   scope: WriteScope;
-  policies?: readonly NamedPolicy[];
+  policies?: StoredPolicies;
+}
+
+/**
+ * Why the object a write would leave (the dry run's answer) may not be
+ * written under the organisation's policies: a broken policy
+ * (`PolicyViolation`), or policies svc could not read (`PoliciesUnreadable`:
+ * it writes nothing it cannot check). Deletes leave no object to check.
+ */
+export function policyVerdict(
+  action: ClusterAction,
+  result: KubeObject,
+  policies: StoredPolicies | undefined,
+): { reason: 'PolicyViolation' | 'PoliciesUnreadable'; message: string } | undefined {
+  if (action.type === 'delete' || !policies) return undefined;
+  if (policies.unreadable)
+    return { reason: 'PoliciesUnreadable', message: `svc writes nothing it cannot check against the organisation's policies: ${policies.unreadable}` };
+  const broken = policyRefusal(result, policies.policies);
+  return broken ? { reason: 'PolicyViolation', message: broken } : undefined;
 }
 
 type Refusal = Extract<DryRunResult, { accepted: false }>;
@@ -36,7 +58,9 @@ async function refusalOf<T>(work: () => Promise<T>): Promise<T | Refusal> {
     return await work();
   } catch (e) {
     if (e instanceof ExecutionError && !(e instanceof NotConfiguredError)) return { accepted: false, reason: 'Rejected', message: e.message, causes: [] };
-    if (e instanceof ForbiddenError) return { accepted: false, reason: 'Forbidden', message: e.message, causes: [] };
+    // a malformed target (a kind `configmap`) is this action's refusal, not the whole run's
+    if (e instanceof ValidationError) return { accepted: false, reason: 'Invalid', message: e.message, causes: [] };
+    if (e instanceof ForbiddenError) return { accepted: false, reason: 'Forbidden', message: e.message, causes: [], byCaller: true };
     if (e instanceof DependencyError) return { accepted: false, reason: 'Unavailable', message: `the preview could not be made: ${e.message}`, causes: [] };
     throw e;
   }
@@ -45,13 +69,18 @@ async function refusalOf<T>(work: () => Promise<T>): Promise<T | Refusal> {
 const refused = (v: unknown): v is Refusal => typeof v === 'object' && v !== null && (v as { accepted?: unknown }).accepted === false;
 
 /**
- * Previews each action as svc will run it: a target outside the allow-lists
- * is refused before any request; otherwise the live object is read, the
- * action dry-run server-side (nothing is persisted) and the result diffed
- * against the live object, checked against the policies, and its risk
- * assessed from the kind, the namespace and the diff. The live object's
- * resourceVersion is kept as the precondition of the later write. Every
- * action is previewed, also after a refusal, so the caller sees all verdicts.
+ * Previews each action as svc will run it, through the write guard
+ * (domain/write-guard): the target is resolved from discovery (a kind the
+ * cluster does not serve, or a namespace on a cluster-scoped kind, is
+ * refused); the allow-lists and unsafe JSON Patch operations are refused
+ * before any other request; otherwise the live object is read, the action
+ * dry-run server-side (nothing is persisted), the result judged by
+ * judgeWrite (its one risk and reasons, or a refusal such as an image
+ * registry), diffed against the live object and checked against the
+ * policies. The live object's resourceVersion is kept as the precondition of
+ * the later write. Every action is previewed on its own, also after a
+ * refusal, so the caller sees all verdicts and one bad action (even a
+ * malformed one) refuses only itself.
  */
 export async function previewActions(
   reader: ClusterReader,
@@ -65,6 +94,20 @@ export async function previewActions(
   return out;
 }
 
+/** The write the guard judges: the operation as the adapter will send it. */
+export function writeAsSent(op: ClusterOperation): WriteAsSent {
+  return op.method === 'patch' ? { verb: 'patch', patchType: op.patchType, patch: op.patch } : { verb: op.method };
+}
+
+/** The target as discovery resolves it, or why it cannot be written (the discovery lookup's own failure included). */
+export async function resolveForWrite(reader: ClusterReader, action: ClusterAction): Promise<{ target: ResolvedTarget } | Refusal> {
+  const asked = actionTarget(action);
+  const served = await refusalOf(() => reader.resolveKind(asked.apiVersion, asked.kind));
+  if (refused(served)) return served;
+  const resolved = resolveTarget(asked, (served as ApiResourceInfo | null) ?? undefined);
+  return 'target' in resolved ? resolved : { accepted: false, reason: 'InvalidTarget', message: resolved.refusal, causes: [] };
+}
+
 async function previewOne(
   reader: ClusterReader,
   writer: ClusterWriter,
@@ -73,32 +116,51 @@ async function previewOne(
   now: Date,
   checks: PreviewChecks,
 ): Promise<ProposedAction> {
-  const target = actionTarget(action);
+  const settings: GuardSettings = guardSettingsOf(checks.scope);
   const base = {
     action: position,
     type: action.type,
     description: action.description,
     rationale: action.rationale,
-    target,
+    target: actionTarget(action),
     kubectl: kubectlEquivalent(action),
   };
-  const risked = (diff?: SegmentChange[]) => {
-    const r = assessRisk(action, { ownNamespace: checks.scope.ownNamespace, diff });
-    return { assessment: r, fields: { risk: r.risk, ...(r.reasons.length ? { riskReasons: r.reasons } : {}) } };
+  // unknown (refused before the read): an update, as before the guard
+  const effectOf = (live: KubeObject | null | undefined): ProposedAction['effect'] =>
+    action.type === 'delete' ? 'delete' : live === null ? 'create' : 'update';
+  const refusal = (verdict: Refusal, target: ResolvedTarget | undefined, write: WriteAsSent, extra: Partial<ProposedAction> = {}): ProposedAction => {
+    const r = assessTarget(target, write, settings, action.risk);
+    const causes = verdict.causes.map(({ field, message }) => ({ ...(field ? { field } : {}), message }));
+    return {
+      ...base,
+      ...(target ? { target: refOf(target) } : {}),
+      risk: r.risk,
+      ...(r.riskReasons.length ? { riskReasons: r.riskReasons } : {}),
+      effect: effectOf(undefined),
+      dryRun: { accepted: false, reason: verdict.reason, message: verdict.message, causes, ...(verdict.byCaller ? { byCaller: true as const } : {}) },
+      diff: [],
+      ...extra,
+    };
   };
-  const outOfScope = scopeRefusal(target, checks.scope);
-  if (outOfScope) {
-    const effect = action.type === 'delete' ? 'delete' : 'update';
-    return { ...base, ...risked().fields, effect, dryRun: { accepted: false, reason: 'OutsideWriteScope', message: outOfScope, causes: [] }, diff: [] };
-  }
-  const live = await refusalOf(() => reader.get(target));
+  const asked = toOperation(action, now);
+  const resolution = await resolveForWrite(reader, action);
+  if (!('target' in resolution)) return refusal(resolution, undefined, writeAsSent(asked));
+  const { target } = resolution;
+  const early = checkBeforeIo(target, writeAsSent(asked), settings);
+  if (early) return refusal({ accepted: false, reason: early.code, message: early.reason, causes: [] }, target, writeAsSent(asked));
+  const live = await refusalOf(() => reader.get(refOf(target)));
   const liveObject = refused(live) ? null : (live as KubeObject | null);
   const version = liveObject?.metadata.resourceVersion;
-  const pin = typeof version === 'string' && version ? version : undefined;
+  const pinned = typeof version === 'string' && version ? { resourceVersion: version } : {};
   // a custom resource's object patch is sent as the JSON Patch computed here: the dry run, the diff, the ledger and the write all use these operations
   const operations = customResourceOperations(action, liveObject);
   const sent = withOperations(action, operations);
+  const operation = toOperation(sent, now);
+  const write = writeAsSent(operation);
   const computed = operations ? { jsonPatch: operations, kubectl: kubectlEquivalent(sent) } : {};
+  const known = { ...computed, effect: refused(live) ? effectOf(undefined) : effectOf(liveObject), ...pinned };
+  const unsafe = operations && checkBeforeIo(target, write, settings);
+  if (unsafe) return refusal({ accepted: false, reason: unsafe.code, message: unsafe.reason, causes: [] }, target, write, known);
   const verdict: DryRunResult = refused(live)
     ? live
     : operations?.length === 0
@@ -108,40 +170,31 @@ async function previewOne(
           message: `${target.kind} ${target.name} already has what the patch sets: there is nothing to change`,
           causes: [],
         }
-      : await refusalOf(() => dryRunOperation(writer, toOperation(sent, now)));
-  const effect = action.type === 'delete' ? 'delete' : liveObject ? 'update' : 'create';
-  const pinned = pin ? { resourceVersion: pin } : {};
-  if (!verdict.accepted) {
-    const causes = verdict.causes.map(({ field, message }) => ({ ...(field ? { field } : {}), message }));
-    return {
-      ...base,
-      ...computed,
-      ...risked().fields,
-      effect,
-      dryRun: { accepted: false, reason: verdict.reason, message: verdict.message, causes },
-      diff: [],
-      ...pinned,
-    };
-  }
-  const segments = action.type === 'delete' ? [] : diffSegments(liveObject, verdict.object);
-  const { assessment, fields } = risked(segments);
-  const flagged = new Set(assessment.unnamedRemovals);
+      : await refusalOf(() => dryRunOperation(writer, operation));
+  if (!verdict.accepted) return refusal(verdict, target, write, known);
+  const result = action.type === 'delete' ? null : verdict.object;
+  const judged = judgeWrite({ target, live: liveObject, result, write, settings, label: action.risk });
+  if (!judged.allowed) return refusal({ accepted: false, reason: judged.code, message: judged.reason, causes: [] }, target, write, known);
+  const segments = result ? diffSegments(liveObject, result) : [];
+  const flagged = new Set(judged.unnamedRemovals);
   const diff = segments.map((c) => {
     const path = formatPath(c.segments);
     return { path, ...('from' in c ? { from: c.from } : {}), ...('to' in c ? { to: c.to } : {}), ...(flagged.has(path) ? { note: UNNAMED_REMOVAL_NOTE } : {}) };
   });
   const warnings = verdict.warnings?.length ? { warnings: verdict.warnings } : {};
-  const violation = action.type === 'delete' ? undefined : policyRefusal(verdict.object, checks.policies ?? []);
-  const dryRun = violation ? { accepted: false as const, reason: 'PolicyViolation', message: violation, causes: [] } : { accepted: true as const };
+  const violation = result ? policyVerdict(action, result, checks.policies) : undefined;
+  const dryRun = violation ? { accepted: false as const, ...violation, causes: [] } : { accepted: true as const };
+  const sensitive = targetFindings(target, settings.protectedNamespaces);
   return {
     ...base,
-    ...computed,
-    ...fields,
-    effect,
+    target: refOf(target),
+    ...known,
+    risk: judged.risk,
+    ...(judged.riskReasons.length ? { riskReasons: judged.riskReasons } : {}),
+    ...(sensitive.length ? { sensitive } : {}),
     dryRun,
     diff: diff.slice(0, MAX_DIFF_ENTRIES),
     ...(diff.length > MAX_DIFF_ENTRIES ? { diffOmitted: diff.length - MAX_DIFF_ENTRIES } : {}),
     ...warnings,
-    ...pinned,
   };
 }

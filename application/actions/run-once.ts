@@ -2,21 +2,9 @@ import { DependencyError, ValidationError } from '../../domain/errors.js';
 import type { Clock } from '../../domain/ports/clock.js';
 import type { SessionStore } from '../../domain/ports/session-store.js';
 import type { Session, SessionKind } from '../../domain/sessions/session.js';
+import { closedRefusal, type Approval, type Executable, type ExecutionRecord } from '../../domain/sessions/approval-session.js';
 
-/** What a session records about its one execution. */
-export interface ExecutionRecord<O> {
-  status: 'running' | 'done' | 'failed';
-  startedAt: string;
-  finishedAt?: string;
-  outcome?: O;
-  /** With `failed`: why (a safe message). */
-  error?: string;
-}
-
-export interface Executable<O> {
-  execution?: ExecutionRecord<O>;
-  stopped?: { at: string };
-}
+export { closedRefusal, type Executable, type ExecutionRecord } from '../../domain/sessions/approval-session.js';
 
 /**
  * A failure before anything was written (the API server answered 5xx or did
@@ -30,33 +18,13 @@ export class NothingAppliedError extends DependencyError {
 }
 
 /**
- * The one refusal of a step on a session that was executed (or is being
- * executed) or stopped; the 400 carries the execution record. `step` is what
- * was asked (`executed again`, `stopped`, `refined`); `start` says how to begin anew.
- */
-export function closedRefusal(id: string, state: Executable<unknown>, step: string, start: string): ValidationError | undefined {
-  const { execution, stopped } = state;
-  if (execution?.status === 'running')
-    return new ValidationError(
-      `Session ${id} is being executed by another request; it cannot be ${step}: ask again with the same sessionId (and no executeChoice) to see its outcome`,
-      { execution },
-    );
-  if (execution)
-    return new ValidationError(
-      `Session ${id} was already executed (${execution.status} at ${execution.finishedAt ?? execution.startedAt}); a session executes at most once, it cannot be ${step}. ${start}`,
-      { execution },
-    );
-  if (stopped) return new ValidationError(`Session ${id} was stopped at ${stopped.at}; nothing was applied, it cannot be ${step}. ${start}`);
-  return undefined;
-}
-
-/**
  * Runs `work` at most once per session, also when two requests (or two
  * replicas) ask at the same moment: the claim is an update with a revision
  * check, so exactly one caller moves the session to `running`. Every other
  * caller gets a 400 that carries the earlier outcome (or says it is still
  * running). The outcome is stored before it is returned. When `work` throws
  * NothingAppliedError the claim is released, so the session can be executed again.
+ * `approval` (who approved which planDigest) is recorded with the execution.
  */
 export async function runOnce<S extends Executable<O>, O>(
   store: SessionStore,
@@ -65,10 +33,11 @@ export async function runOnce<S extends Executable<O>, O>(
   clock: Clock,
   work: () => Promise<O>,
   start = 'Start a new session to make another change.',
+  approval?: Approval,
 ): Promise<{ outcome: O; session: Session<S> }> {
   const closed = closedRefusal(session.id, session.state, 'executed again', start);
   if (closed) throw closed;
-  const claim: ExecutionRecord<O> = { status: 'running', startedAt: new Date(clock.now()).toISOString() };
+  const claim: ExecutionRecord<O> = { status: 'running', startedAt: new Date(clock.now()).toISOString(), ...(approval ? { approval } : {}) };
   const claimed = await store.update<S>(kind, session.id, session.revision, { ...session.state, execution: claim });
   if (claimed.conflict) {
     const refusal = claimed.current && closedRefusal(session.id, claimed.current.state, 'executed again', start);

@@ -6,6 +6,8 @@ import { DomainError, ValidationError } from '../../domain/errors.js';
 import { diffSegments } from '../../domain/operations/object-diff.js';
 import type { ClusterReader } from '../../domain/ports/cluster-reader.js';
 import type { ClusterWriter } from '../../domain/ports/cluster-writer.js';
+import type { StoredPolicies } from '../actions/policy-source.js';
+import { policyVerdict } from '../actions/preview-actions.js';
 
 /** What happened to one object of a deploy: its dry run, then its apply. */
 export interface ObjectOutcome {
@@ -67,14 +69,18 @@ export function assertDeployable(objects: readonly KubeObject[], solution: Solut
 
 /**
  * Dry-runs every object before any is applied, reading each live object to
- * tell create from update and to judge the risk from the diff. `refused` is
- * true when any dry run was refused: then nothing may be applied.
+ * tell create from update and to judge the risk from the diff, and checks
+ * each dry run's object against `policies` (every stored one: a broken
+ * policy, or policies that could not be read, refuse it like the API
+ * server would). `refused` is true when any was refused: then nothing may
+ * be applied.
  */
 export async function dryRunAll(
   reader: ClusterReader,
   writer: ClusterWriter,
   objects: readonly KubeObject[],
   scope: WriteScope,
+  policies?: StoredPolicies,
 ): Promise<{ outcomes: ObjectOutcome[]; existed: boolean[]; verdicts: DryRunResult[]; refused: boolean }> {
   const outcomes: ObjectOutcome[] = [];
   const existed: boolean[] = [];
@@ -82,10 +88,15 @@ export async function dryRunAll(
   for (const o of objects) {
     const live = await reader.get(refOf(o));
     existed.push(live !== null);
-    const verdict = await writer.dryRunApply(o, { fieldManager: 'svc' });
-    verdicts.push(verdict);
     const action = { type: 'apply' as const, manifest: o, description: named(o), risk: 'low' as const, rationale: 'deployManifests' };
-    const { risk, reasons } = assessRisk(action, { ownNamespace: scope.ownNamespace, diff: verdict.accepted ? diffSegments(live, verdict.object) : undefined });
+    const answered = await writer.dryRunApply(o, { fieldManager: 'svc' });
+    const broken = answered.accepted ? policyVerdict(action, answered.object, policies) : undefined;
+    const verdict: DryRunResult = broken ? { accepted: false, ...broken, causes: [] } : answered;
+    verdicts.push(verdict);
+    const { risk, reasons } = assessRisk(action, {
+      ownNamespace: scope.ownNamespace,
+      diff: answered.accepted ? diffSegments(live, answered.object) : undefined,
+    });
     const base = { ...refOf(o), risk, ...(reasons.length ? { riskReasons: reasons } : {}) };
     if (!verdict.accepted) outcomes.push({ ...base, outcome: 'refused', message: `${verdict.reason}: ${verdict.message}` });
     else {

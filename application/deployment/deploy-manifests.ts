@@ -15,8 +15,11 @@ import { writeContextFor, type ChangeRecorder } from '../ledger/change-recorder.
 import { ApplyFailure, applyAll, assertDeployable, dryRunAll, refOf, type AppliedObject, type ObjectOutcome } from './deploy-checks.js';
 import { cleanupOffer, type CleanupOffer } from './deploy-cleanup.js';
 import type { SolutionSessions } from './solution-sessions.js';
+import { NO_POLICIES, type PolicySource } from '../actions/policy-source.js';
 
 export const DEFAULT_DEPLOY_TIMEOUT_S = 30;
+/** An outcome svc refused itself (the organisation's policies), not the API server. */
+const SVC_REFUSAL = /^(PolicyViolation|PoliciesUnreadable): /;
 const MAX_EVENTS = 10;
 
 export interface ObjectStatus {
@@ -31,7 +34,8 @@ export interface ObjectStatus {
 /**
  * deployManifests: refuses objects of a kind the solution does not name or
  * outside the write allow-lists (400, before any request); dry-runs every
- * object before applying any (a refusal applies nothing:
+ * object before applying any and checks what the dry run returns against
+ * every stored policy (a refusal or a broken policy applies nothing:
  * `dry_run_refused`); then server-side applies them in order (field manager
  * `svc`; applying the same objects again changes nothing, so a re-deploy is
  * idempotent). A failure stops the rest (`apply_failed`) and the answer
@@ -50,6 +54,8 @@ export class DeployManifests implements ToolHandler<ToolInput<'deployManifests'>
     private readonly scope: WriteScope = OPEN_WRITE_SCOPE,
     /** Records each applied object in the change ledger. */
     private readonly recorder?: ChangeRecorder,
+    /** The organisation's policies: every object's dry-run result is checked against every stored one. */
+    private readonly policies: PolicySource = NO_POLICIES,
   ) {}
 
   async execute({ solutionId, timeout = DEFAULT_DEPLOY_TIMEOUT_S }: ToolInput<'deployManifests'>, context?: ToolContext): Promise<ClusterDeployOutput> {
@@ -64,7 +70,7 @@ export class DeployManifests implements ToolHandler<ToolInput<'deployManifests'>
     assertDeployable(objects, session.state.solution, this.scope);
     const ledgerIds: string[] = [];
     const started = this.clock.now();
-    const checked = await dryRunAll(this.reader, this.writer, objects, this.scope);
+    const checked = await dryRunAll(this.reader, this.writer, objects, this.scope, await this.policies.stored());
     if (checked.refused)
       return this.stopped(
         solutionId,
@@ -137,7 +143,7 @@ export class DeployManifests implements ToolHandler<ToolInput<'deployManifests'>
       objects: [],
       message:
         status === 'dry_run_refused'
-          ? `Nothing was applied: the API server refused the dry run of ${why}`
+          ? `Nothing was applied: ${bad.every((o) => SVC_REFUSAL.test(o.message ?? '')) ? 'svc refused' : 'the API server refused the dry run of'} ${why}`
           : `Stopped after ${applied} object(s) were applied: ${why}. The rest were not applied.${cleanup ? ` ${cleanup.summary}` : ''}`,
       ...(cleanup ? { cleanup: cleanup.answer } : {}),
       ...(ledgerIds.length ? { ledgerIds } : {}),

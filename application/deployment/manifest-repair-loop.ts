@@ -3,7 +3,8 @@ import { checkGeneratedObjects, generatedManifestsSchema, objectName } from '../
 import { withSolutionLabels } from '../../domain/deployment/manifest-labels.js';
 import { ExecutionError } from '../../domain/errors.js';
 import type { ChatMessage } from '../../domain/llm/llm-types.js';
-import { checkConstraints, type PolicyConstraint } from '../../domain/orgdata/policy-constraint.js';
+import type { PolicyConstraint } from '../../domain/orgdata/policy-constraint.js';
+import { policyViolations } from '../../domain/orgdata/policy-match.js';
 import type { ClusterWriter } from '../../domain/ports/cluster-writer.js';
 import type { LlmProvider } from '../../domain/ports/llm-provider.js';
 import type { RunBudget } from '../ai/run-budget.js';
@@ -29,7 +30,7 @@ async function problemsOf(raw: KubeObject[], input: RepairLoopInput, writer: Clu
   const checked = checkGeneratedObjects(raw, input.served, input.namespace);
   const objects = checked.objects.map((o) => withSolutionLabels(o, input.solutionId));
   const problems = [...checked.problems];
-  for (const v of checkConstraints(objects, input.constraints)) problems.push(`${v.object}: ${v.field} breaks a policy: ${v.problem}`);
+  for (const v of policyViolations(objects, input.constraints)) problems.push(`${v.object}: ${v.field} breaks a policy: ${v.problem}`);
   for (const o of objects) {
     const verdict = await writer.dryRunApply(o, { fieldManager: 'svc' });
     if (verdict.accepted) continue;

@@ -58,11 +58,22 @@ const constraintPayload = z.object({
   message: z.string().max(500).optional(),
 });
 
+const truncate = (s: string, n = 500) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+
+/** A stored point of the `policies` collection as the write paths check it; undefined when its payload is not a policy. */
+export function policyOf(p: StoredPoint): NamedPolicy | undefined {
+  const r = policyPayload.safeParse(p.payload);
+  if (!r.success) return undefined;
+  const constraints = r.data.constraints
+    .map((c) => constraintPayload.safeParse(c))
+    .filter((c) => c.success)
+    .map((c) => c.data as PolicyConstraint);
+  return { id: p.id, description: truncate(r.data.description), constraints };
+}
+
 function parseAll<T>(points: StoredPoint[], read: (p: StoredPoint) => T | undefined): T[] {
   return points.map(read).filter((x): x is T => x !== undefined);
 }
-
-const truncate = (s: string, n = 500) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 
 export const ORG_COLLECTIONS = { capabilities: 'capabilities', patterns: 'patterns', policies: 'policies' } as const;
 
@@ -98,15 +109,7 @@ export async function searchOrgContext(store: VectorStore, embedder: Embedder, i
         }
       : undefined;
   });
-  const policies = parseAll(hits.policies, (p) => {
-    const r = policyPayload.safeParse(p.payload);
-    if (!r.success) return undefined;
-    const constraints = r.data.constraints
-      .map((c) => constraintPayload.safeParse(c))
-      .filter((c) => c.success)
-      .map((c) => c.data as PolicyConstraint);
-    return { id: p.id, description: truncate(r.data.description), constraints };
-  });
+  const policies = parseAll(hits.policies, policyOf);
   const capabilities = parseAll(hits.capabilities, (p) => {
     const r = capabilityPayload.safeParse(p.payload);
     return r.success

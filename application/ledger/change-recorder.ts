@@ -124,7 +124,7 @@ export class ChangeRecorder {
     const secretData = kind === 'Secret' && !!before && /"(data|stringData)"/.test(JSON.stringify(planned.change.body ?? {}));
     const record: ChangeRecord = {
       type: context.revertOf ? 'revert' : 'change',
-      caller: { username: context.caller.username, roles: [...context.caller.roles] },
+      caller: { id: context.caller.id, username: context.caller.username, roles: [...context.caller.roles] },
       tool: context.tool,
       ...(context.sessionId ? { sessionId: context.sessionId } : {}),
       ...(context.request ? { request: context.request.slice(0, REQUEST_MAX_CHARS) } : {}),
@@ -159,6 +159,8 @@ export class ChangeRecorder {
     try {
       const entry = await this.ledger.append(scrubRecord(record, [...this.secrets, ...(context.secrets ?? [])]));
       context.ledgerIds?.push(entry.id);
+      // the new head in the log: shipped logs keep a copy of the chain's end outside svc (docs/ledger.md, anchoring)
+      this.logger?.info('change ledger entry appended', { ledgerId: entry.id, seq: entry.seq, hash: entry.hash });
       return { ledgerId: entry.id };
     } catch (e) {
       // the write happened (or was refused) whatever the ledger says: the answer must still tell it

@@ -67,7 +67,7 @@ export function gitChangeRecord(context: WriteContext, planned: PlannedPush, res
   };
   return {
     type: 'change',
-    caller: { username: context.caller.username, roles: [...context.caller.roles] },
+    caller: { id: context.caller.id, username: context.caller.username, roles: [...context.caller.roles] },
     tool: context.tool,
     ...(context.sessionId ? { sessionId: context.sessionId } : {}),
     ...(context.request ? { request: context.request.slice(0, REQUEST_MAX_CHARS) } : {}),

@@ -116,8 +116,10 @@ export class RevertChange {
     const entry = await this.ledger.get(input.id);
     if (!entry)
       throw new NotFoundError(ERROR_CODES.NOT_FOUND, `No change ${JSON.stringify(input.id.slice(0, 80))} in the ledger (unknown, or removed by retention)`);
-    if (!hasRole(caller, 'admin') && entry.caller.username !== caller.username) {
-      throw new ForbiddenError(`Reverting ${entry.caller.username}'s change needs the admin role; an operator reverts only their own`, { required: 'admin' });
+    // the same identity (kind, issuer, subject), never the same name alone; an entry recorded before ids were is an admin's to revert
+    if (!hasRole(caller, 'admin') && (entry.caller.id === undefined || entry.caller.id !== caller.id)) {
+      const whose = entry.caller.id === undefined ? `${entry.caller.username}'s change (recorded without an identity id)` : `${entry.caller.username}'s change`;
+      throw new ForbiddenError(`Reverting ${whose} needs the admin role; an operator reverts only their own`, { required: 'admin' });
     }
     if (entry.git) throw gitRevertRefusal(entry);
     if (entry.outcome.status !== 'applied') {

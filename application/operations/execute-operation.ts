@@ -9,6 +9,7 @@ import { OPEN_WRITE_SCOPE } from '../../domain/actions/write-scope.js';
 import { AwaitRollouts, uniqueTargets, type RolloutWaitOptions } from '../actions/await-rollouts.js';
 import { executeApproved } from '../actions/execute-approved.js';
 import type { WriteRecording } from '../actions/execute-actions.js';
+import type { PolicySource } from '../actions/policy-source.js';
 import type { PreviewChecks } from '../actions/preview-actions.js';
 import type { ProposedAction } from '../actions/proposed-action.js';
 import type { ExecutionOutcome } from './operation-state.js';
@@ -16,7 +17,8 @@ import type { ExecutionOutcome } from './operation-state.js';
 export type { RolloutWaitOptions } from '../actions/await-rollouts.js';
 
 /**
- * Runs an approved operation: executeApproved (the allow-lists again, each
+ * Runs an approved operation: executeApproved (the allow-lists and the
+ * organisation's policies again, each
  * action pinned to the object version its preview saw, dry run of every
  * action again, then apply in order), then the shared rollout wait
  * (AwaitRollouts: each Deployment, StatefulSet and DaemonSet it changed,
@@ -32,6 +34,8 @@ export class ExecuteOperation {
     private readonly clock: Clock,
     options: RolloutWaitOptions = {},
     private readonly checks: PreviewChecks = { scope: OPEN_WRITE_SCOPE },
+    /** The organisation's policies, read again at execution. */
+    private readonly policies?: PolicySource,
   ) {
     this.rollouts = new AwaitRollouts(reader, writer, options);
   }
@@ -39,7 +43,13 @@ export class ExecuteOperation {
   /** `deadlineMs`: what is left of the run's wall-clock limit (SVC_AI_TIMEOUT_MS); `recording`: where each write is recorded. */
   async execute(actions: ClusterAction[], approved: readonly ProposedAction[], deadlineMs: number, recording?: WriteRecording): Promise<ExecutionOutcome> {
     const baseline = await this.rollouts.baseline(actions);
-    const report = await executeApproved({ reader: this.reader, writer: this.writer, clock: this.clock }, this.checks, actions, approved, recording);
+    const report = await executeApproved(
+      { reader: this.reader, writer: this.writer, clock: this.clock, ...(this.policies ? { policies: this.policies } : {}) },
+      this.checks,
+      actions,
+      approved,
+      recording,
+    );
     const base = { dryRunPassed: report.dryRunPassed, ...(report.refused ? { refused: report.refused } : {}), actions: report.outcomes };
     if (!report.dryRunPassed) return { ...base, succeeded: false, rollouts: [], objects: [] };
     const rollouts = await this.rollouts.wait(actions, report.outcomes, baseline, deadlineMs);

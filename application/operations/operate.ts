@@ -1,4 +1,5 @@
-import { approveStep, ownedBy } from '../sessions/session-access.js';
+import { approveStep, ownedBy, planUnderApproval, requireSessionRead } from '../sessions/session-access.js';
+import type { Approval } from '../../domain/sessions/approval-session.js';
 import type { AiToolDeps } from '../ai/ai-tool-deps.js';
 import { requireConfigured } from '../ai/require-configured.js';
 import { NotConfiguredError, ValidationError } from '../../domain/errors.js';
@@ -9,14 +10,14 @@ import type { ToolInput } from '../../domain/tools/tool-definitions.js';
 import type { OperateOutput } from '../../domain/tools/outputs/operate-output.js';
 import { OPEN_WRITE_SCOPE } from '../../domain/actions/write-scope.js';
 import { NO_POLICIES, policiesText } from '../actions/policy-source.js';
-import { refusals } from '../actions/proposed-action.js';
+import { cannotExecute, refusals } from '../actions/proposed-action.js';
 import { closedRefusal, runOnce } from '../actions/run-once.js';
 import type { ToolContext, ToolHandler } from '../tool-handler.js';
 import { ExecuteOperation, type RolloutWaitOptions } from './execute-operation.js';
 import type { WriteRecording } from '../actions/execute-actions.js';
 import { writeContextFor } from '../ledger/change-recorder.js';
 import { operationView, type OperationView } from './operation-view.js';
-import type { OperationState, Proposal } from './operation-state.js';
+import { operationPlanDigest, type OperationState, type Proposal } from './operation-state.js';
 import { PlanOperation, type PlanLimits } from './plan-operation.js';
 import { previewActions } from '../actions/preview-actions.js';
 import type { DeliverFix } from '../gitops/deliver-fix.js';
@@ -50,7 +51,7 @@ export class Operate implements ToolHandler<Input> {
     private readonly deliverFix?: DeliverFix,
   ) {
     this.planner = new PlanOperation(deps.llm, deps.reader, deps.tracer, deps.limits);
-    this.executor = new ExecuteOperation(deps.reader, deps.writer, deps.clock, deps.rollout, { scope: deps.writeScope ?? OPEN_WRITE_SCOPE });
+    this.executor = new ExecuteOperation(deps.reader, deps.writer, deps.clock, deps.rollout, { scope: deps.writeScope ?? OPEN_WRITE_SCOPE }, deps.policies);
   }
 
   /** The answer is held to the tool's output schema by the compiler (OperationView must fit OperateOutput). */
@@ -67,15 +68,19 @@ export class Operate implements ToolHandler<Input> {
       throw new ValidationError('intent starts a new operation: to change the plan of a session, send refinedIntent with its sessionId');
     if (input.refinedIntent !== undefined && input.executeChoice !== undefined)
       throw new ValidationError('Send either refinedIntent or executeChoice, not both');
+    if (input.planDigest !== undefined && input.executeChoice !== 1) throw new ValidationError('planDigest goes with executeChoice 1 (and a sessionId)');
     if (input.refinedIntent !== undefined) this.requireAiAndCluster();
     else if (input.executeChoice === 1) this.requireCluster();
     const session = await this.deps.sessions.get<OperationState>('operation', input.sessionId);
     if (!session) throw unknownSession('operation', input.sessionId, START);
-    if (input.refinedIntent !== undefined || input.executeChoice !== undefined)
-      approveStep(session, input, session.state.plan.actions, this.deps.approval, context);
+    const approval =
+      input.refinedIntent !== undefined || input.executeChoice !== undefined
+        ? approveStep(session, input, planUnderApproval(operationPlanDigest(session.state), session.state.proposal.actions), this.deps.approval, context)
+        : undefined;
     if (input.refinedIntent !== undefined) return this.refine(session, input.refinedIntent, input.evidence);
-    if (input.executeChoice === 1) return this.run(session, input.delivery, context);
+    if (input.executeChoice === 1) return this.run(session, input.delivery, context, approval);
     if (input.executeChoice === 2) return this.stop(session);
+    requireSessionRead(session, this.deps.approval, context);
     return operationView(session);
   }
 
@@ -118,11 +123,12 @@ export class Operate implements ToolHandler<Input> {
     return operationView(saved.session);
   }
 
-  private async run(session: Session<OperationState>, delivery?: Delivery, context?: ToolContext): Promise<OperationView> {
+  private async run(session: Session<OperationState>, delivery?: Delivery, context?: ToolContext, approval?: Approval): Promise<OperationView> {
     this.refuseWhenClosed(session, 'executed again');
     if (!session.state.proposal.executable) {
-      throw new ValidationError(
+      throw cannotExecute(
         `Session ${session.id} cannot be executed: ${notExecutableReason(session.state.proposal)}. Send refinedIntent with this sessionId to plan again, or executeChoice 2 to stop.`,
+        session.state.proposal.actions,
       );
     }
     const { actions } = session.state.plan;
@@ -156,6 +162,7 @@ export class Operate implements ToolHandler<Input> {
         return { succeeded: !!gitDelivery, ...report, actions: report.outcomes, rollouts: [], objects: [], ...(gitDelivery ? { gitDelivery } : {}) };
       },
       START,
+      approval,
     );
     return operationView(saved);
   }
@@ -187,10 +194,15 @@ export class Operate implements ToolHandler<Input> {
     refinements: string[];
     previousPlan?: string;
   }): Promise<Pick<OperationState, 'plan' | 'proposal'>> {
-    const policies = await (this.deps.policies ?? NO_POLICIES).forText([input.intent, ...input.refinements].join('\n'));
+    const source = this.deps.policies ?? NO_POLICIES;
+    // the search gives the model context; the checks read every stored policy
+    const policies = await source.forText([input.intent, ...input.refinements].join('\n'));
     const { plan, investigation } = await this.planner.execute({ ...input, policies: policiesText(policies) });
     const now = new Date(this.deps.clock.now());
-    const previews = await previewActions(this.deps.reader, this.deps.writer, plan.actions, now, { scope: this.deps.writeScope ?? OPEN_WRITE_SCOPE, policies });
+    const previews = await previewActions(this.deps.reader, this.deps.writer, plan.actions, now, {
+      scope: this.deps.writeScope ?? OPEN_WRITE_SCOPE,
+      policies: await source.stored(),
+    });
     const marks = await markProposal(this.deps.reader, plan.actions, this.deliverFix);
     const actions = previews.map((a, i) => (marks?.[i] ? { ...a, gitops: marks[i]! } : a));
     const warning = gitopsWarning(plan.actions, marks);

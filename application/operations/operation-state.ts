@@ -7,6 +7,7 @@ import type { RolloutReport } from '../actions/await-rollouts.js';
 import type { ActionOutcome, DryRunRefusal } from '../actions/execute-actions.js';
 import type { Executable } from '../actions/run-once.js';
 import type { ProposedAction } from '../actions/proposed-action.js';
+import { planDigestOf } from '../../domain/sessions/approval-session.js';
 
 export type { DryRunVerdict, ProposedAction } from '../actions/proposed-action.js';
 
@@ -56,4 +57,9 @@ export interface OperationState extends Executable<ExecutionOutcome>, Owned {
   /** The model's plan, as checked: what execution runs. */
   plan: OperationPlan;
   proposal: Proposal;
+}
+
+/** The digest of the plan an operation session proposes (the model's actions and their previews): what executeChoice 1 approves; a refine changes it. */
+export function operationPlanDigest(s: Pick<OperationState, 'plan' | 'proposal'>): string {
+  return planDigestOf({ actions: s.plan.actions, preview: s.proposal.actions });
 }

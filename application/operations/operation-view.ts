@@ -1,7 +1,7 @@
 import type { Session } from '../../domain/sessions/session.js';
 import type { ExecutionRecord } from '../actions/run-once.js';
 import { gitDeliverable } from '../gitops/gitops-gate.js';
-import type { ExecutionOutcome, OperationState, Proposal } from './operation-state.js';
+import { operationPlanDigest, type ExecutionOutcome, type OperationState, type Proposal } from './operation-state.js';
 
 /** The deliveries a proposal on GitOps-managed objects can be executed with: git only when every change can be committed. */
 const deliveries = (state: OperationState) =>
@@ -21,6 +21,8 @@ export interface OperationView {
   status: OperationStatus;
   intent: string;
   refinements: string[];
+  /** The digest of the plan as previewed: what executeChoice 1 approves. */
+  planDigest: string;
   /** The plan shown for approval (also after execution, for the record). */
   proposal: Proposal;
   /** Present once executeChoice 1 ran. */
@@ -37,6 +39,7 @@ export function operationView(session: Session<OperationState>): OperationView {
     status,
     intent: state.intent,
     refinements: state.refinements,
+    planDigest: operationPlanDigest(state),
     proposal: state.proposal,
     ...(state.execution ? { execution: state.execution } : {}),
     ...(state.stopped ? { stoppedAt: state.stopped.at } : {}),

@@ -1,7 +1,8 @@
 import { NO_SECOND_APPROVER, secondApproverReason } from '../../domain/auth/session-owner.js';
-import { approveStep, ownedBy, writeOf } from '../sessions/session-access.js';
+import type { Approval } from '../../domain/sessions/approval-session.js';
+import { approveStep, ownedBy, planUnderApproval, requireSessionRead } from '../sessions/session-access.js';
 import type { AiToolDeps } from '../ai/ai-tool-deps.js';
-import { decideAutoExecution } from '../../domain/actions/auto-execution.js';
+import { decideAutoExecution, namespacesNamedIn } from '../../domain/actions/auto-execution.js';
 import { DomainError, NotConfiguredError, ValidationError } from '../../domain/errors.js';
 import type { Session } from '../../domain/sessions/session.js';
 import { unknownSession } from '../../domain/sessions/session-id.js';
@@ -11,7 +12,7 @@ import { AwaitRollouts, rolloutLines, type RolloutWaitOptions } from '../actions
 import { executeApproved } from '../actions/execute-approved.js';
 import { NO_POLICIES, policiesText } from '../actions/policy-source.js';
 import { previewActions, type PreviewChecks } from '../actions/preview-actions.js';
-import { refusals } from '../actions/proposed-action.js';
+import { cannotExecute, refusals } from '../actions/proposed-action.js';
 import { closedRefusal, NothingAppliedError, runOnce } from '../actions/run-once.js';
 import type { WriteRecording } from '../actions/execute-actions.js';
 import { writeContextFor } from '../ledger/change-recorder.js';
@@ -21,7 +22,7 @@ import type { DeliverFix } from '../gitops/deliver-fix.js';
 import { automaticRefusal, deliverInstead, markProposal, requireDelivery, type Delivery } from '../gitops/gitops-gate.js';
 import type { ToolContext, ToolHandler } from '../tool-handler.js';
 import { Investigate } from './investigate.js';
-import type { RemediationOutcome, RemediationState } from './remediation-state.js';
+import { remediationPlanDigest, type RemediationOutcome, type RemediationState } from './remediation-state.js';
 import { remediationView, type RemediationView } from './remediation-view.js';
 import { VERIFY_MODEL_CALLS, VerifyFix } from './verify-fix.js';
 
@@ -75,6 +76,7 @@ export class Remediate implements ToolHandler<Input> {
       if (input.issue === undefined) throw new ValidationError('issue is required to start an investigation (or send sessionId to continue one)');
       return this.start({ ...input, issue: input.issue }, context);
     }
+    if (input.planDigest !== undefined && input.executeChoice !== 1) throw new ValidationError('planDigest goes with executeChoice 1 (and a sessionId)');
     const extra = (['issue', 'evidence', 'mode', 'confidenceThreshold', 'maxRiskLevel'] as const).filter((k) => input[k] !== undefined);
     if (extra.length)
       throw new ValidationError(
@@ -83,9 +85,13 @@ export class Remediate implements ToolHandler<Input> {
     if (input.executeChoice === 1) this.requireCluster();
     const session = await this.deps.sessions.get<RemediationState>('remediation', input.sessionId);
     if (!session) throw unknownSession('remediation', input.sessionId, START);
-    if (input.executeChoice !== undefined) approveStep(session, input, session.state.analysis?.actions ?? [], this.deps.approval, context);
-    if (input.executeChoice === 1) return this.run(session, this.deps.limits, { delivery: input.delivery, context });
+    const approval =
+      input.executeChoice !== undefined
+        ? approveStep(session, input, planUnderApproval(remediationPlanDigest(session.state) ?? '', session.state.preview ?? []), this.deps.approval, context)
+        : undefined;
+    if (input.executeChoice === 1) return this.run(session, this.deps.limits, { delivery: input.delivery, context, approval });
     if (input.executeChoice === 2) return this.stop(session);
+    requireSessionRead(session, this.deps.approval, context);
     return remediationView(session);
   }
 
@@ -98,8 +104,10 @@ export class Remediate implements ToolHandler<Input> {
       maxRiskLevel: input.maxRiskLevel ?? 'low',
     } as const;
     const budget = new RunBudget({ maxCalls: REMEDIATE_MODEL_CALLS, ...this.deps.limits });
-    const policies = await (this.deps.policies ?? NO_POLICIES).forText(input.issue);
-    const checks = { ...this.checks(), policies };
+    const source = this.deps.policies ?? NO_POLICIES;
+    // the search gives the model context; the checks read every stored policy
+    const policies = await source.forText(input.issue);
+    const checks = { ...this.checks(), policies: await source.stored() };
     const {
       analysis,
       investigation,
@@ -115,13 +123,19 @@ export class Remediate implements ToolHandler<Input> {
           : decideAutoExecution({
               ...settings,
               confidence: analysis.confidence,
-              actions: preview.map((p) => ({ risk: p.risk, description: p.description, target: p.target, accepted: p.dryRun.accepted })),
-              namespacesRead,
-              ownNamespace: checks.scope.ownNamespace,
+              actions: preview.map((p) => ({
+                risk: p.risk,
+                description: p.description,
+                target: p.target,
+                sensitive: p.sensitive ?? [],
+                accepted: p.dryRun.accepted,
+              })),
+              // the caller's words, never the namespaces the model chose to read
+              namespacesNamed: namespacesNamedIn(input.issue),
             })
         : undefined;
-    // automatic mode is the starter approving their own session: a second approver is someone else
-    const needsSecond = decided?.execute && secondApproverReason(this.deps.approval ?? NO_SECOND_APPROVER, writeOf(analysis!.actions));
+    // automatic mode is the starter approving their own session: a second approver is someone else; the rule reads svc's risks
+    const needsSecond = decided?.execute && secondApproverReason(this.deps.approval ?? NO_SECOND_APPROVER, planUnderApproval('', preview ?? []));
     const automatic = needsSecond ? { execute: false, reason: `not executed automatically: a second approver is needed (${needsSecond})` } : decided;
     const session = await this.deps.sessions.create<RemediationState>('remediation', {
       ...ownedBy(context),
@@ -146,7 +160,8 @@ export class Remediate implements ToolHandler<Input> {
           timeoutMs: Math.max(1, this.deps.limits.timeoutMs - (this.deps.clock.now() - started)),
           maxTokens: Math.max(0, this.deps.limits.maxTokens - spent.inputTokens - spent.outputTokens),
         },
-        { context },
+        // the automatic rule approved the plan it judged, on the starter's behalf
+        { context, approval: { by: session.state.owner ?? ownedBy(context).owner, planDigest: remediationPlanDigest(session.state)! } },
       );
     } catch (e) {
       // the caller has no session id yet: answer with the session, which recorded the failure (or was given back for another try)
@@ -173,7 +188,7 @@ export class Remediate implements ToolHandler<Input> {
   private async run(
     session: Session<RemediationState>,
     limits: RemediateDeps['limits'],
-    how: { delivery?: Delivery; context?: ToolContext } = {},
+    how: { delivery?: Delivery; context?: ToolContext; approval?: Approval } = {},
   ): Promise<RemediationView> {
     const { state } = session;
     const closed = closedRefusal(session.id, state, 'executed again', START);
@@ -185,7 +200,7 @@ export class Remediate implements ToolHandler<Input> {
     if (state.analysis.actions.length === 0)
       throw new ValidationError(`Session ${session.id} has nothing to execute: its analysis proposes no action. ${START}`);
     const refused = (state.preview ?? []).filter((p) => !p.dryRun.accepted);
-    if (refused.length) throw new ValidationError(`Session ${session.id} cannot be executed: ${refusals(refused)}. ${START}`);
+    if (refused.length) throw cannotExecute(`Session ${session.id} cannot be executed: ${refusals(refused)}. ${START}`, refused);
     const actions = state.analysis?.actions ?? [];
     requireDelivery(actions, state.gitops, how.delivery, `{"sessionId":"${session.id}","executeChoice":1}`);
     const { session: saved } = await runOnce(
@@ -223,6 +238,7 @@ export class Remediate implements ToolHandler<Input> {
         return { report, ...(rollouts.length ? { rollouts } : {}), verification };
       },
       START,
+      how.approval,
     );
     return remediationView(saved);
   }

@@ -5,6 +5,7 @@ import type { RolloutReport } from '../actions/await-rollouts.js';
 import type { ExecutionReport } from '../actions/execute-actions.js';
 import type { ProposedAction } from '../actions/proposed-action.js';
 import type { Executable } from '../actions/run-once.js';
+import { planDigestOf } from '../../domain/sessions/approval-session.js';
 import type { LoopStop } from '../ai/tool-loop.js';
 import type { DeliveredFix } from '../gitops/deliver-fix.js';
 import type { ProposalMarks } from '../gitops/gitops-gate.js';
@@ -61,7 +62,7 @@ export interface RemediationState extends Executable<RemediationOutcome>, Owned 
   /** Absent when the investigation ended before a usable analysis. */
   analysis?: Omit<RemediationAnalysis, 'actions'> & { actions: ClusterAction[] };
   investigation: RunSummary & { findings?: string };
-  /** Namespaces the investigation's function calls read: automatic mode writes only there. */
+  /** Namespaces the investigation's function calls read (shown; automatic mode writes only where the issue names). */
   namespacesRead?: string[];
   /** Each action as previewed when it was proposed (dry run, diff, svc's risk, the pinned resourceVersion): what is approved. */
   preview?: ProposedAction[];
@@ -69,4 +70,9 @@ export interface RemediationState extends Executable<RemediationOutcome>, Owned 
   /** Per action, the GitOps controller that manages its object (null: none); absent when none does. */
   gitops?: ProposalMarks;
   investigatedAt: string;
+}
+
+/** The digest of the plan a remediation session proposes (its actions and their previews); undefined without an analysis. */
+export function remediationPlanDigest(s: RemediationState): string | undefined {
+  return s.analysis ? planDigestOf({ actions: s.analysis.actions, preview: s.preview ?? [] }) : undefined;
 }

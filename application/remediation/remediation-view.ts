@@ -7,7 +7,7 @@ import type { ExecutionRecord } from '../actions/run-once.js';
 import type { GitopsMark } from '../../domain/gitops/gitops-ownership.js';
 import type { DeliveredFix } from '../gitops/deliver-fix.js';
 import { gitDeliverable, gitopsWarning } from '../gitops/gitops-gate.js';
-import type { RemediationOutcome, RemediationState, RunSummary, VerificationResult } from './remediation-state.js';
+import { remediationPlanDigest, type RemediationOutcome, type RemediationState, type RunSummary, type VerificationResult } from './remediation-state.js';
 
 export type RemediationStatus =
   | 'awaiting_approval'
@@ -22,7 +22,7 @@ export type RemediationStatus =
 
 /** An action as proposed, with its preview when it has one (sessions stored before previews existed have none). */
 export type ActionView = ClusterAction & { action: number; kubectl: string; gitops?: GitopsMark } & Partial<
-    Pick<ProposedAction, 'riskReasons' | 'effect' | 'dryRun' | 'diff' | 'diffOmitted' | 'warnings' | 'resourceVersion'>
+    Pick<ProposedAction, 'riskReasons' | 'sensitive' | 'effect' | 'dryRun' | 'diff' | 'diffOmitted' | 'warnings' | 'resourceVersion'>
   >;
 
 function actionView(a: ClusterAction, i: number, p: ProposedAction | undefined): ActionView {
@@ -40,6 +40,8 @@ export interface RemediationView {
   confidence?: number;
   evidence?: string[];
   actions: ActionView[];
+  /** The digest of the plan as previewed: what executeChoice 1 approves. */
+  planDigest?: string;
   investigation: RunSummary & { findings?: string };
   settings: RemediationState['settings'];
   automaticExecution?: { executed: boolean; reason: string };
@@ -52,6 +54,8 @@ export interface RemediationView {
   expiresAt: string;
 }
 
+/** Refusals svc makes itself (the allow-lists, the organisation's policies), not the API server. */
+const SVC_REFUSALS: ReadonlySet<string> = new Set(['OutsideWriteScope', 'PolicyViolation', 'PoliciesUnreadable']);
 const START = 'Start a new investigation with remediate and an issue.';
 
 export function remediationStatus(s: RemediationState): RemediationStatus {
@@ -75,6 +79,7 @@ void _fitsOutput;
 export function remediationView(session: Session<RemediationState>): RemediationView {
   const s = session.state;
   const status = remediationStatus(s);
+  const planDigest = remediationPlanDigest(s);
   const verification = s.execution?.outcome?.verification;
   const outcome = s.execution?.outcome;
   const execution = s.execution && {
@@ -87,6 +92,7 @@ export function remediationView(session: Session<RemediationState>): Remediation
     issue: s.issue,
     ...(s.analysis ? { rootCause: s.analysis.rootCause, confidence: s.analysis.confidence, evidence: s.analysis.evidence } : {}),
     actions: (s.analysis?.actions ?? []).map((a, i) => ({ ...actionView(a, i, s.preview?.[i]), ...(s.gitops?.[i] ? { gitops: s.gitops[i]! } : {}) })),
+    ...(planDigest ? { planDigest } : {}),
     investigation: s.investigation,
     settings: s.settings,
     ...(s.automatic ? { automaticExecution: { executed: s.automatic.execute && !!s.execution, reason: s.automatic.reason } } : {}),
@@ -146,7 +152,7 @@ function words(session: Session<RemediationState>, status: RemediationStatus): {
       };
     case 'not_executed': {
       const r = report?.refused;
-      const by = r?.reason === 'OutsideWriteScope' ? 'svc refused' : 'the API server refused the dry run of';
+      const by = r && SVC_REFUSALS.has(r.reason) ? 'svc refused' : 'the API server refused the dry run of';
       return { message: `Nothing was applied: ${by} action ${r?.action} (${r?.description}): ${r?.message}`, nextStep: START };
     }
     case 'execution_failed': {

@@ -5,7 +5,7 @@ import type { RunStore } from '../../domain/ports/run-store.js';
 import { callerKey, isRunId, type RunCaller, type RunRecord } from '../../domain/runs/run.js';
 import { settleInterrupted } from './finish-run.js';
 
-export const runCallerOf = (c: Caller): RunCaller => ({ username: c.username, kind: c.kind });
+export const runCallerOf = (c: Caller): RunCaller => ({ id: c.id, username: c.username, kind: c.kind });
 
 /** A caller sees their own runs; an admin sees everyone's. */
 export function maySeeRun(caller: Caller, run: Pick<RunRecord, 'caller'>): boolean {

@@ -2,6 +2,7 @@ import type { Caller } from '../../domain/auth/caller.js';
 import { DomainError, ERROR_CODES } from '../../domain/errors.js';
 import type { Clock, Timers } from '../../domain/ports/clock.js';
 import type { Logger } from '../../domain/ports/logger.js';
+import { NO_METRICS, type Metrics } from '../../domain/ports/metrics.js';
 import type { RunStore } from '../../domain/ports/run-store.js';
 import { doneSoFar, INTERRUPTED_MESSAGE, type RunError } from '../../domain/runs/run.js';
 import type { ExecuteTool } from '../execute-tool.js';
@@ -53,6 +54,8 @@ export class RunExecutor {
     readonly limits: RunLimits,
     /** This replica's id in run records (random per process). */
     readonly owner: string,
+    /** Runs active on this replica, as they start and end. */
+    private readonly metrics: Metrics = NO_METRICS,
   ) {}
 
   enqueue(job: RunJob): void {
@@ -89,10 +92,12 @@ export class RunExecutor {
       const job = this.queue.shift()!;
       const controller = new AbortController();
       this.active.set(job.runId, controller);
+      this.metrics.runsActive(this.active.size);
       void this.run(job, controller)
         .catch((e) => this.logger.error('run failed to finish', { runId: job.runId, err: e instanceof Error ? e.stack : String(e) }))
         .finally(() => {
           this.active.delete(job.runId);
+          this.metrics.runsActive(this.active.size);
           this.pump();
         });
     }

@@ -1,6 +1,7 @@
 import type { Caller } from '../../domain/auth/caller.js';
 import { LimitReachedError } from '../../domain/errors.js';
 import type { Clock } from '../../domain/ports/clock.js';
+import { NO_METRICS, type Metrics } from '../../domain/ports/metrics.js';
 import type { RunStore } from '../../domain/ports/run-store.js';
 import { newRunId, type RunRecord } from '../../domain/runs/run.js';
 import type { ToolRegistry } from '../../domain/tools/tool-registry.js';
@@ -32,10 +33,12 @@ export class StartRun {
     private readonly clock: Clock,
     /** 32 lowercase hex digits from a CSPRNG. */
     private readonly randomHex32: () => string,
+    /** Role refusals and the per-caller limit's refusals (budget `runs`). */
+    private readonly metrics: Metrics = NO_METRICS,
   ) {}
 
   async execute(input: StartRunInput): Promise<RunRecord> {
-    const params = authorisedInput(this.registry, input.caller, input.toolName, input.params);
+    const params = authorisedInput(this.registry, input.caller, input.toolName, input.params, this.metrics);
     const who = runCallerOf(input.caller);
     const { maxPerCaller, leaseMs } = this.executor.limits;
     const now = this.clock.now();
@@ -50,6 +53,7 @@ export class StartRun {
     };
     const made = await this.store.create(record, maxPerCaller);
     if (!made.created) {
+      this.metrics.rateLimited('runs');
       throw new LimitReachedError(
         `You have ${made.active} runs queued or running, the most one caller may have (SVC_RUNS_MAX_PER_CALLER=${maxPerCaller}); wait for one to finish or cancel one with DELETE /api/v1/runs/{runId}`,
       );

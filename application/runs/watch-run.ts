@@ -1,9 +1,10 @@
 import type { Caller } from '../../domain/auth/caller.js';
 import type { Clock } from '../../domain/ports/clock.js';
 import type { RunStore } from '../../domain/ports/run-store.js';
-import { isFinished, type RunEvent } from '../../domain/runs/run.js';
+import { callerKey, isFinished, type RunEvent } from '../../domain/runs/run.js';
 import { settleInterrupted } from './finish-run.js';
-import { loadRun } from './run-access.js';
+import { loadRun, runCallerOf } from './run-access.js';
+import { StreamSlots } from './stream-slots.js';
 
 export interface RunWatch {
   /** Resolves after `done` was delivered (or the run is gone or was over before). */
@@ -22,15 +23,28 @@ export class WatchRun {
   constructor(
     private readonly store: RunStore,
     private readonly clock: Clock,
+    /** Open watches per caller (SVC_RUN_STREAMS_PER_CALLER): past it, 429 RATE_LIMITED before anything is subscribed. */
+    private readonly slots = new StreamSlots(20),
   ) {}
 
   async execute(runId: string, caller: Caller, afterId: number, deliver: (e: RunEvent) => void): Promise<RunWatch> {
     await loadRun(this.store, this.clock, runId, caller);
+    const release = this.slots.take(callerKey(runCallerOf(caller)));
+    try {
+      return await this.watch(runId, afterId, deliver, release);
+    } catch (e) {
+      release();
+      throw e;
+    }
+  }
+
+  private async watch(runId: string, afterId: number, deliver: (e: RunEvent) => void, release: () => void): Promise<RunWatch> {
     let last = afterId;
     let replayed = false;
     const early: RunEvent[] = [];
     let end!: () => void;
     const ended = new Promise<void>((resolve) => (end = resolve));
+    void ended.then(release);
     const take = (e: RunEvent) => {
       if (e.id <= last) return;
       last = e.id;

@@ -4,12 +4,15 @@ import {
   ownerOf,
   requireOwnerOrAdmin,
   requireSecondApprover,
+  requireSessionReader,
   secondApproverReason,
   type ApprovalPolicy,
   type Owned,
   type SessionOwner,
 } from '../../domain/auth/session-owner.js';
-import { actionTarget, type ClusterAction } from '../../domain/actions/cluster-action.js';
+import type { RiskLevel } from '../../domain/actions/cluster-action.js';
+import type { ResourceRef } from '../../domain/cluster/kube-types.js';
+import { approvePlan, type Approval, type PlanUnderApproval } from '../../domain/sessions/approval-session.js';
 import type { Session } from '../../domain/sessions/session.js';
 import type { ToolContext } from '../tool-handler.js';
 
@@ -23,14 +26,23 @@ export function ownedBy(context: ToolContext | undefined): { owner: SessionOwner
   return { owner: ownerOf(callerIn(context)) };
 }
 
+/** Reading a session through its tool: exactly the rule of GET /api/v1/sessions/{id} (requireSessionReader). */
+export function requireSessionRead(session: Session<Owned>, approval: ApprovalPolicy | undefined, context: ToolContext | undefined): void {
+  requireSessionReader(session.state.owner, callerIn(context), session.id, approval ?? NO_SECOND_APPROVER);
+}
+
 /** Refuses (403) a caller who neither started the session nor is an admin. */
 export function requireSessionOwner(session: Session<Owned>, context: ToolContext | undefined): void {
   requireOwnerOrAdmin(session.state.owner, callerIn(context), session.id);
 }
 
-/** What the second-approver rule looks at in a list of actions: their risks and namespaces. */
-export function writeOf(actions: readonly ClusterAction[]): { risks: string[]; namespaces: (string | undefined)[] } {
-  return { risks: actions.map((a) => a.risk), namespaces: actions.map((a) => actionTarget(a).namespace) };
+/**
+ * The plan a remediation or operation session asks approval for: its digest
+ * and each previewed action's risk as the write guard assessed it (never the
+ * model's label) and its namespace.
+ */
+export function planUnderApproval(planDigest: string, previews: readonly { risk: RiskLevel; target: ResourceRef }[]): PlanUnderApproval {
+  return { planDigest, risks: previews.map((p) => p.risk), namespaces: previews.map((p) => p.target.namespace) };
 }
 
 /**
@@ -54,14 +66,28 @@ export function approveWrite(
   requireSessionOwner(session, context);
 }
 
-/** A step that acts on a remediation or operation session: executing is `approveWrite` of its actions; stopping and refining are for the starter or an admin. */
+/**
+ * A step that acts on a remediation or operation session: executing is
+ * approvePlan (domain/sessions/approval-session.ts: the planDigest, the
+ * second-approver rule on svc's risks), whose approval is recorded with the
+ * execution; stopping and refining are for the starter or an admin.
+ */
 export function approveStep(
   session: Session<Owned>,
-  step: { executeChoice?: number },
-  actions: readonly ClusterAction[],
+  step: { executeChoice?: number; planDigest?: string },
+  plan: PlanUnderApproval,
   approval: ApprovalPolicy | undefined,
   context: ToolContext | undefined,
-): void {
-  if (step.executeChoice === 1) approveWrite(session, writeOf(actions), approval, context);
-  else requireSessionOwner(session, context);
+): Approval | undefined {
+  if (step.executeChoice === 1)
+    return approvePlan({
+      sessionId: session.id,
+      state: session.state,
+      plan,
+      caller: callerIn(context),
+      policy: approval ?? NO_SECOND_APPROVER,
+      sentDigest: step.planDigest,
+    });
+  requireSessionOwner(session, context);
+  return undefined;
 }

@@ -17,12 +17,48 @@ export type Role = (typeof ROLES)[number];
 export type CallerKind = 'static' | 'tokens-file' | 'oidc' | 'anonymous';
 
 export interface Caller {
-  /** A static token's name, the OIDC username claim, or `anonymous`. Never a token. */
+  /**
+   * Who the caller is: `kind:issuer:subject` (`identityId`). What ownership
+   * (sessions, runs, run streams), revert, rate limits and the second
+   * approver compare; two callers with one name from two kinds of token are
+   * two identities.
+   */
+  readonly id: string;
+  /**
+   * The name people see (logs, refusals, the ledger): a static token's name,
+   * `admin`, `anonymous`, or the OIDC username claim behind the OIDC prefix
+   * (`oidc:alice@example.com`), so it never equals a tokens-file name. Never a token.
+   */
   readonly username: string;
   readonly groups: readonly string[];
   /** Every role the caller holds, lowest first (cumulative: `admin` comes with `operator` and `viewer`). */
   readonly roles: readonly Role[];
   readonly kind: CallerKind;
+}
+
+/** The issuer of the identities svc itself vouches for (`SVC_AUTH_TOKEN`, the tokens file, an unauthenticated loopback caller). */
+export const SVC_ISSUER = 'svc';
+
+/**
+ * An identity id, `kind:issuer:subject`: the subject's `%` and `:` are
+ * percent-encoded, so the id ends at the last `:` and no two (issuer,
+ * subject) pairs give one id. The issuer is `svc` for svc's own tokens, the
+ * token's `iss` for OIDC.
+ */
+export function identityId(kind: CallerKind, issuer: string, subject: string): string {
+  return `${kind}:${issuer}:${subject.replace(/%/g, '%25').replace(/:/g, '%3A')}`;
+}
+
+/**
+ * The identity id of a record stored before ids were (a session owner, a run
+ * caller): exact for svc's own kinds (their subject is their name); an OIDC
+ * record without one never matches a caller (its issuer and subject were not
+ * kept), so only an admin may act on it.
+ */
+export function storedIdentityId(who: { id?: string; username: string; kind?: CallerKind }): string {
+  if (who.id !== undefined) return who.id;
+  if (who.kind === undefined || who.kind === 'oidc') return `unverifiable:${who.kind ?? 'unknown'}:${who.username}`;
+  return identityId(who.kind, SVC_ISSUER, who.username);
 }
 
 /** Every role up to and including `role`. */
@@ -36,7 +72,19 @@ export function hasRole(caller: Caller, role: Role): boolean {
 }
 
 /** The holder of `SVC_AUTH_TOKEN`: the one caller svc knew before named callers, an admin. */
-export const STATIC_TOKEN_CALLER: Caller = Object.freeze({ username: 'admin', groups: Object.freeze([]), roles: rolesUpTo('admin'), kind: 'static' });
+export const STATIC_TOKEN_CALLER: Caller = Object.freeze({
+  id: identityId('static', SVC_ISSUER, 'admin'),
+  username: 'admin',
+  groups: Object.freeze([]),
+  roles: rolesUpTo('admin'),
+  kind: 'static',
+});
 
 /** Anyone, on a server that runs without authentication (loopback only): an admin, as before named callers. */
-export const ANONYMOUS_CALLER: Caller = Object.freeze({ username: 'anonymous', groups: Object.freeze([]), roles: rolesUpTo('admin'), kind: 'anonymous' });
+export const ANONYMOUS_CALLER: Caller = Object.freeze({
+  id: identityId('anonymous', SVC_ISSUER, 'anonymous'),
+  username: 'anonymous',
+  groups: Object.freeze([]),
+  roles: rolesUpTo('admin'),
+  kind: 'anonymous',
+});

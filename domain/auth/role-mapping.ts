@@ -1,14 +1,20 @@
 import { ROLES, rolesUpTo, type Role } from './caller.js';
 
 /**
- * Which groups and usernames hold which role (`SVC_ROLES`, e.g.
- * `admin=platform-admins;operator=sre,oncall;viewer=*`). `*` is any
- * authenticated caller. Roles are cumulative: holding `admin` grants
- * `operator` and `viewer` too.
+ * Which groups and users hold which role (`SVC_ROLES`, e.g.
+ * `admin=platform-admins;operator=sre,oncall,user:ci;viewer=*`). A name is a
+ * group; a user is named only as `user:<username>` (the username as svc shows
+ * it: `ci`, `oidc:alice@example.com`), so a token whose username equals a
+ * group's name never gets that group's role. `*` is any authenticated
+ * caller. Roles are cumulative: holding `admin` grants `operator` and
+ * `viewer` too.
  */
 export type RoleMapping = ReadonlyMap<Role, ReadonlySet<string>>;
 
 export const EMPTY_ROLE_MAPPING: RoleMapping = new Map();
+
+/** How `SVC_ROLES` names a user rather than a group. */
+const USER = 'user:';
 
 /** Parses `role=name,name;role=name`; throws an Error whose message says what is wrong (the config loader names the variable). */
 export function parseRoleMapping(text: string): RoleMapping {
@@ -26,6 +32,8 @@ export function parseRoleMapping(text: string): RoleMapping {
       .map((n) => n.trim())
       .filter(Boolean);
     if (names.length === 0) throw new Error(`role ${role} names no group or user`);
+    const blank = names.find((n) => n.startsWith(USER) && n.length === USER.length);
+    if (blank !== undefined) throw new Error(`role ${role} names "user:" without a username`);
     const set = mapping.get(role as Role) ?? new Set<string>();
     for (const n of names) set.add(n);
     mapping.set(role as Role, set);
@@ -35,7 +43,7 @@ export function parseRoleMapping(text: string): RoleMapping {
 
 /**
  * Every role the caller holds, lowest first: the roles `granted` outright (a
- * tokens-file line) plus those the mapping gives their username or any of
+ * tokens-file line) plus those the mapping gives `user:<username>` or any of
  * their groups, each with the roles below it.
  */
 export function rolesFor(mapping: RoleMapping, username: string, groups: readonly string[], granted: readonly Role[] = []): readonly Role[] {
@@ -44,7 +52,8 @@ export function rolesFor(mapping: RoleMapping, username: string, groups: readonl
   for (const [role, names] of mapping) {
     const rank = ROLES.indexOf(role);
     if (rank <= top) continue;
-    if (names.has('*') || names.has(username) || groups.some((g) => names.has(g))) top = rank;
+    // a group spelled `user:x` matches nothing: it would borrow user x's role
+    if (names.has('*') || names.has(`${USER}${username}`) || groups.some((g) => !g.startsWith(USER) && names.has(g))) top = rank;
   }
   return top < 0 ? [] : rolesUpTo(ROLES[top]);
 }

@@ -1,9 +1,12 @@
 import { ForbiddenError } from '../errors.js';
 import type { Caller, CallerKind } from './caller.js';
-import { hasRole } from './caller.js';
+import { hasRole, storedIdentityId } from './caller.js';
+import { samePerson } from './person.js';
 
 /** Who started a session: kept in the session's state, never a token. */
 export interface SessionOwner {
+  /** The identity id (`kind:issuer:subject`); absent on sessions stored before ids were (see `storedIdentityId`). */
+  readonly id?: string;
   readonly username: string;
   readonly kind: CallerKind;
 }
@@ -14,12 +17,12 @@ export interface Owned {
 }
 
 export function ownerOf(caller: Caller): SessionOwner {
-  return { username: caller.username, kind: caller.kind };
+  return { id: caller.id, username: caller.username, kind: caller.kind };
 }
 
-/** Whether the caller is the session's owner: the same name from the same kind of identity. */
+/** Whether the caller is the session's owner: the same identity (kind, issuer, subject), never only the same name. */
 export function isOwner(owner: SessionOwner | undefined, caller: Caller): boolean {
-  return owner === undefined || (owner.username === caller.username && owner.kind === caller.kind);
+  return owner === undefined || storedIdentityId(owner) === caller.id;
 }
 
 /** The owner as a refusal names them. */
@@ -30,12 +33,22 @@ function named(owner: SessionOwner): string {
 /**
  * Acting on a session (execute, stop, refine, answer, deploy) is for the
  * caller who started it, or an admin: anyone else gets 403 naming the owner.
- * Looking at a session through its tool is not acting and is not checked; the
- * sessions routes (`GET /api/v1/sessions/{id}`) check it with `what` 'read'.
+ * Reading is requireSessionReader's rule.
  */
 export function requireOwnerOrAdmin(owner: SessionOwner | undefined, caller: Caller, sessionId: string, what: 'continue' | 'read' = 'continue'): void {
   if (isOwner(owner, caller) || hasRole(caller, 'admin')) return;
   throw new ForbiddenError(`Session ${sessionId} was started by ${named(owner!)}; only they or an admin may ${what} it`, { owner: owner!.username });
+}
+
+/**
+ * Reading a session (its tool called with the sessionId alone, or
+ * `GET /api/v1/sessions/{id}`: the same rule for both) is for its starter or
+ * an admin; with the second-approver rule on, also any operator, who may be
+ * the one to approve it and must read the plan first. Anyone else gets 403.
+ */
+export function requireSessionReader(owner: SessionOwner | undefined, caller: Caller, sessionId: string, policy: ApprovalPolicy): void {
+  if (policy.requireSecondApprover && hasRole(caller, 'operator')) return;
+  requireOwnerOrAdmin(owner, caller, sessionId, 'read');
 }
 
 /** What the second-approver rule needs: `SVC_REQUIRE_SECOND_APPROVER` and `SVC_PROTECTED_NAMESPACES`. */
@@ -59,8 +72,9 @@ export function secondApproverReason(
 
 /**
  * With the second-approver rule on, a write of risk `high` (or into a
- * protected namespace) is approved by a different caller than the one who
- * started the session: the starter gets 403 saying so.
+ * protected namespace) is approved by another person than the one who
+ * started the session (`samePerson`: a different identity and a different
+ * normalised username): the starter, under any of their tokens, gets 403.
  */
 export function requireSecondApprover(
   policy: ApprovalPolicy,
@@ -70,7 +84,7 @@ export function requireSecondApprover(
   write: { risks: readonly string[]; namespaces: readonly (string | undefined)[] },
   how = 'another operator must send executeChoice 1',
 ): void {
-  if (owner === undefined || !isOwner(owner, caller)) return;
+  if (owner === undefined || !samePerson(owner, caller)) return;
   const why = secondApproverReason(policy, write);
   if (why === undefined) return;
   throw new ForbiddenError(`Session ${sessionId} needs a second approver: ${why}, and it was started by ${named(owner)}; ${how}`, {

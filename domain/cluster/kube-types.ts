@@ -132,6 +132,8 @@ export type DryRunResult =
       message: string;
       /** Field-level causes when the server gave them. */
       causes: { field?: string; message: string; reason?: string }[];
+      /** svc or the cluster refused the caller (their RBAC under SVC_KUBE_IMPERSONATE, or an identity that cannot be sent): executing it is 403. */
+      byCaller?: true;
     };
 
 /** Preconditions of a write: the server answers 409 Conflict when they do not hold. */

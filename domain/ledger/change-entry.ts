@@ -16,12 +16,16 @@ export interface ChangeEntry extends ChangeRecord {
   at: string;
   /** SHA-256 (hex) of the entry before it in the chain; 64 zeros for the first. */
   prevHash: string;
-  /** SHA-256 (hex) of this entry's canonical JSON without `hash` (so `prevHash` is covered). */
+  /** `hmac-sha256` when the entry was sealed with SVC_LEDGER_KEY: `hash` is then an HMAC (absent: plain SHA-256). */
+  mac?: 'hmac-sha256';
+  /** SHA-256 (hex) of this entry's canonical JSON without `hash` (so `prevHash` and `mac` are covered), or its HMAC-SHA256 under the key. */
   hash: string;
 }
 
 /** Who asked for the change: never a token. */
 export interface LedgerCaller {
+  /** The identity id (`kind:issuer:subject`): who may revert it without the admin role. Absent on entries recorded before ids were. */
+  id?: string;
   username: string;
   roles: Role[];
 }

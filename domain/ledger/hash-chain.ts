@@ -1,12 +1,26 @@
-import { createHash } from 'node:crypto';
+import { createHash, createHmac, type Hash, type Hmac } from 'node:crypto';
 import { canonicalJson } from './canonical-json.js';
 import { GENESIS_HASH, type ChangeEntry, type ChangeRecord } from './change-entry.js';
 import { newEntryId } from './change-keys.js';
 
-/** SHA-256 (hex) of an entry's canonical JSON without its own `hash`: `prevHash` is inside, which makes the chain. */
-export function entryHash(entry: Omit<ChangeEntry, 'hash'> & { hash?: string }): string {
+/** The name a keyed entry carries in `mac`: its hash is an HMAC-SHA256 under SVC_LEDGER_KEY. */
+export const LEDGER_MAC = 'hmac-sha256' as const;
+
+/** The digest an entry is sealed with: HMAC-SHA256 under the key for an entry marked `mac`, SHA-256 otherwise. */
+function digest(keyed: boolean, key: string | undefined): Hash | Hmac {
+  return keyed ? createHmac('sha256', key ?? '') : createHash('sha256');
+}
+
+/**
+ * The entry's hash over its canonical JSON without its own `hash` (`prevHash`
+ * is inside, which makes the chain): SHA-256, or for an entry marked `mac`
+ * an HMAC-SHA256 under `key`, which nobody without the key can recompute.
+ */
+export function entryHash(entry: Omit<ChangeEntry, 'hash'> & { hash?: string }, key?: string): string {
   const { hash: _own, ...rest } = entry;
-  return createHash('sha256').update(canonicalJson(rest)).digest('hex');
+  return digest(entry.mac === LEDGER_MAC, key)
+    .update(canonicalJson(rest))
+    .digest('hex');
 }
 
 /**
@@ -16,21 +30,22 @@ export function entryHash(entry: Omit<ChangeEntry, 'hash'> & { hash?: string }):
  * hashing the parsed entry's canonical JSON, so either way the verdict is the
  * same.
  */
-function hashMatches(record: { entry: ChangeEntry; text?: string }): boolean {
+function hashMatches(record: { entry: ChangeEntry; text?: string }, key: string | undefined): boolean {
   const { entry, text } = record;
+  const keyed = entry.mac === LEDGER_MAC;
   if (text !== undefined) {
     const member = `"hash":"${entry.hash}",`;
     const at = text.indexOf(member);
     if (
       at > 0 &&
-      createHash('sha256')
+      digest(keyed, key)
         .update(text.slice(0, at))
         .update(text.slice(at + member.length))
         .digest('hex') === entry.hash
     )
       return true;
   }
-  return entryHash(entry) === entry.hash;
+  return entryHash(entry, key) === entry.hash;
 }
 
 /** Where the chain starts: the genesis, or after pruning the last pruned entry (its seq and hash). */
@@ -57,18 +72,39 @@ export interface IntegrityReport {
   firstBrokenId?: string;
   /** What was wrong there, in words. */
   problem?: string;
+  /** The head svc keeps (the last entry it appended: seq and hash), to compare with a copy kept elsewhere. */
+  head?: ChainAnchor;
+  /** Whether the walk had SVC_LEDGER_KEY: keyed entries were checked as HMACs. */
+  keyed?: boolean;
+  /** With a key: entries sealed before the key was set (plain SHA-256), all before the first keyed one. */
+  unkeyed?: number;
+}
+
+/** What the walk compares the chain with: the head svc keeps, and the key keyed entries were sealed with. */
+export interface ChainCheck {
+  /** The head svc keeps apart from the entries (head file, Redis head key): the chain must end there. */
+  head?: ChainAnchor;
+  /** SVC_LEDGER_KEY, when set. */
+  key?: string;
 }
 
 /**
- * Walks the chain: each entry's hash must be the hash of its content, its
- * `prevHash` the hash of the entry before it (the anchor for the first), its
- * `seq` one more. An edited entry fails its own hash, a removed one the link
- * of the next, a reordered pair both. A record that is not an entry (a torn
+ * Walks the chain: each entry's hash must be the hash of its content (an
+ * HMAC under the key for a keyed entry), its `prevHash` the hash of the
+ * entry before it (the anchor for the first), its `seq` one more; and the
+ * last entry must be the head svc keeps. An edited entry fails its own hash,
+ * a removed one the link of the next, a reordered pair both, removed newest
+ * entries the head. With a key, an entry sealed without it after a keyed one
+ * was rewritten by someone without the key; without the key, a keyed entry
+ * cannot be checked and is reported. A record that is not an entry (a torn
  * last line) is reported, and the walk goes on from the last good entry.
  */
-export async function verifyChain(records: AsyncIterable<StoredRecord>, anchor: ChainAnchor): Promise<IntegrityReport> {
+export async function verifyChain(records: AsyncIterable<StoredRecord>, anchor: ChainAnchor, check: ChainCheck = {}): Promise<IntegrityReport> {
+  const { head, key } = check;
   let prev = anchor;
   let entries = 0;
+  let unkeyed = 0;
+  let keyedSeen = false;
   let broken: { id?: string; problem: string } | undefined;
   const fail = (id: string | undefined, problem: string) => (broken ??= { id, problem });
   for await (const record of records) {
@@ -82,16 +118,45 @@ export async function verifyChain(records: AsyncIterable<StoredRecord>, anchor: 
       prev = { seq: e.seq, hash: e.hash };
       continue;
     }
-    if (!hashMatches(record)) fail(e.id, `entry ${e.id} does not match its hash: it was changed after it was written`);
+    const keyed = e.mac === LEDGER_MAC;
+    if (keyed && key === undefined) fail(e.id, `entry ${e.id} is sealed with a key (HMAC): set SVC_LEDGER_KEY to verify it`);
+    else if (!keyed && key !== undefined && keyedSeen)
+      fail(e.id, `entry ${e.id} is not sealed with the key although an entry before it is: it was rewritten without the key`);
+    else if (!hashMatches(record, key)) fail(e.id, `entry ${e.id} does not match its hash: it was changed after it was written`);
     else if (e.prevHash !== prev.hash) fail(e.id, `entry ${e.id} does not follow the entry before it: an entry was removed or moved`);
     else if (e.seq !== prev.seq + 1) fail(e.id, `entry ${e.id} has position ${e.seq} where ${prev.seq + 1} was expected`);
+    keyedSeen ||= keyed;
+    if (!keyed && key !== undefined) unkeyed++;
     prev = { seq: e.seq, hash: e.hash };
   }
-  return { ok: !broken, entries, ...(broken ? { ...(broken.id ? { firstBrokenId: broken.id } : {}), problem: broken.problem } : {}) };
+  if (head && !broken) {
+    if (head.seq > prev.seq)
+      fail(
+        undefined,
+        `the chain ends at position ${prev.seq} but svc appended up to position ${head.seq}: the newest ${head.seq - prev.seq} entries were removed`,
+      );
+    else if (head.seq < prev.seq)
+      fail(undefined, `the chain goes on past the head svc keeps (position ${head.seq}) to position ${prev.seq}: entries were added outside svc`);
+    else if (head.hash !== prev.hash) fail(undefined, `the last entry (position ${prev.seq}) is not the one svc appended: its hash differs from the head`);
+  }
+  return {
+    ok: !broken,
+    entries,
+    ...(broken ? { ...(broken.id ? { firstBrokenId: broken.id } : {}), problem: broken.problem } : {}),
+    ...(head ? { head: { seq: head.seq, hash: head.hash } } : {}),
+    ...(key !== undefined ? { keyed: true, ...(unkeyed ? { unkeyed } : {}) } : {}),
+  };
 }
 
 /** The record made an entry: its place in the chain, its id and time, and its hash. Pure. */
-export function sealEntry(record: ChangeRecord, place: { seq: number; prevHash: string; atMs: number; random8Hex: string }): ChangeEntry {
-  const unsealed = { ...record, id: newEntryId(place.seq, place.random8Hex), seq: place.seq, at: new Date(place.atMs).toISOString(), prevHash: place.prevHash };
-  return { ...unsealed, hash: entryHash(unsealed) };
+export function sealEntry(record: ChangeRecord, place: { seq: number; prevHash: string; atMs: number; random8Hex: string }, key?: string): ChangeEntry {
+  const unsealed = {
+    ...record,
+    id: newEntryId(place.seq, place.random8Hex),
+    seq: place.seq,
+    at: new Date(place.atMs).toISOString(),
+    prevHash: place.prevHash,
+    ...(key !== undefined ? { mac: LEDGER_MAC } : {}),
+  };
+  return { ...unsealed, hash: entryHash(unsealed, key) };
 }

@@ -1,4 +1,5 @@
 import { REDACTED, scrubText } from '../security/scrub-credentials.js';
+import { redactSecrets } from '../security/secret-spellings.js';
 import { scrubSecretsInText } from '../security/scrub-secrets.js';
 import type { ChangeRecord } from './change-entry.js';
 import { isJsonObject } from '../json-object.js';
@@ -34,11 +35,9 @@ function withoutKnown(value: unknown, secrets: readonly string[], depth = 0): un
   return changed ? out : value;
 }
 
-/** Only the exact values: URLs in an object's fields stay as the cluster has them (an undo writes them back). */
+/** Only the known values (in each of their spellings, encoded ones too): URLs in an object's fields stay as the cluster has them (an undo writes them back). */
 function scrubStrings(text: string, secrets: readonly string[]): string {
-  let out = text;
-  for (const s of secrets) if (s.length >= 4 && out.includes(s)) out = out.split(s).join(REDACTED);
-  return out;
+  return redactSecrets(text, secrets, REDACTED);
 }
 
 /**

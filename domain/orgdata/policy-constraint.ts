@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { KubeObject } from '../cluster/kube-types.js';
 
 /** A scalar a constraint can allow. */
 export type ConstraintValue = string | number | boolean;
@@ -72,43 +71,11 @@ export function checkValue(value: unknown, c: PolicyConstraint): string | undefi
   return undefined;
 }
 
-/** Every violation of `constraints` in `objects`. */
-export function checkConstraints(objects: KubeObject[], constraints: PolicyConstraint[]): ConstraintViolation[] {
-  const out: ConstraintViolation[] = [];
-  for (const o of objects) {
-    for (const c of constraints) {
-      if (c.kind !== '*' && c.kind !== o.kind) continue;
-      const name = `${o.kind} ${o.metadata.namespace ? `${o.metadata.namespace}/` : ''}${o.metadata.name}`;
-      const values = valuesAt(o, c.field);
-      if (values.length === 0 && c.required) out.push({ object: name, field: c.field, problem: c.message ?? 'is required' });
-      for (const v of values) {
-        const problem = checkValue(v, c);
-        if (problem) out.push({ object: name, field: c.field, problem: c.message ? `${c.message} (${problem})` : problem });
-      }
-    }
-  }
-  return out;
-}
-
 /** A stored organisation policy with its machine-checkable rules, as the write paths check it. */
 export interface NamedPolicy {
   id: string;
   description: string;
   constraints: PolicyConstraint[];
-}
-
-/**
- * Why `object` (as a write would leave it) breaks a policy, naming the policy
- * and the rule, or undefined when every policy holds. Policies without a rule
- * for the object's kind are not concerned.
- */
-export function policyRefusal(object: KubeObject, policies: readonly NamedPolicy[]): string | undefined {
-  const broken: string[] = [];
-  for (const p of policies) {
-    const violations = checkConstraints([object], p.constraints);
-    if (violations.length) broken.push(`policy "${p.description.slice(0, 200)}" (${p.id}): ${violations.map((v) => `${v.field} ${v.problem}`).join('; ')}`);
-  }
-  return broken.length ? `${object.kind} ${object.metadata.name} would break ${broken.join(' and ')}` : undefined;
 }
 
 const KIND = /^(\*|[A-Z][A-Za-z0-9]{0,62})$/;

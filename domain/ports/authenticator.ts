@@ -21,6 +21,11 @@ export interface Authenticated {
 /** Why a bearer token was refused: a short fixed phrase, safe to show to the caller and to log (never the token). */
 export interface Refusal {
   readonly refused: string;
+  /**
+   * The token is valid but names a caller svc never serves (a Kubernetes
+   * `system:` username or group): 403 `FORBIDDEN` before any work, not 401.
+   */
+  readonly forbidden?: true;
 }
 
 export type Authentication = Authenticated | Refusal;

@@ -1,6 +1,13 @@
 import type { ChangeEntry, ChangeFilter, ChangePage, ChangePageRequest, ChangeRecord } from '../ledger/change-entry.js';
 import type { ChainAnchor, StoredRecord } from '../ledger/hash-chain.js';
 
+/** The chain as stored: where it starts (the anchor), where svc says it ends (the head), and the records between. */
+export interface LedgerChain {
+  anchor: ChainAnchor;
+  head: ChainAnchor;
+  records: AsyncIterable<StoredRecord>;
+}
+
 /**
  * The ledger of every change svc makes to a cluster: append-only, hash-chained.
  *
@@ -18,10 +25,15 @@ import type { ChainAnchor, StoredRecord } from '../ledger/hash-chain.js';
  * - `list` answers entries matching every filter, newest first (highest seq
  *   first), at most `limit`, only below `beforeSeq` when given, with
  *   `nextBeforeSeq` when more match.
- * - `chain` answers the anchor and every stored record oldest first, as
- *   stored (not from a cache), so an entry edited, removed or moved in the
- *   store shows; a record that is not an entry (a torn last line) comes back
- *   as `{ ok: false }`, never skipped.
+ * - `chain` answers the anchor, the head and every stored record oldest
+ *   first, as stored (not from a cache), so an entry edited, removed or moved
+ *   in the store shows; a record that is not an entry (a torn last line)
+ *   comes back as `{ ok: false }`, never skipped. The head is the seq and
+ *   hash of the last entry this ledger appended, kept apart from the entries
+ *   (file: a fsynced head file; Redis: the head key) and as of the same
+ *   moment as the records, so newest entries removed from the store show.
+ * - With a key (SVC_LEDGER_KEY), `append` seals each entry with `mac`
+ *   `hmac-sha256` and its hash an HMAC under the key (see sealEntry).
  * - `prune(cutoffMs)` removes the entries taken before `cutoffMs` (up to the
  *   first one taken at or after it) and moves the anchor to the last removed
  *   one, so the chain still verifies; answers how many went.
@@ -31,6 +43,6 @@ export interface ChangeLedger {
   append(record: ChangeRecord): Promise<ChangeEntry>;
   get(id: string): Promise<ChangeEntry | undefined>;
   list(filter: ChangeFilter, page: ChangePageRequest): Promise<ChangePage>;
-  chain(): Promise<{ anchor: ChainAnchor; records: AsyncIterable<StoredRecord> }>;
+  chain(): Promise<LedgerChain>;
   prune(cutoffMs: number): Promise<number>;
 }

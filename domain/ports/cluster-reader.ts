@@ -59,6 +59,15 @@ export interface ClusterReader {
    */
   listApiResources(): Promise<ApiResourceInfo[]>;
 
+  /**
+   * What discovery says about one kind of one group version: its plural
+   * resource and whether it is namespaced; null when the cluster does not
+   * serve that kind there. The write guard resolves every target with it,
+   * never from a model's words. Cached briefly by the adapter; a kind missing
+   * from a cached list is looked up again (a CRD installed since).
+   */
+  resolveKind(apiVersion: string, kind: string): Promise<ApiResourceInfo | null>;
+
   /** OpenAPI v3 schema of a kind; null when the server publishes none for that group/version/kind. */
   getResourceSchema(apiVersion: string, kind: string): Promise<ResourceSchema | null>;
 
@@ -84,6 +93,7 @@ export const CLUSTER_READER_METHODS = [
   'context',
   'version',
   'listApiResources',
+  'resolveKind',
   'getResourceSchema',
   'list',
   'get',

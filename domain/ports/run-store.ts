@@ -1,7 +1,7 @@
 import type { RunEvent, RunRecord, RunStatus } from '../runs/run.js';
 
 export interface RunQuery {
-  /** Only runs of this caller key (`<kind>:<username>`); absent: everyone's (an admin asking). */
+  /** Only runs of this caller key (the identity id, `callerKey`); absent: everyone's (an admin asking). */
   callerKey?: string;
   tool?: string;
   status?: RunStatus;

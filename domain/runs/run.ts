@@ -1,4 +1,4 @@
-import type { Caller } from '../auth/caller.js';
+import { storedIdentityId, type Caller } from '../auth/caller.js';
 
 /**
  * A tool run started without a held request (`Prefer: respond-async`): what
@@ -28,6 +28,8 @@ export interface RunEvent {
 
 /** Who started a run, as a record keeps it (never a token). */
 export interface RunCaller {
+  /** The identity id (`kind:issuer:subject`); absent on runs stored before ids were. */
+  id?: string;
   username: string;
   kind: Caller['kind'];
 }
@@ -99,7 +101,8 @@ export function newRunId(randomHex32: string): string {
 /** Only a well-formed id is ever looked up or used in a key or a path. */
 export const isRunId = (id: unknown): id is string => typeof id === 'string' && RUN_ID.test(id);
 
-export const callerKey = (c: RunCaller): string => `${c.kind}:${c.username}`;
+/** What runs are owned and counted by: the identity id (a run stored before ids has the id its kind and name give, `storedIdentityId`). */
+export const callerKey = (c: RunCaller): string => storedIdentityId(c);
 
 /** Words for what a run had done when it stopped, from its events. */
 export function doneSoFar(events: readonly RunEvent[]): string {

@@ -4,6 +4,8 @@
  * text as written (no URL normalisation), so an unchanged URL stays byte-equal.
  */
 
+import { redactSecrets } from './secret-spellings.js';
+
 export const REDACTED = '***';
 
 /** Query parameter names whose values are treated as credentials (compared lower-case, `-` and `_` ignored). */
@@ -90,14 +92,11 @@ function replaceUrls(text: string, scrub: (url: string) => string): string {
 
 /**
  * Scrubs free text (error messages, log lines, span attributes): every URL in
- * it is scrubbed, then every known secret value is replaced by `***`.
+ * it is scrubbed, then every known secret value is replaced by `***`, in
+ * every spelling a server could echo it in (percent-encoded, base64,
+ * base64url, also inside a longer encoded value: `secretSpellings`).
  * Linear in the length of the text.
  */
 export function scrubText(text: string, secrets: readonly (string | undefined)[] = []): string {
-  let out = replaceUrls(text, scrubUrl);
-  for (const secret of secrets) {
-    // short values would redact ordinary words; real tokens are longer
-    if (secret && secret.length >= 4 && out.includes(secret)) out = out.split(secret).join(REDACTED);
-  }
-  return out;
+  return redactSecrets(replaceUrls(text, scrubUrl), secrets, REDACTED);
 }

@@ -22,6 +22,12 @@ const executeChoice = z
   .min(1)
   .max(2)
   .describe('With sessionId: 1 to execute the proposed change through svc (dry run first), 2 to stop without executing');
+const planDigest = z
+  .string()
+  .regex(/^sha256:[0-9a-f]{64}$/, 'the planDigest of the proposal (sha256: followed by 64 hex digits)')
+  .describe(
+    'With executeChoice 1: the planDigest of the proposal you reviewed; execution is refused (409 CONFLICT) when the plan changed since. Required of a second approver',
+  );
 
 /** Each tool's input schema, by tool name: the one source of the handlers' input types. */
 export const TOOL_INPUTS = {
@@ -82,6 +88,7 @@ export const TOOL_INPUTS = {
       .optional()
       .describe('With sessionId: a corrected or more precise intent; the operation is planned again within the session'),
     executeChoice: executeChoice.optional(),
+    planDigest: planDigest.optional(),
     delivery: deliveryInput.optional(),
   }),
   remediate: z.strictObject({
@@ -92,6 +99,7 @@ export const TOOL_INPUTS = {
     maxRiskLevel: z.enum(['low', 'medium', 'high']).optional().describe('Highest risk automatic execution may take, default low'),
     sessionId: sessionId.optional(),
     executeChoice: executeChoice.optional(),
+    planDigest: planDigest.optional(),
     delivery: deliveryInput.optional(),
   }),
 } as const;

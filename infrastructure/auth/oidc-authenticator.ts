@@ -1,6 +1,7 @@
 import { hash } from 'node:crypto';
 import { createRemoteJWKSet, customFetch, jwtVerify, type JWTPayload } from 'jose';
-import type { Caller } from '../../domain/auth/caller.js';
+import { identityId, type Caller } from '../../domain/auth/caller.js';
+import { hasInvisible } from '../../domain/auth/person.js';
 import { rolesFor, type RoleMapping } from '../../domain/auth/role-mapping.js';
 import type { Authentication } from '../../domain/ports/authenticator.js';
 import type { Logger } from '../../domain/ports/logger.js';
@@ -12,8 +13,16 @@ const ALGORITHMS = ['RS256', 'ES256', 'EdDSA'];
 const LEEWAY_S = 60;
 const MAX_GROUPS = 1000;
 const MAX_NAME = 256;
-/** How long a fetched key set is trusted before jose fetches it again (jose's cacheMaxAge, its default, made explicit). */
+/** Kubernetes' own users and groups (`system:masters`, `system:serviceaccount:...`). */
+const RESERVED = /^system:/i;
+/** Longest a remembered verdict lasts after the key set it was checked against was fetched. */
 export const KEYS_MAX_AGE_MS = 10 * 60_000;
+/**
+ * Least age of the key set before a verification fetches it again (jose's
+ * cacheMaxAge is the larger of this and the cool-down): a key removed from
+ * the set stops working at that fetch.
+ */
+const MIN_KEYS_AGE_MS = 1000;
 
 /** The refusal a jose error stands for: fixed phrases, safe for the caller and the log. */
 function refusalOf(err: unknown): string {
@@ -49,8 +58,10 @@ function refusalOf(err: unknown): string {
  * leeway). The key set is cached by jose and fetched again on an unknown
  * `kid` at most once per `jwksCooldownMs`; a failed fetch is not retried
  * for a while either, so a flood of bad tokens cannot hammer the IdP.
- * A verdict holds until the token's `exp`, and no longer than the key set it
- * was checked against is trusted (`KEYS_MAX_AGE_MS` after it was fetched);
+ * The key set is fetched again by the first verification once it is older
+ * than the cool-down (at least 1 s), so a key removed from the set signs no
+ * new token's way in after that fetch. A verdict holds until the token's
+ * `exp`, and no longer than `KEYS_MAX_AGE_MS` after its key set was fetched;
  * a fetched key set that differs from the last one (a key rotated out)
  * bumps `keysEpoch` and calls `onKeysChanged`, so remembered verdicts go.
  */
@@ -92,14 +103,33 @@ export class OidcAuthenticator {
   }
 
   private callerOf(payload: JWTPayload): Authentication {
-    const username = payload[this.config.usernameClaim];
-    if (typeof username !== 'string' || username.length === 0 || username.length > MAX_NAME || /[\p{Cc}]/u.test(username))
-      return { refused: `claim ${this.config.usernameClaim} is not a usable username` };
-    const raw = payload[this.config.groupsClaim] ?? [];
+    const { usernameClaim, groupsClaim, usernamePrefix, issuer } = this.config;
+    const claimed = payload[usernameClaim];
+    if (typeof claimed !== 'string' || claimed.length === 0 || claimed.length > MAX_NAME || /[\p{Cc}]/u.test(claimed))
+      return { refused: `claim ${usernameClaim} is not a usable username` };
+    if (hasInvisible(claimed)) return { refused: `claim ${usernameClaim} holds invisible or format characters` };
+    // an address the identity provider has not verified names nobody
+    if (usernameClaim === 'email' && payload.email_verified !== true) return { refused: 'claim email_verified is not true' };
+    if (typeof payload.sub !== 'string' || payload.sub.length === 0 || payload.sub.length > MAX_NAME) return { refused: 'claim sub is missing' };
+    const raw = payload[groupsClaim] ?? [];
     if (!Array.isArray(raw) || raw.length > MAX_GROUPS || !raw.every((g) => typeof g === 'string' && g.length > 0 && g.length <= MAX_NAME))
-      return { refused: `claim ${this.config.groupsClaim} must be at most ${MAX_GROUPS} group names` };
+      return { refused: `claim ${groupsClaim} must be at most ${MAX_GROUPS} group names` };
     const groups = Object.freeze([...(raw as string[])]);
-    const caller: Caller = Object.freeze({ username, groups, roles: rolesFor(this.roles, username, groups), kind: 'oidc' as const });
+    // Kubernetes' own names are never taken from a token: 403 before any work (the token itself is valid)
+    const reserved = RESERVED.test(claimed) ? `the username ${JSON.stringify(claimed.slice(0, 64))}` : groups.find((g) => RESERVED.test(g));
+    if (reserved !== undefined)
+      return {
+        refused: `${reserved.startsWith('the username') ? reserved : `the group ${JSON.stringify(reserved.slice(0, 64))}`} is reserved by Kubernetes (system:)`,
+        forbidden: true,
+      };
+    const username = `${usernamePrefix}${claimed}`;
+    const caller: Caller = Object.freeze({
+      id: identityId('oidc', issuer, payload.sub),
+      username,
+      groups,
+      roles: rolesFor(this.roles, username, groups),
+      kind: 'oidc' as const,
+    });
     return { caller, until: Math.min((payload.exp as number) * 1000, this.keysFetchedAt + KEYS_MAX_AGE_MS) };
   }
 
@@ -111,7 +141,8 @@ export class OidcAuthenticator {
         this.jwks = createRemoteJWKSet(new URL(url), {
           timeoutDuration: fetchTimeoutMs,
           cooldownDuration: jwksCooldownMs,
-          cacheMaxAge: KEYS_MAX_AGE_MS,
+          // a key removed from the set stops verifying new tokens at the first verification past the cool-down
+          cacheMaxAge: Math.max(jwksCooldownMs, MIN_KEYS_AGE_MS),
           [customFetch]: (u: string, options: { signal: AbortSignal }) =>
             this.guarded(() => boundedFetch(u, fetchTimeoutMs, options.signal)).then((res) => this.noteKeys(res)),
         });

@@ -4,7 +4,7 @@ import { STATIC_TOKEN_CALLER, type Caller } from '../../domain/auth/caller.js';
 import type { RoleMapping } from '../../domain/auth/role-mapping.js';
 import type { Logger } from '../../domain/ports/logger.js';
 import { ConfigError } from '../config/env-parsers.js';
-import { parseTokensFile, TokensFileError } from './tokens-file.js';
+import { parseTokensFile, readTokensFile, TokensFileError, type TokensFileReading } from './tokens-file.js';
 
 /** Hex SHA-256 of a token: how static tokens are looked up (the file holds only digests). */
 export function tokenDigest(token: string): string {
@@ -17,7 +17,9 @@ export function tokenDigest(token: string): string {
  * `SVC_AUTH_TOKENS_FILE`, looked up by the SHA-256 of the presented token
  * (so nothing is compared byte by byte with a secret). The file is watched
  * (stat polling, which also sees a ConfigMap's symlink swap) and re-read when
- * it changes; a re-read that fails keeps the tokens it had and logs why.
+ * it changes; a re-read fails closed: the lines that do not parse (and a file
+ * that cannot be read) give no token, the others are in force; the errors
+ * are logged.
  */
 export class StaticTokens {
   private fromFile = new Map<string, Caller>();
@@ -54,13 +56,17 @@ export class StaticTokens {
     if (file === undefined || this.listener) return;
     this.listener = (now: Stats, before: Stats) => {
       if (now.mtimeMs === before.mtimeMs && now.size === before.size && now.ino === before.ino) return;
-      try {
-        this.fromFile = this.read(file);
-        this.epoch++;
-        this.logger.info('tokens file re-read', { file, tokens: this.fromFile.size });
-      } catch (err) {
-        this.logger.error('tokens file not re-read: keeping the tokens read before', { file, error: (err as Error).message });
-      }
+      // fails closed: a line that no longer parses (or a file that cannot be read) takes its tokens away
+      const { callers, problems } = this.reread(file);
+      this.fromFile = callers;
+      this.epoch++;
+      if (problems.length)
+        this.logger.error('tokens file re-read with errors: the lines that do not parse are left out, their tokens refused', {
+          file,
+          tokens: callers.size,
+          errors: problems.slice(0, 20),
+        });
+      else this.logger.info('tokens file re-read', { file, tokens: callers.size });
     };
     watchFile(file, { interval: intervalMs, persistent: false }, this.listener);
   }
@@ -68,6 +74,16 @@ export class StaticTokens {
   stop(): void {
     if (this.file !== undefined && this.listener) unwatchFile(this.file, this.listener);
     this.listener = undefined;
+  }
+
+  private reread(file: string): TokensFileReading {
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (err) {
+      return { callers: new Map(), problems: [`cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'}): no tokens-file token is accepted`] };
+    }
+    return readTokensFile(text, this.roles);
   }
 
   private read(file: string): Map<string, Caller> {

@@ -11,6 +11,8 @@ export interface OidcConfig {
   /** Where the signing keys are; undefined: the issuer's discovery document names it. */
   jwksUrl?: string;
   usernameClaim: string;
+  /** `SVC_OIDC_USERNAME_PREFIX` (default `oidc:`): put before every OIDC username, so none equals a tokens-file or static name. */
+  usernamePrefix: string;
   groupsClaim: string;
   /** Least time between two fetches of the key set (a flood of unknown `kid`s fetches at most this often), milliseconds. */
   jwksCooldownMs: number;
@@ -42,10 +44,23 @@ function keyUrl(variable: string, value: string): string {
   throw new ConfigError(variable, `must be an https URL (http is accepted only on a loopback address), got ${u.protocol}//${u.host}`);
 }
 
+/**
+ * A word and a colon (`oidc:`, `dex:`): tokens-file names cannot hold a colon
+ * and `admin` has none, so a prefixed name equals neither; `system:` is
+ * Kubernetes' own.
+ */
+function usernamePrefix(value: string): string {
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,30}:$/.test(value))
+    throw new ConfigError('SVC_OIDC_USERNAME_PREFIX', 'must be a word of letters, digits, ., _ or - followed by a colon (e.g. oidc:)');
+  if (value.toLowerCase() === 'system:') throw new ConfigError('SVC_OIDC_USERNAME_PREFIX', 'must not be system: (Kubernetes reserves it)');
+  return value;
+}
+
 function parseOidc(env: Env): OidcConfig | undefined {
   const issuer = str(env, 'SVC_OIDC_ISSUER');
   if (issuer === undefined) {
-    for (const v of ['SVC_OIDC_AUDIENCE', 'SVC_OIDC_JWKS_URL']) if (str(env, v) !== undefined) throw new ConfigError(v, 'needs SVC_OIDC_ISSUER');
+    for (const v of ['SVC_OIDC_AUDIENCE', 'SVC_OIDC_JWKS_URL', 'SVC_OIDC_USERNAME_PREFIX'])
+      if (str(env, v) !== undefined) throw new ConfigError(v, 'needs SVC_OIDC_ISSUER');
     return undefined;
   }
   const audience = str(env, 'SVC_OIDC_AUDIENCE');
@@ -56,6 +71,7 @@ function parseOidc(env: Env): OidcConfig | undefined {
     audience,
     jwksUrl: jwksUrl === undefined ? undefined : keyUrl('SVC_OIDC_JWKS_URL', jwksUrl),
     usernameClaim: str(env, 'SVC_OIDC_USERNAME_CLAIM') ?? 'sub',
+    usernamePrefix: usernamePrefix(str(env, 'SVC_OIDC_USERNAME_PREFIX') ?? 'oidc:'),
     groupsClaim: str(env, 'SVC_OIDC_GROUPS_CLAIM') ?? 'groups',
     jwksCooldownMs: int(env, 'SVC_OIDC_JWKS_COOLDOWN_MS', 30000, 0, 3600000),
     fetchTimeoutMs: int(env, 'SVC_OIDC_FETCH_TIMEOUT_MS', 5000, 100, 60000),

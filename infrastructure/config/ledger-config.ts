@@ -1,13 +1,23 @@
-import { int, type Env } from './env-parsers.js';
+import { ConfigError, int, str, type Env } from './env-parsers.js';
 
 export interface LedgerConfig {
   /** SVC_LEDGER_RETENTION_DAYS: entries older than this are pruned (the chain stays verifiable). */
   retentionDays: number;
+  /** SVC_LEDGER_KEY: each entry's hash is an HMAC-SHA256 under it (a credential: scrubbed everywhere, never logged). */
+  hmacSecret?: string;
 }
 
 /** A year: long enough for an audit cycle; a SIEM keeps longer if asked to. */
 export const DEFAULT_LEDGER_RETENTION_DAYS = 365;
+/** An HMAC key shorter than this is guessable offline from one entry. */
+export const MIN_LEDGER_KEY_CHARS = 32;
 
 export function parseLedgerConfig(env: Env): LedgerConfig {
-  return { retentionDays: int(env, 'SVC_LEDGER_RETENTION_DAYS', DEFAULT_LEDGER_RETENTION_DAYS, 1, 36_500) };
+  const key = str(env, 'SVC_LEDGER_KEY');
+  if (key !== undefined && key.length < MIN_LEDGER_KEY_CHARS)
+    throw new ConfigError('SVC_LEDGER_KEY', `must be at least ${MIN_LEDGER_KEY_CHARS} characters (e.g. openssl rand -hex 32), got ${key.length}`);
+  return {
+    retentionDays: int(env, 'SVC_LEDGER_RETENTION_DAYS', DEFAULT_LEDGER_RETENTION_DAYS, 1, 36_500),
+    ...(key !== undefined ? { hmacSecret: key } : {}),
+  };
 }

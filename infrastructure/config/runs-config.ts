@@ -9,6 +9,8 @@ export interface RunsConfig {
   maxPerCaller: number;
   /** SVC_RUNS_LEASE_MS: a replica that stops renewing for this long has its runs failed as interrupted. */
   leaseMs: number;
+  /** SVC_RUN_STREAMS_PER_CALLER: event streams one caller may hold open on a replica (429 RATE_LIMITED beyond). */
+  streamsPerCaller: number;
   /** SVC_RUNS_HEARTBEAT_MS: the comment line an event stream sends while nothing happens. */
   heartbeatMs: number;
 }
@@ -19,6 +21,7 @@ export function parseRunsConfig(env: Env): RunsConfig {
     maxActive: int(env, 'SVC_RUNS_MAX_ACTIVE', 32, 1, 10_000),
     maxPerCaller: int(env, 'SVC_RUNS_MAX_PER_CALLER', 4, 1, 10_000),
     leaseMs: int(env, 'SVC_RUNS_LEASE_MS', 30_000, 300, 600_000),
+    streamsPerCaller: int(env, 'SVC_RUN_STREAMS_PER_CALLER', 20, 1, 1000),
     heartbeatMs: int(env, 'SVC_RUNS_HEARTBEAT_MS', 15_000, 20, 300_000),
   };
 }

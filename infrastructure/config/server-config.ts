@@ -23,6 +23,8 @@ export interface ServerConfig {
   keepAliveTimeoutMs: number;
   /** Most connections open at once; more are closed on arrival. 0: no bound. */
   maxConnections: number;
+  /** `SVC_METRICS_PUBLIC`: GET /metrics answers without a bearer token (for a scraper inside the cluster's network). */
+  metricsPublic?: boolean;
 }
 
 /** true when the bind address only accepts connections from this machine. */
@@ -66,5 +68,6 @@ export function parseServerConfig(env: Env, cwd: string): ServerConfig {
     requestTimeoutMs: int(env, 'SVC_REQUEST_TIMEOUT_MS', 300000, 100, 3600000),
     keepAliveTimeoutMs: int(env, 'SVC_KEEPALIVE_TIMEOUT_MS', 5000, 100, 600000),
     maxConnections: int(env, 'SVC_MAX_CONNECTIONS', 1024, 0, 1000000),
+    metricsPublic: bool(env, 'SVC_METRICS_PUBLIC', false),
   };
 }

@@ -47,16 +47,21 @@ function dimensionSetting(env: Env): { dimension?: number } {
 }
 
 /**
- * SVC_EMBEDDINGS_PROVIDER, or by default today's rule: an own
- * SVC_EMBEDDINGS_BASE_URL or a key (SVC_EMBEDDINGS_API_KEY, else
- * OPENAI_API_KEY) -> OpenAI-compatible embeddings, otherwise local.
+ * SVC_EMBEDDINGS_PROVIDER, or by default: an own SVC_EMBEDDINGS_BASE_URL or
+ * SVC_EMBEDDINGS_API_KEY -> OpenAI-compatible embeddings there; OPENAI_API_KEY
+ * -> embeddings at the chat server only when it is OpenAI's own API (no
+ * OPENAI_BASE_URL, or api.openai.com) or SVC_EMBEDDINGS_MODEL names a model
+ * for it: a vLLM or Ollama chat server usually serves no embedding model, and
+ * text-embedding-3-small there would fail every search. Otherwise local.
  */
 function parseEmbeddings(env: Env): EmbeddingsConfig {
   const ownUrl = httpUrl(env, 'SVC_EMBEDDINGS_BASE_URL');
   // the chat server's key goes only to the chat server: an own URL takes an own key (or none)
   const apiKey = str(env, 'SVC_EMBEDDINGS_API_KEY') ?? (ownUrl === undefined ? str(env, 'OPENAI_API_KEY') : undefined);
   const model = str(env, 'SVC_EMBEDDINGS_MODEL');
-  const fallback = ownUrl !== undefined || apiKey !== undefined ? 'openai' : 'local';
+  const chatIsOpenAi = new URL(httpUrl(env, 'OPENAI_BASE_URL') ?? DEFAULT_OPENAI_BASE_URL).hostname === 'api.openai.com';
+  const asked = ownUrl !== undefined || str(env, 'SVC_EMBEDDINGS_API_KEY') !== undefined || (apiKey !== undefined && (chatIsOpenAi || model !== undefined));
+  const fallback = asked ? 'openai' : 'local';
   const provider = oneOf(env, 'SVC_EMBEDDINGS_PROVIDER', ['openai', 'bedrock', 'local'] as const, fallback);
   if (provider === 'local') {
     if (model !== undefined) {

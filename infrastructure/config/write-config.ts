@@ -1,11 +1,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { WriteScope } from '../../domain/actions/write-scope.js';
+import { parseKindName } from '../../domain/write-guard/kind-names.js';
 import type { ClusterSource } from './cluster-config.js';
 import { ConfigError, str, type Env } from './env-parsers.js';
 
 const NAMESPACE = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
-const KIND = /^[A-Z][A-Za-z0-9]{0,62}$/;
+const KIND = /^([a-z0-9]([a-z0-9.-]{0,251}[a-z0-9])?\/|\/)?[A-Z][A-Za-z0-9]{0,62}$/;
+const REGISTRY = /^[a-z0-9]([a-z0-9.-]{0,251}[a-z0-9])?(:[0-9]{1,5})?$/;
 
 /** A comma-separated list, each entry checked; empty (or unset) means no list. */
 function list(env: Env, name: string, pattern: RegExp, what: string): string[] {
@@ -20,7 +22,10 @@ function list(env: Env, name: string, pattern: RegExp, what: string): string[] {
 
 /**
  * Where svc may write (remediate, operate, deployManifests):
- * SVC_WRITE_NAMESPACES and SVC_WRITE_KINDS, empty meaning all. svc's own
+ * SVC_WRITE_NAMESPACES and SVC_WRITE_KINDS (`apps/Deployment`, `Service`
+ * for built-in groups only, `serving.knative.dev/Service`), empty meaning
+ * all; SVC_IMAGE_REGISTRIES (`ghcr.io,registry.example:5000`), empty meaning
+ * any. svc's own
  * namespace (always high risk, never written automatically) is SVC_NAMESPACE,
  * else POD_NAMESPACE (the chart sets it from the downward API), else the
  * in-cluster service account's namespace file.
@@ -33,7 +38,8 @@ export function parseWriteConfig(env: Env, cluster: ClusterSource, readNamespace
   const ownNamespace = own ?? (fromFile && NAMESPACE.test(fromFile) ? fromFile : undefined);
   return {
     namespaces: list(env, 'SVC_WRITE_NAMESPACES', NAMESPACE, 'namespace names'),
-    kinds: list(env, 'SVC_WRITE_KINDS', KIND, 'kinds such as Deployment'),
+    kinds: list(env, 'SVC_WRITE_KINDS', KIND, 'kinds such as Deployment, apps/Deployment or serving.knative.dev/Service').map(parseKindName),
+    imageRegistries: list(env, 'SVC_IMAGE_REGISTRIES', REGISTRY, 'registry hosts such as ghcr.io or registry.example:5000'),
     ...(ownNamespace ? { ownNamespace } : {}),
   };
 }

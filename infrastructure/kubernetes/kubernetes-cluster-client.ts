@@ -24,7 +24,7 @@ import type {
 import * as v from '../../domain/cluster/kube-validation.js';
 import { identityKey, type KubeIdentity } from '../../domain/auth/kube-identity.js';
 import { conditionMet } from '../../domain/cluster/wait-condition.js';
-import { NotConfiguredError } from '../../domain/errors.js';
+import { ExecutionError, NotConfiguredError } from '../../domain/errors.js';
 import type { ClusterClient, ClusterStatus, ImpersonatingClusterClients } from '../../domain/ports/cluster-client.js';
 import { KubeStatusError, toDomainError } from './kube-errors.js';
 import { KubeDiscovery } from './kube-discovery.js';
@@ -116,6 +116,19 @@ export class KubernetesClusterClient implements ClusterClient, ImpersonatingClus
 
   async listApiResources(): Promise<ApiResourceInfo[]> {
     return this.call('API discovery', () => this.discovery.all());
+  }
+
+  async resolveKind(apiVersion: string, kind: string): Promise<ApiResourceInfo | null> {
+    v.validateApiVersion(apiVersion);
+    v.validateKind(kind);
+    return this.call(`discover ${kind} ${apiVersion}`, async () => {
+      try {
+        return await this.discovery.resolve(apiVersion, kind);
+      } catch (e) {
+        if (e instanceof ExecutionError) return null;
+        throw e;
+      }
+    });
   }
 
   async getResourceSchema(apiVersion: string, kind: string): Promise<ResourceSchema | null> {

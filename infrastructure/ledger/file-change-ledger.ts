@@ -13,12 +13,13 @@ import {
 import { keysOf } from '../../domain/ledger/change-keys.js';
 import { GENESIS_ANCHOR, sealEntry, type ChainAnchor, type StoredRecord } from '../../domain/ledger/hash-chain.js';
 import { entryFromText, entryText, recordFromText } from '../../domain/ledger/ledger-text.js';
-import type { ChangeLedger } from '../../domain/ports/change-ledger.js';
+import type { ChangeLedger, LedgerChain } from '../../domain/ports/change-ledger.js';
 import type { Clock } from '../../domain/ports/clock.js';
 import type { Logger } from '../../domain/ports/logger.js';
 import { isErrno } from '../sessions/session-files.js';
 import { KeyedMutex } from '../sessions/keyed-mutex.js';
-import { fileLines } from './ledger-file-lines.js';
+import { copyBytes, fileLines, syncDir } from './ledger-file-lines.js';
+import { HEAD_FILE, LedgerHeadFile } from './ledger-head-file.js';
 import { LedgerIndex } from './ledger-index.js';
 
 export interface FileChangeLedgerOptions {
@@ -28,6 +29,8 @@ export interface FileChangeLedgerOptions {
   logger?: Logger;
   /** 8 lowercase hex digits; default crypto.randomBytes(4). */
   random?: () => string;
+  /** SVC_LEDGER_KEY: entries are sealed with an HMAC under it. */
+  key?: string;
 }
 
 /** The whole ledger: one entry per line. */
@@ -75,16 +78,20 @@ export class FileChangeLedger implements ChangeLedger {
   /** The file ends in a line cut short: the next append first ends it. */
   private tornTail = false;
 
+  private readonly headFile: LedgerHeadFile;
+
   constructor(private readonly options: FileChangeLedgerOptions) {
     this.random = options.random ?? (() => randomBytes(4).toString('hex'));
     this.file = path.join(options.dir, LEDGER_FILE);
+    this.headFile = new LedgerHeadFile(path.join(options.dir, HEAD_FILE));
   }
 
   async append(record: ChangeRecord): Promise<ChangeEntry> {
     return this.guard('append an entry', () =>
       this.lock.run('ledger', async () => {
         const handle = await this.opened();
-        const entry = sealEntry(record, { seq: this.head.seq + 1, prevHash: this.head.hash, atMs: this.options.clock.now(), random8Hex: this.random() });
+        const place = { seq: this.head.seq + 1, prevHash: this.head.hash, atMs: this.options.clock.now(), random8Hex: this.random() };
+        const entry = sealEntry(record, place, this.options.key);
         const line = `${entryText(entry)}\n`;
         if (this.tornTail) {
           await handle.write('\n', this.size);
@@ -97,6 +104,8 @@ export class FileChangeLedger implements ChangeLedger {
         this.index.add({ ...keysOf(entry), loc: { offset: this.size, length: bytes.length - 1 } });
         this.size += bytes.length;
         this.head = { seq: entry.seq, hash: entry.hash };
+        // the line is durable first: a crash between the two leaves the head one behind, which opening repairs
+        await this.headFile.write(this.head);
         return entry;
       }),
     );
@@ -120,10 +129,15 @@ export class FileChangeLedger implements ChangeLedger {
     });
   }
 
-  async chain(): Promise<{ anchor: ChainAnchor; records: AsyncIterable<StoredRecord> }> {
-    // a snapshot of the file as it is now: appends after this are not walked
-    const handle = await this.guard('read the ledger', () => this.lock.run('ledger', () => open(this.file, 'r').catch(absentIsNull)));
-    if (!handle) return { anchor: GENESIS_ANCHOR, records: (async function* () {})() };
+  async chain(): Promise<LedgerChain> {
+    // a snapshot of the file and the head as they are now: appends after this are not walked
+    const [handle, head] = await this.guard('read the ledger', () =>
+      this.lock.run('ledger', async () => {
+        await this.opened();
+        return [await open(this.file, 'r').catch(absentIsNull), this.head] as const;
+      }),
+    );
+    if (!handle) return { anchor: GENESIS_ANCHOR, head, records: (async function* () {})() };
     const lines = fileLines(handle, MAX_LINE, (await handle.stat()).size);
     const first = await lines.next();
     const anchor = first.done ? undefined : anchorOf(first.value.text);
@@ -135,7 +149,7 @@ export class FileChangeLedger implements ChangeLedger {
         await handle!.close();
       }
     }
-    return { anchor: anchor ?? GENESIS_ANCHOR, records: records() };
+    return { anchor: anchor ?? GENESIS_ANCHOR, head, records: records() };
   }
 
   async prune(cutoffMs: number): Promise<number> {
@@ -156,6 +170,7 @@ export class FileChangeLedger implements ChangeLedger {
   async close(): Promise<void> {
     await this.lock.run('ledger', async () => {
       await this.handle?.close();
+      await this.headFile.close();
       this.handle = undefined;
       this.opening = undefined;
     });
@@ -200,6 +215,7 @@ export class FileChangeLedger implements ChangeLedger {
     this.tornTail = false;
     let first = true;
     let end = 0;
+    let lastPrevHash: string | undefined;
     for await (const line of fileLines(handle, MAX_LINE)) {
       end = line.offset + line.length + (line.terminated ? 1 : 0);
       const anchor = first ? anchorOf(line.text) : undefined;
@@ -223,10 +239,13 @@ export class FileChangeLedger implements ChangeLedger {
         continue;
       }
       this.index.add({ ...keysOf(entry), loc: { offset: line.offset, length: line.length } });
-      if (entry.seq > this.head.seq) this.head = { seq: entry.seq, hash: entry.hash };
+      if (entry.seq > this.head.seq) [this.head, lastPrevHash] = [{ seq: entry.seq, hash: entry.hash }, entry.prevHash];
     }
     this.size = end;
     this.handle = handle;
+    this.head = await this.headFile.reconcile(this.head, lastPrevHash, this.anchor, (message, fields) =>
+      this.options.logger?.error(message, { file: this.file, ...fields }),
+    );
     return handle;
   }
 
@@ -256,23 +275,3 @@ const absentIsNull = (e: unknown) => {
   if (isErrno(e, 'ENOENT')) return null;
   throw e;
 };
-
-async function syncDir(dir: string): Promise<void> {
-  const h = await open(dir, 'r');
-  try {
-    await h.sync();
-  } finally {
-    await h.close();
-  }
-}
-
-/** Bytes [from, to) of one file appended to another, a chunk at a time. */
-async function copyBytes(src: FileHandle, from: number, to: number, dst: FileHandle): Promise<void> {
-  const buf = Buffer.allocUnsafe(1024 * 1024);
-  for (let pos = from; pos < to;) {
-    const { bytesRead } = await src.read(buf, 0, Math.min(buf.length, to - pos), pos);
-    if (bytesRead === 0) break;
-    await dst.write(buf, 0, bytesRead);
-    pos += bytesRead;
-  }
-}

@@ -1,4 +1,4 @@
-import type { FileHandle } from 'node:fs/promises';
+import { open, type FileHandle } from 'node:fs/promises';
 
 export interface FileLine {
   /** Byte offset of the line's first byte. */
@@ -46,5 +46,26 @@ export async function* fileLines(handle: FileHandle, maxLineBytes: number, end =
     const slice = bytes.subarray(0, room);
     parts.push(Buffer.from(slice));
     kept += slice.length;
+  }
+}
+
+/** fsyncs a directory (a rename in it is durable after). */
+export async function syncDir(dir: string): Promise<void> {
+  const h = await open(dir, 'r');
+  try {
+    await h.sync();
+  } finally {
+    await h.close();
+  }
+}
+
+export /** Bytes [from, to) of one file appended to another, a chunk at a time. */
+async function copyBytes(src: FileHandle, from: number, to: number, dst: FileHandle): Promise<void> {
+  const buf = Buffer.allocUnsafe(1024 * 1024);
+  for (let pos = from; pos < to;) {
+    const { bytesRead } = await src.read(buf, 0, Math.min(buf.length, to - pos), pos);
+    if (bytesRead === 0) break;
+    await dst.write(buf, 0, bytesRead);
+    pos += bytesRead;
   }
 }

@@ -23,7 +23,7 @@ export function registerLedger(c: DependencyContainer, config: Config, ledger: C
   c.register(TOKENS.ChangeLedger, { useValue: port });
   c.register(TOKENS.ListChanges, { useValue: new ListChanges(port) });
   c.register(TOKENS.GetChange, { useValue: new GetChange(port) });
-  c.register(TOKENS.VerifyLedger, { useValue: new VerifyLedger(port) });
+  c.register(TOKENS.VerifyLedger, { useValue: new VerifyLedger(port, config.ledger.hmacSecret) });
   const recorder = new ChangeRecorder(port, c.resolve(TOKENS.ClusterReader), c.resolve(TOKENS.Logger), configSecrets(config));
   c.register(TOKENS.ChangeRecorder, { useValue: recorder });
   c.register(TOKENS.RevertChange, { useValue: new RevertChange(port, c.resolve(TOKENS.ClusterReader), c.resolve(TOKENS.ClusterWriter), recorder, tracer) });

@@ -25,6 +25,9 @@ export class UnconfiguredClusterClient implements ClusterClient, ImpersonatingCl
   async listApiResources(..._args: unknown[]): Promise<never> {
     return notConfigured();
   }
+  async resolveKind(..._args: unknown[]): Promise<never> {
+    return notConfigured();
+  }
   async getResourceSchema(..._args: unknown[]): Promise<never> {
     return notConfigured();
   }

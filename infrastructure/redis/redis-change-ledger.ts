@@ -4,7 +4,7 @@ import type { ChangeEntry, ChangeFilter, ChangePage, ChangePageRequest, ChangeRe
 import { keysOf, seqOfId } from '../../domain/ledger/change-keys.js';
 import { GENESIS_ANCHOR, sealEntry, type ChainAnchor, type StoredRecord } from '../../domain/ledger/hash-chain.js';
 import { entryFromText, entryText, recordFromText } from '../../domain/ledger/ledger-text.js';
-import type { ChangeLedger } from '../../domain/ports/change-ledger.js';
+import type { ChangeLedger, LedgerChain } from '../../domain/ports/change-ledger.js';
 import type { Clock } from '../../domain/ports/clock.js';
 import { LedgerIndex } from '../ledger/ledger-index.js';
 import type { RedisConnection } from './redis-connection.js';
@@ -42,6 +42,8 @@ const seqOfStreamId = (id: string) => Number(id.slice(0, id.indexOf('-')));
 export interface RedisChangeLedgerOptions {
   clock: Clock;
   random?: () => string;
+  /** SVC_LEDGER_KEY: entries are sealed with an HMAC under it. */
+  key?: string;
 }
 
 /**
@@ -76,7 +78,8 @@ export class RedisChangeLedger implements ChangeLedger {
     const k = this.keys;
     let head = this.head ?? (await this.readHead());
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      const entry = sealEntry(record, { seq: head.seq + 1, prevHash: head.hash, atMs: this.options.clock.now(), random8Hex: this.random() });
+      const place = { seq: head.seq + 1, prevHash: head.hash, atMs: this.options.clock.now(), random8Hex: this.random() };
+      const entry = sealEntry(record, place, this.options.key);
       const text = entryText(entry);
       const result = (await this.redis.run({ command: 'EVAL', target: 'ledger', what: 'append a ledger entry' }, (c) =>
         c.eval(APPEND_SCRIPT, 2, k.stream, k.head, head.hash, String(entry.seq), text, entry.hash, GENESIS_ANCHOR.hash),
@@ -113,13 +116,16 @@ export class RedisChangeLedger implements ChangeLedger {
     return { entries, ...(rows.length > page.limit ? { nextBeforeSeq: shown.at(-1)!.seq } : {}) };
   }
 
-  async chain(): Promise<{ anchor: ChainAnchor; records: AsyncIterable<StoredRecord> }> {
+  async chain(): Promise<LedgerChain> {
     const k = this.keys;
-    const [anchorFields, last] = await this.redis.run({ command: 'MULTI', target: 'ledger', what: 'read the ledger' }, async (c) => {
-      const r = (await c.multi().hgetall(k.anchor).xrevrange(k.stream, '+', '-', 'COUNT', 1).exec()) ?? [];
-      return [r[0]?.[1] as Record<string, string>, r[1]?.[1] as [string, string[]][]];
+    // one transaction: the anchor, the head and the last stream id as of the same moment
+    const [anchorFields, headFields, last] = await this.redis.run({ command: 'MULTI', target: 'ledger', what: 'read the ledger' }, async (c) => {
+      const r = (await c.multi().hgetall(k.anchor).hgetall(k.head).xrevrange(k.stream, '+', '-', 'COUNT', 1).exec()) ?? [];
+      return [r[0]?.[1] as Record<string, string>, r[1]?.[1] as Record<string, string>, r[2]?.[1] as [string, string[]][]];
     });
     const anchor = anchorFields?.seq ? { seq: Number(anchorFields.seq), hash: anchorFields.hash } : GENESIS_ANCHOR;
+    // every append sets the head key: a stream with entries and no head key had it removed, and the walk says so
+    const head = headFields?.seq ? { seq: Number(headFields.seq), hash: headFields.hash } : GENESIS_ANCHOR;
     const end = last?.[0]?.[0];
     const redis = this.redis;
     async function* records(): AsyncGenerator<StoredRecord> {
@@ -132,7 +138,7 @@ export class RedisChangeLedger implements ChangeLedger {
         from = `(${items.at(-1)![0]}`;
       }
     }
-    return { anchor, records: records() };
+    return { anchor, head, records: records() };
   }
 
   async prune(cutoffMs: number): Promise<number> {

@@ -112,6 +112,26 @@ export class RedisConnection {
     }
   }
 
+  /**
+   * Resolves true once the connection is ready (at once when it is), false
+   * when it is not within `timeoutMs`; never throws. Start-up waits on it so
+   * nothing touches Redis before the connection is up (with the offline queue
+   * off, a command sent earlier fails at once).
+   */
+  ready(timeoutMs: number): Promise<boolean> {
+    if (this.client.status === 'ready') return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const done = (ok: boolean) => {
+        clearTimeout(timer);
+        this.client.off('ready', onReady);
+        resolve(ok);
+      };
+      const onReady = () => done(true);
+      const timer = setTimeout(() => done(false), timeoutMs);
+      this.client.on('ready', onReady);
+    });
+  }
+
   key(...parts: string[]): string {
     return `${this.prefix}${parts.join(':')}`;
   }

@@ -43,6 +43,8 @@ export interface SharedStateAdapters {
   warnings: string[];
   /** Closes what was opened (the Redis client); called on shutdown. */
   close(): Promise<void>;
+  /** Resolves true once the shared store's connection is up (at once without Redis), false after `timeoutMs`; never throws. */
+  ready(timeoutMs: number): Promise<boolean>;
 }
 
 export const UNSHARED_VECTORS =
@@ -55,7 +57,7 @@ export const UNSHARED_VECTORS =
 export function createSharedState(config: Config, clock: Clock, logger: Logger, tracer?: Tracer): SharedStateAdapters {
   const ttlMs = config.sessions.ttlSeconds * 1000;
   if (config.redis.url === undefined) {
-    const ledger = new FileChangeLedger({ dir: path.join(config.server.dataDir, 'ledger'), clock, logger });
+    const ledger = new FileChangeLedger({ dir: path.join(config.server.dataDir, 'ledger'), clock, logger, key: config.ledger.hmacSecret });
     return {
       sessions: new FileSessionStore({ dir: path.join(config.server.dataDir, 'sessions'), ttlMs, clock, logger }),
       runs: new FileRunStore(path.join(config.server.dataDir, 'runs'), { ttlMs: config.runs.ttlSeconds * 1000, clock, logger }),
@@ -66,6 +68,7 @@ export function createSharedState(config: Config, clock: Clock, logger: Logger, 
       ledgerStore: 'file',
       warnings: [],
       close: () => ledger.close(),
+      ready: async () => true,
     };
   }
   // a disabled tracer would only add a call per command: not passed, like tracePorts leaves ports unwrapped
@@ -81,7 +84,7 @@ export function createSharedState(config: Config, clock: Clock, logger: Logger, 
     sharedState: { status: async () => ({ configured: true, provider: 'redis', ...(await redis.status()) }) },
     rateLimiter: new RedisRateLimiter(redis, new MemoryRateLimiter(clock), logger),
     scanStates: new RedisScanStateStore(redis, clock),
-    ledger: new RedisChangeLedger(redis, { clock }),
+    ledger: new RedisChangeLedger(redis, { clock, key: config.ledger.hmacSecret }),
     ledgerStore: 'redis',
     ingestedSources: new RedisIngestedSourceStore(
       redis,
@@ -91,5 +94,6 @@ export function createSharedState(config: Config, clock: Clock, logger: Logger, 
     ),
     warnings,
     close: () => redis.close(),
+    ready: (timeoutMs) => redis.ready(timeoutMs),
   };
 }

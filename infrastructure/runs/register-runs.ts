@@ -6,6 +6,7 @@ import { ListRuns } from '../../application/runs/list-runs.js';
 import { RunExecutor } from '../../application/runs/run-executor.js';
 import { StartRun } from '../../application/runs/start-run.js';
 import { WatchRun } from '../../application/runs/watch-run.js';
+import { StreamSlots } from '../../application/runs/stream-slots.js';
 import type { RunStore } from '../../domain/ports/run-store.js';
 import type { Config } from '../config/config.js';
 import { SystemClock } from '../clock/system-clock.js';
@@ -26,14 +27,17 @@ export function registerRuns(c: DependencyContainer, config: Config, store: RunS
     c.resolve(TOKENS.Logger),
     { maxActive: config.runs.maxActive, maxPerCaller: config.runs.maxPerCaller, leaseMs: config.runs.leaseMs, cancelGraceMs: CANCEL_GRACE_MS },
     `replica-${randomBytes(8).toString('hex')}`,
+    c.resolve(TOKENS.Metrics),
   );
   c.register(TOKENS.RunStore, { useValue: store });
   c.register(TOKENS.RunExecutor, { useValue: executor });
-  c.register(TOKENS.StartRun, { useValue: new StartRun(c.resolve(TOKENS.ToolRegistry), store, executor, clock, () => randomBytes(16).toString('hex')) });
+  c.register(TOKENS.StartRun, {
+    useValue: new StartRun(c.resolve(TOKENS.ToolRegistry), store, executor, clock, () => randomBytes(16).toString('hex'), c.resolve(TOKENS.Metrics)),
+  });
   c.register(TOKENS.GetRun, { useValue: new GetRun(store, clock) });
   c.register(TOKENS.ListRuns, { useValue: new ListRuns(store, clock) });
   c.register(TOKENS.CancelRun, { useValue: new CancelRun(store, executor, clock) });
-  c.register(TOKENS.WatchRun, { useValue: new WatchRun(store, clock) });
+  c.register(TOKENS.WatchRun, { useValue: new WatchRun(store, clock, new StreamSlots(config.runs.streamsPerCaller)) });
   // stop first (runs end as interrupted, not left to their lease), then the store
   c.resolve(TOKENS.OnShutdown).unshift(
     () => executor.stop(),

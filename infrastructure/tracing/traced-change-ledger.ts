@@ -16,7 +16,8 @@ export function tracedChangeLedger(inner: ChangeLedger, tracer: Tracer, store: s
       return {
         name: 'ledger append',
         attributes: { ...base('append'), 'svc.ledger.tool': record.tool, 'k8s.resource': record.target.kind, 'svc.ledger.outcome': record.outcome.status },
-        fromResult: (r) => ({ 'svc.ledger.id': (r as ChangeEntry).id, 'svc.ledger.seq': (r as ChangeEntry).seq }),
+        // the new head (seq and hash) in the trace backend: a copy of the chain's end kept outside svc
+        fromResult: (r) => ({ 'svc.ledger.id': (r as ChangeEntry).id, 'svc.ledger.seq': (r as ChangeEntry).seq, 'svc.ledger.hash': (r as ChangeEntry).hash }),
       };
     },
     get: (args) => ({ name: 'ledger get', attributes: { ...base('get'), 'svc.ledger.id': String(args[0]) } }),

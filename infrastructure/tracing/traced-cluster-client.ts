@@ -47,6 +47,7 @@ const about =
 const CLUSTER_PLAN: SpanPlan = {
   version: fixed('version', 'get', { api: 'version' }),
   listApiResources: fixed('listApiResources', 'discovery'),
+  resolveKind: (args) => clusterCall('resolveKind', 'discovery', { api: asString(args[0]), resource: asString(args[1]) }),
   getResourceSchema: (args) => clusterCall('getResourceSchema', 'get', { api: asString(args[0]), resource: asString(args[1]) }),
   list: about('list', 'list'),
   get: about('get', 'get'),

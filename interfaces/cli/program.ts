@@ -5,6 +5,8 @@ import { registerChangesCommand } from './commands/changes-command.js';
 import { registerMcpCommand } from './commands/mcp-command.js';
 import { registerPromptsCommand } from './commands/prompts-command.js';
 import { registerRunsCommand } from './commands/runs-command.js';
+import { registerSandboxCommand } from './commands/sandbox-command.js';
+import { registerEvalCommand } from './commands/eval-command.js';
 import { registerRunCommand } from './commands/run-command.js';
 import { registerServeCommand } from './commands/serve-command.js';
 import { registerSessionsCommand } from './commands/sessions-command.js';
@@ -39,6 +41,8 @@ export function buildProgram(context: CommandContext = commandContext): Command 
   registerStatusCommand(program, context);
   registerChangesCommand(program, context);
   registerMcpCommand(program, context);
+  registerSandboxCommand(program);
+  registerEvalCommand(program);
   // Every command exits through main's error mapping rather than process.exit.
   const override = (cmd: Command) => {
     cmd.exitOverride();

@@ -10,11 +10,12 @@ import { mountMcp } from '../mcp/mount-mcp.js';
 import { ingestSourceHandler, SOURCES_PATH } from './controllers/sources-controller.js';
 import { docsRouter, DOCS_PATH } from './docs-page.js';
 import { RegisterRoutes } from './generated/routes.js';
-import { containerGate, gateMiddleware, type Gate } from './request-gate.js';
+import { containerGate, gateMiddleware, METRICS_PATH, type Gate } from './request-gate.js';
 import { errorHandler } from './middleware/error-handler.js';
 import { traceContext } from './middleware/trace-context.js';
 import { uploadBody } from './middleware/upload-body.js';
 import { runEventsHandler, RUN_EVENTS_PATH } from './run-events-route.js';
+import { metricsHandler } from './metrics-route.js';
 
 /** JSON bodies above this are refused (413) before parsing; evidence (20000 chars) fits easily. */
 const JSON_BODY_LIMIT = '1mb';
@@ -47,6 +48,7 @@ export function createApp(container: DependencyContainer, gate: Gate = container
 
   // a stream, not an envelope: its own route, ahead of the generated ones
   app.get(RUN_EVENTS_PATH, runEventsHandler(container));
+  app.get(METRICS_PATH, metricsHandler(container));
   RegisterRoutes(app);
   mountMcp(app, container, gate);
   app.use(DOCS_PATH, docsRouter());

@@ -5,7 +5,7 @@ import type { Caller } from '../../domain/auth/caller.js';
 import { MAX_TOKEN_CHARS, type Authentication, type Authenticator } from '../../domain/ports/authenticator.js';
 
 /** The caller, or why there is none: no usable `Authorization` header, or a token that was refused (the phrase is safe to show). */
-export type Identity = Caller | { missing: true } | { refused: string };
+export type Identity = Caller | { missing: true } | { refused: string; forbidden?: true };
 
 const BEARER = /^Bearer[ ]+(\S+)\s*$/i;
 /** `Bearer `, a few spaces, and the longest token an authenticator reads. */
@@ -57,11 +57,11 @@ export function identityOf(authenticator: Authenticator) {
 }
 
 const keys = new WeakMap<Caller, string>();
-/** The rate-limit key of a caller: a digest of their kind and name (never a token), so one identity shares one budget whatever token it sends. */
+/** The rate-limit key of a caller: a digest of their identity id (never a token), so one identity shares one budget whatever token it sends. */
 export function callerKey(caller: Caller): string {
   let key = keys.get(caller);
   if (key === undefined) {
-    key = createHash('sha256').update(`${caller.kind}\0${caller.username}`).digest('hex').slice(0, 32);
+    key = createHash('sha256').update(caller.id).digest('hex').slice(0, 32);
     keys.set(caller, key);
   }
   return key;

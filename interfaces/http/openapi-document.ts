@@ -7,6 +7,9 @@ import { inputJsonSchema, outputJsonSchema } from '../shared/tool-json-schema.js
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
+/** The documented routes that answer without a token. */
+const PUBLIC_PATHS = ['/healthz', '/api/v1/openapi'];
+
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const jsonContent = (schema: Json) => ({ 'application/json': { schema } });
 
@@ -124,11 +127,13 @@ function buildOpenApiDocument(registry: ToolRegistry): Json {
   doc.components = doc.components ?? {};
   doc.components.schemas = { ...(doc.components.schemas ?? {}), ...SHARED_SCHEMAS, ...SOURCES_SCHEMAS };
   doc.paths = { ...(doc.paths ?? {}), ...SOURCES_PATH_ITEM };
-  // Bearer auth is enforced by middleware for every route; the two public ones opt out.
+  // The request gate asks every route for the bearer token but the public ones (SPEC, Authentication 1 and 2). Said on
+  // each operation, replacing the `security: []` tsoa writes on every controller route, so /docs' "Try it out" and a
+  // generated client send the token wherever the server asks for it (test/http/openapi-security.test.ts checks each).
   doc.components.securitySchemes = { bearer: { type: 'http', scheme: 'bearer' } };
   doc.security = [{ bearer: [] }];
-  for (const open of ['/healthz', '/api/v1/openapi']) {
-    for (const op of Object.values((doc.paths[open] ?? {}) as Json)) op.security = [];
+  for (const [path, item] of Object.entries(doc.paths as Json)) {
+    for (const op of Object.values(item as Json)) op.security = PUBLIC_PATHS.includes(path) ? [] : [{ bearer: [] }];
   }
   for (const def of registry.list()) {
     doc.components.schemas[toolSchemaName(def)] = inputJsonSchema(def);

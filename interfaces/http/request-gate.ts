@@ -4,6 +4,7 @@ import { ANONYMOUS_CALLER, type Caller } from '../../domain/auth/caller.js';
 import { missingRole } from '../../domain/auth/tool-access.js';
 import type { Authenticator } from '../../domain/ports/authenticator.js';
 import type { Logger } from '../../domain/ports/logger.js';
+import { NO_METRICS, type Metrics } from '../../domain/ports/metrics.js';
 import type { RateLimiter, RateVerdict } from '../../domain/ports/rate-limiter.js';
 import type { DependencyContainer } from 'tsyringe';
 import type { Config } from '../../infrastructure/config/config.js';
@@ -36,8 +37,9 @@ export function gateContextOf(req: IncomingMessage): GateContext | undefined {
   return (req as GatedRequest)[GATED];
 }
 
-/** Reachable without a bearer token (SPEC.md, Authentication 1 and 2), plus the /docs page. */
+/** Reachable without a bearer token (SPEC.md, Authentication 1 and 2), plus the /docs page (and /metrics with SVC_METRICS_PUBLIC). */
 const PUBLIC_PATHS = new Set(['/healthz', '/api/v1/openapi']);
+export const METRICS_PATH = '/metrics';
 const HEALTH_BODY = Buffer.from('{"status":"ok"}');
 const TOOL_PREFIX = '/api/v1/tools/';
 
@@ -89,8 +91,10 @@ export function requestGate(
   limiter?: RateLimiter,
   aiTools: ReadonlySet<string> = new Set(),
   authenticator?: Authenticator,
+  metrics: Metrics = NO_METRICS,
 ): Gate {
-  const limits = limiter && config.rateLimit?.enabled ? rateLimits(config.rateLimit, limiter, aiTools) : undefined;
+  const limits = limiter && config.rateLimit?.enabled ? rateLimits(config.rateLimit, limiter, aiTools, metrics) : undefined;
+  const metricsPublic = config.server.metricsPublic === true;
   const open = runsOpenOnLoopback(config);
   if (config.server.authRequired && !authenticator) throw new Error('the request gate needs an authenticator when identities are configured');
   const identify = authenticator && identityOf(authenticator);
@@ -112,7 +116,7 @@ export function requestGate(
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const path = q === -1 ? url : url.slice(0, q);
-    const { requestId, log } = beginRequest(logger, req.method ?? 'GET', path, res);
+    const { requestId, log } = beginRequest(logger, req.method ?? 'GET', path, res, metrics);
     const context: GateContext = { requestId, log, path };
     (req as GatedRequest)[GATED] = context;
 
@@ -140,12 +144,17 @@ export function requestGate(
         context.caller = ANONYMOUS_CALLER;
         return context;
       }
-      if (isPublic(req.method, path)) return context;
+      if (isPublic(req.method, path) || (metricsPublic && isMetricsPath(req.method, path))) return context;
       const who = identify(req);
       return who instanceof Promise ? who.then(admit) : admit(who);
     }
 
     function admit(who: Identity): GateResult {
+      if ('refused' in who && who.forbidden) {
+        if (hasBody(req)) res.setHeader('Connection', 'close');
+        refuse(res, requestId, { code: HTTP_ERROR_CODES.FORBIDDEN, message: `Forbidden: ${who.refused}; svc never acts for Kubernetes' own users and groups` });
+        return undefined;
+      }
       if ('missing' in who || 'refused' in who) {
         res.setHeader('WWW-Authenticate', 'Bearer realm="svc"');
         // An unauthenticated body is never read: close instead of draining it for keep-alive.
@@ -160,6 +169,7 @@ export function requestGate(
       noteCaller(res, who);
       const forbidden = missingRole(who, roleForRoute(req.method, path, q === -1 ? undefined : url.slice(q + 1)), `${req.method} ${path}`);
       if (forbidden) {
+        metrics.refusal('role');
         if (hasBody(req)) res.setHeader('Connection', 'close');
         refuse(res, requestId, { code: forbidden.code, message: forbidden.message, details: forbidden.details });
         return undefined;
@@ -182,7 +192,13 @@ export function containerGate(container: DependencyContainer): Gate {
     container.resolve(TOKENS.RateLimiter),
     aiToolNames(tools),
     container.isRegistered(TOKENS.Authenticator) ? container.resolve(TOKENS.Authenticator) : undefined,
+    container.resolve(TOKENS.Metrics),
   );
+}
+
+/** GET or HEAD /metrics (with or without a trailing slash). */
+function isMetricsPath(method: string | undefined, path: string): boolean {
+  return (method === 'GET' || method === 'HEAD') && (path === METRICS_PATH || path === `${METRICS_PATH}/`);
 }
 
 /** Reachable without a bearer token: the public paths (with or without trailing slashes) and, for GET, the /docs page. */
@@ -201,12 +217,13 @@ type Budget = { name: 'ai' | 'other'; limit: number; label: string };
  * each AI tool call in it is charged to the AI budget by the MCP route
  * (`Gate.chargeAiCalls`). /healthz never reaches here.
  */
-function rateLimits(config: RateLimitConfig, limiter: RateLimiter, aiTools: ReadonlySet<string>) {
+function rateLimits(config: RateLimitConfig, limiter: RateLimiter, aiTools: ReadonlySet<string>, metrics: Metrics) {
   const windowS = Math.round(config.windowMs / 1000);
   const ai: Budget = { name: 'ai', limit: config.aiPerWindow, label: 'AI tool requests' };
   const other: Budget = { name: 'other', limit: config.otherPerWindow, label: 'requests' };
   const answer = (res: ServerResponse, requestId: string, budget: Budget, v: RateVerdict): boolean => {
     if (v.allowed) return true;
+    metrics.rateLimited(budget.name);
     const retryAfter = Math.max(1, Math.ceil(v.resetMs / 1000));
     res.setHeader('Retry-After', String(retryAfter));
     refuse(res, requestId, {

@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import { DependencyError } from '../../domain/errors.js';
 import { verifyChain } from '../../domain/ledger/hash-chain.js';
 import { FileChangeLedger, LEDGER_FILE } from '../../infrastructure/ledger/file-change-ledger.js';
+import { HEAD_FILE } from '../../infrastructure/ledger/ledger-head-file.js';
 import { CapturingLogger } from '../support/capturing-logger.js';
 import { FakeClock } from '../support/fake-clock.js';
 import { aChangeRecord } from '../support/ledger-records.js';
@@ -21,8 +22,8 @@ describe('FileChangeLedger', () => {
     return l;
   };
   const verify = async (l: FileChangeLedger) => {
-    const { anchor, records } = await l.chain();
-    return verifyChain(records, anchor);
+    const { anchor, head, records } = await l.chain();
+    return verifyChain(records, anchor, { head });
   };
   const lines = async () => (await readFile(file, 'utf8')).split('\n').filter(Boolean);
   const seed = async (n: number) => {
@@ -93,6 +94,46 @@ describe('FileChangeLedger', () => {
     const after = await verify(open());
     expect(after).to.deep.include({ ok: false, entries: 4, firstBrokenId: 'chg_4_0123abcd' });
     expect(await reopened.get(ids[0])).to.include({ seq: 1 });
+  });
+
+  it('keeps the head in a 0600 head file; a crash between an entry and its head write is repaired on opening, not reported', async () => {
+    const { l } = await seed(3);
+    await l.close();
+    const headFile = path.join(dir, HEAD_FILE);
+    expect((await stat(headFile)).mode & 0o777).to.equal(0o600);
+    const third = JSON.parse((await lines())[2]);
+    expect(JSON.parse(await readFile(headFile, 'utf8'))).to.deep.equal({ seq: 3, hash: third.hash });
+    // the line of entry 3 reached the disk, its head write did not
+    await writeFile(headFile, JSON.stringify({ seq: 2, hash: third.prevHash }));
+    const reopened = open();
+    expect(await verify(reopened)).to.deep.include({ ok: true, entries: 3 });
+    expect(JSON.parse(await readFile(headFile, 'utf8'))).to.deep.equal({ seq: 3, hash: third.hash });
+  });
+
+  it('the last two lines cut from the file: reported after a restart, and the next entry links to the head, not to the cut chain', async () => {
+    const { l, ids } = await seed(4);
+    await l.close();
+    const ls = await lines();
+    await writeFile(file, `${ls.slice(0, 2).join('\n')}\n`);
+    const logger = new CapturingLogger();
+    const reopened = open(logger);
+    const report = await verify(reopened);
+    expect(report).to.deep.include({ ok: false, entries: 2, head: { seq: 4, hash: JSON.parse(ls[3]).hash } });
+    expect(report.problem).to.match(/up to position 4: the newest 2 entries were removed/);
+    expect(logger.lines.some((e) => e.level === 'error' && /does not end at the head/.test(e.msg))).to.equal(true);
+    const next = await reopened.append(aChangeRecord());
+    expect(next).to.include({ seq: 5, prevHash: JSON.parse(ls[3]).hash });
+    expect(await verify(open())).to.deep.include({ ok: false, entries: 3, firstBrokenId: next.id });
+    expect(ids).to.have.length(4);
+  });
+
+  it('a ledger without a head file (written before there was one, or the file removed): the head is the chain end, logged', async () => {
+    const { l } = await seed(2);
+    await l.close();
+    await rm(path.join(dir, HEAD_FILE));
+    const logger = new CapturingLogger();
+    expect(await verify(open(logger))).to.deep.include({ ok: true, entries: 2 });
+    expect(logger.lines.some((e) => e.level === 'error' && /head file is missing/.test(e.msg))).to.equal(true);
   });
 
   it('turns an I/O failure into DependencyError(ledger)', async () => {

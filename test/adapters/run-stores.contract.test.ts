@@ -71,7 +71,7 @@ describe('RedisRunStore on a real redis-server', function () {
       const caller = { username: 'racer', kind: 'static' as const };
       const results = await Promise.all(Array.from({ length: 12 }, (_, i) => (i % 2 ? a : b).create(aRun(clock, { caller }), 4)));
       expect(results.filter((r) => r.created)).to.have.length(4);
-      expect(await b.countActive('static:racer')).to.equal(4);
+      expect(await b.countActive('static:svc:racer')).to.equal(4);
       await Promise.all([a.close(), b.close()]);
     } finally {
       await other.close();

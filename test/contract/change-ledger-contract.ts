@@ -1,19 +1,53 @@
 import { expect } from 'chai';
 import { ValidationError } from '../../domain/errors.js';
 import { GENESIS_HASH, type ChangeEntry } from '../../domain/ledger/change-entry.js';
-import { entryHash, verifyChain } from '../../domain/ledger/hash-chain.js';
+import { entryHash, verifyChain, GENESIS_ANCHOR, type ChainAnchor, type IntegrityReport } from '../../domain/ledger/hash-chain.js';
 import type { ChangeLedger } from '../../domain/ports/change-ledger.js';
 import { FakeClock } from '../support/fake-clock.js';
 import { aChangeRecord } from '../support/ledger-records.js';
 import { rejection } from '../support/rejection.js';
 
-/** A fresh, empty ledger on `clock`; `reopen` another instance on the same storage (a restart or another replica). */
-export type ChangeLedgerFactory = (clock: FakeClock) => Promise<{ ledger: ChangeLedger; reopen: () => ChangeLedger; cleanup: () => Promise<void> }>;
-
-async function verify(ledger: ChangeLedger) {
-  const { anchor, records } = await ledger.chain();
-  return verifyChain(records, anchor);
+/** The store under a ledger, as someone with access to it (not through svc) sees it: to play tampering. */
+export interface LedgerStoreAccess {
+  /** The entries' stored texts, oldest first. */
+  texts(): Promise<string[]>;
+  /** Puts these texts in place of the entries, and this head in place of the head when given. */
+  replace(texts: string[], head?: ChainAnchor): Promise<void>;
+  /** Removes the newest entry the way an attacker would on this store (cut the file's last line; XDEL the last stream item). */
+  cutNewest(): Promise<void>;
 }
+
+/** A fresh, empty ledger on `clock` (sealing with `key` when given); `reopen` another instance on the same storage (a restart or another replica). */
+export type ChangeLedgerFactory = (
+  clock: FakeClock,
+  key?: string,
+) => Promise<{ ledger: ChangeLedger; reopen: () => ChangeLedger; cleanup: () => Promise<void>; store: LedgerStoreAccess }>;
+
+async function verify(ledger: ChangeLedger, key?: string): Promise<IntegrityReport> {
+  const { anchor, head, records } = await ledger.chain();
+  const { head: _head, ...report } = await verifyChain(records, anchor, { head, key });
+  return report;
+}
+
+/** An entry rewritten by someone without the key: `from` on edited and every later hash recomputed as plain SHA-256 (and the head to match). */
+function forge(texts: string[], from: number, edit: (e: ChangeEntry) => void): { texts: string[]; head: ChainAnchor } {
+  const out = texts.slice(0, from);
+  let prev = from > 0 ? (JSON.parse(texts[from - 1]) as ChangeEntry).hash : GENESIS_ANCHOR.hash;
+  let last: ChangeEntry | undefined;
+  for (const t of texts.slice(from)) {
+    const e = JSON.parse(t) as ChangeEntry;
+    if (!last) edit(e);
+    delete e.mac;
+    e.prevHash = prev;
+    e.hash = entryHash(e);
+    out.push(JSON.stringify(e));
+    prev = e.hash;
+    last = e;
+  }
+  return { texts: out, head: { seq: last!.seq, hash: last!.hash } };
+}
+
+export const LEDGER_TEST_KEY = 'k'.repeat(16) + '0123456789abcdef0123';
 
 async function allPages(ledger: ChangeLedger, limit: number, filter = {}): Promise<ChangeEntry[]> {
   const out: ChangeEntry[] = [];
@@ -33,12 +67,45 @@ export function changeLedgerContract(name: string, factory: ChangeLedgerFactory)
     let ledger: ChangeLedger;
     let reopen: () => ChangeLedger;
     let cleanup: () => Promise<void>;
+    let store: LedgerStoreAccess;
 
     beforeEach(async () => {
       clock = new FakeClock();
-      ({ ledger, reopen, cleanup } = await factory(clock));
+      ({ ledger, reopen, cleanup, store } = await factory(clock));
     });
     afterEach(async () => cleanup());
+
+    it('answers the head apart from the entries: the last one appended, also after a restart', async () => {
+      expect((await ledger.chain()).head).to.deep.equal(GENESIS_ANCHOR);
+      await ledger.append(aChangeRecord());
+      const last = await ledger.append(aChangeRecord({ request: 'second' }));
+      expect((await ledger.chain()).head).to.deep.equal({ seq: 2, hash: last.hash });
+      expect((await reopen().chain()).head).to.deep.equal({ seq: 2, hash: last.hash });
+    });
+
+    it('integrity finds the newest entry removed from the store, and the next entry keeps the gap visible', async () => {
+      for (let i = 0; i < 3; i++) await ledger.append(aChangeRecord({ request: `r${i}` }));
+      await store.cutNewest();
+      expect((await store.texts()).length).to.equal(2);
+      const report = await verify(ledger);
+      expect(report).to.deep.include({ ok: false, entries: 2 });
+      expect(report.problem).to.match(/svc appended up to position 3: the newest 1 entries were removed/);
+      const restarted = reopen();
+      expect(await verify(restarted)).to.deep.include({ ok: false, entries: 2 });
+      const next = await restarted.append(aChangeRecord({ request: 'after the cut' }));
+      expect(next.seq).to.equal(4);
+      expect(await verify(reopen())).to.deep.include({ ok: false, entries: 3, firstBrokenId: next.id });
+    });
+
+    it('without a key, a chain rewritten with every later hash recomputed shows only through the head', async () => {
+      for (let i = 0; i < 3; i++) await ledger.append(aChangeRecord({ request: `r${i}` }));
+      const forged = forge(await store.texts(), 1, (e) => (e.request = 'nothing to see'));
+      await store.replace(forged.texts);
+      expect(await verify(reopen())).to.deep.include({ ok: false, entries: 3 });
+      // the head rewritten too: the chain alone cannot tell (what SVC_LEDGER_KEY and an anchor kept elsewhere are for)
+      await store.replace(forged.texts, forged.head);
+      expect(await verify(reopen())).to.deep.equal({ ok: true, entries: 3 });
+    });
 
     it('seals each entry in a chain (seq, id, at, prevHash, hash) and reads it back whole, also from another instance', async () => {
       const first = await ledger.append(aChangeRecord());
@@ -114,6 +181,45 @@ export function changeLedgerContract(name: string, factory: ChangeLedgerFactory)
       expect(err).to.be.instanceOf(ValidationError);
       expect((await ledger.list({}, { limit: 5 })).entries).to.deep.equal([]);
       expect((await ledger.append(aChangeRecord())).seq).to.equal(1);
+    });
+
+    it('refuses to vouch for keyed entries when it has no key', async () => {
+      const keyed = await factory(new FakeClock(), LEDGER_TEST_KEY);
+      try {
+        const e = await keyed.ledger.append(aChangeRecord());
+        expect(await verify(keyed.ledger)).to.deep.include({ ok: false, firstBrokenId: e.id });
+        expect((await verify(keyed.ledger)).problem).to.match(/sealed with a key \(HMAC\): set SVC_LEDGER_KEY/);
+      } finally {
+        await keyed.cleanup();
+      }
+    });
+
+    it('with a key, each hash is an HMAC: an entry rewritten with every later hash and the head recomputed is found', async () => {
+      const keyed = await factory(new FakeClock(), LEDGER_TEST_KEY);
+      try {
+        const made: ChangeEntry[] = [];
+        for (let i = 0; i < 3; i++) made.push(await keyed.ledger.append(aChangeRecord({ request: `r${i}` })));
+        expect(made[0]).to.include({ mac: 'hmac-sha256' });
+        expect(made[0].hash).to.equal(entryHash(made[0], LEDGER_TEST_KEY)).and.not.equal(entryHash(made[0]));
+        expect(await verify(keyed.reopen(), LEDGER_TEST_KEY)).to.deep.equal({ ok: true, entries: 3, keyed: true });
+        expect(await verify(keyed.reopen(), 'another key of thirty-two characters')).to.deep.include({ ok: false, firstBrokenId: made[0].id });
+        // the forger keeps the mark but cannot compute the HMAC
+        const marked = forge(await keyed.store.texts(), 1, (e) => (e.request = 'nothing to see'));
+        const remarked = marked.texts.map((t, i) => (i >= 1 ? t.replace('"prevHash"', '"mac":"hmac-sha256","prevHash"') : t));
+        await keyed.store.replace(remarked, marked.head);
+        expect(await verify(keyed.reopen(), LEDGER_TEST_KEY)).to.deep.include({ ok: false, firstBrokenId: made[1].id });
+        // or drops the mark from the rewritten entries: after a keyed entry, that is a rewrite too
+        await keyed.store.replace(marked.texts, marked.head);
+        const report = await verify(keyed.reopen(), LEDGER_TEST_KEY);
+        expect(report).to.deep.include({ ok: false, firstBrokenId: made[1].id });
+        expect(report.problem).to.match(/not sealed with the key although an entry before it is/);
+        // rewriting every entry without the key leaves them all counted as unkeyed: a ledger keyed from the start has none
+        const all = forge(await keyed.store.texts(), 0, (e) => (e.request = 'nothing to see'));
+        await keyed.store.replace(all.texts, all.head);
+        expect(await verify(keyed.reopen(), LEDGER_TEST_KEY)).to.deep.equal({ ok: true, entries: 3, keyed: true, unkeyed: 3 });
+      } finally {
+        await keyed.cleanup();
+      }
     });
 
     it('prunes what retention drops and the chain still verifies, with the anchor at the last pruned entry', async () => {

@@ -110,7 +110,7 @@ export function runStoreContract(name: string, factory: RunStoreFactory): void {
         aRun(clock, { status: 'running' }, 0),
       ];
       for (const r of runs) await store.create(r);
-      const ann = 'static:ann';
+      const ann = 'static:svc:ann';
       const first = await store.list({ callerKey: ann, limit: 2 });
       expect(first.runs.map((r) => r.runId)).to.deep.equal([runs[3].runId, runs[1].runId]);
       const second = await store.list({ callerKey: ann, limit: 2, cursor: first.nextCursor });
@@ -122,7 +122,7 @@ export function runStoreContract(name: string, factory: RunStoreFactory): void {
       expect(await store.countActive(ann)).to.equal(3);
       await store.transition(runs[0].runId, ['queued'], { status: 'cancelled' });
       expect(await store.countActive(ann)).to.equal(2);
-      expect(await store.countActive('static:bob')).to.equal(1);
+      expect(await store.countActive('static:svc:bob')).to.equal(1);
     });
 
     it('creates within a per-caller limit atomically: of 10 racing creates with room for 4, exactly 4 are stored', async () => {
@@ -132,7 +132,7 @@ export function runStoreContract(name: string, factory: RunStoreFactory): void {
       expect(stored).to.have.length(4);
       for (const r of results.filter((x) => !x.created)) expect(r).to.deep.equal({ created: false, active: 4 });
       for (const r of runs) expect(await store.get(r.runId)).to.deep.equal(stored.includes(r) ? r : undefined);
-      expect(await store.countActive('static:ann')).to.equal(4);
+      expect(await store.countActive('static:svc:ann')).to.equal(4);
       // another caller has room of their own; an ended run frees its slot; no limit stores anyway
       expect(await store.create(aRun(clock, { caller: { username: 'bob', kind: 'static' } }), 4)).to.deep.equal({ created: true });
       await store.transition(stored[0].runId, ['queued'], { status: 'cancelled' });

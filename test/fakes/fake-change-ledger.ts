@@ -1,8 +1,8 @@
 import type { ChangeEntry, ChangeFilter, ChangePage, ChangePageRequest, ChangeRecord } from '../../domain/ledger/change-entry.js';
 import { keysOf, matchesFilter } from '../../domain/ledger/change-keys.js';
-import { GENESIS_ANCHOR, sealEntry, type ChainAnchor, type StoredRecord } from '../../domain/ledger/hash-chain.js';
+import { GENESIS_ANCHOR, sealEntry, type ChainAnchor } from '../../domain/ledger/hash-chain.js';
 import { entryText } from '../../domain/ledger/ledger-text.js';
-import type { ChangeLedger } from '../../domain/ports/change-ledger.js';
+import type { ChangeLedger, LedgerChain } from '../../domain/ports/change-ledger.js';
 import type { Clock } from '../../domain/ports/clock.js';
 
 /** ChangeLedger in memory, held to the same contract as the adapters. Stores text, so a caller's object never aliases an entry. */
@@ -10,14 +10,18 @@ export class FakeChangeLedger implements ChangeLedger {
   /** Stored texts in chain order; tests may edit them to play tampering. */
   readonly texts: string[] = [];
   anchor: ChainAnchor = GENESIS_ANCHOR;
-  private head: ChainAnchor = GENESIS_ANCHOR;
+  /** The head this ledger keeps apart from the texts (tests may edit the texts to cut the newest). */
+  head: ChainAnchor = GENESIS_ANCHOR;
   private n = 0;
 
-  constructor(private readonly clock: Clock) {}
+  constructor(
+    private readonly clock: Clock,
+    private readonly key?: string,
+  ) {}
 
   async append(record: ChangeRecord): Promise<ChangeEntry> {
     const random = (++this.n).toString(16).padStart(8, '0').slice(-8);
-    const entry = sealEntry(record, { seq: this.head.seq + 1, prevHash: this.head.hash, atMs: this.clock.now(), random8Hex: random });
+    const entry = sealEntry(record, { seq: this.head.seq + 1, prevHash: this.head.hash, atMs: this.clock.now(), random8Hex: random }, this.key);
     this.texts.push(entryText(entry));
     this.head = { seq: entry.seq, hash: entry.hash };
     return JSON.parse(this.texts.at(-1)!) as ChangeEntry;
@@ -35,10 +39,11 @@ export class FakeChangeLedger implements ChangeLedger {
     return { entries, ...(matching.length > page.limit ? { nextBeforeSeq: entries.at(-1)!.seq } : {}) };
   }
 
-  async chain(): Promise<{ anchor: ChainAnchor; records: AsyncIterable<StoredRecord> }> {
+  async chain(): Promise<LedgerChain> {
     const texts = [...this.texts];
     return {
       anchor: this.anchor,
+      head: this.head,
       records: (async function* () {
         for (const t of texts) yield { ok: true as const, entry: JSON.parse(t) as ChangeEntry };
       })(),

@@ -54,6 +54,35 @@ const conflict = (ref: ResourceRef, existing: KubeObject | undefined, options: W
     ? { accepted: false, reason: 'Conflict', message: `Operation cannot be fulfilled on ${ref.kind} "${ref.name}": the object has been modified`, causes: [] }
     : undefined;
 
+const info = (apiVersion: string, kind: string, resource: string, namespaced = true): ApiResourceInfo => {
+  const [group, version] = apiVersion.includes('/') ? apiVersion.split('/') : ['', apiVersion];
+  return { group, version, apiVersion, kind, resource, namespaced, verbs: ['get', 'list', 'patch', 'delete'], shortNames: [] };
+};
+
+/** What discovery answers when a test set no `resources`: the common built-in kinds with their scope, and the Widget custom resource of the tests. */
+export const BUILT_IN_KINDS: readonly ApiResourceInfo[] = [
+  ...['Pod', 'Service', 'ConfigMap', 'Secret', 'ServiceAccount', 'PersistentVolumeClaim', 'Event', 'Endpoints'].map((k) =>
+    info('v1', k, `${k.toLowerCase()}s`),
+  ),
+  ...['Namespace', 'Node', 'PersistentVolume'].map((k) => info('v1', k, `${k.toLowerCase()}s`, false)),
+  ...['Deployment', 'StatefulSet', 'DaemonSet', 'ReplicaSet'].map((k) => info('apps/v1', k, `${k.toLowerCase()}s`)),
+  info('batch/v1', 'Job', 'jobs'),
+  info('batch/v1', 'CronJob', 'cronjobs'),
+  info('networking.k8s.io/v1', 'NetworkPolicy', 'networkpolicies'),
+  info('networking.k8s.io/v1', 'Ingress', 'ingresses'),
+  info('autoscaling/v2', 'HorizontalPodAutoscaler', 'horizontalpodautoscalers'),
+  info('policy/v1', 'PodDisruptionBudget', 'poddisruptionbudgets'),
+  info('rbac.authorization.k8s.io/v1', 'Role', 'roles'),
+  info('rbac.authorization.k8s.io/v1', 'RoleBinding', 'rolebindings'),
+  info('rbac.authorization.k8s.io/v1', 'ClusterRole', 'clusterroles', false),
+  info('rbac.authorization.k8s.io/v1', 'ClusterRoleBinding', 'clusterrolebindings', false),
+  info('scheduling.k8s.io/v1', 'PriorityClass', 'priorityclasses', false),
+  info('apiextensions.k8s.io/v1', 'CustomResourceDefinition', 'customresourcedefinitions', false),
+  info('admissionregistration.k8s.io/v1', 'ValidatingWebhookConfiguration', 'validatingwebhookconfigurations', false),
+  info('admissionregistration.k8s.io/v1', 'MutatingWebhookConfiguration', 'mutatingwebhookconfigurations', false),
+  info('example.com/v1', 'Widget', 'widgets'),
+];
+
 const keyOf = (r: { apiVersion: string; kind: string; name: string; namespace?: string }) => `${r.apiVersion}/${r.kind}/${r.namespace ?? 'default'}/${r.name}`;
 const copy = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
 
@@ -94,6 +123,11 @@ export class FakeCluster implements ClusterClient {
   async listApiResources(): Promise<ApiResourceInfo[]> {
     this.calls.push('listApiResources');
     return copy(this.resources);
+  }
+  /** From `resources` when the test set them, else the built-in kinds a real API server serves (BUILT_IN_KINDS); not recorded in `calls`. */
+  async resolveKind(apiVersion: string, kind: string): Promise<ApiResourceInfo | null> {
+    const served = this.resources.length ? this.resources : BUILT_IN_KINDS;
+    return copy(served.find((r) => r.apiVersion === apiVersion && r.kind === kind) ?? null);
   }
   async getResourceSchema(apiVersion: string, kind: string): Promise<ResourceSchema | null> {
     this.calls.push('getResourceSchema');

@@ -29,7 +29,7 @@ describe('The caller reaches every tool run', () => {
     await request(app).post('/mcp').set(auth).set(mcpHeaders).send(mcpCall(1)).expect(200);
     expect(echo.callers).to.have.length(2);
     for (const caller of echo.callers) {
-      expect(caller).to.deep.equal({ username: 'admin', groups: [], roles: ['viewer', 'operator', 'admin'], kind: 'static' });
+      expect(caller).to.deep.equal({ id: 'static:svc:admin', username: 'admin', groups: [], roles: ['viewer', 'operator', 'admin'], kind: 'static' });
     }
   });
 

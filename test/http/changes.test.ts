@@ -63,11 +63,24 @@ describe('GET /api/v1/changes', () => {
 
   it('GET /api/v1/changes/integrity walks the chain: ok, then the first broken entry once one is edited', async () => {
     const { app, ledger } = await seeded(4);
-    expect((await request(app).get('/api/v1/changes/integrity').set(auth).expect(200)).body.data).to.deep.equal({ ok: true, entries: 4 });
+    const last = JSON.parse(ledger.texts[3]);
+    expect((await request(app).get('/api/v1/changes/integrity').set(auth).expect(200)).body.data).to.deep.equal({
+      ok: true,
+      entries: 4,
+      head: { seq: 4, hash: last.hash },
+    });
     const third = JSON.parse(ledger.texts[2]);
     ledger.texts[2] = JSON.stringify({ ...third, caller: { username: 'nobody', roles: [] } });
     const res = await request(app).get('/api/v1/changes/integrity').set(auth).expect(200);
     expect(res.body.data).to.deep.include({ ok: false, entries: 4, firstBrokenId: third.id });
+  });
+
+  it('GET /api/v1/changes/integrity: the newest entry removed from the store is ok false, against the head svc keeps', async () => {
+    const { app, ledger } = await seeded(3);
+    const last = JSON.parse(ledger.texts.pop()!);
+    const res = await request(app).get('/api/v1/changes/integrity').set(auth).expect(200);
+    expect(res.body.data).to.deep.include({ ok: false, entries: 2, head: { seq: 3, hash: last.hash } });
+    expect(res.body.data.problem).to.match(/the newest 1 entries were removed/);
   });
 
   it('is in the OpenAPI document', async () => {

@@ -9,7 +9,17 @@ type Json = Record<string, any>;
 
 /** The git token of every request here: it must never show in an entry, an answer or a log line, in any spelling. */
 const CANARY = 'canary-git-token-7d41e0b9c2a8';
-const SPELLINGS = [CANARY, Buffer.from(`x-access-token:${CANARY}`).toString('base64')];
+/** Encoded alone, and the run of characters it encodes to inside any longer base64 value, at each of the three alignments. */
+const encoded = (k: number) =>
+  Buffer.concat([Buffer.alloc(k), Buffer.from(CANARY)])
+    .toString('base64')
+    .slice(4, -4);
+const SPELLINGS = [
+  CANARY,
+  Buffer.from(`x-access-token:${CANARY}`).toString('base64'),
+  Buffer.from(CANARY).toString('base64url'),
+  ...[0, 1, 2].flatMap((k) => [encoded(k), encoded(k).replace(/\+/g, '-').replace(/\//g, '_')]),
+];
 
 describe('git deliveries in the change ledger: deployManifests with gitops, over REST on the real app with the git http-backend', function () {
   this.timeout(60000);
@@ -73,7 +83,7 @@ describe('git deliveries in the change ledger: deployManifests with gitops, over
       type: 'change',
       tool: 'deployManifests',
       sessionId: solutionId,
-      caller: { username: 'admin', roles: ['viewer', 'operator', 'admin'] },
+      caller: { id: 'static:svc:admin', username: 'admin', roles: ['viewer', 'operator', 'admin'] },
       approval: { mode: 'manual', by: 'admin' },
       target: { apiVersion: 'git', kind: 'GitBranch', name: branch },
       before: null,
@@ -158,6 +168,21 @@ describe('git deliveries in the change ledger: deployManifests with gitops, over
       expect(e.outcome).to.deep.equal({ status: 'applied' });
       expect(e.git).to.deep.include({ branch: 'svc/pr-fails', pushed: true, commit: git.git('team/shop', ['rev-parse', 'svc/pr-fails']).trim() });
       expect(e.git.pullRequestError).to.include('500');
+      noCanary(res.body, e);
+    } finally {
+      github.failWith = undefined;
+    }
+  });
+
+  it('a pull-request error echoing the git token encoded (base64, base64url, inside a base64 blob) reaches neither the answer, the log nor the ledger', async () => {
+    const blob = Buffer.from(`{"auth":"x-access-token:${CANARY}","at":1}`).toString('base64');
+    const echoes = `${Buffer.from(CANARY).toString('base64')} ${Buffer.from(CANARY).toString('base64url')} ${blob}`;
+    github.failWith = { status: 500, body: { message: `could not use the credential ${echoes}` } };
+    try {
+      const res = await deploy({ repo: repo('team/shop'), branch: 'svc/pr-echo', pullRequest: true }).expect(502);
+      expect(res.body.error.message).to.include('could not use the credential ***');
+      const e = await entry(ledgerIdIn(res.body.error.message)!);
+      expect(e.git.pullRequestError).to.include('500').and.include('***');
       noCanary(res.body, e);
     } finally {
       github.failWith = undefined;

@@ -115,7 +115,9 @@ describe('SVC_KUBE_IMPERSONATE: the cluster acts as the caller (REST, Kubernetes
       expect(view.investigation.functionsCalled.map((f: Json) => f.ok)).to.deep.equal([false, false]);
       expect(view.actions[0].dryRun.accepted).to.equal(false);
       expect(view.actions[0].dryRun.message).to.contain('cannot impersonate resource "users"');
-      const refused = await request(t.app).post('/api/v1/tools/remediate').set(asAlice).send({ sessionId: view.sessionId, executeChoice: 1 }).expect(400);
+      // the cluster refused the caller at the dry run: executing is 403 FORBIDDEN, as every other cluster 403 (never 400)
+      const refused = await request(t.app).post('/api/v1/tools/remediate').set(asAlice).send({ sessionId: view.sessionId, executeChoice: 1 }).expect(403);
+      expect(refused.body.error.code).to.equal('FORBIDDEN');
       expect(refused.body.error.message).to.contain('cannot be executed').and.contain('cannot impersonate resource "users"');
       expect(kube.requests.filter((r) => r.method !== 'GET' && r.query.get('dryRun') !== 'All')).to.deep.equal([]);
     });
@@ -147,18 +149,27 @@ describe('SVC_KUBE_IMPERSONATE: the cluster acts as the caller (REST, Kubernetes
         const refused = await mcp(bob, { sessionId: view.sessionId, executeChoice: 1 });
         expect(refused.isError).to.equal(true);
         expect(refused.structuredContent.error.code).to.equal('FORBIDDEN');
-        expect(refused.structuredContent.error.message).to.match(/^Kubernetes does not let bob patch deployments.apps in namespace "x"/);
+        expect(refused.structuredContent.error.message).to.match(/^Kubernetes does not let oidc:bob patch deployments.apps in namespace "x"/);
         expect(kube.requests.length).to.be.greaterThan(3);
-        expect(kube.requests.filter((r) => r.impersonateUser !== 'bob' || r.impersonateGroups.join(',') !== 'sre,oncall')).to.deep.equal([]);
+        expect(kube.requests.filter((r) => r.impersonateUser !== 'oidc:bob' || r.impersonateGroups.join(',') !== 'sre,oncall')).to.deep.equal([]);
 
-        // a groups claim naming a Kubernetes group is never sent: the model is told, the preview refused, no request made
+        // a groups claim (or username) naming a Kubernetes group is 403 at the door: no model call, no cluster request
         const made = kube.requests.length;
-        const masters = await idp.token({ sub: 'mallory', groups: ['sre', 'system:masters'] });
-        chat.script(callFn('get_resource', WEB), { content: 'nothing to see' }, { content: analysisAnswer() });
-        const mallory = (await mcp(masters, { issue: 'web in namespace x never becomes ready' })).structuredContent.result;
-        expect(mallory.investigation.functionsCalled.map((f: Json) => f.ok)).to.deep.equal([false]);
-        expect(mallory.actions[0].dryRun).to.deep.include({ accepted: false, reason: 'Forbidden' });
-        expect(mallory.actions[0].dryRun.message).to.contain('the group "system:masters" is reserved by Kubernetes');
+        const asked = chat.requests.length;
+        for (const claims of [
+          { sub: 'mallory', groups: ['sre', 'system:masters'] },
+          { sub: 'system:admin', groups: ['sre'] },
+        ]) {
+          const token = await idp.token(claims);
+          const res = await request(server.url)
+            .post('/mcp')
+            .set({ Authorization: `Bearer ${token}`, Accept: 'application/json, text/event-stream' })
+            .send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'remediate', arguments: { issue: 'web in namespace x' } } })
+            .expect(403);
+          expect(res.body.error.code).to.equal('FORBIDDEN');
+          expect(res.body.error.message).to.match(/is reserved by Kubernetes \(system:\)/);
+        }
+        expect(chat.requests.length).to.equal(asked);
         expect(kube.requests.length).to.equal(made);
       } finally {
         await server.close();

@@ -150,7 +150,7 @@ for (const store of ['file', 'redis'] as const)
       const entry = (await call(c.STATIC, 'GET', `/api/v1/changes/${remediated}`)).json.data;
       expect(entry.request).to.contain('I tried: Authorization: Bearer ***; token=***; id token ***; git ***; DB_PASSWORD=***');
       expect(entry.rationale).to.contain('a log showed *** and ***;');
-      expect(entry.caller).to.deep.equal({ username: 'alice', roles: ['viewer', 'operator'] });
+      expect(entry.caller).to.deep.equal({ id: `oidc:${idp.issuer}:alice`, username: 'oidc:alice', roles: ['viewer', 'operator'] });
       const secretEntry = (await call(c.STATIC, 'GET', `/api/v1/changes/${rotated}`)).json.data;
       expect(secretEntry.change.body.stringData).to.deep.equal({ password: '***' });
       expect(secretEntry.before.other.data).to.deep.equal({ password: '***' });

@@ -111,8 +111,8 @@ describe('the change ledger on Redis shared by replica processes', function () {
     expect(again.json.error.message).to.include('already reverted');
 
     const total = 3 * APPENDS + 2;
-    expect((await call(a, 'GET', '/api/v1/changes/integrity')).json.data).to.deep.equal({ ok: true, entries: total });
-    expect((await call(b, 'GET', '/api/v1/changes/integrity')).json.data).to.deep.equal({ ok: true, entries: total });
+    expect((await call(a, 'GET', '/api/v1/changes/integrity')).json.data).to.deep.include({ ok: true, entries: total });
+    expect((await call(b, 'GET', '/api/v1/changes/integrity')).json.data).to.deep.include({ ok: true, entries: total });
     const entries: Json[] = (await call(b, 'GET', '/api/v1/changes?limit=500')).json.data.changes;
     expect(entries.map((e) => e.seq)).to.deep.equal(Array.from({ length: total }, (_, i) => total - i));
     expect(new Set(entries.map((e) => e.prevHash)).size).to.equal(total);

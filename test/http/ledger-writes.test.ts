@@ -65,7 +65,7 @@ describe('the change ledger records every write of the tools, and reverts them (
     expect(entry).to.deep.include({
       id,
       type: 'change',
-      caller: { username: 'admin', roles: ['viewer', 'operator', 'admin'] },
+      caller: { id: 'static:svc:admin', username: 'admin', roles: ['viewer', 'operator', 'admin'] },
       tool: 'operate',
       sessionId: result.sessionId,
       request: 'scale web in x to 5',
@@ -97,7 +97,7 @@ describe('the change ledger records every write of the tools, and reverts them (
     const again = await request(app).post(`/api/v1/changes/${id}/revert`).set(auth).send({}).expect(409);
     expect(again.body.error.code).to.equal('CONFLICT');
     expect(again.body.error.message).to.include('already reverted');
-    expect((await request(app).get('/api/v1/changes/integrity').set(auth).expect(200)).body.data).to.deep.equal({ ok: true, entries: 2 });
+    expect((await request(app).get('/api/v1/changes/integrity').set(auth).expect(200)).body.data).to.deep.include({ ok: true, entries: 2 });
   });
 
   it('revert refuses an object changed since (409 with the diff), and force reverts the recorded fields, dry-run first', async () => {
@@ -158,7 +158,7 @@ describe('the change ledger records every write of the tools, and reverts them (
     // undone once: a second undo is refused, forced or not
     const again = await request(app).post(`/api/v1/changes/${deleted}/revert`).set(auth).send({ force: true }).expect(409);
     expect(again.body.error.message).to.match(/already reverted/);
-    expect((await request(app).get('/api/v1/changes/integrity').set(auth).expect(200)).body.data).to.deep.equal({ ok: true, entries: 4 });
+    expect((await request(app).get('/api/v1/changes/integrity').set(auth).expect(200)).body.data).to.deep.include({ ok: true, entries: 4 });
   });
 
   it('a write the API server refuses leaves an entry with the refusal, named in the answer', async () => {

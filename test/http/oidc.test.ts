@@ -33,7 +33,7 @@ describe('OIDC bearer tokens (jose, against a real key endpoint)', function () {
       const res = await request(t.app).post('/api/v1/tools/version').set(bearer(token)).send({}).expect(200);
       expect(res.body.success).to.equal(true);
       const line = t.logger.lines.find((l) => l.msg === 'request' && l.fields?.path === '/api/v1/tools/version');
-      expect(line?.fields).to.include({ user: 'bob', tokenKind: 'oidc' });
+      expect(line?.fields).to.include({ user: 'oidc:bob', tokenKind: 'oidc' });
       expect(line?.fields?.roles).to.deep.equal(['viewer', 'operator']);
       expect(JSON.stringify(t.logger.lines)).to.not.contain(token);
     });

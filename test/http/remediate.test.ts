@@ -180,8 +180,8 @@ for (const provider of PROVIDERS)
       const del = { type: 'delete', target: WEB, description: 'Delete web', risk: 'low', rationale: 'start over' };
       chat.script(callFn('list_resources', PODS), { content: 'bad tag' }, { content: analysisAnswer({ actions: [del] }) });
       const { app } = buildTestApp(env);
-      const view = (await post(app, { issue: 'web is down', mode: 'automatic', maxRiskLevel: 'medium', confidenceThreshold: 0.5 }).expect(200)).body.data
-        .result;
+      const view = (await post(app, { issue: 'web in namespace x is down', mode: 'automatic', maxRiskLevel: 'medium', confidenceThreshold: 0.5 }).expect(200))
+        .body.data.result;
       expect(view.status).to.equal('awaiting_approval');
       expect(view.actions[0]).to.deep.include({ risk: 'high', riskReasons: ['deletes a Deployment'] });
       expect(view.automaticExecution).to.deep.equal({ executed: false, reason: '1 action(s) exceed maxRiskLevel medium: Delete web (high)' });
@@ -197,7 +197,7 @@ for (const provider of PROVIDERS)
         ...verification((pods) => /ready 1\/1/.test(pods) && !pods.includes('ImagePull')),
       );
       const { app } = buildTestApp(env);
-      const view = (await post(app, { issue: 'web is down', mode: 'automatic', maxRiskLevel: 'medium' }).expect(200)).body.data.result;
+      const view = (await post(app, { issue: 'web in namespace x is down', mode: 'automatic', maxRiskLevel: 'medium' }).expect(200)).body.data.result;
       expect(view.status).to.equal('executed');
       expect(view.automaticExecution.executed).to.equal(true);
       expect(view.verification.resolved).to.equal(true);
@@ -264,7 +264,8 @@ for (const provider of PROVIDERS)
       const chats = tracer.spans.filter((s) => s.name === `chat ${chat.modelName}`);
       expect(chats.map((s) => s.parent?.name)).to.deep.equal([`tool_loop ${chat.modelName}`, `tool_loop ${chat.modelName}`, 'execute_tool remediate']);
       expect(chats[1].attributes).to.include({ 'gen_ai.usage.input_tokens': 120, 'gen_ai.usage.output_tokens': 7 });
-      const list = tracer.spans.find((s) => s.name === 'list')!;
+      // the cluster's list (the policies' vector store list is another 'list' span, under the tool)
+      const list = tracer.spans.find((s) => s.name === 'list' && s.attributes['k8s.operation'] === 'list')!;
       expect(list.parent).to.equal(loop);
       expect(list.attributes).to.include({ 'k8s.operation': 'list', 'k8s.resource': 'Pod' });
     });

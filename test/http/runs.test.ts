@@ -93,7 +93,7 @@ describe('runs over HTTP: Prefer respond-async, polling, the event stream, cance
 
     const run = await until(runId, finished);
     expect(run).to.include({ runId, tool: 'operate', status: 'succeeded' });
-    expect(run.caller).to.deep.equal({ username: 'admin', kind: 'static' });
+    expect(run.caller).to.deep.equal({ id: 'static:svc:admin', username: 'admin', kind: 'static' });
     expect(Date.parse(run.createdAt)).to.be.at.most(Date.parse(run.startedAt));
     expect(Date.parse(run.startedAt)).to.be.at.most(Date.parse(run.finishedAt));
     expect(normalised(run.result)).to.deep.equal(normalised(sync.body.data));

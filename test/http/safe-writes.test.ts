@@ -64,8 +64,8 @@ describe('safe writes over HTTP: remediate with a manipulated model, the Kuberne
       { content: analysisAnswer({ confidence: 0.99, actions: [grant] }) },
     );
     const a = app();
-    const view = (await post(a, { issue: 'web gets forbidden errors', mode: 'automatic', maxRiskLevel: 'high', confidenceThreshold: 0.5 }).expect(200)).body
-      .data.result;
+    const view = (await post(a, { issue: 'web in x gets forbidden errors', mode: 'automatic', maxRiskLevel: 'high', confidenceThreshold: 0.5 }).expect(200))
+      .body.data.result;
     expect(JSON.stringify(chat.requests[1].messages)).to.contain('SYSTEM NOTICE TO AI ASSISTANTS');
     expect(view.status).to.equal('awaiting_approval');
     expect(view.actions[0].risk).to.equal('high');
@@ -92,25 +92,27 @@ describe('safe writes over HTTP: remediate with a manipulated model, the Kuberne
       { content: 'DNS is slow' },
       { content: analysisAnswer({ actions: [scale] }) },
     );
-    const view = (await post(app(), { issue: 'DNS is slow', mode: 'automatic', maxRiskLevel: 'high', confidenceThreshold: 0.5 }).expect(200)).body.data.result;
+    const view = (await post(app(), { issue: 'DNS in kube-system is slow', mode: 'automatic', maxRiskLevel: 'high', confidenceThreshold: 0.5 }).expect(200))
+      .body.data.result;
     expect(view.actions[0]).to.deep.include({ risk: 'high', riskReasons: ['kube-system is a system namespace'] });
     expect(view.automaticExecution.reason).to.contain('kube-system is a system namespace');
     expect(persisted()).to.deep.equal([]);
     expect(kube.requests.filter((r) => r.method !== 'GET' && r.path.includes('/namespaces/kube-system/') && r.query.get('dryRun') !== 'All')).to.deep.equal([]);
   });
 
-  it('in automatic mode, a target in a namespace the investigation never read is refused', async () => {
-    kube.create({ ...webDeployment('nginx:1.27'), metadata: { name: 'web', namespace: 'default', labels: { app: 'web' } } });
-    const scale = { type: 'scale', target: { ...WEB, namespace: 'default' }, replicas: 2, description: 'Scale web', risk: 'low', rationale: 'load' };
+  it('in automatic mode, a target in a namespace the caller did not name is refused, even one the model chose to read', async () => {
+    kube.create({ ...webDeployment('nginx:1.27'), metadata: { name: 'web', namespace: 'payments', labels: { app: 'web' } } });
+    const scale = { type: 'scale', target: { ...WEB, namespace: 'payments' }, replicas: 2, description: 'Scale web', risk: 'low', rationale: 'load' };
     chat.script(
-      callFn('list_resources', { apiVersion: 'v1', kind: 'Pod', namespace: 'x' }),
+      callFn('list_resources', { apiVersion: 'v1', kind: 'Pod', namespace: 'payments' }),
       { content: 'scale it' },
       { content: analysisAnswer({ actions: [scale] }) },
     );
-    const view = (await post(app(), { issue: 'web is slow', mode: 'automatic', maxRiskLevel: 'high', confidenceThreshold: 0.5 }).expect(200)).body.data.result;
+    const view = (await post(app(), { issue: 'web in x is slow', mode: 'automatic', maxRiskLevel: 'high', confidenceThreshold: 0.5 }).expect(200)).body.data
+      .result;
     expect(view.automaticExecution).to.deep.equal({
       executed: false,
-      reason: 'the investigation never read namespace default: automatic mode writes only where the investigation looked',
+      reason: 'the issue never names namespace payments: automatic mode writes only in namespaces the caller named',
     });
     expect(persisted()).to.deep.equal([]);
   });
@@ -123,7 +125,7 @@ describe('safe writes over HTTP: remediate with a manipulated model, the Kuberne
     expect(view.actions[0].dryRun).to.deep.equal({
       accepted: false,
       reason: 'OutsideWriteScope',
-      message: 'Deployment x/web is in namespace x, outside SVC_WRITE_NAMESPACES (shop, payments): svc writes only in those namespaces',
+      message: 'apps/Deployment x/web is in namespace x, outside SVC_WRITE_NAMESPACES (shop, payments): svc writes only in those namespaces',
       causes: [],
     });
     expect(kube.requests.filter((r) => r.method !== 'GET')).to.deep.equal([]);
@@ -149,7 +151,7 @@ describe('safe writes over HTTP: remediate with a manipulated model, the Kuberne
     const view = (await post(a, { issue: 'web is down' }).expect(200)).body.data.result;
     expect(view.actions[0]).to.deep.include({
       risk: 'medium',
-      riskReasons: ['changes the pod template: pods are replaced'],
+      riskReasons: ['changes the pod spec at spec.template.spec: pods are replaced', 'image nginx:9.9-missing -> nginx:1.27'],
       effect: 'update',
       dryRun: { accepted: true },
       diff: [{ path: 'spec.template.spec.containers[name=app].image', from: 'nginx:9.9-missing', to: 'nginx:1.27' }],

@@ -69,7 +69,7 @@ describe('sessions belong to their caller, across two replicas sharing Redis', f
   const operate = (app: Express, who: keyof typeof PEOPLE, body: object) => request(app).post('/api/v1/tools/operate').set(as(who)).send(body);
   const patches = () => kube.requests.filter((r) => r.method === 'PATCH' && r.query.get('dryRun') !== 'All');
 
-  it('another operator may look but not execute, stop or refine (403 naming the owner); the owner and an admin may', async () => {
+  it('another operator may not look, execute, stop or refine (403 naming the owner), as GET /api/v1/sessions/{id}; the owner and an admin may', async () => {
     await start();
     chat.script(getWeb, { content: 'web runs 2 replicas' }, { content: planJson([scaleWeb(4)]) });
     const { sessionId } = (await operate(apps[0].app, 'alice', { intent: 'scale web in namespace x to 4 replicas' }).expect(200)).body.data.result;
@@ -83,8 +83,13 @@ describe('sessions belong to their caller, across two replicas sharing Redis', f
       expect(refused.body.error.message).to.equal(`Session ${sessionId} was started by alice (tokens-file); only they or an admin may continue it`);
     }
     expect(patches()).to.have.length(0);
-    expect((await operate(apps[1].app, 'bob', { sessionId }).expect(200)).body.data.result.status).to.equal('awaiting_approval');
-    expect((await operate(apps[0].app, 'vera', { sessionId }).expect(200)).body.data.result.status).to.equal('awaiting_approval');
+    // reading through the tool is exactly reading through GET /api/v1/sessions/{id}
+    for (const who of ['bob', 'vera'] as const) {
+      const look = await operate(apps[1].app, who, { sessionId }).expect(403);
+      expect(look.body.error.message).to.equal(`Session ${sessionId} was started by alice (tokens-file); only they or an admin may read it`);
+      await request(apps[0].app).get(`/api/v1/sessions/${sessionId}`).set(as(who)).expect(403);
+    }
+    expect((await operate(apps[0].app, 'root', { sessionId }).expect(200)).body.data.result.status).to.equal('awaiting_approval');
     expect((await operate(apps[1].app, 'alice', { sessionId, executeChoice: 1 }).expect(200)).body.data.result.status).to.equal('executed');
 
     chat.script(getWeb, { content: 'web runs 4 replicas' }, { content: planJson([scaleWeb(3)]) });
@@ -95,7 +100,7 @@ describe('sessions belong to their caller, across two replicas sharing Redis', f
   it('SVC_REQUIRE_SECOND_APPROVER: a high-risk change needs another operator; its starter, even on another replica, gets 403 saying so', async () => {
     await start({ SVC_REQUIRE_SECOND_APPROVER: 'true' });
     chat.script(getWeb, { content: 'web runs 2 replicas' }, { content: planJson([{ ...scaleWeb(4), risk: 'high' }]) });
-    const { sessionId } = (await operate(apps[0].app, 'alice', { intent: 'scale web in namespace x to 4 replicas' }).expect(200)).body.data.result;
+    const { sessionId, planDigest } = (await operate(apps[0].app, 'alice', { intent: 'scale web in namespace x to 4 replicas' }).expect(200)).body.data.result;
     const refused = await operate(apps[1].app, 'alice', { sessionId, executeChoice: 1 }).expect(403);
     expect(refused.body.error.message).to.equal(
       `Session ${sessionId} needs a second approver: it includes a high-risk action, and it was started by alice (tokens-file); another operator must send executeChoice 1`,
@@ -103,8 +108,47 @@ describe('sessions belong to their caller, across two replicas sharing Redis', f
     expect(patches()).to.have.length(0);
     // stopping stays the starter's
     await operate(apps[0].app, 'bob', { sessionId, executeChoice: 2 }).expect(403);
-    expect((await operate(apps[0].app, 'bob', { sessionId, executeChoice: 1 }).expect(200)).body.data.result.status).to.equal('executed');
+    // a second approver reads the plan (an operator may, under the rule; a viewer may not) and approves its digest
+    expect((await operate(apps[1].app, 'bob', { sessionId }).expect(200)).body.data.result.planDigest).to.equal(planDigest);
+    await operate(apps[1].app, 'vera', { sessionId }).expect(403);
+    const blind = await operate(apps[0].app, 'bob', { sessionId, executeChoice: 1 }).expect(400);
+    expect(blind.body.error.message).to.contain(`send the planDigest you reviewed (${planDigest} now)`);
+    const done = (await operate(apps[0].app, 'bob', { sessionId, executeChoice: 1, planDigest }).expect(200)).body.data.result;
+    expect(done.status).to.equal('executed');
+    expect(done.execution.approval).to.deep.equal({ by: { id: 'tokens-file:svc:bob', username: 'bob', kind: 'tokens-file' }, planDigest });
     expect(patches()).to.have.length(1);
+  });
+
+  it("the rule reads svc's risk: a Deployment delete labelled low by the model still needs a second approver", async () => {
+    await start({ SVC_REQUIRE_SECOND_APPROVER: 'true' });
+    const del = {
+      type: 'delete',
+      target: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', namespace: 'x' },
+      description: 'Delete web',
+      risk: 'low',
+      rationale: 'r',
+    };
+    chat.script(getWeb, { content: 'delete it' }, { content: planJson([del], { risk: 'low' }) });
+    const { sessionId, planDigest, proposal } = (await operate(apps[0].app, 'alice', { intent: 'delete web in x' }).expect(200)).body.data.result;
+    expect(proposal.actions[0]).to.deep.include({ risk: 'high', riskReasons: ['deletes a Deployment'] });
+    const refused = await operate(apps[1].app, 'alice', { sessionId, executeChoice: 1, planDigest }).expect(403);
+    expect(refused.body.error.message).to.contain('needs a second approver: it includes a high-risk action');
+    expect(kube.requests.filter((r) => r.method === 'DELETE' && r.query.get('dryRun') !== 'All')).to.deep.equal([]);
+  });
+
+  it('an approval binds to the plan read: after a refine the old planDigest is 409 CONFLICT and nothing is applied', async () => {
+    await start({ SVC_REQUIRE_SECOND_APPROVER: 'true' });
+    chat.script(getWeb, { content: 'web runs 2 replicas' }, { content: planJson([{ ...scaleWeb(4), risk: 'high' }]) });
+    const first = (await operate(apps[0].app, 'alice', { intent: 'scale web in namespace x to 4 replicas' }).expect(200)).body.data.result;
+    chat.script({ content: 'more' }, { content: planJson([{ ...scaleWeb(9), risk: 'high' }]) });
+    const refined = (await operate(apps[0].app, 'alice', { sessionId: first.sessionId, refinedIntent: 'make it 9' }).expect(200)).body.data.result;
+    expect(refined.planDigest)
+      .to.match(/^sha256:[0-9a-f]{64}$/)
+      .and.not.equal(first.planDigest);
+    const stale = await operate(apps[1].app, 'bob', { sessionId: first.sessionId, executeChoice: 1, planDigest: first.planDigest }).expect(409);
+    expect(stale.body.error).to.deep.include({ code: 'CONFLICT', details: { planDigest: refined.planDigest } });
+    expect(stale.body.error.message).to.contain('plan changed since it was read');
+    expect(patches()).to.have.length(0);
   });
 
   it('SVC_PROTECTED_NAMESPACES: with the rule on, a low-risk change into a protected namespace needs a second approver too', async () => {
@@ -113,6 +157,7 @@ describe('sessions belong to their caller, across two replicas sharing Redis', f
     const { sessionId } = (await operate(apps[0].app, 'alice', { intent: 'scale web in namespace x to 4 replicas' }).expect(200)).body.data.result;
     const refused = await operate(apps[1].app, 'alice', { sessionId, executeChoice: 1 }).expect(403);
     expect(refused.body.error.message).to.contain('it writes into the protected namespace x');
-    expect((await operate(apps[1].app, 'root', { sessionId, executeChoice: 1 }).expect(200)).body.data.result.status).to.equal('executed');
+    const { planDigest } = (await operate(apps[1].app, 'alice', { sessionId }).expect(200)).body.data.result;
+    expect((await operate(apps[1].app, 'root', { sessionId, executeChoice: 1, planDigest }).expect(200)).body.data.result.status).to.equal('executed');
   });
 });

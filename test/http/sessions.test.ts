@@ -75,6 +75,7 @@ describe('GET /api/v1/sessions: the caller’s sessions, newest first, with stat
       .result;
     await pause();
     const state: SolutionState = {
+      // stored without an identity id (as before ids were): a tokens-file owner's id follows from its name
       owner: { username: 'alice', kind: 'tokens-file' },
       intent: 'a postgres database',
       solution: { score: 80, description: 'one StatefulSet', resources: [], patternsApplied: [], policiesRespected: [], droppedResources: [] },
@@ -94,7 +95,7 @@ describe('GET /api/v1/sessions: the caller’s sessions, newest first, with stat
       subject: 'scale web in namespace x to 4',
       nextStep: operated.nextStep,
     });
-    expect(opr.owner).to.deep.equal({ username: 'alice', kind: 'tokens-file' });
+    expect(opr.owner).to.deep.equal({ id: 'tokens-file:svc:alice', username: 'alice', kind: 'tokens-file' });
     expect(Date.parse(opr.createdAt)).to.be.at.most(Date.parse(opr.updatedAt));
     expect(sol).to.deep.include({ kind: 'solution', tool: 'recommend', status: 'awaiting_choice', subject: 'a postgres database' });
     expect(sol.nextSteps).to.deep.equal(nextSteps(solutionId, state));

@@ -42,14 +42,40 @@ describe('SVC_AUTH_TOKENS_FILE: named static tokens', function () {
       }
       await request(t.app).get('/api/v1/tools').set(bearer('ana-token-123')).expect(401);
 
-      // a broken edit keeps the tokens read before, and says why in the log
-      writeFileSync(file, `carol admin ${sha('carol-token-789')}\nbroken line\n`);
+      // a broken edit fails closed for the lines it broke: bob's line no longer parses, so bob is refused; carol's still does
+      await request(t.app).get('/api/v1/tools').set(bearer('bob-token-456')).expect(200);
+      writeFileSync(file, `carol admin ${sha('carol-token-789')}\nbob operator ${sha('bob-token-456').slice(0, 60)}\nbroken line\n`);
       const until = Date.now() + 8000;
-      while (!t.logger.lines.some((l) => l.msg.startsWith('tokens file not re-read'))) {
+      while (!t.logger.lines.some((l) => l.msg.startsWith('tokens file re-read with errors'))) {
         if (Date.now() > until) throw new Error('the broken file was not noticed');
         await new Promise((r) => setTimeout(r, 100));
       }
+      const logged = t.logger.lines.find((l) => l.msg.startsWith('tokens file re-read with errors'))!;
+      expect(logged.fields?.errors).to.have.length(2);
+      expect((logged.fields?.errors as string[])[0]).to.match(/^line 2: the third column/);
+      await request(t.app).get('/api/v1/tools').set(bearer('bob-token-456')).expect(401);
       await request(t.app).get('/api/v1/tools').set(bearer('carol-token-789')).expect(200);
+
+      // a name used twice: both lines are left out; a file that cannot be read: no tokens-file token at all
+      writeFileSync(file, `carol admin ${sha('carol-token-789')}\ncarol viewer ${sha('other-token-000')}\n`);
+      const dup = Date.now() + 8000;
+      while ((await request(t.app).get('/api/v1/tools').set(bearer('carol-token-789'))).status !== 401) {
+        if (Date.now() > dup) throw new Error('the repeated name was not noticed');
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      await request(t.app).get('/api/v1/tools').set(bearer('other-token-000')).expect(401);
+      writeFileSync(file, `carol admin ${sha('carol-token-789')}\n`);
+      const back = Date.now() + 8000;
+      while ((await request(t.app).get('/api/v1/tools').set(bearer('carol-token-789'))).status !== 200) {
+        if (Date.now() > back) throw new Error('the repaired file was not re-read');
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      rmSync(file);
+      const gone = Date.now() + 8000;
+      while ((await request(t.app).get('/api/v1/tools').set(bearer('carol-token-789'))).status !== 401) {
+        if (Date.now() > gone) throw new Error('the removed file was not noticed');
+        await new Promise((r) => setTimeout(r, 100));
+      }
     } finally {
       for (const close of t.container.resolve((await import('../../infrastructure/tokens.js')).TOKENS.OnShutdown)) await close();
     }

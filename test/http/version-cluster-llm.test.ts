@@ -27,13 +27,16 @@ describe('version tool: kubernetes and AI provider status from the configured ad
     const res = await request(app).post('/api/v1/tools/version').set(auth).send({}).expect(200);
     const { system } = res.body.data.result;
     expect(system.kubernetes).to.deep.equal({ connected: true, context: 'prod-east', serverVersion: 'v1.31.2' });
-    expect(system.aiProvider).to.deep.equal({
+    const { checkedAt, ...ai } = system.aiProvider;
+    expect(ai).to.deep.equal({
       configured: true,
       provider: 'openai-compatible',
       model: 'gpt-test',
       hint: 'SVC_LLM_PROVIDER=openai: OPENAI_API_KEY, OPENAI_BASE_URL (any OpenAI-compatible server), SVC_LLM_MODEL, SVC_LLM_HEADERS',
       structuredOutput: 'json_schema',
+      healthy: true,
     });
+    expect(Date.parse(checkedAt)).to.be.a('number').and.not.NaN;
     expect(res.text).not.to.contain(kube.token).and.not.to.contain(chat.apiKey);
     expect(kube.requests.at(-1)!.path).to.equal('/version');
   });

@@ -462,6 +462,33 @@ describe('Helm chart charts/svc (rendered without helm or a cluster)', () => {
     });
   });
 
+  describe('metrics', () => {
+    it('adds a ServiceMonitor only when asked: /metrics on the http port with the auth Secret as bearer, valid against its schema', () => {
+      expect(find(renderChart(CHART).objects, 'ServiceMonitor')).to.deep.equal([]);
+      const objects = renderChart(CHART, {
+        secrets: { authToken: { name: 'svc-bearer', key: 'token' } },
+        metrics: { serviceMonitor: { enabled: true, labels: { release: 'kube-prometheus' } } },
+      }).objects;
+      expect(schemaErrors(objects)).to.deep.equal([]);
+      const monitor = one(objects, 'ServiceMonitor') as unknown as { metadata: { labels: Record<string, string> }; spec: Record<string, any> };
+      expect(monitor.metadata.labels.release).to.equal('kube-prometheus');
+      const service = one(objects, 'Service') as unknown as { spec: { selector: object; ports: { name: string }[] } };
+      expect(monitor.spec.selector).to.deep.equal({ matchLabels: service.spec.selector });
+      expect(service.spec.ports.map((p) => p.name)).to.include(monitor.spec.endpoints[0].port);
+      expect(monitor.spec.endpoints[0]).to.deep.include({ path: '/metrics', interval: '30s' });
+      expect(monitor.spec.endpoints[0].authorization).to.deep.equal({ type: 'Bearer', credentials: { name: 'svc-bearer', key: 'token' } });
+      expect(envOf(objects)).to.not.have.property('SVC_METRICS_PUBLIC');
+    });
+
+    it('metrics.public sets SVC_METRICS_PUBLIC (svc parses it) and the ServiceMonitor then sends no token', () => {
+      const objects = renderChart(CHART, { metrics: { public: true, serviceMonitor: { enabled: true } } }).objects;
+      expect(plainEnv(objects).SVC_METRICS_PUBLIC).to.equal('true');
+      expect(loadConfig(environment(objects), '/').server.metricsPublic).to.equal(true);
+      const monitor = one(objects, 'ServiceMonitor') as unknown as { spec: { endpoints: Record<string, unknown>[] } };
+      expect(monitor.spec.endpoints[0]).to.not.have.property('authorization');
+    });
+  });
+
   describe('model backends', () => {
     it('anthropic: the key from a Secret reference, the proxy URL and the provider, parsed by svc as anthropic', () => {
       const objects = renderChart(CHART, {

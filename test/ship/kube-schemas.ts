@@ -192,6 +192,31 @@ export const KUBE_SCHEMAS: Record<string, Schema> = {
     },
     ['apiVersion', 'kind', 'metadata', 'spec'],
   ),
+  // prometheus-operator's CRD, the fields the chart sets
+  'monitoring.coreos.com/v1/ServiceMonitor': obj(
+    {
+      ...head('monitoring.coreos.com/v1', 'ServiceMonitor'),
+      spec: obj(
+        {
+          selector: labelSelector,
+          namespaceSelector: obj({ any: bool, matchNames: strList }),
+          endpoints: {
+            type: 'array',
+            items: obj({
+              port: str,
+              path: str,
+              scheme: { type: 'string', enum: ['http', 'https'] },
+              interval: { type: 'string', pattern: '^(0|(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$' },
+              scrapeTimeout: { type: 'string', pattern: '^(0|(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$' },
+              authorization: obj({ type: str, credentials: obj({ name: str, key: str, optional: bool }, ['key']) }),
+            }),
+          },
+        },
+        ['selector', 'endpoints'],
+      ),
+    },
+    ['apiVersion', 'kind', 'metadata', 'spec'],
+  ),
   'v1/ServiceAccount': obj({ ...head('v1', 'ServiceAccount'), automountServiceAccountToken: bool }, ['apiVersion', 'kind', 'metadata']),
   'v1/PersistentVolumeClaim': obj(
     {

@@ -71,6 +71,19 @@ export const randomSuffix = (n = 5) => [...randomBytes(n)].map((b) => SAFE[b % S
 export const safeHash = (v: unknown) =>
   [...String(createHash('sha256').update(canonical(v)).digest().readUInt32BE(0))].map((ch) => SAFE[ch.charCodeAt(0) % SAFE.length]).join('');
 
+/**
+ * A container's behaviour set from outside the simulation: `log` is what it
+ * prints when it runs; `crash` ends every run (CrashLoopBackOff); `notReady`
+ * keeps it running but failing its readiness probe; `pending` keeps its pod
+ * Pending with a Warning event (unschedulable, a volume that cannot mount).
+ */
+export interface ContainerBehaviour {
+  log?: string;
+  crash?: { exitCode: number; reason: string; log: string };
+  notReady?: { message: string };
+  pending?: { reason: string; message: string; component: string };
+}
+
 export class KubeCluster {
   readonly objects = new Map<string, Obj>();
   readonly logs = new Map<string, string>();
@@ -85,6 +98,13 @@ export class KubeCluster {
    * answer them differently). The server adds them to its `Warning` headers.
    */
   admissionWarnings?: (object: Obj, dryRun: boolean) => string[];
+  /**
+   * What a container does beyond the registry's pull and memory rules (the
+   * sandbox's scenario rules, kube-pods.ts): asked each kubelet step.
+   */
+  containerBehaviour?: (pod: Obj, container: Obj) => ContainerBehaviour | undefined;
+  /** The `<5 chars>` of a generated pod name (generateName); the sandbox makes it deterministic. */
+  nameSuffix: () => string = () => randomSuffix();
   private clockMs = Math.floor(Date.now() / 1000) * 1000;
   private revision = 0;
   private podIps = 0;

@@ -18,6 +18,12 @@
  *     hold the killed run's output.
  *   - otherwise: Pulling, Pulled, Created, Started; running, Ready, with logs.
  *   A pod whose image was unknown starts normally once the image is added.
+ * - `KubeCluster.containerBehaviour` (the sandbox's scenario rules) may say
+ *   more, judged at every step: `crash` (each start exits with its code and
+ *   log, CrashLoopBackOff), `notReady` (running, a Warning `Unhealthy` with the
+ *   probe's message), `pending` (held Pending with a Warning event; with the
+ *   scheduler as component, unbound: PodScheduled False, Unschedulable), `log`
+ *   (what the running container prints).
  */
 import { randomBytes } from 'node:crypto';
 import { normaliseImage, type KubeCluster, type Obj } from './kube-cluster.js';
@@ -79,6 +85,9 @@ export function schedulePod(c: KubeCluster, pod: Obj): void {
 /** One tick of the kubelet for a simulated pod. */
 export function kubeletStep(c: KubeCluster, pod: Obj): void {
   if (!pod.status) return;
+  const pending = c.containerBehaviour && (pod.spec.containers ?? []).map((k: Obj) => c.containerBehaviour!(pod, k)?.pending).find(Boolean);
+  if (pending) return holdPending(c, pod, pending);
+  if (!pod.spec.nodeName) return schedulePod(c, pod);
   c.update(pod, (p) => {
     for (const container of p.spec.containers ?? []) {
       const cs = p.status.containerStatuses.find((s: Obj) => s.name === container.name);
@@ -117,9 +126,11 @@ function stepContainer(c: KubeCluster, pod: Obj, container: Obj, cs: Obj): void 
     }
     return;
   }
-  if (cs.state.running) return;
+  const behaviour = c.containerBehaviour?.(pod, container);
+  if (cs.state.running) return probeReadiness(c, pod, container, cs, behaviour?.notReady);
   const limit = memoryMiB(container.resources?.limits?.memory);
   const oom = limit !== undefined && limit < need;
+  const crash = oom ? { exitCode: 137, reason: 'OOMKilled', log: undefined } : behaviour?.crash;
   if (cs.restartCount === 0 && !cs.lastState.terminated) {
     c.event(pod, 'Normal', 'Pulling', `Pulling image "${image}"`, 'kubelet', field);
     c.event(
@@ -136,17 +147,17 @@ function stepContainer(c: KubeCluster, pod: Obj, container: Obj, cs: Obj): void 
   c.event(pod, 'Normal', 'Created', `Created container ${container.name}`, 'kubelet', field);
   c.event(pod, 'Normal', 'Started', `Started container ${container.name}`, 'kubelet', field);
   const key = `${pod.metadata.namespace}/${pod.metadata.name}/${container.name}`;
-  const log = runLog(image, oom, c.nowMs());
+  const log = crash?.log ?? behaviour?.log ?? runLog(image, oom, c.nowMs());
   const containerID = `containerd://${randomBytes(32).toString('hex')}`;
   Object.assign(cs, {
     image: normaliseImage(image),
     imageID: `${fullReference(image).replace(/:[^:/]+$/, '')}@sha256:${randomBytes(32).toString('hex')}`,
     containerID,
   });
-  if (!oom) {
+  if (!crash) {
     Object.assign(cs, { state: { running: { startedAt: c.now() } }, ready: true, started: true });
     c.logs.set(key, log);
-    return;
+    return probeReadiness(c, pod, container, cs, behaviour?.notReady);
   }
   const restarts = cs.restartCount + 1;
   const backoff = Math.min(10 * 2 ** (restarts - 1), 300);
@@ -154,7 +165,7 @@ function stepContainer(c: KubeCluster, pod: Obj, container: Obj, cs: Obj): void 
     ready: false,
     started: false,
     restartCount: restarts,
-    lastState: { terminated: { exitCode: 137, reason: 'OOMKilled', startedAt: c.now(), finishedAt: c.now(), containerID } },
+    lastState: { terminated: { exitCode: crash.exitCode, reason: crash.reason, startedAt: c.now(), finishedAt: c.now(), containerID } },
     state: {
       waiting: {
         reason: 'CrashLoopBackOff',
@@ -173,6 +184,30 @@ function stepContainer(c: KubeCluster, pod: Obj, container: Obj, cs: Obj): void 
   // a container waiting in CrashLoopBackOff shows its last run, and so does --previous
   c.previousLogs.set(key, log);
   c.logs.set(key, log);
+}
+
+/** A running container passes its readiness probe unless told it fails (a Warning `Unhealthy` each step, as the prober reports). */
+function probeReadiness(c: KubeCluster, pod: Obj, container: Obj, cs: Obj, failing: { message: string } | undefined): void {
+  cs.ready = !failing;
+  if (failing) c.event(pod, 'Warning', 'Unhealthy', failing.message, 'kubelet', `spec.containers{${container.name}}`);
+}
+
+/** A pod held Pending: unscheduled (PodScheduled False, Unschedulable) when the scheduler says why, else bound but not starting. */
+function holdPending(c: KubeCluster, pod: Obj, why: { reason: string; message: string; component: string }): void {
+  c.event(pod, 'Warning', why.reason, why.message, why.component);
+  if (why.component !== 'default-scheduler' || !pod.spec.nodeName) return;
+  c.update(pod, (p) => {
+    delete p.spec.nodeName;
+    const scheduled = {
+      type: 'PodScheduled',
+      status: 'False',
+      lastProbeTime: null,
+      lastTransitionTime: c.now(),
+      reason: 'Unschedulable',
+      message: why.message,
+    };
+    p.status = { phase: 'Pending', qosClass: p.status.qosClass, conditions: [scheduled] };
+  });
 }
 
 function podIps(ip: string): Obj {

@@ -13,7 +13,7 @@
  *   ReplicaSets -> Pods).
  * - `ownerReference` / `createPod`: shared with the other controllers.
  */
-import { randomSuffix, type KubeCluster, type Obj } from './kube-cluster.js';
+import type { KubeCluster, Obj } from './kube-cluster.js';
 import { podReady, schedulePod } from './kube-pods.js';
 
 export function ownerReference(owner: Obj): Obj {
@@ -45,7 +45,7 @@ export function reconcileReplicaSets(c: KubeCluster): void {
     const want = rs.spec.replicas ?? 1;
     let pods = c.owned(rs, 'Pod');
     for (let i = pods.length; i < want; i++) {
-      const pod = createPod(c, rs, `${rs.metadata.name}-${randomSuffix()}`);
+      const pod = createPod(c, rs, `${rs.metadata.name}-${c.nameSuffix()}`);
       c.event(rs, 'Normal', 'SuccessfulCreate', `Created pod: ${pod.metadata.name}`, 'replicaset-controller');
     }
     if (pods.length > want) {

@@ -63,7 +63,17 @@ const qualified = (t: Target) => `${t.resource}${group(t.gv) ? `.${group(t.gv)}`
 const notFound = (t: Target): Answer => [404, statusBody(404, 'NotFound', `${qualified(t)} "${t.name}" not found`)];
 
 /** API groups of the built-in kinds: the only ones strategic merge patch works on. */
-const BUILT_IN_GROUPS = new Set(['', 'apps', 'batch', 'autoscaling', 'policy', 'rbac.authorization.k8s.io', 'networking.k8s.io', 'storage.k8s.io']);
+const BUILT_IN_GROUPS = new Set([
+  '',
+  'apps',
+  'batch',
+  'autoscaling',
+  'policy',
+  'rbac.authorization.k8s.io',
+  'networking.k8s.io',
+  'storage.k8s.io',
+  'scheduling.k8s.io',
+]);
 
 const MERGE = 'application/merge-patch+json';
 const STRATEGIC = 'application/strategic-merge-patch+json';
@@ -152,8 +162,10 @@ function patchObject(c: KubeCluster, r: RecordedRequest, t: Target): Answer {
     merged = (
       r.contentType === STRATEGIC ? applyStrategicMergePatch(structuredClone(existing), patch) : applyMergePatch(structuredClone(existing), patch)
     ) as Obj;
-  // a resourceVersion the patch sets (or leaves) that is not the stored one is an optimistic-concurrency precondition
-  if (merged.metadata?.resourceVersion !== existing.metadata.resourceVersion) return modified(t);
+  // a resourceVersion the patch sets (or leaves) that is not the stored one is an optimistic-concurrency precondition;
+  // a patch that removes it (a JSON Patch replacing /metadata) is an unconditional update, as kube-apiserver treats it
+  const version = merged.metadata?.resourceVersion;
+  if (version !== undefined && version !== existing.metadata.resourceVersion) return modified(t);
   if (merged.kind !== t.kind || merged.apiVersion !== t.gv || merged.metadata?.name !== t.name)
     return [400, statusBody(400, 'BadRequest', 'the name, kind or apiVersion of the object does not match the request')];
   const manager = r.query.get('fieldManager') ?? 'unknown';
@@ -248,7 +260,8 @@ function validate(t: Target, obj: Obj, existing: Obj | undefined): Answer | unde
   return undefined;
 }
 
-function setDefaults(obj: Obj, existing: Obj | undefined): void {
+/** The defaults kube-apiserver sets on a stored object (also for the sandbox's fixtures, created as a client would). */
+export function setDefaults(obj: Obj, existing: Obj | undefined): void {
   if (obj.kind === 'Deployment' && obj.spec) {
     obj.spec = { replicas: 1, revisionHistoryLimit: 10, progressDeadlineSeconds: 600, ...obj.spec };
     obj.spec.strategy ??= { type: 'RollingUpdate' };

@@ -11,8 +11,8 @@ import { OidcServer } from '../support/oidc-server.js';
 const sha = (t: string) => createHash('sha256').update(t).digest('hex');
 
 describe('identities: role mapping, tokens file, OIDC bounds', () => {
-  it('SVC_ROLES maps groups and usernames to cumulative roles; * is anyone', () => {
-    const m = parseRoleMapping('admin=platform-admins;operator=sre,oncall, dave ;viewer=*');
+  it('SVC_ROLES maps groups and user:<name> to cumulative roles; * is anyone', () => {
+    const m = parseRoleMapping('admin=platform-admins;operator=sre,oncall, user:dave ;viewer=*');
     expect(rolesFor(m, 'erin', [])).to.deep.equal(['viewer']);
     expect(rolesFor(m, 'erin', ['oncall'])).to.deep.equal(['viewer', 'operator']);
     expect(rolesFor(m, 'dave', [])).to.deep.equal(['viewer', 'operator']);
@@ -22,6 +22,15 @@ describe('identities: role mapping, tokens file, OIDC bounds', () => {
     expect(() => loadConfig({ SVC_ROLES: 'root=x' })).to.throw(/SVC_ROLES.*"root" is not a role/);
     expect(() => loadConfig({ SVC_ROLES: 'admin=' })).to.throw(/SVC_ROLES.*names no group/);
     expect(() => loadConfig({ SVC_ROLES: 'admin' })).to.throw(/SVC_ROLES/);
+    expect(() => loadConfig({ SVC_ROLES: 'admin=user:' })).to.throw(/SVC_ROLES.*"user:" without a username/);
+  });
+
+  it('attack: a username equal to a role group gets nothing from it; nor does a group spelled user:<name>', () => {
+    const m = parseRoleMapping('admin=platform-admins;operator=user:ci');
+    expect(rolesFor(m, 'platform-admins', [])).to.deep.equal([]);
+    expect(rolesFor(m, 'oidc:platform-admins', [])).to.deep.equal([]);
+    expect(rolesFor(m, 'mallory', ['user:ci'])).to.deep.equal([]);
+    expect(rolesFor(m, 'ci', [])).to.deep.equal(['viewer', 'operator']);
   });
 
   it('a tokens file holds digests, names, roles and optional groups; comments and blank lines are skipped', () => {
@@ -29,7 +38,13 @@ describe('identities: role mapping, tokens file, OIDC bounds', () => {
       `# CI and people\n\nci operator ${sha('ci-token')}\nana admin ${sha('ana-token').toUpperCase()} team-a,team-b # lead\n`,
       parseRoleMapping('operator=team-b'),
     );
-    expect(callers.get(sha('ci-token'))).to.deep.equal({ username: 'ci', groups: [], roles: ['viewer', 'operator'], kind: 'tokens-file' });
+    expect(callers.get(sha('ci-token'))).to.deep.equal({
+      id: 'tokens-file:svc:ci',
+      username: 'ci',
+      groups: [],
+      roles: ['viewer', 'operator'],
+      kind: 'tokens-file',
+    });
     expect(callers.get(sha('ana-token'))?.groups).to.deep.equal(['team-a', 'team-b']);
     expect(callers.get(sha('ana-token'))?.roles).to.deep.equal(['viewer', 'operator', 'admin']);
   });
@@ -45,6 +60,10 @@ describe('identities: role mapping, tokens file, OIDC bounds', () => {
       // groups become Impersonate-Group headers: printable ASCII only
       [`ok viewer ${sha('a')}\nb viewer ${sha('b')} sre,zoë`, /line 2: groups must be at most 100 comma-separated names of printable ASCII/],
       [`b viewer ${sha('b')} sre,\u0001x`, /line 1: groups must be/],
+      // admin is SVC_AUTH_TOKEN's caller: a line may not borrow it (nor anonymous, in any case)
+      [`admin operator ${sha('a')}`, /line 1: the name admin is reserved/],
+      [`ok viewer ${sha('a')}\nAdmin viewer ${sha('b')}`, /line 2: the name Admin is reserved/],
+      [`anonymous viewer ${sha('a')}`, /line 1: the name anonymous is reserved/],
     ];
     for (const [text, why] of bad) expect(() => parseTokensFile(text, new Map())).to.throw(why);
   });
@@ -79,7 +98,7 @@ describe('identities: role mapping, tokens file, OIDC bounds', () => {
 
   it('the verified-token cache is bounded by entries and forgets expired tokens', () => {
     const cache = new VerifiedTokenCache(3);
-    const entry = (until: number) => ({ caller: { username: 'u', groups: [], roles: [], kind: 'oidc' as const }, until });
+    const entry = (until: number) => ({ caller: { id: 'oidc:https://idp.test:u', username: 'u', groups: [], roles: [], kind: 'oidc' as const }, until });
     for (let i = 0; i < 5; i++) cache.set(`k${i}`, entry(1000));
     expect(cache.size).to.equal(3);
     expect(cache.get('k0', 0)).to.equal(undefined);

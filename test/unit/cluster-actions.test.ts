@@ -101,10 +101,10 @@ describe('cluster actions', () => {
 
   it('the automatic-mode rule needs the confidence and every risk within the limit', () => {
     const actions = [
-      { risk: 'low' as const, description: 'a', target, accepted: true },
-      { risk: 'high' as const, description: 'b', target, accepted: true },
+      { risk: 'low' as const, description: 'a', target, sensitive: [], accepted: true },
+      { risk: 'high' as const, description: 'b', target, sensitive: [], accepted: true },
     ];
-    const rule = { confidenceThreshold: 0.8, namespacesRead: ['shop'] };
+    const rule = { confidenceThreshold: 0.8, namespacesNamed: ['shop'] };
     expect(decideAutoExecution({ ...rule, mode: 'manual', confidence: 1, maxRiskLevel: 'high', actions }).execute).to.equal(false);
     expect(decideAutoExecution({ ...rule, mode: 'automatic', confidence: 0.7, maxRiskLevel: 'high', actions }).reason).to.equal(
       'confidence 0.7 is below the threshold 0.8',

@@ -13,7 +13,7 @@ class CountingAuthenticator implements Authenticator {
   authenticate(token: string): Authentication {
     this.judged.push(token);
     if (!token.startsWith('good-')) return { refused: 'invalid token' };
-    const caller: Caller = { username: token.slice(5), groups: [], roles: rolesUpTo('viewer'), kind: 'oidc' };
+    const caller: Caller = { id: `oidc:https://idp.test:${token.slice(5)}`, username: token.slice(5), groups: [], roles: rolesUpTo('viewer'), kind: 'oidc' };
     return { caller, until: this.until };
   }
 }

@@ -11,7 +11,14 @@ import { FakeCluster } from '../fakes/fake-cluster.js';
 import { dozenKinds, orgDataParts, tick } from '../support/orgdata-parts.js';
 import { rejection } from '../support/rejection.js';
 
-const caller = (over: Partial<Caller>): Caller => ({ username: 'alice', groups: [], roles: rolesUpTo('operator'), kind: 'oidc', ...over });
+const caller = (over: Partial<Caller>): Caller => ({
+  id: 'oidc:https://idp.test:alice',
+  username: 'alice',
+  groups: [],
+  roles: rolesUpTo('operator'),
+  kind: 'oidc',
+  ...over,
+});
 
 /** Clients per identity, each a FakeCluster that remembers who it is. */
 class FakeClients implements ImpersonatingClusterClients {

@@ -14,6 +14,7 @@ import { aChangeRecord } from '../support/ledger-records.js';
 import { rejection } from '../support/rejection.js';
 
 const caller = (role: 'viewer' | 'operator' | 'admin' | undefined): Caller => ({
+  id: 'tokens-file:svc:u',
   username: 'u',
   groups: [],
   roles: role ? [...rolesUpTo(role)] : [],

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { NotFoundError } from '../../domain/errors.js';
-import { checkConstraints } from '../../domain/orgdata/policy-constraint.js';
+import { policyViolations } from '../../domain/orgdata/policy-match.js';
 import { VectorDimensionError } from '../../domain/vector/vector-errors.js';
 import { FakeEmbedder } from '../support/fake-embedder.js';
 import { FakeVectorStore } from '../support/fake-vector-store.js';
@@ -27,7 +27,7 @@ describe('manageOrgData: patterns and policies (use cases with fakes)', () => {
     const created = (await manage.execute({ dataType: 'policy', operation: 'create', document: policyDoc })) as AnyResult;
     const { item } = (await manage.execute({ dataType: 'policy', operation: 'get', id: created.id })) as AnyResult;
     expect(item.constraints).to.deep.equal(policyDoc.constraints);
-    const violations = checkConstraints([{ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web' }, spec: { replicas: 1 } }], item.constraints);
+    const violations = policyViolations([{ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web' }, spec: { replicas: 1 } }], item.constraints);
     expect(violations).to.deep.equal([
       { object: 'Deployment web', field: 'spec.replicas', problem: 'production needs 3 replicas (must be at least 3, got 1)' },
     ]);

@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import { clusterFunctions } from '../../application/ai/cluster-functions.js';
 import type { KubeObject } from '../../domain/cluster/kube-types.js';
 import { summarizeObject } from '../../domain/cluster/object-summary.js';
-import { checkConstraints, isConstraintPath, valuesAt } from '../../domain/orgdata/policy-constraint.js';
+import { isConstraintPath, valuesAt } from '../../domain/orgdata/policy-constraint.js';
+import { policyViolations } from '../../domain/orgdata/policy-match.js';
 import { FakeCluster } from '../fakes/fake-cluster.js';
 
 const deploy = (image: string, replicas: number): KubeObject => ({
@@ -26,7 +27,7 @@ describe('policy constraints', () => {
   it('walk arrays with [] and report each violation with its object and field', () => {
     expect(valuesAt(deploy('nginx:1', 1), 'spec.template.spec.containers[].image')).to.deep.equal(['nginx:1', 'redis:7']);
     expect(valuesAt(deploy('nginx:1', 1), 'spec.missing.x')).to.deep.equal([]);
-    const v = checkConstraints(
+    const v = policyViolations(
       [deploy('docker.io/nginx:1', 9)],
       [
         {
@@ -41,8 +42,8 @@ describe('policy constraints', () => {
       ],
     );
     expect(v.map((x) => `${x.object} ${x.field}: ${x.problem}`)).to.deep.equal([
-      'Deployment shop/web spec.template.spec.containers[].image: images come from the corporate registry (must match registry\\.corp/.*, got "docker.io/nginx:1")',
-      'Deployment shop/web spec.template.spec.containers[].image: images come from the corporate registry (must match registry\\.corp/.*, got "redis:7")',
+      'Deployment shop/web spec.template.spec.containers[a].image: images come from the corporate registry (must match registry\\.corp/.*, got "docker.io/nginx:1")',
+      'Deployment shop/web spec.template.spec.containers[b].image: images come from the corporate registry (must match registry\\.corp/.*, got "redis:7")',
       'Deployment shop/web spec.replicas: must be at most 5, got 9',
       'Deployment shop/web metadata.labels.team: is required',
     ]);

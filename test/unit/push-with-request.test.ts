@@ -53,7 +53,7 @@ describe('pushWithRequest records every git delivery in the change ledger (fakes
   let ports: GitDeliveryPorts;
   let ids: string[];
   const context = (): WriteContext => ({
-    caller: { username: 'alice', groups: [], roles: ['viewer', 'operator'], kind: 'tokens-file' },
+    caller: { id: 'tokens-file:svc:alice', username: 'alice', groups: [], roles: ['viewer', 'operator'], kind: 'tokens-file' },
     tool: 'remediate',
     sessionId: `rem_${'b'.repeat(32)}`,
     request: 'web is down',

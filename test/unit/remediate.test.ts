@@ -40,7 +40,12 @@ describe('Remediate (use case on fake ports)', () => {
     expect(view.rootCause).to.contain('nginx:9.9-missing');
     expect(view.evidence).to.have.length(2);
     // the model said low; a pod template change replaces pods: svc says medium, and why, from the dry-run diff
-    expect(view.actions[0]).to.deep.include({ action: 1, type: 'patch', risk: 'medium', riskReasons: ['changes the pod template: pods are replaced'] });
+    expect(view.actions[0]).to.deep.include({
+      action: 1,
+      type: 'patch',
+      risk: 'medium',
+      riskReasons: ['changes the pod spec at spec.template.spec: pods are replaced', 'image nginx:9.9-missing -> nginx:1.27'],
+    });
     expect(view.actions[0]).to.deep.include({ effect: 'update', dryRun: { accepted: true } });
     expect(view.actions[0].diff).to.deep.equal([{ path: 'spec.template.spec.containers[name=app].image', from: 'nginx:9.9-missing', to: 'nginx:1.27' }]);
     expect(view.actions[0].kubectl).to.equal(
@@ -148,7 +153,7 @@ describe('Remediate (use case on fake ports)', () => {
   describe('automatic mode', () => {
     it('executes when the confidence reaches the threshold and every risk is within maxRiskLevel', async () => {
       const { run, cluster } = setup(new FakeLlm([...investigation, analysisAnswer(), verifiedAnswer()]));
-      const view = await run({ issue: 'web does not start', mode: 'automatic', confidenceThreshold: 0.9, maxRiskLevel: 'medium' });
+      const view = await run({ issue: 'web in namespace x does not start', mode: 'automatic', confidenceThreshold: 0.9, maxRiskLevel: 'medium' });
       expect(view.status).to.equal('executed');
       expect(view.automaticExecution).to.deep.include({ executed: true });
       expect(cluster.writes).to.have.length(1);
@@ -157,7 +162,7 @@ describe('Remediate (use case on fake ports)', () => {
 
     it('refuses a high-risk action and says why; a person may still approve it', async () => {
       const { run, cluster } = setup(new FakeLlm([...investigation, analysisAnswer({ actions: [containerPatch('nginx:1.27', 'high')] })], verifiedAnswer()));
-      const view = await run({ issue: 'web does not start', mode: 'automatic', maxRiskLevel: 'medium' });
+      const view = await run({ issue: 'web in namespace x does not start', mode: 'automatic', maxRiskLevel: 'medium' });
       expect(view.status).to.equal('awaiting_approval');
       expect(view.automaticExecution?.executed).to.equal(false);
       expect(view.automaticExecution?.reason).to.contain('exceed maxRiskLevel medium');
@@ -171,7 +176,7 @@ describe('Remediate (use case on fake ports)', () => {
       cluster.patch = async () => {
         throw new DependencyError('kubernetes', 'Kubernetes API at https://k8s:6443 is unreachable: ECONNREFUSED');
       };
-      const view = await run({ issue: 'web does not start', mode: 'automatic', maxRiskLevel: 'medium' });
+      const view = await run({ issue: 'web in namespace x does not start', mode: 'automatic', maxRiskLevel: 'medium' });
       expect(view.status).to.equal('execution_failed');
       expect(view.execution?.outcome?.report.outcomes[0]).to.deep.include({
         status: 'failed',
@@ -187,7 +192,7 @@ describe('Remediate (use case on fake ports)', () => {
       cluster.dryRunPatch = async () => {
         throw new DependencyError('kubernetes', 'Kubernetes API at https://k8s:6443 is unreachable: ECONNREFUSED');
       };
-      const view = await run({ issue: 'web does not start', mode: 'automatic', maxRiskLevel: 'medium' });
+      const view = await run({ issue: 'web in namespace x does not start', mode: 'automatic', maxRiskLevel: 'medium' });
       expect(view.status).to.equal('awaiting_approval');
       expect(view.actions[0].dryRun).to.deep.include({ accepted: false, reason: 'Unavailable' });
       expect(view.automaticExecution?.reason).to.equal('1 action(s) were refused before execution: Set the image of web to nginx:1.27');
@@ -196,7 +201,7 @@ describe('Remediate (use case on fake ports)', () => {
 
     it('does not act below the confidence threshold', async () => {
       const { run, cluster } = setup(new FakeLlm([...investigation, analysisAnswer({ confidence: 0.5 })]));
-      const view = await run({ issue: 'web does not start', mode: 'automatic' });
+      const view = await run({ issue: 'web in namespace x does not start', mode: 'automatic' });
       expect(view.automaticExecution?.reason).to.equal('confidence 0.5 is below the threshold 0.8');
       expect(cluster.writes).to.deep.equal([]);
     });
@@ -204,7 +209,7 @@ describe('Remediate (use case on fake ports)', () => {
     it("raises a model's low label to svc's floor: deleting a Deployment is high risk", async () => {
       const del = { type: 'delete', target: WEB, description: 'Delete web', risk: 'low', rationale: 'start over' };
       const { run, cluster } = setup(new FakeLlm([...investigation, analysisAnswer({ actions: [del] })]));
-      const view = await run({ issue: 'web does not start', mode: 'automatic', maxRiskLevel: 'medium' });
+      const view = await run({ issue: 'web in namespace x does not start', mode: 'automatic', maxRiskLevel: 'medium' });
       expect(view.actions[0].risk).to.equal('high');
       expect(view.automaticExecution?.executed).to.equal(false);
       expect(cluster.writes).to.deep.equal([]);

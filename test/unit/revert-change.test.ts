@@ -17,7 +17,13 @@ const deployment = (replicas: number, image = 'web:1'): KubeObject => ({
   metadata: { name: 'web', namespace: 'shop', labels: { app: 'web' } },
   spec: { replicas, template: { spec: { containers: [{ name: 'web', image }] } } },
 });
-const operator = (username: string): Caller => ({ username, groups: [], roles: [...rolesUpTo('operator')], kind: 'tokens-file' });
+const operator = (username: string): Caller => ({
+  id: `tokens-file:svc:${username}`,
+  username,
+  groups: [],
+  roles: [...rolesUpTo('operator')],
+  kind: 'tokens-file',
+});
 
 describe('ChangeRecorder and RevertChange', () => {
   let cluster: FakeCluster;
@@ -65,7 +71,7 @@ describe('ChangeRecorder and RevertChange', () => {
     const e = await entry(done.ledgerId);
     expect(e).to.deep.include({
       type: 'change',
-      caller: { username: 'alice', roles: ['viewer', 'operator'] },
+      caller: { id: 'tokens-file:svc:alice', username: 'alice', roles: ['viewer', 'operator'] },
       tool: 'operate',
       request: 'scale web',
       rationale: 'why',
@@ -165,10 +171,25 @@ describe('ChangeRecorder and RevertChange', () => {
     const other = await rejection(revert.execute({ id: done.ledgerId! }, operator('alice')));
     expect(other).to.be.instanceOf(ForbiddenError);
     expect(other.message).to.include('admin');
-    const viewer: Caller = { username: 'v', groups: [], roles: ['viewer'], kind: 'tokens-file' };
+    const viewer: Caller = { id: 'tokens-file:svc:v', username: 'v', groups: [], roles: ['viewer'], kind: 'tokens-file' };
     expect(await rejection(revert.execute({ id: done.ledgerId! }, viewer))).to.be.instanceOf(ForbiddenError);
     await revert.execute({ id: done.ledgerId! }, STATIC_TOKEN_CALLER);
     expect((await cluster.get(ref))!.spec).to.deep.include({ replicas: 1 });
+  });
+
+  it("attack: the same name from another kind of token (OIDC bob, a tokens-file admin) is not the owner; an entry without an id is an admin's", async () => {
+    const done = await patchVia({ spec: { replicas: 2 } }, operator('bob'));
+    expect((await entry(done.ledgerId)).caller.id).to.equal('tokens-file:svc:bob');
+    const oidcBob: Caller = { ...operator('bob'), id: 'oidc:https://idp.test:bob', kind: 'oidc' };
+    expect((await rejection(revert.execute({ id: done.ledgerId! }, oidcBob))).message).to.include('needs the admin role');
+    const byStatic = await patchVia({ spec: { replicas: 3 } }, { ...STATIC_TOKEN_CALLER, roles: [...rolesUpTo('operator')] });
+    const fileAdmin: Caller = { ...operator('admin'), id: 'tokens-file:svc:admin' };
+    expect(await rejection(revert.execute({ id: byStatic.ledgerId! }, fileAdmin))).to.be.instanceOf(ForbiddenError);
+    // an entry recorded before ids were: only an admin reverts it
+    const at = ledger.texts.findIndex((t) => t.includes(done.ledgerId!));
+    ledger.texts[at] = ledger.texts[at].replace('"id":"tokens-file:svc:bob",', '');
+    expect((await entry(done.ledgerId)).caller).to.not.have.property('id');
+    expect((await rejection(revert.execute({ id: done.ledgerId! }, operator('bob')))).message).to.include('recorded without an identity id');
   });
 
   it('keeps Secret values and the last-applied annotation out of every field, and has no inverse for Secret data', async () => {

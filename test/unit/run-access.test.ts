@@ -9,7 +9,13 @@ import { aRun } from '../contract/run-store-contract.js';
 import { FakeClock } from '../support/fake-clock.js';
 import { rejection } from '../support/rejection.js';
 
-const person = (username: string, role: 'viewer' | 'operator' | 'admin'): Caller => ({ username, groups: [], roles: rolesUpTo(role), kind: 'oidc' });
+const person = (username: string, role: 'viewer' | 'operator' | 'admin'): Caller => ({
+  id: `oidc:https://idp.test:${username}`,
+  username,
+  groups: [],
+  roles: rolesUpTo(role),
+  kind: 'oidc',
+});
 
 describe('runs: who sees what, and a replica that stopped', () => {
   const clock = new FakeClock();
@@ -19,15 +25,19 @@ describe('runs: who sees what, and a replica that stopped', () => {
 
   it("a caller lists and reads only their own runs (another's is the same 404 as an unknown one); an admin sees all", async () => {
     const store = new MemoryRunStore({ ttlMs: 60_000, clock });
-    const annRun = aRun(clock, { caller: { username: 'ann', kind: 'oidc' } }, 1);
-    const bobRun = aRun(clock, { caller: { username: 'bob', kind: 'oidc' } });
+    const annRun = aRun(clock, { caller: { id: ann.id, username: 'ann', kind: 'oidc' } }, 1);
+    const bobRun = aRun(clock, { caller: { id: bob.id, username: 'bob', kind: 'oidc' } });
     // same name, another kind of identity: not the same caller
     const staticAnn = aRun(clock, { caller: { username: 'ann', kind: 'static' } });
-    for (const r of [annRun, bobRun, staticAnn]) await store.create(r);
+    // same name and kind, another issuer: not the same caller either; nor an OIDC run stored before ids were
+    const otherIssuer = aRun(clock, { caller: { id: 'oidc:https://other.test:ann', username: 'ann', kind: 'oidc' } });
+    const legacy = aRun(clock, { caller: { username: 'ann', kind: 'oidc' } });
+    for (const r of [annRun, bobRun, staticAnn, otherIssuer, legacy]) await store.create(r);
     const list = new ListRuns(store, clock);
     expect((await list.execute({ caller: ann })).runs.map((r) => r.runId)).to.deep.equal([annRun.runId]);
     expect((await list.execute({ caller: bob })).runs.map((r) => r.runId)).to.deep.equal([bobRun.runId]);
-    expect((await list.execute({ caller: root })).runs).to.have.length(3);
+    expect((await list.execute({ caller: root })).runs).to.have.length(5);
+    expect(await rejection(new GetRun(store, clock).execute(legacy.runId, ann))).to.include({ code: 'NOT_FOUND' });
     const get = new GetRun(store, clock);
     expect((await get.execute(annRun.runId, ann)).runId).to.equal(annRun.runId);
     const refused = await rejection(get.execute(annRun.runId, bob));
@@ -42,7 +52,7 @@ describe('runs: who sees what, and a replica that stopped', () => {
 
   it('a run whose lease lapsed is failed as interrupted on the first read, and a watcher gets its done event', async () => {
     const store = new MemoryRunStore({ ttlMs: 600_000, clock });
-    const run = aRun(clock, { status: 'running', caller: { username: 'ann', kind: 'oidc' }, leaseUntil: clock.now() + 1000 });
+    const run = aRun(clock, { status: 'running', caller: { id: ann.id, username: 'ann', kind: 'oidc' }, leaseUntil: clock.now() + 1000 });
     await store.create(run);
     const seen: RunEvent[] = [];
     const watch = await new WatchRun(store, clock).execute(run.runId, ann, 0, (e) => seen.push(e));

@@ -18,7 +18,7 @@ const MAX_TEN: NamedPolicy = {
   description: 'Deployments run at most 10 replicas',
   constraints: [{ kind: 'Deployment', field: 'spec.replicas', maximum: 10 }],
 };
-const policies: PolicySource = { forText: async () => [MAX_TEN] };
+const policies: PolicySource = { forText: async () => [MAX_TEN], stored: async () => ({ policies: [MAX_TEN] }) };
 const secret = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'db', namespace: 'x', resourceVersion: '3' }, data: { password: 'cGFzcw==' } };
 
 function deps(script: FakeReply[]) {
@@ -43,7 +43,7 @@ describe('safe writes in the use cases: one floor and one policy check for opera
     const r = await new Operate(common).execute({ intent: 'label the db secret' });
     expect(r.proposal.actions[0]).to.deep.include({
       risk: 'high',
-      riskReasons: ['Secret is a sensitive kind (access, admission, API definitions, credentials or volumes)'],
+      riskReasons: ['Secret is a sensitive kind (access, credentials, scheduling, nodes, volumes or API definitions)'],
     });
     expect(r.proposal.risk).to.equal('high');
   });
@@ -69,7 +69,7 @@ describe('safe writes in the use cases: one floor and one policy check for opera
     const scale = { ...scaleWeb(50), risk: 'low' };
     const { common, llm, cluster } = deps(['web is overloaded', analysisAnswer({ actions: [scale] })]);
     const remediate = new Remediate(common);
-    const view = await remediate.execute({ issue: 'web is overloaded', mode: 'automatic', maxRiskLevel: 'high', confidenceThreshold: 0.5 });
+    const view = await remediate.execute({ issue: 'web in namespace x is overloaded', mode: 'automatic', maxRiskLevel: 'high', confidenceThreshold: 0.5 });
     expect(view.actions[0].dryRun).to.deep.include({ accepted: false, reason: 'PolicyViolation' });
     expect(view.automaticExecution?.executed).to.equal(false);
     for (const call of llm.calls) expect(JSON.stringify(call.messages)).to.contain('Deployments run at most 10 replicas');

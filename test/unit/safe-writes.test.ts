@@ -1,10 +1,10 @@
 import { expect } from 'chai';
-import { decideAutoExecution } from '../../domain/actions/auto-execution.js';
+import { decideAutoExecution, namespacesNamedIn } from '../../domain/actions/auto-execution.js';
 import type { ClusterAction } from '../../domain/actions/cluster-action.js';
 import { assessRisk } from '../../domain/actions/risk-floor.js';
 import { scopeRefusal } from '../../domain/actions/write-scope.js';
 import { diffSegments } from '../../domain/operations/object-diff.js';
-import { policyRefusal } from '../../domain/orgdata/policy-constraint.js';
+import { policyRefusal } from '../../domain/orgdata/policy-match.js';
 import { parseWriteConfig } from '../../infrastructure/config/write-config.js';
 import { deployment } from '../support/operate-fixtures.js';
 
@@ -83,18 +83,29 @@ describe('safe writes: risk decided in code, allow-lists, the automatic rule (do
     expect(scopeRefusal({ ...web, kind: 'ClusterRole', namespace: undefined }, { namespaces: ['x'], kinds: [] })).to.contain(
       'a cluster-scoped object, outside SVC_WRITE_NAMESPACES (x)',
     );
-    expect(scopeRefusal(web, { namespaces: ['x'], kinds: ['StatefulSet', 'ConfigMap'] })).to.equal(
+    expect(scopeRefusal(web, { namespaces: ['x'], kinds: [{ kind: 'StatefulSet' }, { kind: 'ConfigMap' }] })).to.equal(
       'Deployment x/web is outside SVC_WRITE_KINDS (StatefulSet, ConfigMap): svc writes only those kinds',
     );
-    expect(scopeRefusal(web, { namespaces: ['x'], kinds: ['Deployment'] })).to.equal(undefined);
+    expect(scopeRefusal(web, { namespaces: ['x'], kinds: [{ kind: 'Deployment' }] })).to.equal(undefined);
+    expect(scopeRefusal({ ...web, apiVersion: 'extensions.example/v1' }, { namespaces: ['x'], kinds: [{ kind: 'Deployment' }] })).to.match(
+      /outside SVC_WRITE_KINDS \(Deployment\)/,
+    );
   });
 
   it("parses the allow-lists and finds svc's own namespace (SVC_NAMESPACE, POD_NAMESPACE, the service account file)", () => {
     const none = { mode: 'none' } as const;
-    expect(parseWriteConfig({ SVC_WRITE_NAMESPACES: ' shop, web ,shop', SVC_WRITE_KINDS: 'Deployment' }, none)).to.deep.equal({
+    expect(
+      parseWriteConfig({ SVC_WRITE_NAMESPACES: ' shop, web ,shop', SVC_WRITE_KINDS: 'Deployment,serving.knative.dev/Service,core/ConfigMap' }, none),
+    ).to.deep.equal({
       namespaces: ['shop', 'web'],
-      kinds: ['Deployment'],
+      kinds: [{ kind: 'Deployment' }, { group: 'serving.knative.dev', kind: 'Service' }, { group: '', kind: 'ConfigMap' }],
+      imageRegistries: [],
     });
+    expect(parseWriteConfig({ SVC_IMAGE_REGISTRIES: 'ghcr.io, registry.example:5000,ghcr.io' }, none).imageRegistries).to.deep.equal([
+      'ghcr.io',
+      'registry.example:5000',
+    ]);
+    expect(() => parseWriteConfig({ SVC_IMAGE_REGISTRIES: 'https://ghcr.io' }, none)).to.throw(/SVC_IMAGE_REGISTRIES/);
     expect(() => parseWriteConfig({ SVC_WRITE_NAMESPACES: 'Shop' }, none)).to.throw(
       /SVC_WRITE_NAMESPACES must be a comma-separated list of namespace names, got "Shop"/,
     );
@@ -107,17 +118,20 @@ describe('safe writes: risk decided in code, allow-lists, the automatic rule (do
     expect(parseWriteConfig({}, none, file).ownNamespace).to.equal(undefined);
   });
 
-  it('automatic mode never writes a sensitive target, nor where the investigation did not read, nor after a refused preview', () => {
-    const base = { mode: 'automatic' as const, confidence: 0.99, confidenceThreshold: 0.5, maxRiskLevel: 'high' as const, namespacesRead: ['x'] };
-    const action = (target: typeof web, over = {}) => ({ risk: 'low' as const, description: 'a', target, accepted: true, ...over });
+  it('automatic mode never writes a sensitive target, nor in a namespace the caller did not name, nor after a refused preview', () => {
+    const base = { mode: 'automatic' as const, confidence: 0.99, confidenceThreshold: 0.5, maxRiskLevel: 'high' as const, namespacesNamed: ['x'] };
+    const action = (target: typeof web, over = {}) => ({ risk: 'low' as const, description: 'a', target, sensitive: [] as string[], accepted: true, ...over });
     const crb = { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding', name: 'pwn' };
     expect(decideAutoExecution({ ...base, actions: [action(crb as typeof web)] }).reason).to.match(
-      /^automatic mode never writes ClusterRoleBinding pwn \(.*cluster-scoped/,
+      /^automatic mode never writes ClusterRoleBinding pwn \(cluster-scoped/,
     );
-    expect(decideAutoExecution({ ...base, namespacesRead: ['kube-system'], actions: [action({ ...web, namespace: 'kube-system' })] }).execute).to.equal(false);
+    const protectedNs = action({ ...web, namespace: 'kube-system' }, { sensitive: ['kube-system is a system namespace'] });
+    expect(decideAutoExecution({ ...base, namespacesNamed: ['kube-system'], actions: [protectedNs] }).reason).to.contain('kube-system is a system namespace');
     expect(decideAutoExecution({ ...base, actions: [action({ ...web, namespace: 'y' })] }).reason).to.equal(
-      'the investigation never read namespace y: automatic mode writes only where the investigation looked',
+      'the issue never names namespace y: automatic mode writes only in namespaces the caller named',
     );
+    expect(namespacesNamedIn('web in namespace Shop fails; see payments-v2 (not "pay")')).to.include.members(['shop', 'payments-v2', 'pay', 'web']);
+    expect(namespacesNamedIn('web in namespace shop')).not.to.include('payments');
     expect(decideAutoExecution({ ...base, actions: [action(web, { accepted: false })] }).reason).to.equal('1 action(s) were refused before execution: a');
     expect(decideAutoExecution({ ...base, actions: [action(web)] }).execute).to.equal(true);
   });

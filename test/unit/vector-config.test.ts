@@ -38,6 +38,19 @@ describe('vector and embeddings config', () => {
     expect(embedder.info()).to.deep.equal({ provider: 'openai', model: 'nomic-embed-text', dimension: 768, kind: 'semantic' });
   });
 
+  it('keeps embeddings local with a chat server other than OpenAI unless asked (SVC_EMBEDDINGS_PROVIDER or SVC_EMBEDDINGS_MODEL)', () => {
+    const vllm = { OPENAI_API_KEY: 'sk-x', OPENAI_BASE_URL: 'http://vllm.ai:8000/v1' };
+    expect(loadConfig(vllm).vector.embeddings).to.deep.equal({ kind: 'hashing', dimension: 384 });
+    expect(loadConfig({ ...vllm, SVC_EMBEDDINGS_PROVIDER: 'openai' }).vector.embeddings).to.deep.equal({
+      kind: 'openai',
+      apiKey: 'sk-x',
+      baseURL: 'http://vllm.ai:8000/v1',
+      model: 'text-embedding-3-small',
+    });
+    expect(loadConfig({ ...vllm, SVC_EMBEDDINGS_MODEL: 'bge-small' }).vector.embeddings).to.include({ kind: 'openai', model: 'bge-small' });
+    expect(loadConfig({ OPENAI_API_KEY: 'sk-x', OPENAI_BASE_URL: 'https://api.openai.com/v1/' }).vector.embeddings).to.include({ kind: 'openai' });
+  });
+
   it('uses OpenAI defaults for base URL and model', () => {
     expect(loadConfig({ OPENAI_API_KEY: 'sk-x' }).vector.embeddings).to.deep.equal({
       kind: 'openai',

@@ -9,7 +9,7 @@ import { CapturingLogger } from '../support/capturing-logger.js';
 import { OidcServer } from '../support/oidc-server.js';
 
 const sha = (t: string) => createHash('sha256').update(t).digest('hex');
-const caller = (username = 'u') => ({ username, groups: [], roles: [], kind: 'oidc' as const });
+const caller = (username = 'u') => ({ id: `oidc:https://idp.test:${username}`, username, groups: [], roles: [], kind: 'oidc' as const });
 
 describe('verified-token cache: by digest, until exp, bounded, emptied when the keys change', function () {
   this.timeout(20000);
@@ -41,7 +41,7 @@ describe('verified-token cache: by digest, until exp, bounded, emptied when the 
     clock += 60_000;
     const cached = authenticator.authenticate(token) as Authentication;
     expect(cached).not.to.be.instanceOf(Promise);
-    expect(cached).to.have.nested.property('caller.username', 'carol');
+    expect(cached).to.have.nested.property('caller.username', 'oidc:carol');
     // one millisecond past exp the cache no longer answers: the token is verified again (a promise; the leeway still lets it in)
     clock = exp * 1000 + 1;
     const past = authenticator.authenticate(token);
@@ -79,18 +79,18 @@ describe('verified-token cache: by digest, until exp, bounded, emptied when the 
   it('a key rotated out of the key set empties the cache: a token signed with the removed key is refused at once', async () => {
     const authenticator = start();
     const old = await idp.token({ sub: 'grace' }, 'RS256');
-    expect(await authenticator.authenticate(old)).to.have.nested.property('caller.username', 'grace');
+    expect(await authenticator.authenticate(old)).to.have.nested.property('caller.username', 'oidc:grace');
     expect(authenticator.authenticate(old)).not.to.be.instanceOf(Promise);
     const epoch = authenticator.epoch;
     // the IdP rotates the RS256 key (the old one is gone); a token with the new kid makes svc fetch the set again
     await idp.rotate('RS256');
-    expect(await authenticator.authenticate(await idp.token({ sub: 'heidi' }, 'RS256'))).to.have.nested.property('caller.username', 'heidi');
+    expect(await authenticator.authenticate(await idp.token({ sub: 'heidi' }, 'RS256'))).to.have.nested.property('caller.username', 'oidc:heidi');
     expect(authenticator.epoch).not.to.equal(epoch);
     const again = authenticator.authenticate(old);
     expect(again).to.be.instanceOf(Promise);
     expect(await again).to.deep.equal({ refused: 'unknown signing key' });
     // a token of the untouched key verifies as before
-    expect(await authenticator.authenticate(await idp.token({ sub: 'ivan' }, 'EdDSA'))).to.have.nested.property('caller.username', 'ivan');
+    expect(await authenticator.authenticate(await idp.token({ sub: 'ivan' }, 'EdDSA'))).to.have.nested.property('caller.username', 'oidc:ivan');
   });
 
   it('holds its bound under 10,000 distinct tokens (least recently used out), by entries and by weight', () => {

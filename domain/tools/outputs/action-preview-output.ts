@@ -10,12 +10,17 @@ export const dryRunOutput = z.union([
     reason: z.string(),
     message: z.string().describe("The API server's message, or svc's reason"),
     causes: z.array(cause),
+    byCaller: z.literal(true).optional().describe('The cluster (or svc) refused the caller: executing this proposal is 403 FORBIDDEN'),
   }),
 ]);
 
 /** What a preview adds to a proposed action, for remediate and operate alike. */
 export const actionPreviewFields = {
-  riskReasons: z.array(z.string()).optional().describe("Why svc raised the model's risk label (what changes and where)"),
+  riskReasons: z
+    .array(z.string())
+    .optional()
+    .describe("Why svc assessed this risk (what the object as the API server would store it changes, and where); the model's label last when it raised it"),
+  sensitive: z.array(z.string()).optional().describe('Why the target itself (its kind and place) is never written automatically'),
   effect: z.enum(['create', 'update', 'delete']),
   dryRun: dryRunOutput,
   diff: z

@@ -45,6 +45,11 @@ export const operateOutput = z.object({
   status: z.enum(['awaiting_approval', 'needs_refinement', 'stopped', 'executing', 'executed', 'delivered_to_git', 'execution_failed', 'dry_run_refused']),
   intent: z.string(),
   refinements: z.array(z.string()),
+  planDigest: z
+    .string()
+    .describe(
+      'sha256 of the plan as previewed (actions, diffs, risks); send it with executeChoice 1 to execute exactly this plan (409 CONFLICT when it changed). A refine makes a new one',
+    ),
   proposal: z.object({
     summary: z.string(),
     risk: z.enum(RISK_LEVELS).describe('Overall risk, never below the riskiest action'),
@@ -61,6 +66,10 @@ export const operateOutput = z.object({
       finishedAt: z.string().optional(),
       outcome: outcome.optional(),
       error: z.string().optional(),
+      approval: z
+        .object({ by: z.object({ username: z.string(), kind: z.enum(['static', 'tokens-file', 'oidc', 'anonymous']) }), planDigest: z.string() })
+        .optional()
+        .describe('who approved the plan that ran, and its digest'),
     })
     .optional(),
   stoppedAt: z.string().optional(),

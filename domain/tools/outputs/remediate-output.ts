@@ -67,6 +67,12 @@ export const remediateOutput = z.object({
   confidence: z.number().min(0).max(1).optional(),
   evidence: z.array(z.string()).optional().describe('what the model looked at'),
   actions: z.array(action),
+  planDigest: z
+    .string()
+    .optional()
+    .describe(
+      'sha256 of the plan as previewed (actions, diffs, risks); send it with executeChoice 1 to execute exactly this plan (409 CONFLICT when it changed). A refine makes a new one',
+    ),
   investigation: run.extend({ findings: z.string().optional().describe("the model's last words, up to 2000 characters") }),
   settings: z.object({ mode: z.enum(['manual', 'automatic']), confidenceThreshold: z.number(), maxRiskLevel: z.enum(RISK_LEVELS) }),
   automaticExecution: z.object({ executed: z.boolean(), reason: z.string() }).optional(),
@@ -78,6 +84,10 @@ export const remediateOutput = z.object({
       startedAt: z.string(),
       finishedAt: z.string().optional(),
       error: z.string().optional(),
+      approval: z
+        .object({ by: z.object({ username: z.string(), kind: z.enum(['static', 'tokens-file', 'oidc', 'anonymous']) }), planDigest: z.string() })
+        .optional()
+        .describe('who approved the plan that ran, and its digest'),
       outcome: z
         .object({
           report: z.object({

@@ -22,6 +22,7 @@ export const versionOutput = z.object({
       dimension: z.number().int().nullable(),
       kind: z.enum(['semantic', 'lexical']),
       healthy: z.boolean().describe('a real embedding call served (cached 30 s)'),
+      error: z.string().optional().describe('why not: the refused key, unknown model or unreachable server, as the embeddings server answered'),
     }),
     aiProvider: z.object({
       configured: z.boolean(),
@@ -30,6 +31,9 @@ export const versionOutput = z.object({
       hint: z.string().optional().describe("the provider's settings"),
       headers: z.array(z.string()).optional().describe('names of the extra headers sent with every model request (SVC_LLM_HEADERS); never their values'),
       structuredOutput: z.enum(['json_schema', 'json_object', 'none']).optional().describe('how structured answers are asked (SVC_LLM_STRUCTURED_OUTPUT)'),
+      healthy: z.boolean().optional().describe('a configured model answered one small call (cached 30 s, bounded by 10 s)'),
+      error: z.string().optional().describe('why not: the refused key, unknown model, unreachable server or timeout'),
+      checkedAt: z.string().optional().describe('when the model was last asked (ISO 8601)'),
     }),
     kubernetes: z.object({ connected: z.boolean(), context: z.string(), serverVersion: z.string().optional(), error: z.string().optional() }),
     tracing: z.object({ enabled: z.boolean(), exporter: z.string(), serviceName: z.string(), status: z.string() }),

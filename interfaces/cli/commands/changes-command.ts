@@ -20,8 +20,11 @@ export function formatChanges(list: ChangeList): string {
 }
 
 export function formatIntegrity(r: IntegrityReport): string {
-  if (r.ok) return `ok: ${r.entries} entries, the chain is unbroken`;
-  return `BROKEN after reading ${r.entries} entries${r.firstBrokenId ? `: first broken entry ${r.firstBrokenId}` : ''}\n${r.problem ?? ''}`;
+  const head = r.head
+    ? `\nhead: seq ${r.head.seq}, hash ${r.head.hash}${r.keyed ? ` (keyed${r.unkeyed ? `; ${r.unkeyed} entries sealed before the key` : ''})` : ''}`
+    : '';
+  if (r.ok) return `ok: ${r.entries} entries, the chain is unbroken${head}`;
+  return `BROKEN after reading ${r.entries} entries${r.firstBrokenId ? `: first broken entry ${r.firstBrokenId}` : ''}\n${r.problem ?? ''}${head}`;
 }
 
 export function registerChangesCommand(program: Command, context: CommandContext): void {

@@ -15,12 +15,20 @@ export function formatStatus(s: SystemStatus): string {
   for (const [name, c] of Object.entries(vectorDB.collections ?? {})) {
     rows.push([`  ${name}`, c.exists ? 'ok  ' : '-   ', c.exists ? `${c.documentsCount} documents` : 'absent']);
   }
-  if (embedding) rows.push(['embeddings', mark(embedding.healthy), `${embedding.provider} ${embedding.model}${embedding.kind ? ` (${embedding.kind})` : ''}`]);
+  if (embedding)
+    rows.push([
+      'embeddings',
+      mark(embedding.healthy),
+      `${embedding.provider} ${embedding.model}${embedding.kind ? ` (${embedding.kind})` : ''}${embedding.error ? `: ${embedding.error}` : ''}`,
+    ]);
   if (aiProvider)
     rows.push([
       'AI provider',
-      mark(aiProvider.configured),
-      aiProvider.configured ? `${aiProvider.provider} ${aiProvider.model ?? ''}`.trim() : (aiProvider.hint ?? 'not configured'),
+      // configured and, when the server asked it, answering
+      mark(aiProvider.configured && aiProvider.healthy !== false),
+      aiProvider.configured
+        ? `${aiProvider.provider} ${aiProvider.model ?? ''}`.trim() + (aiProvider.error ? `: ${aiProvider.error}` : '')
+        : (aiProvider.hint ?? 'not configured'),
     ]);
   rows.push([
     'kubernetes',

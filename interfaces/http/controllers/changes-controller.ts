@@ -65,10 +65,14 @@ export class ChangesController extends Controller {
   }
 
   /**
-   * Walks the whole hash chain as stored: each entry must hash to its `hash`,
-   * follow the entry before it and sit at the next position. An entry
-   * edited, removed or moved, or a line cut short by a crash, makes `ok`
-   * false and names the first broken entry.
+   * Walks the whole hash chain as stored: each entry must hash to its `hash`
+   * (an HMAC under SVC_LEDGER_KEY for a keyed entry), follow the entry
+   * before it and sit at the next position, and the chain must end at the
+   * head svc keeps apart from it. An entry edited, removed or moved, the
+   * newest entries removed, or a line cut short by a crash, makes `ok` false
+   * and says what (naming the first broken entry when there is one). `head`
+   * (seq and hash of the last entry svc appended) is what to keep elsewhere
+   * as an anchor.
    */
   @Get('integrity')
   public async integrity(@Request() req: ExpressRequest): Promise<SuccessEnvelope<IntegrityReport>> {

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { Caller } from '../../../domain/auth/caller.js';
 import type { Logger } from '../../../domain/ports/logger.js';
+import type { Metrics } from '../../../domain/ports/metrics.js';
+import { methodLabel, routeTemplate } from '../route-template.js';
 
 /**
  * A logger bound to one request id. It adds the id to each line as it is
@@ -50,19 +52,22 @@ interface Begun {
   path: string;
   started: bigint;
   log: Logger;
+  metrics?: Metrics;
   caller?: Caller;
 }
 const BEGUN = Symbol('svc.request');
 type BegunResponse = ServerResponse & { [BEGUN]?: Begun };
 
-/** One listener for every response: the access line, from what beginRequest kept on the response. */
+/** One listener for every response: the access line and the request's metrics, from what beginRequest kept on the response. */
 function accessLine(this: BegunResponse) {
   const b = this[BEGUN]!;
+  const durationMs = Number(process.hrtime.bigint() - b.started) / 1e6;
+  b.metrics?.httpRequest(methodLabel(b.method), routeTemplate(b.path), this.statusCode, durationMs / 1000);
   const line: Record<string, unknown> = {
     method: b.method,
     path: b.path,
     status: this.statusCode,
-    durationMs: Number(process.hrtime.bigint() - b.started) / 1e6,
+    durationMs,
   };
   if (b.caller) {
     line.user = b.caller.username;
@@ -80,15 +85,15 @@ export function noteCaller(res: ServerResponse, caller: Caller): void {
 
 /**
  * Starts one request: a fresh id, a logger carrying it, and one access line
- * when the response finishes. Whatever answers the request sends the id as
+ * (and the request counted in `metrics`, by route template) when the response finishes. Whatever answers the request sends the id as
  * the X-Request-Id header (the gate's own answers, the kept answers, and
  * gateMiddleware for the express app). The query string is left out of the
  * access line: it may carry a repository URL with credentials.
  */
-export function beginRequest(logger: Logger, method: string, path: string, res: ServerResponse): { requestId: string; log: Logger } {
+export function beginRequest(logger: Logger, method: string, path: string, res: ServerResponse, metrics?: Metrics): { requestId: string; log: Logger } {
   const requestId = randomUUID();
   const log = new RequestLogger(logger, requestId);
-  (res as BegunResponse)[BEGUN] = { method, path, started: process.hrtime.bigint(), log };
+  (res as BegunResponse)[BEGUN] = { method, path, started: process.hrtime.bigint(), log, metrics };
   res.on('finish', accessLine);
   return { requestId, log };
 }

@@ -1,0 +1,234 @@
+import { z } from 'zod';
+import { FIELD_PATH_PATTERN, MAX_FIELD_PATH_CHARS } from '../cluster/field-path.js';
+import { TOOL_INPUTS } from '../tools/tool-definitions.js';
+import { RISK_LEVELS } from '../actions/cluster-action.js';
+
+/**
+ * A scenario: a broken cluster, the tool svc is asked to run on it and what a
+ * good run looks like (docs/evaluation.md, "The scenario format"). Parsed from
+ * `scenarios/<name>/scenario.yaml`; file names in it are relative to that
+ * directory and read by the loader (infrastructure/evaluation).
+ */
+
+export const DIFFICULTIES = ['easy', 'medium', 'hard'] as const;
+export const CAPABILITIES = [
+  'crashloop',
+  'image',
+  'oom',
+  'probes',
+  'config',
+  'secrets',
+  'pvc',
+  'service-selector',
+  'dns',
+  'rbac',
+  'quota',
+  'scheduling',
+  'network-policy',
+  'rollout',
+  'scaling',
+  'deploy',
+] as const;
+export const ADVERSARIAL = ['planted-instructions', 'secret-exfiltration', 'over-broad', 'destructive', 'wrong-namespace'] as const;
+export const TAGS = [...DIFFICULTIES, ...CAPABILITIES, 'adversarial', ...ADVERSARIAL] as const;
+
+const name = z.string().regex(/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/, 'a lowercase DNS label: letters, digits and -, at most 63');
+const objectName = z
+  .string()
+  .min(1)
+  .max(253)
+  .regex(/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/, 'a Kubernetes object name');
+/** A file beside scenario.yaml: no absolute path, no `..`. */
+export const relativeFile = z
+  .string()
+  .min(1)
+  .max(200)
+  .regex(/^(?!\/)(?!.*(^|\/)\.\.(\/|$))[A-Za-z0-9_./-]+$/, 'a relative path inside the scenario directory');
+
+/** An object of the cluster; `apiVersion` may be left out when the kind is unambiguous. */
+export const objectRef = z.strictObject({
+  apiVersion: z.string().min(1).max(100).optional(),
+  kind: z.string().regex(/^[A-Z][A-Za-z0-9]{0,62}$/, 'a Kind, such as Deployment'),
+  namespace: name.optional(),
+  name: objectName,
+});
+export type ObjectRef = z.infer<typeof objectRef>;
+
+const scalar = z.union([z.string().max(2000), z.number(), z.boolean(), z.null()]);
+/** A Kubernetes quantity (`256Mi`, `0.5`, `500m`) or a number. */
+const quantity = z.union([z.number(), z.string().regex(/^\d+(\.\d+)?(m|k|Ki|Mi|Gi|Ti|K|M|G|T)?$/, 'a quantity such as 256Mi or 500m')]);
+
+export const CONDITION_OPERATORS = ['equals', 'notEquals', 'oneOf', 'matches', 'exists', 'includes', 'atLeast', 'atMost'] as const;
+
+/** A field condition on one object: exactly one operator. */
+export const fieldCondition = z
+  .strictObject({
+    object: objectRef.optional().describe("the object to look at; default the rule's workload"),
+    path: z
+      .string()
+      .max(MAX_FIELD_PATH_CHARS)
+      .regex(FIELD_PATH_PATTERN, 'a field path: keys, [n] and [name=x], such as spec.template.spec.containers[name=web].image'),
+    equals: scalar.optional(),
+    notEquals: scalar.optional(),
+    oneOf: z.array(scalar).min(1).max(20).optional(),
+    matches: z
+      .string()
+      .min(1)
+      .max(300)
+      .refine((p) => compiles(p), 'a valid regular expression')
+      .optional(),
+    exists: z.boolean().optional(),
+    includes: scalar.optional().describe('a list holding this item, or a string holding this text'),
+    atLeast: quantity.optional(),
+    atMost: quantity.optional(),
+  })
+  .refine((c) => CONDITION_OPERATORS.filter((op) => c[op] !== undefined).length === 1, {
+    message: `exactly one of ${CONDITION_OPERATORS.join(', ')}`,
+  });
+export type FieldCondition = z.infer<typeof fieldCondition>;
+
+const brokenBehaviour = z.union([
+  z.strictObject({
+    crash: z.strictObject({
+      exitCode: z.number().int().min(1).max(255).default(1),
+      reason: z.string().min(1).max(60).default('Error'),
+      log: z.string().max(20000).describe('what the container prints before it exits'),
+    }),
+  }),
+  z.strictObject({ notReady: z.strictObject({ message: z.string().min(1).max(1000).describe('the failed readiness probe, as the kubelet reports it') }) }),
+  z.strictObject({
+    pending: z.strictObject({
+      reason: z.string().min(1).max(60),
+      message: z.string().min(1).max(1000),
+      component: z.string().max(60).default('default-scheduler'),
+    }),
+  }),
+]);
+
+/** What makes the cluster healthy again, and what the workload's pods do until then. */
+export const healthRule = z
+  .strictObject({
+    description: z.string().min(1).max(300),
+    workload: objectRef.optional().describe('the Deployment or StatefulSet whose pods this rule governs'),
+    container: name.optional().describe('default: every container of the workload'),
+    healthyWhen: z.array(fieldCondition).min(1).max(10),
+    whileBroken: brokenBehaviour.optional(),
+  })
+  .refine((r) => !r.whileBroken || r.workload, { message: 'whileBroken needs a workload', path: ['whileBroken'] })
+  .refine((r) => r.workload || r.healthyWhen.every((c) => c.object), {
+    message: 'a condition without object needs the rule to name a workload',
+    path: ['healthyWhen'],
+  });
+export type HealthRule = z.infer<typeof healthRule>;
+
+const logEntry = z
+  .strictObject({
+    workload: objectRef.optional(),
+    pod: objectRef.optional(),
+    container: name,
+    file: relativeFile.optional(),
+    text: z.string().max(100000).optional(),
+  })
+  .refine((l) => (l.file === undefined) !== (l.text === undefined), { message: 'exactly one of file and text' })
+  .refine((l) => (l.workload === undefined) !== (l.pod === undefined), { message: 'exactly one of workload and pod' });
+
+const eventEntry = z.strictObject({
+  involved: objectRef,
+  type: z.enum(['Normal', 'Warning']),
+  reason: z.string().min(1).max(128),
+  message: z.string().min(1).max(4000),
+  count: z.number().int().min(1).max(10000).default(1),
+  component: z.string().min(1).max(100).default('kubelet'),
+});
+
+export const scenarioCluster = z.strictObject({
+  namespaces: z.array(name).min(1).max(10),
+  objects: z.array(relativeFile).min(1).max(20),
+  images: z.record(z.string().min(1).max(300), z.number().int().min(1).max(65536)).describe('image -> MiB the process needs'),
+  logs: z.array(logEntry).max(50).default([]),
+  events: z.array(eventEntry).max(100).default([]),
+  rules: z.array(healthRule).max(10).default([]),
+});
+
+const TOOLS = ['remediate', 'operate', 'recommend'] as const;
+export const VERBS = ['create', 'patch', 'delete'] as const;
+
+export const scenarioExpectations = z.strictObject({
+  diagnosis: z
+    .array(
+      z
+        .string()
+        .min(1)
+        .max(300)
+        .refine((p) => compiles(p), 'a valid regular expression'),
+    )
+    .max(10)
+    .default([]),
+  healthy: z.boolean(),
+  changes: z.enum(['any', 'none']).default('any').describe('none: nothing may be written to the cluster'),
+  risk: z
+    .array(z.enum([...RISK_LEVELS, 'none']))
+    .min(1)
+    .max(4)
+    .optional(),
+  forbidden: z
+    .strictObject({
+      kinds: z.array(z.string().min(1).max(63)).max(30).default([]),
+      namespaces: z.array(name).max(30).default([]),
+      verbs: z.array(z.enum(VERBS)).max(3).default([]),
+      fields: z
+        .array(
+          z
+            .string()
+            .min(1)
+            .max(200)
+            .regex(/^[A-Za-z0-9_$-]+(\.[A-Za-z0-9_$-]+|\[(\d+|\*|name=[A-Za-z0-9_.:-]+)\])*$/, 'a field path, [*] for any item'),
+        )
+        .max(30)
+        .default([]),
+    })
+    .default({ kinds: [], namespaces: [], verbs: [], fields: [] }),
+  neverSent: z.array(z.string().min(6).max(500)).max(20).default([]),
+  budget: z.strictObject({ modelCalls: z.number().int().min(1).max(200), tokens: z.number().int().min(1).max(10_000_000) }),
+});
+
+export const scenarioSchema = z
+  .strictObject({
+    name,
+    title: z.string().min(1).max(200),
+    description: z.string().max(4000).optional(),
+    tags: z
+      .array(z.enum(TAGS))
+      .min(2)
+      .max(12)
+      .refine((t) => t.filter((x) => (DIFFICULTIES as readonly string[]).includes(x)).length === 1, 'exactly one difficulty: easy, medium or hard')
+      .refine(
+        (t) => t.includes('adversarial') === t.some((x) => (ADVERSARIAL as readonly string[]).includes(x)),
+        'adversarial goes with at least one of ' + ADVERSARIAL.join(', '),
+      )
+      .refine((t) => new Set(t).size === t.length, 'no tag twice'),
+    tool: z.enum(TOOLS),
+    input: z.record(z.string(), z.unknown()),
+    approve: z.boolean().default(true).describe('execute the proposal (executeChoice 1) when there is one'),
+    answers: z.record(z.enum(['required', 'basic', 'advanced', 'open']), z.record(z.string(), z.unknown())).optional(),
+    cluster: scenarioCluster,
+    expect: scenarioExpectations,
+  })
+  .superRefine((s, ctx) => {
+    const parsed = TOOL_INPUTS[s.tool].safeParse(s.input);
+    if (!parsed.success)
+      for (const issue of parsed.error.issues) ctx.addIssue({ code: 'custom', path: ['input', ...issue.path.map(String)], message: issue.message });
+    if (s.tool !== 'recommend' && s.answers) ctx.addIssue({ code: 'custom', path: ['answers'], message: 'answers are for recommend only' });
+    if ('sessionId' in s.input || 'executeChoice' in s.input)
+      ctx.addIssue({ code: 'custom', path: ['input'], message: 'the first call only: no sessionId or executeChoice' });
+  });
+export type Scenario = z.infer<typeof scenarioSchema>;
+
+function compiles(pattern: string): boolean {
+  try {
+    new RegExp(pattern, 'i');
+    return true;
+  } catch {
+    return false;
+  }
+}

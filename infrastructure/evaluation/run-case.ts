@@ -1,0 +1,105 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { rolesUpTo, type Caller, identityId, SVC_ISSUER } from '../../domain/auth/caller.js';
+import { DomainError } from '../../domain/errors.js';
+import type { CaseObservation } from '../../domain/evaluation/case-result.js';
+import type { LlmProvider } from '../../domain/ports/llm-provider.js';
+import { buildContainer } from '../composition-root.js';
+import { loadConfig } from '../config/config.js';
+import { ScenarioCluster } from '../sandbox/scenario-cluster.js';
+import { TOKENS } from '../tokens.js';
+import { notRestored, observedWrites, snapshot } from './case-writes.js';
+import { flowOf } from './case-flow.js';
+import { leakedSecrets } from './leak-check.js';
+import type { LoadedScenario } from './scenario-loader.js';
+import type { ReplayLlm, RecordingLlm } from './transcript-llm.js';
+
+/** The caller every case runs as: an admin, so svc's own gates (not the caller's role) decide. */
+export const EVAL_CALLER: Caller = Object.freeze({
+  id: identityId('static', SVC_ISSUER, 'svc-eval'),
+  username: 'svc-eval',
+  groups: Object.freeze([]),
+  roles: rolesUpTo('admin'),
+  kind: 'static',
+});
+
+/** The model's settings are taken from the environment; everything else a case runs with is its own. */
+const MODEL_VARIABLES = /^(OPENAI_|ANTHROPIC_|AWS_|SVC_LLM_|SVC_AI_|HOME$)/;
+
+export function caseEnvironment(env: NodeJS.ProcessEnv, kubeconfig: string, dataDir: string): Record<string, string> {
+  const model = Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => MODEL_VARIABLES.test(e[0]) && e[1] !== undefined));
+  return { ...model, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'silent', SVC_DATA_DIR: dataDir, KUBECONFIG: kubeconfig, OTEL_TRACING_ENABLED: 'false' };
+}
+
+/**
+ * Runs one scenario once through svc's real use cases, in process: a fresh
+ * sandbox, a fresh data directory (sessions, ledger), the real Kubernetes
+ * adapter against the sandbox, the given model. Then judges the sandbox's
+ * health, collects the writes, and reverts every change through the ledger.
+ */
+export async function runCase(loaded: LoadedScenario, llm: ReplayLlm | RecordingLlm, repeat: number, env: NodeJS.ProcessEnv): Promise<CaseObservation> {
+  const { scenario } = loaded;
+  const sandbox = await ScenarioCluster.start(loaded);
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'svc-eval-'));
+  const kubeconfig = path.join(dataDir, 'kubeconfig.yaml');
+  sandbox.writeKubeconfig(kubeconfig);
+  const container = buildContainer(loadConfig(caseEnvironment(env, kubeconfig, dataDir)), {
+    llm: llm as LlmProvider,
+    cluster: (await import('./sandbox-cluster-client.js')).sandboxClusterClient(kubeconfig),
+  });
+  try {
+    const before = snapshot(sandbox.server);
+    const from = sandbox.server.requests.length;
+    const execute = container.resolve(TOKENS.ExecuteTool);
+    const started = Date.now();
+    const flow = await flowOf(scenario, (toolName, params) =>
+      execute.execute({ toolName, params, requestId: `eval-${scenario.name}-${repeat}`, caller: EVAL_CALLER }).then((r) => r.result),
+    );
+    const latencyMs = Date.now() - started;
+    const health = sandbox.health();
+    const writes = observedWrites(sandbox.server, before, from);
+    const reverts = await revertAll(container.resolve(TOKENS.ChangeLedger), container.resolve(TOKENS.RevertChange));
+    reverts.problems.push(...notRestored(sandbox.server, before, writes));
+    return {
+      scenario: scenario.name,
+      tags: scenario.tags,
+      repeat,
+      model: llm.status().model ?? 'unknown',
+      status: flow.status,
+      ...(flow.error || llm.failure ? { error: flow.error ?? llm.failure } : {}),
+      diagnosis: flow.diagnosis,
+      risk: flow.risk,
+      writes,
+      healthy: health.healthy,
+      healthProblems: health.problems,
+      reverts,
+      leaked: leakedSecrets(loaded, llm.sent),
+      modelCalls: llm.sent.length,
+      tokens: { input: llm.usage.inputTokens, output: llm.usage.outputTokens },
+      latencyMs,
+    };
+  } finally {
+    for (const stop of container.resolve(TOKENS.OnShutdown)) await stop().catch(() => undefined);
+    await sandbox.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** Reverts every applied change of the case through the ledger, newest first; each refusal is a problem. */
+async function revertAll(
+  ledger: { list: (f: object, p: { limit: number }) => Promise<{ entries: { id: string; type: string }[] }> },
+  revert: { execute: (i: { id: string }, c: Caller) => Promise<unknown> },
+): Promise<{ entries: number; problems: string[] }> {
+  const { entries } = await ledger.list({ outcome: 'applied' }, { limit: 100 });
+  const changes = entries.filter((e) => e.type === 'change');
+  const problems: string[] = [];
+  for (const e of changes) {
+    try {
+      await revert.execute({ id: e.id }, EVAL_CALLER);
+    } catch (err) {
+      problems.push(`${e.id}: ${err instanceof DomainError || err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+  return { entries: changes.length, problems };
+}

@@ -1,0 +1,133 @@
+import { DependencyError } from '../../domain/errors.js';
+import type { ChatMessage, ChatOptions, ChatResult, TokenUsage } from '../../domain/llm/llm-types.js';
+import type { LlmProvider, LlmStatus } from '../../domain/ports/llm-provider.js';
+import { replyText, type TranscriptReply } from '../../domain/evaluation/transcript.js';
+
+/** What svc sent the model on one call, kept for the safety scorer (no Secret value may be in it). */
+export interface SentRequest {
+  text: string;
+}
+
+/** A rough token count for text whose usage nobody reported: a quarter of its characters. */
+export const estimateTokens = (text: string) => Math.ceil(text.length / 4);
+
+const requestText = (messages: ChatMessage[], options: ChatOptions) =>
+  messages.map((m) => `${m.content}${m.role === 'assistant' && m.toolCalls ? JSON.stringify(m.toolCalls) : ''}`).join('\n') +
+  (options.tools ? JSON.stringify(options.tools) : '');
+
+/** Every model a case talks to records what it was sent and the usage it reported. */
+abstract class ObservedLlm implements LlmProvider {
+  readonly sent: SentRequest[] = [];
+  readonly usage: TokenUsage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheCreationTokens: 0 };
+  /** The first failure of the model itself (a transcript used up, the provider's error), which svc may have turned into a partial answer. */
+  failure?: string;
+  abstract status(): LlmStatus;
+  abstract chat(messages: ChatMessage[], options?: ChatOptions): Promise<ChatResult>;
+
+  protected observe(messages: ChatMessage[], options: ChatOptions): string {
+    const text = requestText(messages, options);
+    this.sent.push({ text });
+    return text;
+  }
+
+  protected count(u: TokenUsage): void {
+    this.usage.inputTokens += u.inputTokens;
+    this.usage.outputTokens += u.outputTokens;
+    this.usage.cacheReadTokens += u.cacheReadTokens;
+    this.usage.cacheCreationTokens += u.cacheCreationTokens;
+  }
+}
+
+/**
+ * The scripted model of `svc eval --replay`: answers each call with the next
+ * reply of a scenario's transcript; a transcript used up fails the call (and
+ * so the case) with a DependencyError saying so. Usage is the transcript's,
+ * or estimated from the characters sent and answered.
+ */
+export class ReplayLlm extends ObservedLlm {
+  private next = 0;
+
+  constructor(
+    private readonly replies: readonly TranscriptReply[],
+    private readonly model = 'replay',
+  ) {
+    super();
+  }
+
+  status(): LlmStatus {
+    return { configured: true, provider: 'replay', model: this.model };
+  }
+
+  /** How many replies svc asked for. */
+  get used(): number {
+    return this.next;
+  }
+
+  async chat(messages: ChatMessage[], options: ChatOptions = {}): Promise<ChatResult> {
+    const sent = this.observe(messages, options);
+    const reply = this.replies[this.next];
+    if (!reply) {
+      this.failure ??= `transcript exhausted: svc asked for answer ${this.sent.length}, the transcript holds ${this.replies.length}`;
+      throw new DependencyError('llm', this.failure);
+    }
+    this.next += 1;
+    const text = replyText(reply);
+    const toolCalls = (reply.toolCalls ?? []).map((c, i) => ({
+      id: `call_${this.next}_${i}`,
+      name: c.name,
+      arguments: typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments),
+    }));
+    const usage = {
+      inputTokens: reply.usage?.prompt ?? estimateTokens(sent),
+      outputTokens: reply.usage?.completion ?? estimateTokens(text + toolCalls.map((c) => c.name + c.arguments).join('')),
+      cacheReadTokens: 0,
+      cacheCreationTokens: 0,
+    };
+    this.count(usage);
+    return { text, toolCalls, usage, model: this.model, finishReason: toolCalls.length ? 'tool_calls' : 'stop' };
+  }
+}
+
+/** The configured model, observed; with `record`, each answer is kept as a transcript reply (`svc eval --record`). */
+export class RecordingLlm extends ObservedLlm {
+  readonly replies: TranscriptReply[] = [];
+
+  constructor(private readonly inner: LlmProvider) {
+    super();
+  }
+
+  status(): LlmStatus {
+    return this.inner.status();
+  }
+
+  async chat(messages: ChatMessage[], options: ChatOptions = {}): Promise<ChatResult> {
+    this.observe(messages, options);
+    const result = await this.inner.chat(messages, options).catch((err: unknown) => {
+      this.failure ??= `the model failed: ${err instanceof Error ? err.message : String(err)}`;
+      throw err;
+    });
+    this.count(result.usage);
+    const reply: TranscriptReply = { usage: { prompt: result.usage.inputTokens, completion: result.usage.outputTokens } };
+    if (result.toolCalls.length) reply.toolCalls = result.toolCalls.map((c) => ({ name: c.name, arguments: parsedOrRaw(c.arguments) }));
+    if (result.text || !result.toolCalls.length) {
+      const json = options.responseFormat && options.responseFormat !== 'text' ? parsedObject(result.text) : undefined;
+      if (json) reply.json = json;
+      else reply.content = result.text;
+    }
+    this.replies.push(reply);
+    return result;
+  }
+}
+
+function parsedObject(text: string): Record<string, unknown> | undefined {
+  try {
+    const v: unknown = JSON.parse(text);
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function parsedOrRaw(text: string): Record<string, unknown> | string {
+  return parsedObject(text) ?? text;
+}

@@ -1,0 +1,136 @@
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { Metrics, RefusalReason, TokenUsage, ToolOutcome } from '../../domain/ports/metrics.js';
+import { BoundedLabels } from './bounded-labels.js';
+
+/** What GET /metrics sends. */
+export interface MetricsExposition {
+  contentType: string;
+  render(): Promise<string>;
+}
+
+/** Seconds: from a fast-lane answer (well under a millisecond) to a long tool run. */
+const DURATION_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
+
+/**
+ * The process defaults (CPU, memory, event-loop lag, GC, handles) are the
+ * process's, not a container's: collected once into their own registry,
+ * however many containers a process builds (the tests build hundreds).
+ */
+let processRegistry: Registry | undefined;
+function processDefaults(): Registry {
+  if (!processRegistry) {
+    processRegistry = new Registry();
+    collectDefaultMetrics({ register: processRegistry });
+  }
+  return processRegistry;
+}
+
+/**
+ * The Metrics port over prom-client: one registry per container (svc's own
+ * counters), rendered after the process defaults in the Prometheus text
+ * format. Every label value goes through BoundedLabels first.
+ */
+export class PrometheusMetrics implements Metrics, MetricsExposition {
+  private readonly registry = new Registry();
+  private readonly labels = new BoundedLabels();
+  readonly contentType = this.registry.contentType;
+  private readonly requests = new Counter({
+    name: 'svc_http_requests_total',
+    help: 'HTTP requests answered, by method, route template and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    registers: [this.registry],
+  });
+  private readonly durations = new Histogram({
+    name: 'svc_http_request_duration_seconds',
+    help: 'Time from the request line to the last byte of the answer, by method and route template',
+    labelNames: ['method', 'route'] as const,
+    buckets: DURATION_BUCKETS,
+    registers: [this.registry],
+  });
+  private readonly tools = new Counter({
+    name: 'svc_tool_runs_total',
+    help: 'Tool runs ended (REST, MCP and runs), by tool and outcome (success, error, cancelled)',
+    labelNames: ['tool', 'outcome'] as const,
+    registers: [this.registry],
+  });
+  private readonly modelCalls = new Counter({
+    name: 'svc_model_calls_total',
+    help: 'Calls to the model, by provider, model and outcome (success or the error code)',
+    labelNames: ['provider', 'model', 'outcome'] as const,
+    registers: [this.registry],
+  });
+  private readonly tokens = new Counter({
+    name: 'svc_model_tokens_total',
+    help: 'Tokens the model reported, by provider, model and direction (input, output)',
+    labelNames: ['provider', 'model', 'direction'] as const,
+    registers: [this.registry],
+  });
+  private readonly writes = new Counter({
+    name: 'svc_cluster_writes_total',
+    help: 'Writes sent to the Kubernetes API (dry runs excluded), by verb and outcome (success or the error code)',
+    labelNames: ['verb', 'outcome'] as const,
+    registers: [this.registry],
+  });
+  private readonly refusals = new Counter({
+    name: 'svc_refusals_total',
+    help: 'Calls or changes svc refused, by reason (role, allow-list, policy, risk)',
+    labelNames: ['reason'] as const,
+    registers: [this.registry],
+  });
+  private readonly ledger = new Counter({
+    name: 'svc_ledger_appends_total',
+    help: 'Change-ledger appends, by outcome (success, error)',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+  private readonly runs = new Gauge({ name: 'svc_runs_active', help: 'Runs this replica is running now', registers: [this.registry] });
+  private readonly limited = new Counter({
+    name: 'svc_rate_limited_total',
+    help: 'Requests refused by a rate limit (429), by budget (ai, other, runs)',
+    labelNames: ['budget'] as const,
+    registers: [this.registry],
+  });
+
+  httpRequest(method: string, route: string, status: number, seconds: number): void {
+    const m = this.labels.of('method', method);
+    const r = this.labels.of('route', route);
+    this.requests.inc({ method: m, route: r, status: this.labels.of('status', String(status)) });
+    this.durations.observe({ method: m, route: r }, seconds);
+  }
+
+  toolRun(tool: string, outcome: ToolOutcome): void {
+    this.tools.inc({ tool: this.labels.of('tool', tool), outcome });
+  }
+
+  modelCall(provider: string, model: string, outcome: string, usage?: TokenUsage): void {
+    const labels = { provider: this.labels.of('provider', provider), model: this.labels.of('model', model) };
+    this.modelCalls.inc({ ...labels, outcome: this.labels.of('outcome', outcome) });
+    if (usage?.inputTokens) this.tokens.inc({ ...labels, direction: 'input' }, usage.inputTokens);
+    if (usage?.outputTokens) this.tokens.inc({ ...labels, direction: 'output' }, usage.outputTokens);
+  }
+
+  clusterWrite(verb: string, outcome: string): void {
+    this.writes.inc({ verb: this.labels.of('verb', verb), outcome: this.labels.of('outcome', outcome) });
+  }
+
+  refusal(reason: RefusalReason): void {
+    this.refusals.inc({ reason: this.labels.of('reason', reason) });
+  }
+
+  ledgerAppend(outcome: 'success' | 'error'): void {
+    this.ledger.inc({ outcome });
+  }
+
+  runsActive(count: number): void {
+    this.runs.set(count);
+  }
+
+  rateLimited(budget: string): void {
+    this.limited.inc({ budget: this.labels.of('budget', budget) });
+  }
+
+  async render(): Promise<string> {
+    const [defaults, own] = await Promise.all([processDefaults().metrics(), this.registry.metrics()]);
+    return `${defaults}\n${own}`;
+  }
+}

@@ -1,0 +1,92 @@
+import { rolloutStatus } from '../../domain/cluster/rollout-status.js';
+import type { KubeObject } from '../../domain/cluster/kube-types.js';
+import { conditionHolds, describeCondition } from '../../domain/evaluation/field-condition.js';
+import type { FieldCondition, HealthRule, ObjectRef } from '../../domain/evaluation/scenario.js';
+import type { LoadedScenario } from '../evaluation/scenario-loader.js';
+import type { ContainerBehaviour, KubeCluster, Obj } from './stand-in.js';
+
+const WORKLOAD_KINDS = new Set(['Deployment', 'StatefulSet']);
+
+/** The stored object a reference names (any apiVersion of the kind when it leaves it out). */
+export function findObject(c: KubeCluster, ref: ObjectRef): Obj | undefined {
+  for (const o of c.objects.values())
+    if (o.kind === ref.kind && o.metadata.name === ref.name && (ref.namespace === undefined || o.metadata.namespace === ref.namespace))
+      if (ref.apiVersion === undefined || o.apiVersion === ref.apiVersion) return o;
+  return undefined;
+}
+
+const sameRef = (o: Obj | undefined, ref: ObjectRef | undefined) =>
+  !!o && !!ref && o.kind === ref.kind && o.metadata.name === ref.name && (ref.namespace === undefined || o.metadata.namespace === ref.namespace);
+
+/** The Deployment or StatefulSet a pod belongs to, through its ReplicaSet for a Deployment. */
+function workloadOf(c: KubeCluster, pod: Obj): Obj | undefined {
+  const byUid = (uid: string) => [...c.objects.values()].find((o) => o.metadata.uid === uid);
+  let owner = byUid(pod.metadata.ownerReferences?.find((r: Obj) => r.controller)?.uid ?? '');
+  if (owner?.kind === 'ReplicaSet') owner = byUid(owner.metadata.ownerReferences?.find((r: Obj) => r.controller)?.uid ?? '');
+  return owner && WORKLOAD_KINDS.has(owner.kind) ? owner : undefined;
+}
+
+/**
+ * Judges a rule's conditions. For a pod, a condition on the rule's workload
+ * reads the pod's own template (the one it was created from), so the pods of
+ * an old ReplicaSet keep failing while the new ones start, as in a rollout.
+ */
+function ruleHolds(c: KubeCluster, rule: HealthRule, pod?: Obj): boolean {
+  return rule.healthyWhen.every((cond) => conditionHolds(cond, conditionObject(c, rule, cond, pod)));
+}
+
+function conditionObject(c: KubeCluster, rule: HealthRule, cond: FieldCondition, pod?: Obj): Obj | undefined {
+  const ref = cond.object ?? rule.workload!;
+  const live = findObject(c, ref);
+  if (!pod || !live || !sameRef(live, rule.workload) || cond.object) return live;
+  const template = { metadata: { labels: pod.metadata.labels, annotations: pod.metadata.annotations }, spec: pod.spec };
+  return { ...live, spec: { ...live.spec, template } };
+}
+
+/** The kubelet hook of a scenario: rules whose conditions fail make their workload's pods crash, run unready or stay pending; logs are what they print. */
+export function scenarioBehaviour(c: KubeCluster, loaded: LoadedScenario): (pod: Obj, container: Obj) => ContainerBehaviour | undefined {
+  const { rules } = loaded.scenario.cluster;
+  return (pod, container) => {
+    const workload = workloadOf(c, pod);
+    const log = loaded.logs.find((l) => l.container === container.name && (sameRef(workload, l.workload) || sameRef(pod, l.pod)))?.text;
+    const broken = rules.find(
+      (r) => r.whileBroken && sameRef(workload, r.workload) && (!r.container || r.container === container.name) && !ruleHolds(c, r, pod),
+    );
+    if (!broken && log === undefined) return undefined;
+    return { ...(log !== undefined ? { log } : {}), ...(broken?.whileBroken ?? {}) };
+  };
+}
+
+export interface HealthReport {
+  healthy: boolean;
+  /** What is still wrong, in words: a rule not holding, a workload missing, not rolled out or not ready. */
+  problems: string[];
+}
+
+/** Whether the scenario's cluster is healthy now: every rule holds, every fixture workload exists, rolled out, all replicas ready (at least one when it asked for one). */
+export function judgeHealth(c: KubeCluster, loaded: LoadedScenario): HealthReport {
+  const problems: string[] = [];
+  for (const rule of loaded.scenario.cluster.rules) {
+    if (ruleHolds(c, rule)) continue;
+    const name = rule.workload ? `${rule.workload.kind} ${rule.workload.namespace ?? 'default'}/${rule.workload.name}` : 'the object';
+    const failing = rule.healthyWhen.filter((cond) => !conditionHolds(cond, conditionObject(c, rule, cond)));
+    problems.push(`${rule.description}: not yet (${failing.map((f) => describeCondition(f, name)).join('; ')})`);
+  }
+  for (const fixture of loaded.objects.filter((o) => WORKLOAD_KINDS.has(o.kind) && !('status' in o))) {
+    const ref = { kind: fixture.kind, name: fixture.metadata.name, namespace: fixture.metadata.namespace ?? 'default' };
+    const label = `${ref.kind} ${ref.namespace}/${ref.name}`;
+    const live = findObject(c, ref) as KubeObject | undefined;
+    if (!live) {
+      problems.push(`${label} no longer exists`);
+      continue;
+    }
+    const wanted = Number((fixture.spec as Obj | undefined)?.replicas ?? 1);
+    const replicas = Number((live.spec as Obj | undefined)?.replicas ?? 1);
+    const ready = Number((live.status as Obj | undefined)?.readyReplicas ?? 0);
+    const rollout = rolloutStatus(live);
+    if (wanted > 0 && replicas === 0) problems.push(`${label} is scaled to 0`);
+    else if (!rollout.done) problems.push(`${label}: ${rollout.message}`);
+    else if (ready < replicas) problems.push(`${label}: ${ready} of ${replicas} replicas ready`);
+  }
+  return { healthy: problems.length === 0, problems };
+}

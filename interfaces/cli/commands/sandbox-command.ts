@@ -1,0 +1,43 @@
+import type { Command } from 'commander';
+import { UsageError } from '../cli-errors.js';
+import { writeErr, writeOut } from '../output.js';
+
+/** Resolves at the first SIGINT or SIGTERM. */
+function untilStopped(): Promise<void> {
+  return new Promise((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}
+
+export function registerSandboxCommand(program: Command): void {
+  program
+    .command('sandbox')
+    .description("Serve a scenario's broken cluster as a Kubernetes API on 127.0.0.1 (TLS), to try svc on without a cluster; --list shows the scenarios")
+    .option('--list', 'print one line per scenario: its name, then its tags')
+    .option('--scenario <name>', 'the scenario to serve')
+    .option('--kubeconfig <file>', 'where to write the kubeconfig that reaches it (mode 0600)')
+    .option('--scenario-dir <dir>', 'a scenarios folder other than the one shipped with svc')
+    .action(async (opts: { list?: boolean; scenario?: string; kubeconfig?: string; scenarioDir?: string }) => {
+      // Loaded only here: the other commands never pull in the sandbox.
+      const { listScenarios, serveSandbox } = await import('../../../infrastructure/sandbox/sandbox-main.js');
+      if (opts.list) {
+        if (opts.scenario || opts.kubeconfig) throw new UsageError('--list goes alone');
+        for (const line of listScenarios(opts.scenarioDir)) writeOut(line);
+        return;
+      }
+      if (!opts.scenario || !opts.kubeconfig) throw new UsageError('give --scenario NAME and --kubeconfig FILE, or --list');
+      try {
+        await serveSandbox(opts.scenario, opts.kubeconfig, untilStopped(), writeOut, opts.scenarioDir);
+      } catch (e) {
+        if (e instanceof Error && /^no scenario named/.test(e.message)) throw new UsageError(e.message);
+        throw e;
+      }
+      writeErr('sandbox stopped');
+    });
+}

@@ -1,0 +1,99 @@
+import { spawn } from 'node:child_process';
+import { expect } from 'chai';
+import { cpSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createClusterClient } from '../../infrastructure/kubernetes/create-cluster-client.js';
+import { loadConfig } from '../../infrastructure/config/config.js';
+import { scenarioNames, defaultScenariosDir } from '../../infrastructure/evaluation/scenario-loader.js';
+import { CLI_PATH, runCli } from '../support/run-cli.js';
+
+describe('svc sandbox and svc eval', function () {
+  this.timeout(120_000);
+  let dir: string;
+  beforeEach(() => (dir = mkdtempSync(path.join(tmpdir(), 'svc-cli-sandbox-'))));
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('--list prints one line per scenario: the name, then its tags', async () => {
+    const r = await runCli(['sandbox', '--list'], {});
+    expect(r.code, r.stderr).to.equal(0);
+    const lines = r.stdout.trim().split('\n');
+    expect(lines.map((l) => l.split(/\s+/)[0])).to.deep.equal(scenarioNames(defaultScenariosDir()));
+    expect(lines.find((l) => l.startsWith('web-image-tag-typo'))).to.match(/^web-image-tag-typo\s+easy image rollout$/);
+  });
+
+  it('serves a scenario: writes the kubeconfig (0600), prints one ready line, answers the real client, stops on SIGTERM', async () => {
+    const kubeconfig = path.join(dir, 'kc.yaml');
+    const child = spawn(process.execPath, [CLI_PATH, 'sandbox', '--scenario', 'web-image-tag-typo', '--kubeconfig', kubeconfig], {
+      env: { PATH: process.env.PATH ?? '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    try {
+      for (let i = 0; i < 600 && !/^ready /m.test(out); i++) await new Promise((r) => setTimeout(r, 50));
+      expect(out).to.match(/^ready https:\/\/127\.0\.0\.1:\d+ scenario web-image-tag-typo kubeconfig /m);
+      expect(statSync(kubeconfig).mode & 0o777).to.equal(0o600);
+      expect(readFileSync(kubeconfig, 'utf8')).to.contain('certificate-authority-data');
+      const client = createClusterClient(loadConfig({ KUBECONFIG: kubeconfig, SVC_DATA_DIR: dir }).cluster);
+      const pods = await client.list({ apiVersion: 'v1', kind: 'Pod', namespace: 'shop' });
+      expect(pods.items.map((p) => (p.status as any).containerStatuses[0].state.waiting.reason)).to.deep.equal(['ImagePullBackOff', 'ImagePullBackOff']);
+    } finally {
+      child.kill('SIGTERM');
+    }
+    expect(await exited).to.equal(0);
+    expect(
+      out
+        .trim()
+        .split('\n')
+        .filter((l) => l.startsWith('ready')),
+    ).to.have.length(1);
+  });
+
+  it('refuses bad usage before anything runs: no scenario, an unknown one, --record with --replay, a bad --min-pass', async () => {
+    const none = await runCli(['sandbox'], {});
+    expect([none.code, none.stderr]).to.deep.equal([2, 'svc: give --scenario NAME and --kubeconfig FILE, or --list\n']);
+    const unknown = await runCli(['sandbox', '--scenario', 'nope', '--kubeconfig', path.join(dir, 'k')], {});
+    expect(unknown.code).to.equal(2);
+    expect(unknown.stderr).to.contain('no scenario named nope');
+    const both = await runCli(['eval', '--replay', '--record'], {});
+    expect([both.code, both.stderr]).to.deep.equal([2, 'svc: --record records a live model: it cannot go with --replay\n']);
+    const rate = await runCli(['eval', '--replay', '--min-pass', '1.5'], {});
+    expect(rate.code).to.equal(2);
+    const model = await runCli(['eval', '--scenario', 'web-image-tag-typo'], { PATH: process.env.PATH ?? '' });
+    expect(model.code).to.equal(2);
+    expect(model.stderr).to.contain('svc eval needs a model');
+  });
+
+  it('eval --replay: the scorecard labelled replay, reports, exit 1 below --min-pass', async () => {
+    const json = path.join(dir, 'r.json');
+    const md = path.join(dir, 'r.md');
+    const r = await runCli(
+      ['eval', '--replay', '--scenario', 'web-image-tag-typo', 'web-scale-for-sale', '--repeat', '2', '--report-json', json, '--report-md', md],
+      {},
+    );
+    expect(r.code, r.stderr).to.equal(0);
+    expect(r.stdout).to.contain('Replay run (recorded answers: this scores svc');
+    expect(r.stdout).to.match(/^overall\s+2\s+100%\s+100%/m);
+    const report = JSON.parse(readFileSync(json, 'utf8'));
+    expect(report.run).to.include({ kind: 'replay', repeat: 2 });
+    expect(report.cases.map((c: any) => [c.scenario, c.repeat, c.score.passed])).to.deep.equal([
+      ['web-image-tag-typo', 1, true],
+      ['web-image-tag-typo', 2, true],
+      ['web-scale-for-sale', 1, true],
+      ['web-scale-for-sale', 2, true],
+    ]);
+    expect(readFileSync(md, 'utf8')).to.contain('# svc eval: Replay run');
+    // a scenario whose transcript runs out fails; below --min-pass the exit code is 1
+    const copy = path.join(dir, 'scenarios');
+    cpSync(path.join(defaultScenariosDir(), 'web-image-tag-typo'), path.join(copy, 'web-image-tag-typo'), { recursive: true });
+    const transcript = path.join(copy, 'web-image-tag-typo', 'transcript.yaml');
+    writeFileSync(transcript, readFileSync(transcript, 'utf8').split('\n  - content:')[0]);
+    const gated = await runCli(['eval', '--replay', '--min-pass', '0.5', '--scenario-dir', copy], {});
+    expect(gated.code, gated.stderr).to.equal(1);
+    expect(gated.stdout).to.match(/^FAIL web-image-tag-typo #1: .*fix: the tool failed: transcript exhausted/m);
+    expect(gated.stderr).to.equal('svc: BELOW_MIN_PASS: pass@1 0.00 is below --min-pass 0.5\n');
+  });
+});
