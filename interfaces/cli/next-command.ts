@@ -28,3 +28,23 @@ export function nextCommandText(result: unknown): string | undefined {
   if (parsed.data.length === 0) return '\nDone: nothing more to run for this solution.';
   return `\n${parsed.data.map((s, i) => `${i === 0 ? 'Next' : 'Or'}: ${s.why}\n  ${commandLine(s)}`).join('\n')}`;
 }
+
+/**
+ * After remediate or operate proposes a plan (`awaiting_approval`), the `svc run`
+ * lines that execute exactly the plan shown (its planDigest) or stop it: the
+ * same next step the deployment workflow prints, rather than a REST body.
+ */
+export function approvalCommandText(tool: string, result: unknown): string | undefined {
+  if (tool !== 'remediate' && tool !== 'operate') return undefined;
+  const r = result && typeof result === 'object' ? (result as { sessionId?: unknown; status?: unknown; planDigest?: unknown }) : {};
+  if (r.status !== 'awaiting_approval' || typeof r.sessionId !== 'string') return undefined;
+  const execute: Record<string, unknown> = { sessionId: r.sessionId, executeChoice: 1 };
+  if (typeof r.planDigest === 'string') execute.planDigest = r.planDigest;
+  return [
+    '',
+    'Next: execute the plan as shown (every action is dry-run first; the digest pins it to what you reviewed)',
+    `  ${commandLine({ tool, params: execute })}`,
+    'Or: stop without changing anything',
+    `  ${commandLine({ tool, params: { sessionId: r.sessionId, executeChoice: 2 } })}`,
+  ].join('\n');
+}

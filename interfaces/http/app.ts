@@ -52,6 +52,8 @@ export function createApp(container: DependencyContainer, gate: Gate = container
   RegisterRoutes(app);
   mountMcp(app, container, gate);
   app.use(DOCS_PATH, docsRouter());
+  // a person who opens the server's address gets the API page, not a JSON 404
+  app.get('/', (_req: Request, res: Response) => res.redirect(302, DOCS_PATH));
 
   app.all('/api/v1/tools/:toolName', methodNotAllowed);
   app.use((req: Request, _res: Response, next: NextFunction) => {

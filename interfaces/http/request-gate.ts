@@ -201,10 +201,12 @@ function isMetricsPath(method: string | undefined, path: string): boolean {
   return (method === 'GET' || method === 'HEAD') && (path === METRICS_PATH || path === `${METRICS_PATH}/`);
 }
 
-/** Reachable without a bearer token: the public paths (with or without trailing slashes) and, for GET, the /docs page. */
+/** Reachable without a bearer token: the public paths (with or without trailing slashes) and, for GET, the /docs page and `/` (a redirect to it). */
 function isPublic(method: string | undefined, path: string): boolean {
   if (PUBLIC_PATHS.has(path)) return true;
   if (path.length > 1 && path.endsWith('/') && PUBLIC_PATHS.has(path.replace(/\/+$/, ''))) return true;
+  // `/` only redirects to the /docs page: no data, like the page itself
+  if ((method === 'GET' || method === 'HEAD') && path === '/') return true;
   return method === 'GET' && path.startsWith(DOCS_PATH) && isDocsPath(path);
 }
 

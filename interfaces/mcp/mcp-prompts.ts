@@ -8,6 +8,7 @@ import {
   type Prompt as McpPrompt,
   type PromptMessage as McpPromptMessage,
 } from '@modelcontextprotocol/sdk/types.js';
+import { plainMcpError } from './plain-mcp-error.js';
 import type { ListPrompts } from '../../application/prompts/list-prompts.js';
 import type { RenderPrompt } from '../../application/prompts/render-prompt.js';
 import { DomainError, ERROR_CODES } from '../../domain/errors.js';
@@ -33,9 +34,9 @@ function fileMessage(prompt: string, file: { path: string; content: string }): M
 function toMcpError(err: unknown, requestId: string): McpError {
   if (err instanceof DomainError) {
     const code = err.code === ERROR_CODES.VALIDATION_ERROR || err.code === ERROR_CODES.PROMPT_NOT_FOUND ? ErrorCode.InvalidParams : ErrorCode.InternalError;
-    return new McpError(code, `${err.code}: ${err.message}`, { code: err.code });
+    return plainMcpError(code, `${err.code}: ${err.message}`, { code: err.code });
   }
-  return new McpError(ErrorCode.InternalError, `Internal error; see the server log for request ${requestId}`);
+  return plainMcpError(ErrorCode.InternalError, `Internal error; see the server log for request ${requestId}`);
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Caller } from '../../domain/auth/caller.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import { plainMcpError } from './plain-mcp-error.js';
 import type { ExecuteTool } from '../../application/execute-tool.js';
 import type { RunScope } from '../../application/runs/run-scope.js';
 import type { ListTools } from '../../application/list-tools.js';
@@ -70,7 +71,7 @@ export async function callMcpTool(
     return { content: [{ type: 'text', text: JSON.stringify(data, null, 2) }], structuredContent: data };
   } catch (err) {
     if (err instanceof DomainError && err.code === ERROR_CODES.TOOL_NOT_FOUND) {
-      throw new McpError(ErrorCode.InvalidParams, err.message);
+      throw plainMcpError(ErrorCode.InvalidParams, err.message);
     }
     if (err instanceof DomainError) {
       const error = err.details === undefined ? { code: err.code, message: err.message } : { code: err.code, message: err.message, details: err.details };
@@ -78,6 +79,6 @@ export async function callMcpTool(
     }
     // ExecuteTool already turns tool failures into ExecutionError; anything else is a bug: log it whole, show no internals.
     logger.error('mcp tools/call failed', { tool: name, requestId, err: err instanceof Error ? err.stack : String(err) });
-    throw new McpError(ErrorCode.InternalError, `Internal error; see the server log for request ${requestId}`);
+    throw plainMcpError(ErrorCode.InternalError, `Internal error; see the server log for request ${requestId}`);
   }
 }

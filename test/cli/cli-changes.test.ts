@@ -35,6 +35,15 @@ describe('svc changes list|show|verify', function () {
     const run = await runCli(['changes', 'show', id], env);
     expect(run.code, run.stderr).to.equal(0);
     expect(run.stdout).to.include(`id: ${id}`).and.include('inverse:');
+    // read top down: who changed what and how it went first, the bodies and the chain's hashes last
+    const keys = run.stdout
+      .split('\n')
+      .filter((l) => /^[a-zA-Z]+:/.test(l))
+      .map((l) => l.split(':')[0]);
+    expect(keys[0]).to.equal('id');
+    expect(keys.indexOf('target')).to.be.below(keys.indexOf('change'));
+    expect(keys.indexOf('outcome')).to.be.below(keys.indexOf('change'));
+    expect(keys.slice(-1)[0]).to.equal('hash');
     const missing = await runCli(['changes', 'show', 'chg_77_00000000'], env);
     expect(missing.code).to.equal(1);
     expect(missing.stderr).to.include('NOT_FOUND');

@@ -70,8 +70,23 @@ describe('svc CLI: tools, run, status, exit codes', function () {
       expect(await names('--tag', 'troubleshooting,status')).to.deep.equal(['version', 'remediate']);
       expect(await names('--search', 'MANIFESTS')).to.deep.equal(['generateManifests', 'deployManifests']);
       expect(await names('--category', 'Deployment', '--tag', 'kubernetes', '--search', 'apply')).to.deep.equal(['deployManifests']);
+      // any case; the server's exact name is sent (SPEC: exact category name)
+      expect(await names('--category', 'deployment')).to.deep.equal(['chooseSolution', 'answerQuestion', 'generateManifests', 'deployManifests']);
+      expect(await names('--category', 'ai tools')).to.deep.equal(await names('--category', 'AI Tools'));
+      // a category that is none of them is a usage error naming them, never a silently empty list
       const none = await runCli(['tools', '--category', 'Nope'], env);
-      expect(none.stdout.trim()).to.equal('No tools match.');
+      expect(none.code).to.equal(2);
+      expect(none.stderr).to.include('Unknown category "Nope": one of AI Tools, Deployment, Management, System, Troubleshooting, Documentation');
+      expect((await runCli(['tools', '--search', 'nothing-matches-this'], env)).stdout.trim()).to.equal('No tools match.');
+    });
+
+    it('svc tools list is svc tools (the docs and habit say list); another word is a usage error', async () => {
+      const list = await runCli(['tools', 'list'], env);
+      expect(list.code, list.stderr).to.equal(0);
+      expect(list.stdout).to.equal((await runCli(['tools'], env)).stdout);
+      const other = await runCli(['tools', 'show'], env);
+      expect(other.code).to.equal(2);
+      expect(other.stderr).to.include('Unknown argument "show"');
     });
   });
 

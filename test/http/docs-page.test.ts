@@ -36,6 +36,15 @@ describe('GET /docs: the API page', function () {
     }
   });
 
+  it('GET / sends a person to the API page (no token needed, no data: a redirect); any other unknown path still needs the token', async () => {
+    const { app } = buildTestApp();
+    await request(app).get('/').expect(302).expect('location', '/docs');
+    await request(app).head('/').expect(302);
+    await request(app).post('/').expect(401);
+    await request(app).get('/index.html').expect(401);
+    await request(app).get('/nope').set('Authorization', `Bearer ${TEST_TOKEN}`).expect(404);
+  });
+
   describe('in a real browser (Debian chromium driven by playwright-core, headless)', () => {
     let browser: Browser | undefined;
     let server: Server;

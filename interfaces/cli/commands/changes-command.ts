@@ -54,7 +54,7 @@ export function registerChangesCommand(program: Command, context: CommandContext
       const { client, output } = context(cmd);
       const data = await client.get<ChangeView>(`/api/v1/changes/${encodeURIComponent(id)}`);
       if (output === 'json') return printJson(data);
-      printPretty(data);
+      printPretty(forPeople(data));
     });
 
   changes
@@ -80,4 +80,16 @@ export function registerChangesCommand(program: Command, context: CommandContext
       else writeOut(formatIntegrity(data));
       if (!data.ok) throw new CheckFailed('the ledger chain is broken');
     });
+}
+
+/** What a person reads first: who changed what, when and how it went; the bodies and the chain's hashes last. */
+const SHOW_FIRST = ['id', 'at', 'caller', 'tool', 'sessionId', 'target', 'risk', 'riskReasons', 'outcome', 'approval', 'revertOf', 'request', 'rationale'];
+const SHOW_LAST = ['change', 'dryRun', 'diff', 'before', 'after', 'inverse', 'seq', 'prevHash', 'mac', 'hash'];
+
+/** The entry with its keys in reading order (the server's JSON keeps the chain's canonical order). */
+export function forPeople(entry: object): Record<string, unknown> {
+  const fields = entry as Record<string, unknown>;
+  const rank = (k: string) => (SHOW_FIRST.includes(k) ? SHOW_FIRST.indexOf(k) - 100 : SHOW_LAST.includes(k) ? 100 + SHOW_LAST.indexOf(k) : 0);
+  const keys = Object.keys(fields).sort((a, b) => rank(a) - rank(b));
+  return Object.fromEntries(keys.map((k) => [k, fields[k]]));
 }

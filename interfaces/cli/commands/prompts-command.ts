@@ -51,7 +51,7 @@ function formatPrompt(p: RenderedPrompt): string {
 }
 
 export function registerPromptsCommand(program: Command, context: CommandContext): void {
-  const prompts = program.command('prompts').description('The shared prompt library: list, render, upload a local skill folder');
+  const prompts = program.command('prompts').description('The shared prompt library: list, get (render a prompt), upload a local skill folder');
 
   withSourceFlags(prompts.command('list').description('List the prompts of the library')).action(async (opts: SourceFlags, cmd: Command) => {
     const { client, output } = context(cmd);

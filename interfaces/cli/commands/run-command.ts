@@ -8,7 +8,7 @@ import { RequestFailed, UsageError } from '../cli-errors.js';
 import { ASYNC_TOOLS } from '../../../domain/runs/run.js';
 import { watchRun } from '../run-watch.js';
 import type { CommandContext } from '../command-context.js';
-import { nextCommandText } from '../next-command.js';
+import { approvalCommandText, nextCommandText } from '../next-command.js';
 import { printJson, printPretty, writeOut } from '../output.js';
 import type { SvcClient } from '../svc-client.js';
 import { describeParams, parseToolParams, type ToolInputSchema } from '../tool-params.js';
@@ -116,7 +116,7 @@ export function registerRunCommand(program: Command, context: CommandContext): v
         : await client.post<ToolData>(`/api/v1/tools/${encodeURIComponent(tool)}`, params);
       if (output === 'json') return printJson(data);
       printPretty(data.result);
-      const next = nextCommandText(data.result);
+      const next = nextCommandText(data.result) ?? approvalCommandText(tool, data.result);
       if (next) writeOut(next);
     });
 }
