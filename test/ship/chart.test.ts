@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import { parse } from 'yaml';
@@ -551,7 +551,7 @@ describe('Helm chart charts/svc (rendered without helm or a cluster)', () => {
     const chart = parse(readFileSync(path.join(CHART, 'Chart.yaml'), 'utf8')) as {
       apiVersion: string;
       appVersion: string;
-      dependencies: { name: string; condition: string; repository: string }[];
+      dependencies?: { name: string; condition: string; repository: string }[];
     };
     const values = parse(readFileSync(path.join(CHART, 'values.yaml'), 'utf8')) as {
       qdrant: { enabled: boolean };
@@ -560,17 +560,49 @@ describe('Helm chart charts/svc (rendered without helm or a cluster)', () => {
       rbac: { write: boolean };
     };
 
-    it('declares Qdrant and Redis as optional dependencies, off by default', () => {
+    it('declares no dependency Helm would refuse: every dependency vendored under charts/ and locked (there are none); Qdrant and Redis are companion releases, off by default', () => {
       expect(chart.apiVersion).to.equal('v2');
-      expect(chart.dependencies).to.have.length(2);
-      expect(chart.dependencies[0]).to.include({ name: 'qdrant', condition: 'qdrant.enabled' });
-      expect(chart.dependencies[0].repository).to.match(/^https:\/\//);
-      expect(chart.dependencies[1]).to.include({ name: 'redis', condition: 'redis.enabled' });
-      expect(chart.dependencies[1].repository).to.match(/^(https|oci):\/\//);
+      // Helm's rule (helm install/template: "found in Chart.yaml, but missing in charts/ directory"), whatever the
+      // condition: each dependency needs a packaged chart of its name in charts/ and Chart.lock must match Chart.yaml
+      const deps = chart.dependencies ?? [];
+      const vendored = existsSync(path.join(CHART, 'charts')) ? readdirSync(path.join(CHART, 'charts')) : [];
+      for (const d of deps)
+        expect(
+          vendored.some((f) => f.startsWith(`${d.name}-`) && f.endsWith('.tgz')),
+          `${d.name} vendored`,
+        ).to.equal(true);
+      if (deps.length) expect(existsSync(path.join(CHART, 'Chart.lock')), 'Chart.lock').to.equal(true);
+      expect(deps).to.deep.equal([]);
       expect(values.qdrant.enabled).to.equal(false);
       expect(values.redis.enabled).to.equal(false);
       expect(values.rbac.write).to.equal(false);
       expect(values.gitops.allowedRepoHosts).to.deep.equal(['github.com', 'www.github.com']);
+      // the companions' names are the ones the chart reaches, and the docs install them under those names
+      const deploying = readFileSync(path.join(root, 'docs', 'deploying.md'), 'utf8');
+      expect(deploying).to.include('helm install svc-redis oci://registry-1.docker.io/bitnamicharts/redis');
+      expect(deploying).to.include('helm install svc-qdrant qdrant/qdrant');
+      const env = plainEnv(
+        renderChart(CHART, { qdrant: { enabled: true }, redis: { enabled: true, auth: { enabled: false } } }, { Name: 'svc', Namespace: 'tools' }).objects,
+      );
+      expect(env.QDRANT_URL).to.equal('http://svc-qdrant:6333');
+      expect(env.REDIS_URL).to.equal('redis://svc-redis-master:6379/0');
+    });
+
+    it('NOTES.txt says how to reach svc and read its token, and what is still to install or grant', () => {
+      const plain = renderChart(CHART, {}, { Name: 'svc', Namespace: 'tools' }).notes ?? '';
+      expect(plain).to.include('kubectl -n tools port-forward svc/svc 3456:3456');
+      expect(plain).to.include("kubectl -n tools get secret svc-auth -o jsonpath='{.data.SVC_AUTH_TOKEN}' | base64 -d");
+      expect(plain).to.include('rbac.write is false');
+      expect(plain).to.not.include('helm install');
+      const full =
+        renderChart(CHART, { ...OVERRIDES, qdrant: { enabled: true }, redis: { enabled: true }, rbac: { write: true } }, { Name: 'prod', Namespace: 'ops' })
+          .notes ?? '';
+      expect(full).to.include('helm install prod-redis oci://registry-1.docker.io/bitnamicharts/redis -n ops');
+      expect(full).to.include('helm install prod-qdrant qdrant/qdrant -n ops');
+      expect(full).to.not.include('rbac.write is false');
+      const open = renderChart(CHART, { auth: { allowUnauthenticated: true } }).notes ?? '';
+      expect(open).to.include('WARNING: auth.allowUnauthenticated is true');
+      expect(open).to.not.include('get secret');
     });
 
     it('follows the package version and sets only variables svc reads', () => {

@@ -16,6 +16,8 @@ export interface ChartRender {
   /** Text of each rendered file, for failures worth reading. */
   files: Record<string, string>;
   values: Record<string, unknown>;
+  /** templates/NOTES.txt as Helm prints it after an install. */
+  notes?: string;
 }
 
 const isMap = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
@@ -32,8 +34,9 @@ export function mergeValues(base: Record<string, unknown>, over: Record<string, 
 
 /**
  * `helm template` for charts/svc without helm: values.yaml merged with
- * `overrides`, every template rendered, documents parsed. Dependencies
- * (Qdrant) are not rendered: their chart is not vendored here.
+ * `overrides`, every template rendered, documents parsed; NOTES.txt
+ * rendered as text. The chart has no dependencies (chart.test.ts checks it
+ * against Helm's rules for them).
  */
 export function renderChart(chartDir: string, overrides: Record<string, unknown> = {}, release = { Name: 'rel', Namespace: 'tools' }): ChartRender {
   const chart = parse(readFileSync(path.join(chartDir, 'Chart.yaml'), 'utf8')) as Record<string, string>;
@@ -44,6 +47,8 @@ export function renderChart(chartDir: string, overrides: Record<string, unknown>
     .filter((f) => /\.(ya?ml|tpl)$/.test(f))
     .sort();
   for (const name of names) set.add(name, readFileSync(path.join(dir, name), 'utf8'));
+  const hasNotes = readdirSync(dir).includes('NOTES.txt');
+  if (hasNotes) set.add('NOTES.txt', readFileSync(path.join(dir, 'NOTES.txt'), 'utf8'));
   const data = {
     Values: values,
     Release: { ...release, Service: 'Helm', IsInstall: true, IsUpgrade: false },
@@ -61,5 +66,6 @@ export function renderChart(chartDir: string, overrides: Record<string, unknown>
       if (obj) objects.push(obj);
     }
   }
-  return { objects, files, values };
+  // NOTES.txt is text Helm prints after an install, never a manifest
+  return { objects, files, values, notes: hasNotes ? set.render('NOTES.txt', data) : undefined };
 }
