@@ -133,9 +133,16 @@ describe('the docs: every svc command line parses as the CLI reads it (commands,
       try {
         await program.parseAsync(words, { from: 'user' });
       } catch (e) {
-        if (e instanceof CommanderError && ['commander.helpDisplayed', 'commander.help', 'commander.version'].includes(e.code)) return;
+        if (e instanceof CommanderError && ['commander.helpDisplayed', 'commander.help', 'commander.version'].includes(e.code)) {
+          expect(e.exitCode, `svc ${words.join(' ')} shows help`).to.equal(0);
+          return;
+        }
         // prose names a command without its arguments: the command itself must exist
-        if (inline && e instanceof CommanderError && e.code === 'commander.missingArgument') return;
+        if (inline && e instanceof CommanderError && e.code === 'commander.missingArgument') {
+          const named = words[0] ? program.commands.find((c) => c.name() === words[0] || c.aliases().includes(words[0]!)) : undefined;
+          expect(named, `svc ${words[0]} is a command`).to.not.equal(undefined);
+          return;
+        }
         throw new Error(`svc ${words.join(' ')}: ${(e as Error).message}`, { cause: e });
       }
       expect(ran.command, `svc ${words.join(' ')} runs no command`).to.not.equal(undefined);

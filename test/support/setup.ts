@@ -9,3 +9,7 @@ nock.enableNetConnect((host) => /^(127\.0\.0\.1|localhost|\[::1\]|::1)(:\d+)?$/.
 // The AWS credential chain's last resort is the instance metadata service (169.254.169.254): never in
 // tests. The one test of that path points AWS_EC2_METADATA_SERVICE_ENDPOINT at a stand-in and lifts this.
 process.env.AWS_EC2_METADATA_DISABLED = 'true';
+
+// Every test must assert something (test/support/assertion-count.ts).
+import { assertionHooks } from './assertion-count.js';
+export const mochaHooks = assertionHooks;
