@@ -16,7 +16,7 @@ import { entryFromText, entryText, recordFromText } from '../../domain/ledger/le
 import type { ChangeLedger, LedgerChain } from '../../domain/ports/change-ledger.js';
 import type { Clock } from '../../domain/ports/clock.js';
 import type { Logger } from '../../domain/ports/logger.js';
-import { isErrno } from '../sessions/session-files.js';
+import { isErrno } from '../fs/durable-file.js';
 import { KeyedMutex } from '../sessions/keyed-mutex.js';
 import { copyBytes, fileLines, syncDir } from './ledger-file-lines.js';
 import { HEAD_FILE, LedgerHeadFile } from './ledger-head-file.js';

@@ -1,6 +1,6 @@
 import { open, type FileHandle } from 'node:fs/promises';
 import type { ChainAnchor } from '../../domain/ledger/hash-chain.js';
-import { isErrno } from '../sessions/session-files.js';
+import { isErrno } from '../fs/durable-file.js';
 
 /** The head of the chain beside the ledger: `<dir>/head.json`. */
 export const HEAD_FILE = 'head.json';

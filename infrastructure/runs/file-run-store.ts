@@ -5,7 +5,7 @@ import { ERROR_CODES } from '../../domain/errors.js';
 import type { Clock } from '../../domain/ports/clock.js';
 import type { Logger } from '../../domain/ports/logger.js';
 import { INTERRUPTED_MESSAGE, isFinished, isRunId } from '../../domain/runs/run.js';
-import { isTempName, writeFileAtomic } from '../sessions/session-files.js';
+import { isTempName, writeFileDurably } from '../fs/durable-file.js';
 import { MemoryRunStore, type HeldRun } from './memory-run-store.js';
 
 /** Events are written at most this often per run; transitions and `done` at once. */
@@ -66,7 +66,7 @@ export class FileRunStore extends MemoryRunStore {
   private flush(id: string): void {
     this.chain(id, async () => {
       const held = this.runs.get(id);
-      if (held) await writeFileAtomic(this.file(id), JSON.stringify(held));
+      if (held) await writeFileDurably(this.file(id), JSON.stringify(held));
     });
   }
 

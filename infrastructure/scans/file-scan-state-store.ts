@@ -7,7 +7,8 @@ import type { Clock } from '../../domain/ports/clock.js';
 import type { Logger } from '../../domain/ports/logger.js';
 import type { LeaseOutcome, ScanLease, ScanStateStore } from '../../domain/ports/scan-state-store.js';
 import { KeyedMutex } from '../sessions/keyed-mutex.js';
-import { readFileBounded, removeFile, writeFileAtomic } from '../sessions/session-files.js';
+import { removeFile, writeFileDurably } from '../fs/durable-file.js';
+import { readFileBounded } from '../sessions/session-files.js';
 
 export interface FileScanStateStoreOptions {
   /** `$SVC_DATA_DIR/scans`; created (0700) on the first write. */
@@ -50,7 +51,7 @@ export class FileScanStateStore implements ScanStateStore {
     return this.io(() =>
       this.lock.run('state', async () => {
         await this.ensureDir();
-        await writeFileAtomic(this.stateFile, text);
+        await writeFileDurably(this.stateFile, text);
       }),
     );
   }
@@ -120,7 +121,7 @@ export class FileScanStateStore implements ScanStateStore {
 
   private async writeLease(lease: ScanLease): Promise<void> {
     await this.ensureDir();
-    await writeFileAtomic(this.leaseFile, JSON.stringify(lease));
+    await writeFileDurably(this.leaseFile, JSON.stringify(lease));
   }
 
   private async ensureDir(): Promise<void> {

@@ -11,7 +11,8 @@ import type { Session, SessionKind } from '../../domain/sessions/session.js';
 import { isSessionId, newSessionId } from '../../domain/sessions/session-id.js';
 import { KeyedMutex } from './keyed-mutex.js';
 import { SessionIndex } from './session-index.js';
-import { CorruptSessionFileError, readFileBounded, removeFile, writeFileAtomic } from './session-files.js';
+import { removeFile, writeFileDurably } from '../fs/durable-file.js';
+import { CorruptSessionFileError, readFileBounded } from './session-files.js';
 import { decodeSession, encodeSession, serializeState } from './session-record.js';
 import { sweepSessions, type SweepTarget } from './session-sweep.js';
 
@@ -85,7 +86,7 @@ export class FileSessionStore implements SessionStore {
           if ((await this.readFile(kind, id)) !== undefined) return undefined;
           const now = this.options.clock.now();
           const meta = { id, kind, createdAt: now, updatedAt: now, expiresAt: now + this.options.ttlMs, revision: 1 };
-          await writeFileAtomic(this.file(kind, id), encodeSession(meta, stateJson));
+          await writeFileDurably(this.file(kind, id), encodeSession(meta, stateJson));
           this.index.add(id, now);
           return { ...meta, state: JSON.parse(stateJson) as S };
         });
@@ -118,7 +119,7 @@ export class FileSessionStore implements SessionStore {
         if (current.revision !== expectedRevision) return { conflict: true, current };
         const now = this.options.clock.now();
         const meta = { id, kind, createdAt: current.createdAt, updatedAt: now, expiresAt: now + this.options.ttlMs, revision: current.revision + 1 };
-        await writeFileAtomic(this.file(kind, id), encodeSession(meta, stateJson));
+        await writeFileDurably(this.file(kind, id), encodeSession(meta, stateJson));
         return { conflict: false, session: { ...meta, state: JSON.parse(stateJson) as S } };
       }),
     );

@@ -1,56 +1,14 @@
-import { randomBytes } from 'node:crypto';
-import { open, rename, unlink } from 'node:fs/promises';
-import * as path from 'node:path';
+import { open } from 'node:fs/promises';
+import { isErrno } from '../fs/durable-file.js';
 
 /**
- * File primitives of the session store. A session file is written whole to a
- * temp file beside it and renamed over it, so a reader sees the old or the new
- * version, never a mix.
+ * Bounded reads of the session store's files. They are written whole by
+ * `writeFileDurably` (infrastructure/fs/durable-file.ts), so a reader sees the
+ * old or the new version, never a mix.
  */
-
-/** Temp files: `.<final name>.<random>.tmp`, hidden and never mistaken for a session file. */
-const TEMP_SUFFIX = '.tmp';
-export const isTempName = (name: string): boolean => name.startsWith('.') && name.endsWith(TEMP_SUFFIX);
-
-// Temp files this process is writing right now: the sweep must not remove them mid-write.
-const inFlight = new Set<string>();
-export const isInFlight = (file: string): boolean => inFlight.has(file);
 
 /** A file that is there but is not a session record we can use. */
 export class CorruptSessionFileError extends Error {}
-
-export const isErrno = (e: unknown, ...codes: string[]): boolean => codes.includes((e as NodeJS.ErrnoException)?.code ?? '');
-
-async function syncDirectory(dir: string): Promise<void> {
-  const handle = await open(dir, 'r');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
-
-/** Temp file (0600, exclusive create), fsync, rename over `file`, fsync the directory. */
-export async function writeFileAtomic(file: string, text: string): Promise<void> {
-  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(8).toString('hex')}${TEMP_SUFFIX}`);
-  inFlight.add(tmp);
-  try {
-    const handle = await open(tmp, 'wx', 0o600);
-    try {
-      await handle.writeFile(text, 'utf8');
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(tmp, file);
-  } catch (e) {
-    await unlink(tmp).catch(() => undefined);
-    throw e;
-  } finally {
-    inFlight.delete(tmp);
-  }
-  await syncDirectory(path.dirname(file));
-}
 
 /** The file opened for reading, or undefined when it does not exist. */
 async function openIfExists(file: string) {
@@ -85,16 +43,5 @@ export async function readHead(file: string, bytes: number): Promise<string | un
     return buffer.subarray(0, bytesRead).toString('utf8');
   } finally {
     await handle.close();
-  }
-}
-
-/** true when this call removed the file, false when it was already gone. */
-export async function removeFile(file: string): Promise<boolean> {
-  try {
-    await unlink(file);
-    return true;
-  } catch (e) {
-    if (isErrno(e, 'ENOENT')) return false;
-    throw e;
   }
 }

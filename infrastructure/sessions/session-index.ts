@@ -3,7 +3,8 @@ import * as path from 'node:path';
 import type { PagePosition } from '../../domain/paging/newest-first-cursor.js';
 import { SESSION_KINDS, type SessionKind } from '../../domain/sessions/session.js';
 import { isSessionId } from '../../domain/sessions/session-id.js';
-import { isErrno, readHead } from './session-files.js';
+import { isErrno } from '../fs/durable-file.js';
+import { readHead } from './session-files.js';
 import { creationFromHead, HEAD_BYTES } from './session-record.js';
 
 /**

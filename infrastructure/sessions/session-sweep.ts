@@ -3,7 +3,8 @@ import * as path from 'node:path';
 import type { Logger } from '../../domain/ports/logger.js';
 import { SESSION_KINDS, type SessionKind } from '../../domain/sessions/session.js';
 import { isSessionId } from '../../domain/sessions/session-id.js';
-import { isErrno, isInFlight, isTempName, readHead, removeFile } from './session-files.js';
+import { isErrno, isInFlight, isTempName, removeFile } from '../fs/durable-file.js';
+import { readHead } from './session-files.js';
 import { expiryFromHead, HEAD_BYTES } from './session-record.js';
 
 /** Files examined per kind in one sweep: a run's work stays bounded however many sessions there are. */

@@ -1,7 +1,5 @@
 import { createHash } from 'node:crypto';
-import { open, rename, unlink } from 'node:fs/promises';
 import { endianness } from 'node:os';
-import * as path from 'node:path';
 import type { Payload } from '../../domain/ports/vector-store.js';
 import { EmbeddedCollection } from './embedded-collection.js';
 
@@ -70,55 +68,4 @@ export function decodeCollection(bytes: Buffer, expectedName: string): EmbeddedC
   const aligned = new Uint8Array(count * dimension * 4);
   aligned.set(body.subarray(vectorStart));
   return EmbeddedCollection.fromRows(name, dimension, ids, payloads, new Float32Array(aligned.buffer));
-}
-
-async function syncDirectory(dir: string): Promise<void> {
-  const handle = await open(dir, 'r');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
-
-let tmpCounter = 0;
-
-/**
- * Writes the file beside its final name, fsyncs it, renames it over the old
- * one and fsyncs the directory: after a crash the file is either the old or
- * the new version, never a mix.
- */
-export async function writeFileAtomic(file: string, chunks: readonly Buffer[]): Promise<void> {
-  const tmp = `${file}.tmp-${process.pid}-${++tmpCounter}`;
-  const handle = await open(tmp, 'w', 0o600);
-  try {
-    let position = 0;
-    for (const chunk of chunks) {
-      // a write may be partial; loop until every byte of the chunk is written
-      for (let done = 0; done < chunk.length;) {
-        const { bytesWritten } = await handle.write(chunk, done, chunk.length - done, position);
-        done += bytesWritten;
-        position += bytesWritten;
-      }
-    }
-    await handle.sync();
-  } catch (e) {
-    await handle.close().catch(() => undefined);
-    await unlink(tmp).catch(() => undefined);
-    throw e;
-  }
-  await handle.close();
-  await rename(tmp, file);
-  await syncDirectory(path.dirname(file));
-}
-
-/** Removes the file (absent is fine) and makes the removal durable. */
-export async function removeFileDurably(file: string): Promise<void> {
-  try {
-    await unlink(file);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
-    return;
-  }
-  await syncDirectory(path.dirname(file));
 }

@@ -27,7 +27,8 @@ import {
   preparePoints,
 } from '../../domain/vector/vector-rules.js';
 import { EmbeddedCollection } from './embedded-collection.js';
-import { CorruptFileError, decodeCollection, encodeCollection, FILE_SUFFIX, removeFileDurably, writeFileAtomic } from './embedded-file.js';
+import { isTempName, removeFileDurably, writeFileDurably } from '../fs/durable-file.js';
+import { CorruptFileError, decodeCollection, encodeCollection, FILE_SUFFIX } from './embedded-file.js';
 
 export interface EmbeddedVectorStoreOptions {
   /** Directory of the collection files (`<SVC_DATA_DIR>/vectors`); created when absent. */
@@ -69,8 +70,11 @@ export class EmbeddedVectorStore implements VectorStore {
     await mkdir(this.options.dir, { recursive: true, mode: 0o700 });
     for (const entry of await readdir(this.options.dir)) {
       const file = path.join(this.options.dir, entry);
-      // never acknowledged: a crash interrupted the write before its rename
-      if (entry.includes(`${FILE_SUFFIX}.tmp-`)) await unlink(file).catch(() => undefined);
+      // never acknowledged: a crash interrupted the write before its rename (`.tmp-<pid>-<n>`: the name before 0.2)
+      if (isTempName(entry) || entry.includes(`${FILE_SUFFIX}.tmp-`)) {
+        await unlink(file).catch(() => undefined);
+        continue;
+      }
       if (!entry.endsWith(FILE_SUFFIX)) continue;
       const name = entry.slice(0, -FILE_SUFFIX.length);
       try {
@@ -99,7 +103,7 @@ export class EmbeddedVectorStore implements VectorStore {
       run = tail.then(async () => {
         this.pendingFlush.delete(name); // changes made from here on need a later write
         const c = this.collections.get(name);
-        if (c) await writeFileAtomic(this.fileOf(name), encodeCollection(c));
+        if (c) await writeFileDurably(this.fileOf(name), encodeCollection(c));
         else await removeFileDurably(this.fileOf(name));
       });
       this.pendingFlush.set(name, run);

@@ -53,12 +53,13 @@ describe('EmbeddedVectorStore persistence', () => {
     await Promise.all(Array.from({ length: 40 }, (_, i) => s.upsert('capabilities', [{ id: `r${i}`, vector: [1, i], payload: { i } }])));
     const after = new EmbeddedVectorStore({ dir });
     expect(await after.count('capabilities')).to.equal(40);
-    expect((await readdir(dir)).filter((f) => f.includes('.tmp-'))).to.deep.equal([]);
+    expect((await readdir(dir)).filter((f) => f.endsWith('.tmp'))).to.deep.equal([]);
   });
 
   it('ignores and removes a write that a crash interrupted before its rename', async () => {
     await seeded();
-    await writeFile(path.join(dir, 'patterns.svcvec.tmp-999-1'), 'half a file');
+    await writeFile(path.join(dir, '.patterns.svcvec.0123456789abcdef.tmp'), 'half a file');
+    await writeFile(path.join(dir, 'patterns.svcvec.tmp-999-1'), 'half a file, named as before 0.2');
     const after = new EmbeddedVectorStore({ dir });
     expect(await after.count('patterns')).to.equal(3);
     expect((await readdir(dir)).sort()).to.deep.equal(['patterns.svcvec', 'policies.svcvec']);
