@@ -5,12 +5,12 @@ import { canonicalJson } from '../../domain/ledger/canonical-json.js';
 import { ENTRY_FIELDS } from '../support/ledger-records.js';
 import { auth } from '../support/test-app.js';
 import { webManifests } from '../support/deploy-kit.js';
-import { PROVIDERS } from '../support/model-stand-ins.js';
+import { suiteProviders } from '../support/model-stand-ins.js';
 import { runWorkflow, WorkflowStandIns } from '../support/workflow-harness.js';
 
 type Json = Record<string, any>;
 
-for (const provider of PROVIDERS)
+for (const provider of suiteProviders('anthropic'))
   describe(`deployment workflow over REST on the real app, against the Kubernetes stand-in and a scripted model [${provider}]`, () => {
     let s: WorkflowStandIns;
     beforeEach(async () => {

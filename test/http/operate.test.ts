@@ -6,7 +6,7 @@ import request from 'supertest';
 import type { Express } from 'express';
 import { KubeApiServer } from '../support/kube-api-server.js';
 import type { ChatReply } from '../support/scripted-model.js';
-import { PROVIDERS, startModelStandIn, type ModelStandIn } from '../support/model-stand-ins.js';
+import { suiteProviders, startModelStandIn, type ModelStandIn } from '../support/model-stand-ins.js';
 import { deployment, planJson, scaleWeb, webManifest } from '../support/operate-fixtures.js';
 import { RecordingTracer } from '../support/recording-tracer.js';
 import { auth, buildTestApp } from '../support/test-app.js';
@@ -17,7 +17,7 @@ const getWeb: ChatReply = {
 };
 const plan = (...actions: Record<string, unknown>[]): ChatReply => ({ content: planJson(actions) });
 
-for (const provider of PROVIDERS)
+for (const provider of suiteProviders('bedrock'))
   describe(`operate over HTTP: scripted chat server and the Kubernetes stand-in [${provider}]`, () => {
     let kube: KubeApiServer;
     let chat: ModelStandIn;

@@ -2,14 +2,14 @@ import { expect } from 'chai';
 import request from 'supertest';
 import { KubeApiServer } from '../support/kube-api-server.js';
 import type { Script } from '../support/scripted-model.js';
-import { PROVIDERS, startModelStandIn, type ModelStandIn } from '../support/model-stand-ins.js';
+import { suiteProviders, startModelStandIn, type ModelStandIn } from '../support/model-stand-ins.js';
 import { analysisAnswer, callFn, webDeployment } from '../support/remediation-fixtures.js';
 import { auth, buildTestApp } from '../support/test-app.js';
 
 type Any = any;
 const PODS = { apiVersion: 'v1', kind: 'Pod', namespace: 'x' };
 
-for (const provider of PROVIDERS)
+for (const provider of suiteProviders('anthropic'))
   describe(`remediate with a hostile or failing model (real app, chat server, Kubernetes stand-in) [${provider}]`, () => {
     let kube: KubeApiServer;
     let chat: ModelStandIn;

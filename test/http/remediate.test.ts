@@ -3,7 +3,7 @@ import request from 'supertest';
 import { rolloutStatus } from '../../domain/cluster/rollout-status.js';
 import { KubeApiServer } from '../support/kube-api-server.js';
 import type { ChatReply, Script } from '../support/scripted-model.js';
-import { PROVIDERS, startModelStandIn, type ModelStandIn } from '../support/model-stand-ins.js';
+import { suiteProviders, startModelStandIn, type ModelStandIn } from '../support/model-stand-ins.js';
 import { RecordingTracer } from '../support/recording-tracer.js';
 import { analysisAnswer, callFn, containerPatch, lastResult, podName, WEB, webDeployment } from '../support/remediation-fixtures.js';
 import { auth, buildTestApp } from '../support/test-app.js';
@@ -11,7 +11,7 @@ import { auth, buildTestApp } from '../support/test-app.js';
 type Any = any;
 const PODS = { apiVersion: 'v1', kind: 'Pod', namespace: 'x', labelSelector: 'app=web' };
 
-for (const provider of PROVIDERS)
+for (const provider of suiteProviders('openai'))
   describe(`remediate over HTTP (scripted chat server, behaving Kubernetes stand-in) [${provider}]`, () => {
     let kube: KubeApiServer;
     let chat: ModelStandIn;

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import request from 'supertest';
-import { PROVIDERS, startModelStandIn, type ModelStandIn } from '../support/model-stand-ins.js';
+import { suiteProviders, startModelStandIn, type ModelStandIn } from '../support/model-stand-ins.js';
 import { auth, buildTestApp } from '../support/test-app.js';
 
 /** A port nothing listens on: connecting is refused at once. */
@@ -17,7 +17,7 @@ const WRONG_KEY = {
   bedrock: { AWS_ACCESS_KEY_ID: 'AKIAWRONG0123456789', AWS_SECRET_ACCESS_KEY: 'wrong-secret-0123456789abcdef' },
 } as const;
 
-for (const provider of PROVIDERS)
+for (const provider of suiteProviders('bedrock'))
   describe(`version asks the model [${provider}]`, function () {
     this.timeout(30000);
     let chat: ModelStandIn;

@@ -13,6 +13,14 @@ export const PROVIDERS = ['openai', 'anthropic', 'bedrock'] as const;
 export type Provider = (typeof PROVIDERS)[number];
 
 /**
+ * The providers an HTTP suite runs against: the one it is assigned (the suites
+ * share the three out between them), or all three with SVC_TEST_PROVIDERS=all.
+ * What every provider must do on the real app is the provider contract suite,
+ * test/http/model-backends-canary.test.ts, which always runs all three.
+ */
+export const suiteProviders = (assigned: Provider): readonly Provider[] => (process.env.SVC_TEST_PROVIDERS === 'all' ? PROVIDERS : [assigned]);
+
+/**
  * One scripted model behind one provider's wire API: the same neutral
  * script and requests (see Script) whatever the provider, the environment
  * that points svc at it, and every credential it handed out (for canary checks).
