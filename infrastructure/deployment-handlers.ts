@@ -30,7 +30,17 @@ export function deploymentHandlers(c: DependencyContainer, config: Config, git: 
     answerQuestion: new AnswerQuestion(reader, sessions),
     generateManifests: new GenerateManifests(llm, reader, writer, sessions, clock, limits),
     deployManifests: new DeployOrDeliver(
-      new DeployManifests(reader, writer, sessions, clock, 1000, config.writes, c.resolve(TOKENS.ChangeRecorder), c.resolve(TOKENS.PolicySource)),
+      new DeployManifests(
+        reader,
+        writer,
+        sessions,
+        clock,
+        1000,
+        config.writes,
+        c.resolve(TOKENS.ChangeRecorder),
+        c.resolve(TOKENS.PolicySource),
+        c.resolve(TOKENS.Metrics),
+      ),
       new DeliverToGit(git.ports, sessions, git.settings),
       new CleanUpDeploy(sessions, c.resolve(TOKENS.RevertChange), clock),
     ),

@@ -10,16 +10,29 @@ import type { ToolInput } from '../../domain/tools/tool-definitions.js';
 import type { ClusterDeployOutput } from '../../domain/tools/outputs/deployment-outputs.js';
 import type { ToolContext, ToolHandler } from '../tool-handler.js';
 import { reportProgress, throwIfCancelled } from '../runs/run-scope.js';
-import { DomainError } from '../../domain/errors.js';
+import { DomainError, ForbiddenError } from '../../domain/errors.js';
 import { writeContextFor, type ChangeRecorder } from '../ledger/change-recorder.js';
-import { ApplyFailure, applyAll, assertDeployable, dryRunAll, refOf, type AppliedObject, type ObjectOutcome } from './deploy-checks.js';
+import {
+  ApplyFailure,
+  applyAll,
+  assertDeployable,
+  plannedOutcome,
+  previewDeploy,
+  refOf,
+  type AppliedObject,
+  type ObjectOutcome,
+  type PreviewedObject,
+} from './deploy-checks.js';
+import type { SolutionState } from '../../domain/deployment/solution.js';
+import { NO_METRICS, type Metrics } from '../../domain/ports/metrics.js';
+import { refusalMetric } from '../../domain/write-guard/refusal-metric.js';
 import { cleanupOffer, type CleanupOffer } from './deploy-cleanup.js';
 import type { SolutionSessions } from './solution-sessions.js';
 import { NO_POLICIES, type PolicySource } from '../actions/policy-source.js';
 
 export const DEFAULT_DEPLOY_TIMEOUT_S = 30;
 /** An outcome svc refused itself (the organisation's policies), not the API server. */
-const SVC_REFUSAL = /^(PolicyViolation|PoliciesUnreadable): /;
+const SVC_REFUSAL = /^(PolicyViolation|PoliciesUnreadable|OutsideSolution|InvalidTarget|OutsideWriteScope|UnsafePatch|ImageRegistry): /;
 const MAX_EVENTS = 10;
 
 export interface ObjectStatus {
@@ -56,31 +69,46 @@ export class DeployManifests implements ToolHandler<ToolInput<'deployManifests'>
     private readonly recorder?: ChangeRecorder,
     /** The organisation's policies: every object's dry-run result is checked against every stored one. */
     private readonly policies: PolicySource = NO_POLICIES,
+    /** Counts the guard's refusals by reason. */
+    private readonly metrics: Metrics = NO_METRICS,
   ) {}
 
-  async execute({ solutionId, timeout = DEFAULT_DEPLOY_TIMEOUT_S }: ToolInput<'deployManifests'>, context?: ToolContext): Promise<ClusterDeployOutput> {
+  async execute(input: ToolInput<'deployManifests'>, context?: ToolContext): Promise<ClusterDeployOutput> {
+    const { solutionId, timeout = DEFAULT_DEPLOY_TIMEOUT_S } = input;
     const session = await this.sessions.load(solutionId);
     assertCallAllowed('deployManifests', solutionId, session.state);
-    this.sessions.approveDeploy(
-      session,
-      session.state.manifests!.objects.map((o) => o.metadata.namespace),
-      context,
-    );
+    // before any request: who may look at this deploy (its starter or an admin; with the second-approver rule, any operator, who may approve it)
+    this.sessions.requireDeployReader(session, context);
     const objects = applyOrder(session.state.manifests!.objects);
     assertDeployable(objects, session.state.solution, this.scope);
     const ledgerIds: string[] = [];
     const started = this.clock.now();
-    const checked = await dryRunAll(this.reader, this.writer, objects, this.scope, await this.policies.stored());
+    const checked = await previewDeploy(this.reader, this.writer, objects, session.state.solution, this.scope, await this.policies.stored());
+    for (const p of checked.objects) {
+      const metric = p.refusal && refusalMetric(p.refusal.reason);
+      if (metric) this.metrics.refusal(metric);
+    }
+    const planned = checked.objects.map(plannedOutcome);
+    const shown = { preview: checked.objects, planDigest: checked.planDigest };
+    if (input.preview) return this.previewed(solutionId, session.state, planned, shown);
+    try {
+      this.sessions.approveDeploy(session, { planDigest: checked.planDigest, risks: planned.map((o) => o.risk), namespaces: planned.map((o) => o.namespace) }, input.planDigest, context);
+    } catch (e) {
+      if (e instanceof ForbiddenError && (e.details as { secondApproverRequired?: unknown } | undefined)?.secondApproverRequired) this.metrics.refusal('risk');
+      throw e;
+    }
     if (checked.refused)
       return this.stopped(
         solutionId,
         'dry_run_refused',
-        checked.outcomes.map((o) => (o.outcome === 'refused' ? o : { ...o, outcome: 'not-run' as const })),
+        planned.map((o) => (o.outcome === 'refused' ? o : { ...o, outcome: 'not-run' as const })),
         undefined,
         started,
+        [],
+        shown,
       );
     const run = { solutionId, intent: session.state.intent, context, ledgerIds };
-    const { outcomes, applied } = await applyAll((o, i, warnings) => this.applyOne(o, checked.verdicts[i], run, warnings), objects, checked.outcomes);
+    const { outcomes, applied } = await applyAll((o, i, warnings) => this.applyOne(o, checked.verdicts[i], planned[i], run, warnings), objects, planned);
     if (outcomes.some((o) => o.outcome === 'failed'))
       return this.stopped(
         solutionId,
@@ -89,6 +117,7 @@ export class DeployManifests implements ToolHandler<ToolInput<'deployManifests'>
         cleanupOffer(solutionId, outcomes, this.recorder !== undefined && context !== undefined),
         started,
         ledgerIds,
+        shown,
       );
     const deadline = started + timeout * 1000;
     let statuses = await this.statuses(applied);
@@ -113,6 +142,7 @@ export class DeployManifests implements ToolHandler<ToolInput<'deployManifests'>
       applied: outcomes,
       objects: statuses,
       ...(ledgerIds.length ? { ledgerIds } : {}),
+      planDigest: checked.planDigest,
       ...(ready ? {} : { pending, message: `Not ready after ${timeout} s: ${pending.map((p) => `${p.kind} ${p.name} (${p.reason})`).join(', ')}` }),
       nextSteps: nextSteps(solutionId, saved.state),
     };
@@ -125,7 +155,8 @@ export class DeployManifests implements ToolHandler<ToolInput<'deployManifests'>
     outcomes: ObjectOutcome[],
     cleanup: CleanupOffer | undefined,
     started: number,
-    ledgerIds: string[] = [],
+    ledgerIds: string[],
+    shown: { preview: PreviewedObject[]; planDigest: string },
   ): Promise<ClusterDeployOutput> {
     const fresh = await this.sessions.load(solutionId);
     const saved = await this.sessions.save(fresh, {
@@ -147,7 +178,32 @@ export class DeployManifests implements ToolHandler<ToolInput<'deployManifests'>
           : `Stopped after ${applied} object(s) were applied: ${why}. The rest were not applied.${cleanup ? ` ${cleanup.summary}` : ''}`,
       ...(cleanup ? { cleanup: cleanup.answer } : {}),
       ...(ledgerIds.length ? { ledgerIds } : {}),
+      ...(status === 'dry_run_refused' ? shown : { planDigest: shown.planDigest }),
       nextSteps: nextSteps(solutionId, saved.state),
+    };
+  }
+
+  /** `preview: true`: what the deploy would do to each object (nothing is written, the session is not changed), with the planDigest a deploy may send. */
+  private previewed(
+    solutionId: string,
+    state: SolutionState,
+    planned: ObjectOutcome[],
+    shown: { preview: PreviewedObject[]; planDigest: string },
+  ): ClusterDeployOutput {
+    const refused = shown.preview.filter((p) => p.refusal);
+    const high = shown.preview.filter((p) => !p.refusal && p.risk === 'high');
+    const why = refused.map((p) => `${p.kind} ${p.name}: ${p.refusal!.reason}: ${p.refusal!.message}`).join('; ');
+    return {
+      solutionId,
+      status: 'previewed',
+      waitedSeconds: 0,
+      applied: planned.map((o) => (o.outcome === 'refused' ? o : { ...o, outcome: 'not-run' as const, message: 'previewed, not applied' })),
+      objects: [],
+      ...shown,
+      message: refused.length
+        ? `Nothing was written. A deploy would apply nothing: ${why}`
+        : `Nothing was written. Deploying applies ${planned.length} object(s)${high.length ? `, ${high.length} of them high risk (${high.map((p) => `${p.kind} ${p.name}`).join(', ')})` : ''}; send planDigest ${shown.planDigest} with the deploy to apply exactly this plan.`,
+      nextSteps: nextSteps(solutionId, state),
     };
   }
 
@@ -159,6 +215,7 @@ export class DeployManifests implements ToolHandler<ToolInput<'deployManifests'>
   private async applyOne(
     o: KubeObject,
     verdict: DryRunResult,
+    planned: ObjectOutcome,
     run: { solutionId: string; intent: string; context?: ToolContext; ledgerIds: string[] },
     warnings: string[],
   ): Promise<AppliedObject> {
@@ -169,6 +226,8 @@ export class DeployManifests implements ToolHandler<ToolInput<'deployManifests'>
       {
         target: refOf(o),
         change: { method: 'apply', patchType: 'apply', body: o },
+        // the write guard's risk, never a model's
+        risk: planned.risk,
         dryRun: verdict.accepted ? { accepted: true, object: verdict.object } : { accepted: false, message: verdict.message },
       },
       apply,

@@ -4,7 +4,8 @@ import type { SessionStore } from '../../domain/ports/session-store.js';
 import type { Session } from '../../domain/sessions/session.js';
 import { unknownSession } from '../../domain/sessions/session-id.js';
 import { NO_SECOND_APPROVER, type ApprovalPolicy } from '../../domain/auth/session-owner.js';
-import { approveWrite, ownedBy, requireSessionOwner } from '../sessions/session-access.js';
+import { callerIn, ownedBy, requireSessionOwner, requireSessionRead } from '../sessions/session-access.js';
+import { approvePlan, type Approval, type PlanUnderApproval } from '../../domain/sessions/approval-session.js';
 import type { ToolContext } from '../tool-handler.js';
 
 const START = 'Call recommend with your intent to get a new solutionId.';
@@ -29,9 +30,29 @@ export class SolutionSessions {
     return session;
   }
 
-  /** A deploy of the session's manifests: into a protected namespace (with the second-approver rule on) by anyone but its starter, otherwise by its starter or an admin. */
-  approveDeploy(session: Session<SolutionState>, namespaces: readonly (string | undefined)[], context: ToolContext | undefined): void {
-    approveWrite(session, { risks: [], namespaces }, this.approval, context, 'another operator must call deployManifests');
+  /** Looking at a deploy (its preview): the session's starter or an admin; with the second-approver rule on, any operator (who may be the one to approve it). */
+  requireDeployReader(session: Session<SolutionState>, context: ToolContext | undefined): void {
+    requireSessionRead(session, this.approval, context);
+  }
+
+  /**
+   * A deploy of the plan svc previewed: the one approval rule of remediate
+   * and operate (approvePlan): a `sentDigest` that is not the plan's is 409;
+   * with the second-approver rule on and a high-risk object (by the write
+   * guard's risk: cluster-scoped and sensitive kinds included) or a protected
+   * namespace, the starter gets 403 and another caller must send the digest;
+   * otherwise the starter or an admin.
+   */
+  approveDeploy(session: Session<SolutionState>, plan: PlanUnderApproval, sentDigest: string | undefined, context: ToolContext | undefined): Approval {
+    return approvePlan({
+      sessionId: session.id,
+      state: session.state,
+      plan,
+      caller: callerIn(context),
+      policy: this.approval,
+      sentDigest,
+      how: 'another operator must call deployManifests with the planDigest of its preview',
+    });
   }
 
   async save(session: Session<SolutionState>, state: SolutionState): Promise<Session<SolutionState>> {

@@ -57,6 +57,19 @@ export const TOOL_INPUTS = {
       .describe(
         "Instead of deploying: delete the objects the last deploy of this solution created, and only those, newest first, through the change ledger's revert (each only while it is as the deploy left it)",
       ),
+    preview: z
+      .literal(true)
+      .optional()
+      .describe(
+        "Instead of deploying: preview every object through svc's write guard (dry run, diff against the live object, svc's risk and reasons, refusals) and answer status previewed with the planDigest; nothing is written",
+      ),
+    planDigest: z
+      .string()
+      .regex(/^sha256:[0-9a-f]{64}$/, 'the planDigest of the preview (sha256: followed by 64 hex digits)')
+      .optional()
+      .describe(
+        'The planDigest of the preview you reviewed: the deploy is refused (409 CONFLICT) when the plan (the manifests, or a live object) changed since. Required of a second approver',
+      ),
   }),
   manageOrgData: z
     .strictObject({

@@ -93,11 +93,34 @@ const objectOutcome = z.object({
   ledgerId: z.string().optional().describe('The change ledger entry of its apply: GET /api/v1/changes/{id}'),
 });
 
+const fieldChange = z.object({ path: z.string(), from: z.unknown().optional(), to: z.unknown().optional() });
+const previewedObject = z.object({
+  ...objectRef,
+  effect: z.enum(['create', 'update', 'unchanged', 'refused']).describe('What applying it would do; refused: the write guard or the API server refuses it'),
+  risk: z.enum(['low', 'medium', 'high']).describe("svc's risk (the write guard's, judged on the dry run's object against the live one)"),
+  riskReasons: z.array(z.string()).optional(),
+  refusal: z
+    .object({ reason: z.string(), message: z.string() })
+    .optional()
+    .describe('With refused: OutsideSolution, InvalidTarget, OutsideWriteScope, ImageRegistry, PolicyViolation, PoliciesUnreadable, or the API server\'s reason'),
+  diff: z.array(fieldChange).describe("The live object against the dry run's (Secret values as ***)"),
+  diffOmitted: z.number().int().optional(),
+  resourceVersion: z.string().optional().describe('The live object the preview read'),
+  warnings: z.array(z.string()).optional(),
+});
+
 export const clusterDeployOutput = z.object({
   solutionId: z.string(),
   status: z
-    .enum(['ready', 'timeout', 'dry_run_refused', 'apply_failed'])
-    .describe('dry_run_refused: every object was dry-run first and one was refused, nothing applied; apply_failed: an apply failed, the rest were not applied'),
+    .enum(['ready', 'timeout', 'dry_run_refused', 'apply_failed', 'previewed'])
+    .describe(
+      'dry_run_refused: every object was previewed first and one was refused, nothing applied; apply_failed: an apply failed, the rest were not applied; previewed: with preview, nothing written',
+    ),
+  preview: z.array(previewedObject).optional().describe('With previewed and dry_run_refused: each object as the write guard previewed it'),
+  planDigest: z
+    .string()
+    .optional()
+    .describe('The digest of the previewed plan: send it with the deploy to apply exactly this plan (409 CONFLICT when it changed)'),
   waitedSeconds: z.number(),
   applied: z.array(objectOutcome).describe('Each object in apply order: its dry run and apply outcome and its risk'),
   cleanup: z
