@@ -76,6 +76,9 @@ export class CleanUpDeploy {
     } catch (e) {
       const revertedBy = e instanceof ConflictError ? (e.details as { revertedBy?: unknown } | undefined)?.revertedBy : undefined;
       if (typeof revertedBy === 'string') return { outcome: 'already-deleted', revertId: revertedBy };
+      // an undo the second-approver rule holds (a high-risk delete by the deploy's author) is this object's: kept, with who may delete it
+      if (e instanceof ForbiddenError && (e.details as { secondApproverRequired?: unknown } | undefined)?.secondApproverRequired)
+        return { outcome: 'kept', message: e.message };
       // who may not revert, or a cluster not configured, is the cleanup's answer, not one object's
       if (e instanceof DomainError && !(e instanceof ForbiddenError) && !(e instanceof NotConfiguredError)) return { outcome: 'kept', message: e.message };
       throw e;

@@ -83,11 +83,16 @@ export function requireSecondApprover(
   sessionId: string,
   write: { risks: readonly string[]; namespaces: readonly (string | undefined)[] },
   how = 'another operator must send executeChoice 1',
+  /** How the message names what is approved (default `Session <id>`, started by the owner). */
+  subject?: string,
 ): void {
   if (owner === undefined || !samePerson(owner, caller)) return;
   const why = secondApproverReason(policy, write);
   if (why === undefined) return;
-  throw new ForbiddenError(`Session ${sessionId} needs a second approver: ${why}, and it was started by ${named(owner)}; ${how}`, {
+  const what = subject
+    ? `${subject} needs a second approver: ${why}, and the change is ${named(owner)}'s`
+    : `Session ${sessionId} needs a second approver: ${why}, and it was started by ${named(owner)}`;
+  throw new ForbiddenError(`${what}; ${how}`, {
     owner: owner.username,
     secondApproverRequired: true,
   });

@@ -108,11 +108,16 @@ export function approvePlan(input: {
   policy: ApprovalPolicy;
   sentDigest?: string;
   how?: string;
+  /** How the messages name what is approved (default `Session <id>`; the ledger's revert: `The revert of change <id>`). */
+  subject?: string;
 }): Approval {
   const { sessionId, state, plan, caller, policy, sentDigest } = input;
+  const subject = input.subject ?? `Session ${sessionId}`;
   if (sentDigest !== undefined && sentDigest !== plan.planDigest)
     throw new ConflictError(
-      `Session ${sessionId}'s plan changed since it was read (planDigest ${sentDigest} was sent, the plan is now ${plan.planDigest}); nothing was executed: look at the session again and approve the plan as it is`,
+      input.subject
+        ? `${subject}: the plan changed since it was previewed (planDigest ${sentDigest} was sent, the plan is now ${plan.planDigest}); nothing was written: preview it again and send the new planDigest`
+        : `Session ${sessionId}'s plan changed since it was read (planDigest ${sentDigest} was sent, the plan is now ${plan.planDigest}); nothing was executed: look at the session again and approve the plan as it is`,
       { planDigest: plan.planDigest },
     );
   const approval = { by: ownerOf(caller), planDigest: plan.planDigest };
@@ -121,10 +126,10 @@ export function approvePlan(input: {
     requireOwnerOrAdmin(state.owner, caller, sessionId);
     return approval;
   }
-  requireSecondApprover(policy, state.owner, caller, sessionId, plan, input.how);
+  requireSecondApprover(policy, state.owner, caller, sessionId, plan, input.how, input.subject);
   if (sentDigest === undefined && !isOwner(state.owner, caller))
     throw new ValidationError(
-      `Session ${sessionId} needs a second approver (${why}): send the planDigest you reviewed (${plan.planDigest} now) with executeChoice 1`,
+      `${subject} needs a second approver (${why}): send the planDigest you reviewed (${plan.planDigest} now)${input.subject ? '' : ' with executeChoice 1'}`,
       { planDigest: plan.planDigest },
     );
   return approval;

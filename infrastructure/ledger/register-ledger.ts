@@ -15,7 +15,8 @@ import { tracedChangeLedger } from '../tracing/traced-change-ledger.js';
 /**
  * The ledger port (behind its span decorator when tracing is on), the one
  * ChangeRecorder every writing tool sends its writes through, and the use
- * cases that read and revert. Needs the cluster ports registered first.
+ * cases that read and revert. Needs the cluster ports, the policy source and
+ * the metrics registered first.
  */
 export function registerLedger(c: DependencyContainer, config: Config, ledger: ChangeLedger, store: string): ChangeRecorder {
   const tracer = c.resolve(TOKENS.Tracer);
@@ -26,7 +27,11 @@ export function registerLedger(c: DependencyContainer, config: Config, ledger: C
   c.register(TOKENS.VerifyLedger, { useValue: new VerifyLedger(port, config.ledger.hmacSecret) });
   const recorder = new ChangeRecorder(port, c.resolve(TOKENS.ClusterReader), c.resolve(TOKENS.Logger), configSecrets(config));
   c.register(TOKENS.ChangeRecorder, { useValue: recorder });
-  c.register(TOKENS.RevertChange, { useValue: new RevertChange(port, c.resolve(TOKENS.ClusterReader), c.resolve(TOKENS.ClusterWriter), recorder, tracer) });
+  // an undo passes the write guard like any write: the allow-lists, the policies, svc's risk and the second-approver rule
+  const guard = { scope: config.writes, policies: c.resolve(TOKENS.PolicySource), approval: config.auth, metrics: c.resolve(TOKENS.Metrics) };
+  c.register(TOKENS.RevertChange, {
+    useValue: new RevertChange(port, c.resolve(TOKENS.ClusterReader), c.resolve(TOKENS.ClusterWriter), recorder, tracer, guard),
+  });
   c.register(TOKENS.LedgerRetention, {
     useValue: new LedgerRetention(ledger, config.ledger.retentionDays, c.resolve(TOKENS.Clock), c.resolve(TOKENS.Logger)),
   });

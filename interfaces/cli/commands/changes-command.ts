@@ -3,6 +3,7 @@ import { CHANGE_QUERY, changeQueryFromFlags, parseChangeQuery } from '../../../a
 import type { ChangeList } from '../../../application/ledger/list-changes.js';
 import { ValidationError } from '../../../domain/errors.js';
 import type { ChangeView } from '../../../application/ledger/change-view.js';
+import type { RevertPreview } from '../../../application/ledger/revert-change.js';
 import type { IntegrityReport } from '../../../domain/ledger/hash-chain.js';
 import { CheckFailed, UsageError } from '../cli-errors.js';
 import type { CommandContext } from '../command-context.js';
@@ -59,13 +60,29 @@ export function registerChangesCommand(program: Command, context: CommandContext
 
   changes
     .command('revert <id>')
-    .description('Undo one change: dry-run of the inverse first; refused (409) when the object changed since, unless --force')
+    .description(
+      "Undo one change through svc's write guard: dry run of the inverse first; refused (409) when the object changed since, unless --force; --preview shows the undo and its planDigest, writing nothing",
+    )
     .option('--force', 'revert the recorded fields even though the object changed since')
-    .action(async (id: string, opts: { force?: boolean }, cmd: Command) => {
+    .option('--preview', "show the undo as svc's write guard judges it (dry run, diff, risk) and its planDigest; nothing is written")
+    .option('--plan-digest <digest>', 'the planDigest of the preview you reviewed (required of a second approver, and to revert a revert)')
+    .action(async (id: string, opts: { force?: boolean; preview?: boolean; planDigest?: string }, cmd: Command) => {
       const { client, output } = context(cmd);
-      const data = await client.post<{ original: ChangeView; revert: ChangeView }>(`/api/v1/changes/${encodeURIComponent(id)}/revert`, {
+      if (opts.planDigest !== undefined && !/^sha256:[0-9a-f]{64}$/.test(opts.planDigest))
+        throw new UsageError('Invalid --plan-digest: the planDigest of a preview (sha256: followed by 64 hex digits)');
+      if (opts.preview && opts.planDigest !== undefined) throw new UsageError('--preview writes nothing: send --plan-digest with the revert itself');
+      const body = {
         ...(opts.force ? { force: true } : {}),
-      });
+        ...(opts.preview ? { preview: true } : {}),
+        ...(opts.planDigest ? { planDigest: opts.planDigest } : {}),
+      };
+      const path = `/api/v1/changes/${encodeURIComponent(id)}/revert`;
+      if (opts.preview) {
+        const shown = await client.post<RevertPreview>(path, body);
+        if (output === 'json') return printJson(shown);
+        return writeOut(formatRevertPreview(shown));
+      }
+      const data = await client.post<{ original: ChangeView; revert: ChangeView }>(path, body);
       if (output === 'json') return printJson(data);
       writeOut(`reverted ${data.original.id} (${target(data.original)}) with ${data.revert.id}: ${outcome(data.revert)}`);
     });
@@ -92,4 +109,18 @@ export function forPeople(entry: object): Record<string, unknown> {
   const rank = (k: string) => (SHOW_FIRST.includes(k) ? SHOW_FIRST.indexOf(k) - 100 : SHOW_LAST.includes(k) ? 100 + SHOW_LAST.indexOf(k) : 0);
   const keys = Object.keys(fields).sort((a, b) => rank(a) - rank(b));
   return Object.fromEntries(keys.map((k) => [k, fields[k]]));
+}
+
+/** A revert's preview for people: what the undo writes, its risk and why, the diff, and the digest to send back. */
+export function formatRevertPreview(shown: RevertPreview): string {
+  const p = shown.preview;
+  const lines = [
+    `revert of ${shown.original.id}: ${p.method} ${p.target.kind} ${p.target.namespace ? `${p.target.namespace}/` : ''}${p.target.name} (nothing written)`,
+    `risk: ${p.risk}${p.riskReasons.length ? ` (${p.riskReasons.join('; ')})` : ''}`,
+    ...(p.secondApproverRequired ? [`needs a second approver: ${p.secondApproverRequired}`] : []),
+    ...p.diff.map((c) => `  ${c.path}: ${JSON.stringify(c.from ?? null)} -> ${JSON.stringify(c.to ?? null)}`),
+    `planDigest: ${shown.planDigest}`,
+    `to revert exactly this: svc changes revert ${shown.original.id} --plan-digest ${shown.planDigest}`,
+  ];
+  return lines.join('\n');
 }

@@ -5,7 +5,7 @@ import type { GetChange } from '../../../application/ledger/get-change.js';
 import type { ChangeList, ListChanges } from '../../../application/ledger/list-changes.js';
 import type { ChangeView } from '../../../application/ledger/change-view.js';
 import type { VerifyLedger } from '../../../application/ledger/verify-ledger.js';
-import type { RevertChange, RevertResult } from '../../../application/ledger/revert-change.js';
+import type { RevertChange, RevertPreview, RevertResult } from '../../../application/ledger/revert-change.js';
 import type { IntegrityReport } from '../../../domain/ledger/hash-chain.js';
 import { TOKENS } from '../../../infrastructure/tokens.js';
 import { callerOf, ok, type SuccessEnvelope } from '../envelope.js';
@@ -13,6 +13,14 @@ import { callerOf, ok, type SuccessEnvelope } from '../envelope.js';
 export interface RevertRequest {
   /** Revert the recorded fields even though the object changed since the change (default false). */
   force?: boolean;
+  /** Answer the undo as svc's write guard previews it (dry run, diff, risk, refusals) with its planDigest; nothing is written (default false). */
+  preview?: boolean;
+  /**
+   * The planDigest of the preview you reviewed: the revert is refused (409 CONFLICT) when the undo would now differ. Required of a second
+   * approver, and to revert a revert (which re-applies a change).
+   * @pattern ^sha256:[0-9a-f]{64}$
+   */
+  planDigest?: string;
 }
 
 @injectable()
@@ -89,19 +97,38 @@ export class ChangesController extends Controller {
   }
 
   /**
-   * Undoes one change. Re-reads the object; when its resourceVersion is still
-   * the one recorded after the change, dry-runs the inverse change, applies
-   * it, records a `revert` entry pointing at the original, and answers both.
-   * A created object is deleted, a deleted one re-created from the recorded
-   * state. 409 CONFLICT when the object changed since (`details.diff`: the
-   * recorded state against the live one; `force: true` reverts the recorded
-   * fields anyway, still dry-run first), when it was already reverted, when
-   * the entry was a refused change, or when the API server refuses the undo.
-   * Operators revert their own changes, admins any (403 FORBIDDEN otherwise).
+   * Undoes one change, through svc's write guard like any write. Re-reads
+   * the object; when its resourceVersion is still the one recorded after the
+   * change, dry-runs the inverse change, judges it (the allow-lists
+   * SVC_WRITE_KINDS and SVC_WRITE_NAMESPACES by the kind discovery serves,
+   * SVC_IMAGE_REGISTRIES, every stored policy, svc's risk of the undo),
+   * applies it, records a `revert` entry pointing at the original (with
+   * that risk), and answers both. `preview: true` answers the undo as
+   * judged (`preview`: method, risk, riskReasons, diff) and its `planDigest`,
+   * writing nothing; a `planDigest` sent that is not the undo's now is 409
+   * CONFLICT. A created object is deleted, a deleted one re-created from the
+   * recorded state. 400 VALIDATION_ERROR when svc refuses the undo
+   * (`details.reason`: OutsideWriteScope, InvalidTarget, ImageRegistry,
+   * PolicyViolation, PoliciesUnreadable), and for the revert of a revert
+   * sent without the planDigest of its preview. 409 CONFLICT when the object
+   * changed since (`details.diff`: the recorded state against the live one;
+   * `force: true` reverts the recorded fields anyway, still dry-run first),
+   * when it was already reverted, when the entry was a refused change, or
+   * when the API server refuses the undo. Operators revert their own
+   * changes, admins any (403 FORBIDDEN otherwise); with
+   * SVC_REQUIRE_SECOND_APPROVER a high-risk undo (or one in a protected
+   * namespace) is for another person than the change's author (403 for the
+   * author), who sends the planDigest of its preview (400 without).
    * @param id The entry's id, `chg_<seq>_<8 hex>`
    */
   @Post('{id}/revert')
-  public async revert(@Request() req: ExpressRequest, @Path() id: string, @Body() body?: RevertRequest): Promise<SuccessEnvelope<RevertResult>> {
-    return ok(req, await this.revertChange.execute({ id, force: body?.force }, callerOf(req.res!)));
+  public async revert(
+    @Request() req: ExpressRequest,
+    @Path() id: string,
+    @Body() body?: RevertRequest,
+  ): Promise<SuccessEnvelope<RevertResult | RevertPreview>> {
+    const input = { id, force: body?.force, planDigest: body?.planDigest };
+    const caller = callerOf(req.res!);
+    return ok(req, body?.preview ? await this.revertChange.preview(input, caller) : await this.revertChange.execute(input, caller));
   }
 }
