@@ -3,7 +3,7 @@ import { ChangeRecorder, type WriteContext } from '../../application/ledger/chan
 import { RevertChange } from '../../application/ledger/revert-change.js';
 import { rolesUpTo, STATIC_TOKEN_CALLER, type Caller } from '../../domain/auth/caller.js';
 import type { KubeObject } from '../../domain/cluster/kube-types.js';
-import { ConflictError, ForbiddenError } from '../../domain/errors.js';
+import { ConflictError, ForbiddenError, ValidationError } from '../../domain/errors.js';
 import type { ChangeEntry } from '../../domain/ledger/change-entry.js';
 import { FakeChangeLedger } from '../fakes/fake-change-ledger.js';
 import { FakeCluster } from '../fakes/fake-cluster.js';
@@ -93,10 +93,19 @@ describe('ChangeRecorder and RevertChange', () => {
     const again = await rejection(revert.execute({ id: e.id }, operator('alice')));
     expect(again).to.be.instanceOf(ConflictError);
     expect(again.message).to.include(`already reverted by ${out.revert.id}`);
-    // a revert of the revert puts the change back
-    const back = await revert.execute({ id: out.revert.id }, operator('alice'));
+    // a revert of the revert re-applies the change: only for a reviewed preview's planDigest (issue 30 item 11)
+    const blind = await rejection(revert.execute({ id: out.revert.id }, operator('alice')));
+    expect(blind).to.be.instanceOf(ValidationError);
+    expect(blind.message).to.include(`is itself the revert of ${e.id}`).and.include('send {"preview": true}');
+    expect((await cluster.get(ref))!.spec).to.deep.include({ replicas: 1 });
+    const shown = await revert.preview({ id: out.revert.id }, operator('alice'));
+    expect(shown.preview).to.deep.include({ method: 'patch', risk: 'low', diff: [{ path: 'spec.replicas', from: 1, to: 3 }] });
+    expect((await cluster.get(ref))!.spec).to.deep.include({ replicas: 1 });
+    const back = await revert.execute({ id: out.revert.id, planDigest: shown.planDigest }, operator('alice'));
     expect((await cluster.get(ref))!.spec).to.deep.include({ replicas: 3 });
     expect(back.revert.revertOf).to.equal(out.revert.id);
+    // the revert entry records svc's risk of the undo
+    expect(back.revert).to.deep.include({ risk: 'low' });
   });
 
   it('keeps the first 2,000 characters of a longer request (the tools cap their input there; the ledger holds to it whatever calls it)', async () => {
