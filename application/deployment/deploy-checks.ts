@@ -124,8 +124,10 @@ const REDACTED_DIFF = (kind: string, o: KubeObject | null): KubeObject | null =>
  * SVC_IMAGE_REGISTRIES refused); every stored policy checked on it. Each
  * object is previewed on its own, also after a refusal, so every verdict is
  * shown. `planDigest` covers every object as sent, the live version each
- * preview read, the diffs and the risks: a plan that changed (or a live
- * object that moved) has another digest.
+ * preview read (the diff follows from both), the effects, risks and
+ * refusals: a plan that changed (or a live object that moved) has another
+ * digest; values the API server assigns anew at every dry run (a Service's
+ * clusterIP) do not count.
  */
 export async function previewDeploy(
   reader: ClusterReader,
@@ -214,7 +216,11 @@ export async function previewDeploy(
       ...(answered.warnings?.length ? { warnings: answered.warnings } : {}),
     });
   }
-  const planDigest = planDigestOf({ objects, previewed });
+  // what is sent, the live version each object is judged against, and svc's verdicts: not the dry runs' server-assigned values (a Service's clusterIP, a uid), which differ with every dry run
+  const planDigest = planDigestOf({
+    objects,
+    previewed: previewed.map(({ diff: _diff, diffOmitted: _omitted, warnings: _warnings, ...verdict }) => verdict),
+  });
   return { objects: previewed, planDigest, verdicts, refused: previewed.some((p) => p.effect === 'refused') };
 }
 

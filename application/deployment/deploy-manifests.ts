@@ -46,16 +46,27 @@ export interface ObjectStatus {
 
 /**
  * deployManifests: refuses objects of a kind the solution does not name or
- * outside the write allow-lists (400, before any request); dry-runs every
- * object before applying any and checks what the dry run returns against
- * every stored policy (a refusal or a broken policy applies nothing:
- * `dry_run_refused`); then server-side applies them in order (field manager
- * `svc`; applying the same objects again changes nothing, so a re-deploy is
- * idempotent). A failure stops the rest (`apply_failed`) and the answer
- * offers the commands that delete what this run created. Each object's
- * outcome and risk is answered and recorded on the session. Then polls until
- * every object is ready or the timeout ends; on timeout the pending objects
- * are named with why, from their events and their pods' events.
+ * outside the write allow-lists (400, before any request); then previews
+ * every object through the write guard before applying any (previewDeploy:
+ * discovery, the chosen solution's kinds by group and kind, the
+ * allow-lists, the dry run, the guard's risk of the dry run's object against
+ * the live one, every stored policy). `preview: true` answers that preview
+ * (status `previewed`, per object its effect, diff, risk and reasons, and
+ * the planDigest) and writes nothing. A refusal of any object applies
+ * nothing (`dry_run_refused`, each refusal counted in the metrics). Then the
+ * one approval rule (approvePlan): a planDigest sent that is not the plan's
+ * is 409; with SVC_REQUIRE_SECOND_APPROVER, a plan with a high-risk object
+ * (by the guard's risk: cluster-scoped and sensitive kinds, privileged pods,
+ * a new registry) is for another operator than its starter, who sends the
+ * digest they previewed. Then server-side applies them in order (field
+ * manager `svc`; applying the same objects again changes nothing, so a
+ * re-deploy is idempotent), each recorded in the ledger with the guard's
+ * risk. A failure stops the rest (`apply_failed`) and the answer offers the
+ * call that deletes what this run created (through the ledger's revert,
+ * itself guarded). Each object's outcome and risk is answered and recorded
+ * on the session. Then polls until every object is ready or the timeout
+ * ends; on timeout the pending objects are named with why, from their
+ * events and their pods' events.
  */
 export class DeployManifests implements ToolHandler<ToolInput<'deployManifests'>> {
   constructor(
@@ -91,12 +102,7 @@ export class DeployManifests implements ToolHandler<ToolInput<'deployManifests'>
     const planned = checked.objects.map(plannedOutcome);
     const shown = { preview: checked.objects, planDigest: checked.planDigest };
     if (input.preview) return this.previewed(solutionId, session.state, planned, shown);
-    try {
-      this.sessions.approveDeploy(session, { planDigest: checked.planDigest, risks: planned.map((o) => o.risk), namespaces: planned.map((o) => o.namespace) }, input.planDigest, context);
-    } catch (e) {
-      if (e instanceof ForbiddenError && (e.details as { secondApproverRequired?: unknown } | undefined)?.secondApproverRequired) this.metrics.refusal('risk');
-      throw e;
-    }
+    // a plan svc refuses is answered with why before anyone approves anything: nothing of it is applied whoever asks
     if (checked.refused)
       return this.stopped(
         solutionId,
@@ -107,6 +113,17 @@ export class DeployManifests implements ToolHandler<ToolInput<'deployManifests'>
         [],
         shown,
       );
+    try {
+      this.sessions.approveDeploy(
+        session,
+        { planDigest: checked.planDigest, risks: planned.map((o) => o.risk), namespaces: planned.map((o) => o.namespace) },
+        input.planDigest,
+        context,
+      );
+    } catch (e) {
+      if (e instanceof ForbiddenError && (e.details as { secondApproverRequired?: unknown } | undefined)?.secondApproverRequired) this.metrics.refusal('risk');
+      throw e;
+    }
     const run = { solutionId, intent: session.state.intent, context, ledgerIds };
     const { outcomes, applied } = await applyAll((o, i, warnings) => this.applyOne(o, checked.verdicts[i], planned[i], run, warnings), objects, planned);
     if (outcomes.some((o) => o.outcome === 'failed'))

@@ -259,7 +259,9 @@ export class RevertChange {
       ...(why ? { secondApproverRequired: why } : {}),
       ...(verdict.warnings?.length ? { warnings: verdict.warnings } : {}),
     };
-    const planDigest = planDigestOf({ revertOf: entry.id, sent: sentInverse(inverse, pin), force: input.force === true, preview });
+    // the write (pinned to the live version) and svc's verdict on it; not the dry run's server-assigned values, which differ at every dry run
+    const { diff: _diff, warnings: _warnings, ...verdictShown } = preview;
+    const planDigest = planDigestOf({ revertOf: entry.id, sent: sentInverse(inverse, pin), force: input.force === true, preview: verdictShown });
     return { entry, inverse, pin, target, verdict, preview, planDigest };
   }
 
