@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { FakeChangeLedger } from '../fakes/fake-change-ledger.js';
+import { FakeCluster } from '../fakes/fake-cluster.js';
 import { startAccessServer, TEST_TOKEN, type AccessServer } from '../support/access-server.js';
 import { FakeClock } from '../support/fake-clock.js';
 import { aChangeRecord } from '../support/ledger-records.js';
@@ -88,5 +89,50 @@ describe('svc changes list|show|verify', function () {
     } finally {
       ledger.texts.pop();
     }
+  });
+});
+
+describe('svc changes revert --preview | --plan-digest: the undo through the write guard (issue 30 item 11)', function () {
+  this.timeout(60_000);
+  let server: AccessServer;
+  let env: Record<string, string>;
+  let cluster: FakeCluster;
+  let id: string;
+
+  before(async () => {
+    const ledger = new FakeChangeLedger(new FakeClock());
+    id = (await ledger.append(aChangeRecord())).id;
+    cluster = new FakeCluster();
+    cluster.put({
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'web', namespace: 'shop', labels: { app: 'web' }, resourceVersion: '101' },
+      spec: { replicas: 3 },
+    });
+    server = await startAccessServer({ overrides: { ledger, cluster } });
+    env = { SVC_URL: server.url, SVC_AUTH_TOKEN: TEST_TOKEN };
+  });
+  after(() => server.stop());
+
+  it('--preview prints the undo, its risk and diff and the planDigest, writing nothing; a wrong digest is refused and writes nothing; the previewed one reverts', async () => {
+    const shown = await runCli(['changes', 'revert', id, '--preview'], env);
+    expect(shown.code, shown.stderr).to.equal(0);
+    expect(shown.stdout)
+      .to.include(`revert of ${id}: patch Deployment shop/web (nothing written)`)
+      .and.include('risk: low')
+      .and.include('spec.replicas: 3 -> 1');
+    const digest = /planDigest: (sha256:[0-9a-f]{64})/.exec(shown.stdout)![1];
+    expect(cluster.writes).to.deep.equal([]);
+    const usage = await runCli(['changes', 'revert', id, '--plan-digest', 'abc'], env);
+    expect(usage.code).to.equal(2);
+    expect(usage.stderr).to.include('Invalid --plan-digest');
+    const stale = await runCli(['changes', 'revert', id, '--plan-digest', `sha256:${'0'.repeat(64)}`], env);
+    expect(stale.code).to.not.equal(0);
+    expect(stale.stderr).to.include('CONFLICT');
+    expect(cluster.writes).to.deep.equal([]);
+    const done = await runCli(['changes', 'revert', id, '--plan-digest', digest], env);
+    expect(done.code, done.stderr).to.equal(0);
+    expect(done.stdout).to.include(`reverted ${id}`);
+    expect(cluster.writes.map((w) => w.method)).to.deep.equal(['patch']);
   });
 });
