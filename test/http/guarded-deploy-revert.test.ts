@@ -169,6 +169,15 @@ describe('deployManifests and revert through the write guard, against the Kubern
     expect(rootStale.body.error.code).to.equal('CONFLICT');
     expect(persisted().length).to.equal(writes);
     expect(s.kube.objects.has('/apis/apps/v1/namespaces/x/deployments/web')).to.equal(true);
+    // the cleanup of the deploy goes the same way: its author alone deletes nothing high-risk, each object is kept saying why
+    const cleaned = await ruled.call('alice', 'deployManifests', { solutionId, cleanup: true });
+    expect(cleaned.status).to.equal('cleanup_incomplete');
+    expect(cleaned.cleanup.map((c: Json) => [c.kind, c.outcome])).to.deep.equal([
+      ['Deployment', 'kept'],
+      ['Service', 'kept'],
+    ]);
+    expect(cleaned.cleanup[0].message).to.include('needs a second approver');
+    expect(persisted().length).to.equal(writes);
 
     // an allow-list that no longer names Services refuses the undo of the Service's creation: 400 with the reason
     const narrow = await app({ SVC_REQUIRE_SECOND_APPROVER: 'false', SVC_WRITE_KINDS: 'apps/Deployment' });

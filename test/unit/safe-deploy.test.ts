@@ -330,6 +330,21 @@ describe('deployManifests through the write guard: attacks from the recommendati
     expect(applies(kit)).to.deep.equal([]);
   });
 
+  it("a Secret's values never show in the preview's diff (created or changed), and a Secret is high", async () => {
+    const kit = deployKit();
+    const secret: KubeObject = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'db', namespace: 'shop' }, data: { password: 'aHVudGVyMg==' } };
+    const solutionId = await rigged(kit, [secret], [{ apiVersion: 'v1', kind: 'Secret', namespaced: true }]);
+    const created = await deployer(kit).execute({ solutionId, preview: true });
+    const shown = created.preview!.find((p) => p.kind === 'Secret')!;
+    expect(shown.risk).to.equal('high');
+    expect(JSON.stringify(created)).to.not.include('aHVudGVyMg==');
+    kit.cluster.put({ ...secret, data: { password: 'b2xkLXZhbHVl' } });
+    const changed = await deployer(kit).execute({ solutionId, preview: true });
+    expect(changed.preview!.find((p) => p.kind === 'Secret')!.effect).to.equal('update');
+    expect(JSON.stringify(changed)).to.not.include('aHVudGVyMg==').and.not.include('b2xkLXZhbHVl');
+    expect(applies(kit)).to.deep.equal([]);
+  });
+
   it('an image from a registry outside SVC_IMAGE_REGISTRIES is refused before anything is applied', async () => {
     const kit = deployKit();
     const solutionId = await generated(kit);
