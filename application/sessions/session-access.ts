@@ -3,9 +3,7 @@ import {
   NO_SECOND_APPROVER,
   ownerOf,
   requireOwnerOrAdmin,
-  requireSecondApprover,
   requireSessionReader,
-  secondApproverReason,
   type ApprovalPolicy,
   type Owned,
   type SessionOwner,
@@ -43,27 +41,6 @@ export function requireSessionOwner(session: Session<Owned>, context: ToolContex
  */
 export function planUnderApproval(planDigest: string, previews: readonly { risk: RiskLevel; target: ResourceRef }[]): PlanUnderApproval {
   return { planDigest, risks: previews.map((p) => p.risk), namespaces: previews.map((p) => p.target.namespace) };
-}
-
-/**
- * A write approved on a session (`executeChoice` 1, a deploy). When the
- * second-approver rule applies to it, anyone but the one who started the
- * session may approve it (that is the point) and the starter gets 403;
- * otherwise only the starter or an admin.
- */
-export function approveWrite(
-  session: Session<Owned>,
-  write: { risks: readonly string[]; namespaces: readonly (string | undefined)[] },
-  approval: ApprovalPolicy | undefined,
-  context: ToolContext | undefined,
-  how?: string,
-): void {
-  const policy = approval ?? NO_SECOND_APPROVER;
-  if (session.state.owner !== undefined && secondApproverReason(policy, write) !== undefined) {
-    requireSecondApprover(policy, session.state.owner, callerIn(context), session.id, write, how);
-    return;
-  }
-  requireSessionOwner(session, context);
 }
 
 /**
