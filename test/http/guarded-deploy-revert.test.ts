@@ -115,9 +115,16 @@ describe('deployManifests and revert through the write guard, against the Kubern
     const metrics = (await request(express).get('/metrics').set(bearer('root'))).text;
     expect(metrics).to.match(/svc_refusals_total\{reason="risk"\} [1-9]/);
 
-    const dep = await call('bob', 'deployManifests', { solutionId, planDigest: shown.planDigest, timeout: 5 });
+    // a live object appears after bob read the preview: his digest is stale, 409, nothing written; he previews again
+    s.kube.put({ apiVersion: 'v1', kind: 'Service', metadata: { name: 'web', namespace: 'x' }, spec: { selector: { app: 'other' }, ports: [{ port: 8080 }] } });
+    const moved = await call('bob', 'deployManifests', { solutionId, planDigest: shown.planDigest }, 409);
+    expect(moved.error.message).to.include('plan changed since it was read');
+    expect(persisted()).to.deep.equal([]);
+    const again = await call('bob', 'deployManifests', { solutionId, preview: true });
+    expect(again.preview.find((p: Json) => p.kind === 'Service')).to.deep.include({ effect: 'update' });
+    const dep = await call('bob', 'deployManifests', { solutionId, planDigest: again.planDigest, timeout: 5 });
     expect(['ready', 'timeout']).to.include(dep.status);
-    expect(dep.planDigest).to.equal(shown.planDigest);
+    expect(dep.planDigest).to.equal(again.planDigest);
     expect(s.kube.objects.has('/apis/rbac.authorization.k8s.io/v1/clusterrolebindings/web-admin')).to.equal(true);
     const entries = (await request(express).get('/api/v1/changes').query({ tool: 'deployManifests' }).set(bearer('root')).expect(200)).body.data.changes;
     expect(entries.map((e: Json) => [e.target.kind, e.risk]).sort()).to.deep.equal([
