@@ -102,7 +102,9 @@ const previewedObject = z.object({
   refusal: z
     .object({ reason: z.string(), message: z.string() })
     .optional()
-    .describe('With refused: OutsideSolution, InvalidTarget, OutsideWriteScope, ImageRegistry, PolicyViolation, PoliciesUnreadable, or the API server\'s reason'),
+    .describe(
+      "With refused: OutsideSolution, InvalidTarget, OutsideWriteScope, ImageRegistry, PolicyViolation, PoliciesUnreadable, or the API server's reason",
+    ),
   diff: z.array(fieldChange).describe("The live object against the dry run's (Secret values as ***)"),
   diffOmitted: z.number().int().optional(),
   resourceVersion: z.string().optional().describe('The live object the preview read'),
