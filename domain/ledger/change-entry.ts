@@ -120,8 +120,9 @@ export interface ChangeRecord {
   sessionId?: string;
   /** The issue or intent that led to it, at most 2,000 characters. */
   request?: string;
-  /** The model's stated rationale and risk, when a model proposed the change. */
+  /** The model's stated rationale, when a model proposed the change. */
   rationale?: string;
+  /** svc's risk of the write as the write guard assessed it (remediate, operate, deployManifests, revert): never the model's label alone. */
   risk?: RiskLevel;
   approval: ChangeApproval;
   /** The object changed; for a git delivery the branch pushed, `{apiVersion: "git", kind: "GitBranch", name: <branch>}`. */
