@@ -106,7 +106,7 @@ export function judgeWrite(input: GuardInput): GuardVerdict {
     const found = contentFindings(target, live, result, settings.imageRegistries);
     high.push(...found.high);
     medium.push(...found.medium);
-    removals = unnamedRemovals(write, diffSegments(live, result));
+    removals = unnamedRemovals(write, diffSegments(live, result), live);
     if (removals.length) high.push(`removes fields the action does not name: ${removals.slice(0, 5).join(', ')}${removals.length > 5 ? ', …' : ''}`);
   }
   return { allowed: true, ...levelled(high, medium, input.label), unnamedRemovals: removals };
