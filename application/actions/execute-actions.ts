@@ -1,6 +1,13 @@
-import { actionTarget, kubectlEquivalent, toOperation, type ClusterAction, type ClusterOperation } from '../../domain/actions/cluster-action.js';
+import {
+  actionTarget,
+  kubectlEquivalent,
+  pinnedOperation,
+  type ActionPin,
+  type ClusterAction,
+  type ClusterOperation,
+} from '../../domain/actions/cluster-action.js';
 import type { DryRunResult, KubeObject } from '../../domain/cluster/kube-types.js';
-import { applyBody, deleteBody, patchBody } from '../../domain/cluster/write-bodies.js';
+import { applyBody, createBody, deleteBody, patchBody } from '../../domain/cluster/write-bodies.js';
 import type { SentChange } from '../../domain/ledger/change-entry.js';
 import type { ChangeRecorder, RecordedWrite, WriteContext } from '../ledger/change-recorder.js';
 import { DependencyError, DomainError } from '../../domain/errors.js';
@@ -43,10 +50,12 @@ export function sentChangeOf(op: ClusterOperation): SentChange {
   switch (op.method) {
     case 'apply':
       return { method: 'apply', patchType: 'apply', body: applyBody(op.manifest, op.resourceVersion) };
+    case 'create':
+      return { method: 'create', body: createBody(op.manifest) };
     case 'patch':
       return { method: 'patch', patchType: op.patchType, body: patchBody(op.patch, op.resourceVersion) };
     case 'delete': {
-      const body = deleteBody(op.resourceVersion);
+      const body = deleteBody(op.resourceVersion, op.uid);
       return { method: 'delete', ...(body ? { body } : {}) };
     }
   }
@@ -68,10 +77,12 @@ export async function dryRunOperation(writer: ClusterWriter, op: ClusterOperatio
   switch (op.method) {
     case 'apply':
       return writer.dryRunApply(op.manifest, pin);
+    case 'create':
+      return writer.dryRunCreate(op.manifest);
     case 'patch':
       return writer.dryRunPatch(op.ref, op.patch, { patchType: op.patchType, ...pin });
     case 'delete':
-      return writer.dryRunDelete(op.ref, pin);
+      return writer.dryRunDelete(op.ref, { ...pin, ...(op.uid ? { uid: op.uid } : {}) });
   }
 }
 
@@ -81,10 +92,12 @@ async function run(writer: ClusterWriter, op: ClusterOperation, warnings: string
   switch (op.method) {
     case 'apply':
       return writer.apply(op.manifest, { ...pin, warnings });
+    case 'create':
+      return writer.create(op.manifest, { warnings });
     case 'patch':
       return writer.patch(op.ref, op.patch, { patchType: op.patchType, ...pin, warnings });
     case 'delete':
-      await writer.delete(op.ref, pin);
+      await writer.delete(op.ref, { ...pin, ...(op.uid ? { uid: op.uid } : {}) });
       return undefined;
   }
 }
@@ -94,9 +107,11 @@ async function run(writer: ClusterWriter, op: ClusterOperation, warnings: string
  * applied and the report names the action and the API server's message.
  * Otherwise the actions are applied in order; a failure stops the rest
  * (they are reported `not-run`), since later actions may rely on earlier ones.
- * `pins[i]`: the resourceVersion action i was approved against, sent as the
- * precondition of its dry run and write (a change made since is a 409
- * Conflict, never overwritten). A dependency failure during the dry runs is
+ * `pins[i]`: what action i was approved against (pinnedOperation), sent as
+ * the precondition of its dry run and write: the resourceVersion (a change
+ * made since is a 409 Conflict, never overwritten), a delete's uid, or the
+ * object's absence (the apply is sent as a create: one that appeared since
+ * is a 409 AlreadyExists, never overwritten). A dependency failure during the dry runs is
  * NothingAppliedError: the caller may try again. With `recording`, each write
  * goes through the ChangeRecorder: one ledger entry per write, its id in the
  * action's outcome. With `judge`, each accepted dry run's object is judged
@@ -106,12 +121,15 @@ export async function executeActions(
   writer: ClusterWriter,
   actions: ClusterAction[],
   clock: Clock,
-  pins: readonly (string | undefined)[] = [],
+  pins: readonly (string | ActionPin | undefined)[] = [],
   recording?: WriteRecording,
   judge?: ExecutionJudge,
 ): Promise<ExecutionReport> {
   const now = new Date(clock.now());
-  const ops = actions.map((a, i) => toOperation(a, now, pins[i]));
+  const ops = actions.map((a, i) => {
+    const pin = pins[i];
+    return pinnedOperation(a, now, typeof pin === 'string' ? { resourceVersion: pin } : pin);
+  });
   const warnings: (string[] | undefined)[] = [];
   const dryRuns: DryRunResult[] = [];
   for (const [i, op] of ops.entries()) {

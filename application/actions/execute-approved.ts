@@ -1,4 +1,4 @@
-import { actionTarget, kubectlEquivalent, toOperation, type ClusterAction } from '../../domain/actions/cluster-action.js';
+import { actionTarget, kubectlEquivalent, toOperation, type ActionPin, type ClusterAction } from '../../domain/actions/cluster-action.js';
 import { withOperations } from '../../domain/actions/custom-resource-patch.js';
 import { describeTarget, guardSettingsOf } from '../../domain/actions/write-scope.js';
 import { checkBeforeIo } from '../../domain/write-guard/write-guard.js';
@@ -65,15 +65,33 @@ export async function executeApproved(
   }
   const policies = await (deps.policies ?? NO_POLICIES).stored();
   const now = { ...checks, policies };
-  const pins = actions.map((_, i) => approved[i]?.resourceVersion);
+  const pins = actions.map((a, i) => pinOf(a, approved[i]));
   const report = await executeActions(deps.writer, sent, deps.clock, pins, recording, (action, result) => policyVerdict(action, result, policies));
   const refused = report.refused;
-  const pin = refused && pins[refused.action - 1];
+  const pin = refused && pins[refused.action - 1]?.resourceVersion;
   if (!refused || refused.reason !== 'Conflict' || !pin) return report;
   const i = refused.action - 1;
   const drift = await describeDrift(deps, now, actions[i], approved[i]);
   const message = `${describeTarget(actionTarget(actions[i]))} changed since approval (it was at resourceVersion ${pin}); nothing was applied. ${drift} Start again to review the change against the object as it is now.`;
   return { ...report, refused: { ...refused, message } };
+}
+
+/**
+ * What an action's write is pinned to: its preview's resourceVersion; an
+ * apply previewed as a create is sent as a create (the object must still be
+ * absent: 409 AlreadyExists otherwise); a delete also carries the uid, and a
+ * Pod delete the uid alone (a Pod's status, and so its resourceVersion,
+ * changes all the time; another Pod under the same name is what matters).
+ */
+function pinOf(action: ClusterAction, approved: ProposedAction | undefined): ActionPin {
+  if (!approved) return {};
+  if (action.type === 'apply' && approved.effect === 'create') return { create: true };
+  const t = actionTarget(action);
+  if (action.type === 'delete' && approved.uid && t.apiVersion === 'v1' && t.kind === 'Pod') return { uid: approved.uid };
+  return {
+    ...(approved.resourceVersion ? { resourceVersion: approved.resourceVersion } : {}),
+    ...(action.type === 'delete' && approved.uid ? { uid: approved.uid } : {}),
+  };
 }
 
 /** What differs between the approved diff and the diff the same action would make now. */

@@ -1,7 +1,14 @@
-import { actionTarget, kubectlEquivalent, toOperation, type ClusterAction, type ClusterOperation } from '../../domain/actions/cluster-action.js';
+import {
+  actionTarget,
+  kubectlEquivalent,
+  pinnedOperation,
+  toOperation,
+  type ClusterAction,
+  type ClusterOperation,
+} from '../../domain/actions/cluster-action.js';
 import { customResourceOperations, withOperations } from '../../domain/actions/custom-resource-patch.js';
 import { guardSettingsOf, type WriteScope } from '../../domain/actions/write-scope.js';
-import type { ApiResourceInfo, DryRunResult, KubeObject } from '../../domain/cluster/kube-types.js';
+import type { ApiResourceInfo, DryRunResult, KubeObject, PatchBody } from '../../domain/cluster/kube-types.js';
 import { DependencyError, ExecutionError, ForbiddenError, NotConfiguredError, ValidationError } from '../../domain/errors.js';
 import { diffSegments, formatPath } from '../../domain/operations/object-diff.js';
 import { targetFindings } from '../../domain/write-guard/content-risk.js';
@@ -151,12 +158,20 @@ async function previewOne(
   const live = await refusalOf(() => reader.get(refOf(target)));
   const liveObject = refused(live) ? null : (live as KubeObject | null);
   const version = liveObject?.metadata.resourceVersion;
-  const pinned = typeof version === 'string' && version ? { resourceVersion: version } : {};
+  const uid = action.type === 'delete' ? liveObject?.metadata.uid : undefined;
+  const pinned = {
+    ...(typeof version === 'string' && version ? { resourceVersion: version } : {}),
+    ...(typeof uid === 'string' && uid ? { uid } : {}),
+  };
   // a custom resource's object patch is sent as the JSON Patch computed here: the dry run, the diff, the ledger and the write all use these operations
   const operations = customResourceOperations(action, liveObject);
   const sent = withOperations(action, operations);
-  const operation = toOperation(sent, now);
-  const write = writeAsSent(operation);
+  // an apply of an absent object is previewed (and later sent) as a create: it must still be absent then
+  const operation = pinnedOperation(sent, now, !refused(live) && liveObject === null ? { create: true } : undefined);
+  const write = {
+    ...writeAsSent(operation),
+    ...(operations && action.type === 'patch' ? { asked: { patchType: 'merge' as const, patch: action.patch as PatchBody } } : {}),
+  };
   const computed = operations ? { jsonPatch: operations, kubectl: kubectlEquivalent(sent) } : {};
   const known = { ...computed, effect: refused(live) ? effectOf(undefined) : effectOf(liveObject), ...pinned };
   const unsafe = operations && checkBeforeIo(target, write, settings);

@@ -49,6 +49,8 @@ export interface ProposedAction {
   jsonPatch?: JsonPatchOp[];
   /** `metadata.resourceVersion` of the live object the diff was made against: the precondition of the write at execution. */
   resourceVersion?: string;
+  /** For a delete: `metadata.uid` of the live object, a precondition of the delete too (an object re-created under the name since is not deleted). */
+  uid?: string;
   /** The GitOps controller that manages the object, when one does. */
   gitops?: GitopsMark;
 }

@@ -63,6 +63,8 @@ export function runAwareWriter(writer: ClusterWriter): ClusterWriter {
   return {
     // every argument passed on as given (options included), so the view never changes what is sent
     dryRunApply: (...a: Parameters<ClusterWriter['dryRunApply']>) => dry('apply', where(a[0]), () => writer.dryRunApply(...a)),
+    dryRunCreate: (...a: Parameters<ClusterWriter['dryRunCreate']>) => dry('create', where(a[0]), () => writer.dryRunCreate(...a)),
+    create: (...a: Parameters<ClusterWriter['create']>) => write('create', where(a[0]), () => writer.create(...a)),
     dryRunPatch: (...a: Parameters<ClusterWriter['dryRunPatch']>) => dry('patch', where(a[0]), () => writer.dryRunPatch(...a)),
     dryRunDelete: (...a: Parameters<ClusterWriter['dryRunDelete']>) => dry('delete', where(a[0]), () => writer.dryRunDelete(...a)),
     apply: (...a: Parameters<ClusterWriter['apply']>) => write('apply', where(a[0]), () => writer.apply(...a)),

@@ -61,12 +61,35 @@ export const clusterActionSchema = z.discriminatedUnion('type', [
 ]);
 export type ClusterAction = z.infer<typeof clusterActionSchema>;
 
-/** What the write port is asked to do for an action; `resourceVersion`, when set, is the write's precondition. */
+/**
+ * What the write port is asked to do for an action; `resourceVersion`, when
+ * set, is the write's precondition. A `create` (an apply of an object its
+ * preview found absent) has the object's absence as its precondition; a
+ * delete may be pinned to the object's `uid` too.
+ */
 export type ClusterOperation = (
   | { method: 'apply'; manifest: KubeObject }
+  | { method: 'create'; manifest: KubeObject }
   | { method: 'patch'; ref: ResourceRef; patch: PatchBody; patchType: PatchType }
-  | { method: 'delete'; ref: ResourceRef }
+  | { method: 'delete'; ref: ResourceRef; uid?: string }
 ) & { resourceVersion?: string };
+
+/** What an action was previewed against, pinned on its write: the live object's resourceVersion and uid, or its absence (`create`). */
+export interface ActionPin {
+  resourceVersion?: string;
+  /** A delete's uid precondition (a Pod re-created under the same name since is not deleted). */
+  uid?: string;
+  /** The object was absent: an apply is sent as a create (409 AlreadyExists when it appeared since). */
+  create?: true;
+}
+
+/** toOperation with the action's pin: an apply of an absent object becomes a create, a delete carries the uid. */
+export function pinnedOperation(action: ClusterAction, now: Date, pin: ActionPin | undefined): ClusterOperation {
+  const op = toOperation(action, now, pin?.create ? undefined : pin?.resourceVersion);
+  if (op.method === 'apply' && pin?.create) return { method: 'create', manifest: op.manifest };
+  if (op.method === 'delete' && pin?.uid) return { ...op, uid: pin.uid };
+  return op;
+}
 
 /**
  * The API operation behind an action; scale and rollout restart are merge

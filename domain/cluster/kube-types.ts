@@ -140,6 +140,8 @@ export type DryRunResult =
 export interface WritePreconditions {
   /** The object's `metadata.resourceVersion` as it was read: a change made since is a 409, not overwritten. */
   resourceVersion?: string;
+  /** For a delete: the object's `metadata.uid` as it was read (DeleteOptions preconditions): another object of the same name since (a Pod re-created) is a 409. */
+  uid?: string;
 }
 
 /** An apply's or patch's options: its precondition, and where to hand back the server's warnings. */
@@ -149,6 +151,14 @@ export interface WriteOptions extends WritePreconditions {
    * deprecated apiVersion, a deprecated field or label) are appended to it,
    * scrubbed and bounded as a dry run's: a persisted write answers its own.
    */
+  warnings?: string[];
+}
+
+/** A create's options: no precondition but the object's absence (the server answers 409 AlreadyExists otherwise). */
+export interface CreateOptions {
+  /** Field manager recorded on the create; default `svc`. */
+  fieldManager?: string;
+  /** As WriteOptions.warnings: the server's `Warning` headers on the create. */
   warnings?: string[];
 }
 

@@ -21,7 +21,18 @@ export function patchBody(patch: PatchBody, resourceVersion?: string): PatchBody
     : { ...patch, metadata: { ...(patch.metadata as object | undefined), resourceVersion } };
 }
 
-/** DeleteOptions with the pin as a precondition, or no body. */
-export function deleteBody(resourceVersion?: string): Record<string, unknown> | undefined {
-  return resourceVersion ? { kind: 'DeleteOptions', apiVersion: 'v1', preconditions: { resourceVersion } } : undefined;
+/** DeleteOptions with the pins (resourceVersion, uid) as preconditions, or no body. */
+export function deleteBody(resourceVersion?: string, uid?: string): Record<string, unknown> | undefined {
+  if (!resourceVersion && !uid) return undefined;
+  return { kind: 'DeleteOptions', apiVersion: 'v1', preconditions: { ...(uid ? { uid } : {}), ...(resourceVersion ? { resourceVersion } : {}) } };
+}
+
+/**
+ * A create's body (POST to the collection): the manifest without the
+ * server-owned `resourceVersion` and `uid`. Its precondition is the object's
+ * absence: the API server answers 409 AlreadyExists, never overwrites.
+ */
+export function createBody(manifest: KubeObject): KubeObject {
+  const { resourceVersion: _rv, uid: _uid, ...metadata } = manifest.metadata;
+  return { ...manifest, metadata: metadata as KubeObject['metadata'] };
 }

@@ -1,5 +1,6 @@
 import type {
   ApplyOptions,
+  CreateOptions,
   DryRunResult,
   KubeObject,
   PatchBody,
@@ -32,6 +33,20 @@ export interface ClusterWriter {
   /** Server-side apply with `dryRun=All`: nothing is persisted. */
   dryRunApply(manifest: KubeObject, options?: ApplyOptions): Promise<DryRunResult>;
 
+  /**
+   * A create (POST to the collection) with `dryRun=All`: nothing is
+   * persisted. An object of that name already there is `accepted: false`,
+   * reason `AlreadyExists` (the server's 409).
+   */
+  dryRunCreate(manifest: KubeObject, options?: CreateOptions): Promise<DryRunResult>;
+
+  /**
+   * Creates the object, only if it is absent: one of that name already there
+   * is the server's 409 AlreadyExists (ExecutionError, reason
+   * `AlreadyExists`), never overwritten. Returns the object as stored.
+   */
+  create(manifest: KubeObject, options?: CreateOptions): Promise<KubeObject>;
+
   /** Server-side apply (create or update); returns the object as stored, and the server's `Warning` headers in `options.warnings` when given. */
   apply(manifest: KubeObject, options?: ApplyOptions): Promise<KubeObject>;
 
@@ -62,6 +77,8 @@ export interface ClusterWriter {
 export const CLUSTER_WRITER_METHODS = [
   'dryRunApply',
   'apply',
+  'dryRunCreate',
+  'create',
   'dryRunPatch',
   'patch',
   'dryRunDelete',

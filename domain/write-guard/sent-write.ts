@@ -5,11 +5,18 @@ import type { ResolvedTarget } from './resolved-target.js';
 
 /** A write as it is sent to the API server (after svc computed any JSON Patch): what the guard judges besides the objects. */
 export interface WriteAsSent {
-  verb: 'apply' | 'patch' | 'delete';
+  verb: 'apply' | 'create' | 'patch' | 'delete';
   /** For a patch: how the body is read. */
   patchType?: PatchType;
   /** For a patch: the body (an object, or JSON Patch operations when patchType is json). */
   patch?: PatchBody;
+  /**
+   * When svc computed the sent patch from the action's own (a custom
+   * resource's object patch, sent as JSON Patch): the action's patch. What
+   * it names for removal is what the action names: a `remove` svc computed
+   * from a list the action replaced names nothing.
+   */
+  asked?: { patchType: PatchType; patch: PatchBody };
 }
 
 /**
@@ -54,7 +61,8 @@ interface NamedRemovals {
  * never covers another item.
  */
 export function unnamedRemovals(write: WriteAsSent, diff: readonly SegmentChange[], live: KubeObject | null = null): string[] {
-  const named: NamedRemovals = write.verb === 'patch' ? namedRemovals(write, live) : { exact: [], shortened: new Map() };
+  const named: NamedRemovals =
+    write.verb === 'patch' ? namedRemovals(write.asked ? { verb: 'patch', ...write.asked } : write, live) : { exact: [], shortened: new Map() };
   return diff
     .filter((c) => 'from' in c && (!('to' in c) || (Array.isArray(c.from) && Array.isArray(c.to) && c.to.length < c.from.length)))
     .filter((c) => !covered(named, c))

@@ -19,6 +19,15 @@ function target(path: string): { key: string; kind: string; namespace?: string; 
   return { key, kind, ...(m[3] ? { namespace: m[3] } : {}), name: decodeURIComponent(m[5]) };
 }
 
+function createdName(body: string | undefined): string {
+  try {
+    const name = (JSON.parse(body ?? '') as { metadata?: { name?: unknown } }).metadata?.name;
+    return typeof name === 'string' ? name : '';
+  } catch {
+    return '';
+  }
+}
+
 /**
  * What a case wrote to the sandbox: every object a write request (not a dry
  * run) went to since request `from`, judged by its state before the case and
@@ -29,7 +38,8 @@ export function observedWrites(server: KubeApiServer, before: Snapshot, from: nu
   const seen = new Map<string, ObservedWrite>();
   for (const r of server.requests.slice(from)) {
     if (r.method === 'GET' || r.query.get('dryRun') === 'All') continue;
-    const t = target(r.path);
+    // a create is a POST to the collection: the object is named in the body
+    const t = target(r.method === 'POST' ? `${r.path}/${encodeURIComponent(createdName(r.body))}` : r.path);
     if (!t || seen.has(t.key)) continue;
     const [was, now] = [before.get(t.key), server.objects.get(t.key)];
     const ref = { kind: t.kind, ...(t.namespace ? { namespace: t.namespace } : {}), name: t.name };

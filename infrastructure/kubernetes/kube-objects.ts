@@ -1,5 +1,6 @@
 import type {
   ApplyOptions,
+  CreateOptions,
   ClusterEvent,
   EventQuery,
   KubeObject,
@@ -12,7 +13,7 @@ import type {
   WritePreconditions,
 } from '../../domain/cluster/kube-types.js';
 import { patchTypeFor } from '../../domain/cluster/patch-type.js';
-import { applyBody, deleteBody, patchBody } from '../../domain/cluster/write-bodies.js';
+import { applyBody, createBody, deleteBody, patchBody } from '../../domain/cluster/write-bodies.js';
 import { KubeStatusError } from './kube-errors.js';
 import { apiPathPrefix, type KubeDiscovery } from './kube-discovery.js';
 import { byTime, viewEvent, viewObject } from './kube-object-view.js';
@@ -128,6 +129,22 @@ export class KubeObjects {
   }
 
   /**
+   * A create: POST to the object's collection; with `dryRun` nothing is
+   * persisted. An object of that name already there is the server's 409
+   * AlreadyExists (a KubeStatusError): nothing is overwritten.
+   */
+  async create(manifest: KubeObject, options: CreateOptions, dryRun: boolean): Promise<Written> {
+    const path = await this.path(refOf(manifest), true);
+    const { body: result, warnings } = await this.transport.jsonWithWarnings({
+      method: 'POST',
+      path: path.slice(0, path.lastIndexOf('/')),
+      query: { fieldManager: options.fieldManager ?? DEFAULT_FIELD_MANAGER, dryRun: dryRun ? 'All' : undefined, fieldValidation: STRICT },
+      body: createBody(manifest),
+    });
+    return { object: viewObject(result), warnings };
+  }
+
+  /**
    * A strategic merge, JSON merge or JSON patch; with `dryRun` nothing is
    * persisted. `resourceVersion` is set in the patched object (a JSON Patch
    * gets a replace op for it): the server then answers 409 when the object changed.
@@ -152,7 +169,7 @@ export class KubeObjects {
         method: 'DELETE',
         path: await this.path(ref, true),
         query: { propagationPolicy: 'Background' },
-        body: deleteBody(options.resourceVersion),
+        body: deleteBody(options.resourceVersion, options.uid),
       });
       return true;
     } catch (e) {
@@ -167,7 +184,7 @@ export class KubeObjects {
       method: 'DELETE',
       path: await this.path(ref, true),
       query: { propagationPolicy: 'Background', dryRun: 'All' },
-      body: deleteBody(options.resourceVersion),
+      body: deleteBody(options.resourceVersion, options.uid),
     });
     return viewObject(result);
   }

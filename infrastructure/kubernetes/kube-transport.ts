@@ -7,7 +7,7 @@ import { scrubText, scrubUrl } from '../../domain/security/scrub-credentials.js'
 import { KubeStatusError, parseStatusBody } from './kube-errors.js';
 
 export interface KubeRequest {
-  method: 'GET' | 'PATCH' | 'DELETE';
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   /** Absolute API path, e.g. `/api/v1/namespaces/x/pods`; segments already encoded. */
   path: string;
   query?: Record<string, string | number | boolean | undefined>;

@@ -2,6 +2,7 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import type {
   ApiResourceInfo,
   ApplyOptions,
+  CreateOptions,
   ClusterEvent,
   ClusterVersion,
   DescribeResult,
@@ -18,7 +19,6 @@ import type {
   WaitCondition,
   WaitOptions,
   WaitResult,
-  WriteOptions,
   WritePreconditions,
 } from '../../domain/cluster/kube-types.js';
 import * as v from '../../domain/cluster/kube-validation.js';
@@ -174,6 +174,18 @@ export class KubernetesClusterClient implements ClusterClient, ImpersonatingClus
     return this.call(`dry-run apply ${describeRef(refOf(manifest))}`, () => this.verdict(() => this.objects.apply(manifest, options, true)));
   }
 
+  async dryRunCreate(manifest: KubeObject, options: CreateOptions = {}): Promise<DryRunResult> {
+    v.validateManifest(manifest);
+    v.validateFieldManager(options.fieldManager);
+    return this.call(`dry-run create ${describeRef(refOf(manifest))}`, () => this.verdict(() => this.objects.create(manifest, options, true)));
+  }
+
+  async create(manifest: KubeObject, options: CreateOptions = {}): Promise<KubeObject> {
+    v.validateManifest(manifest);
+    v.validateFieldManager(options.fieldManager);
+    return this.call(`create ${describeRef(refOf(manifest))}`, async () => handBack(await this.objects.create(manifest, options, false), options));
+  }
+
   async dryRunPatch(ref: ResourceRef, patch: PatchBody, options: PatchOptions = {}): Promise<DryRunResult> {
     v.validateRef(ref);
     v.validatePatch(patch);
@@ -266,7 +278,7 @@ function describeRef(ref: ResourceRef): string {
 }
 
 /** The stored object of a persisted write; its Warning headers go to the caller's `warnings`, when it gave one. */
-function handBack(written: Written, options: WriteOptions): KubeObject {
+function handBack(written: Written, options: { warnings?: string[] }): KubeObject {
   options.warnings?.push(...written.warnings);
   return written.object;
 }

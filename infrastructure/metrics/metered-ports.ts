@@ -66,11 +66,11 @@ export function meteredLlm(inner: LlmProvider, metrics: Metrics): LlmProvider {
   });
 }
 
-/** Writes sent to the cluster (apply, patch, delete: dry runs and waits are not writes), by verb and outcome. */
+/** Writes sent to the cluster (apply, create, patch, delete: dry runs and waits are not writes), by verb and outcome. */
 export function meteredCluster(inner: ClusterClient, metrics: Metrics): ClusterClient {
   if (inner instanceof UnconfiguredClusterClient) return inner;
   const write = (verb: string) => () => (o: { error?: unknown }) => metrics.clusterWrite(verb, o.error === undefined ? 'success' : outcomeOf(o.error));
-  return meterMethods(inner, { apply: write('apply'), patch: write('patch'), delete: write('delete') });
+  return meterMethods(inner, { apply: write('apply'), create: write('create'), patch: write('patch'), delete: write('delete') });
 }
 
 /** Ledger appends by outcome. */

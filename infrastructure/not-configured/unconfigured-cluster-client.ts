@@ -52,6 +52,12 @@ export class UnconfiguredClusterClient implements ClusterClient, ImpersonatingCl
   async apply(..._args: unknown[]): Promise<never> {
     return notConfigured();
   }
+  async dryRunCreate(..._args: unknown[]): Promise<never> {
+    return notConfigured();
+  }
+  async create(..._args: unknown[]): Promise<never> {
+    return notConfigured();
+  }
   async dryRunPatch(..._args: unknown[]): Promise<never> {
     return notConfigured();
   }

@@ -62,6 +62,8 @@ const CLUSTER_PLAN: SpanPlan = {
     }),
   dryRunApply: about('dryRunApply', 'patch'),
   apply: about('apply', 'patch'),
+  dryRunCreate: about('dryRunCreate', 'create'),
+  create: about('create', 'create'),
   dryRunPatch: about('dryRunPatch', 'patch'),
   patch: about('patch', 'patch'),
   dryRunDelete: about('dryRunDelete', 'delete'),

@@ -96,12 +96,12 @@ const copy = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
 export class FakeCluster implements ClusterClient {
   readonly objects = new Map<string, KubeObject>();
   readonly calls: string[] = [];
-  readonly writes: { method: 'apply' | 'patch' | 'delete'; ref: ResourceRef; body?: unknown }[] = [];
+  readonly writes: { method: 'apply' | 'create' | 'patch' | 'delete'; ref: ResourceRef; body?: unknown }[] = [];
   readonly logTexts = new Map<string, string>();
   clusterEvents: ClusterEvent[] = [];
   resources: ApiResourceInfo[] = [];
   schemas = new Map<string, ResourceSchema>();
-  rejectDryRun?: (what: { method: 'apply' | 'patch' | 'delete'; ref: ResourceRef; body?: unknown }) => Verdict | undefined;
+  rejectDryRun?: (what: { method: 'apply' | 'create' | 'patch' | 'delete'; ref: ResourceRef; body?: unknown }) => Verdict | undefined;
   onWrite?: (object: KubeObject) => KubeObject;
 
   put(...objects: KubeObject[]): this {
@@ -190,6 +190,25 @@ export class FakeCluster implements ClusterClient {
     this.writes.push({ method: 'apply', ref, body: manifest });
     return stored;
   }
+  /** A create: 409 AlreadyExists (as the API server) when an object of that name is stored. */
+  async dryRunCreate(manifest: KubeObject): Promise<DryRunResult> {
+    this.calls.push('dryRunCreate');
+    const ref = { ...manifest.metadata, apiVersion: manifest.apiVersion, kind: manifest.kind };
+    if (this.objects.has(keyOf(ref))) return { accepted: false, reason: 'AlreadyExists', message: `${ref.kind} "${ref.name}" already exists`, causes: [] };
+    return this.rejectDryRun?.({ method: 'create', ref, body: manifest }) ?? { accepted: true, object: copy(manifest) };
+  }
+  async create(manifest: KubeObject): Promise<KubeObject> {
+    this.calls.push('create');
+    const ref = { ...manifest.metadata, apiVersion: manifest.apiVersion, kind: manifest.kind };
+    if (this.objects.has(keyOf(ref)))
+      throw new ExecutionError(`Kubernetes rejected create ${ref.kind} ${ref.name} (409 AlreadyExists): ${ref.kind} "${ref.name}" already exists`, {
+        reason: 'AlreadyExists',
+        code: 409,
+      });
+    const stored = this.store({ ...copy(manifest), metadata: { uid: randomUUID(), ...copy(manifest.metadata) } });
+    this.writes.push({ method: 'create', ref, body: manifest });
+    return stored;
+  }
   async dryRunPatch(ref: ResourceRef, patch: PatchBody, options: PatchOptions = {}): Promise<DryRunResult> {
     this.calls.push('dryRunPatch');
     const existing = this.objects.get(keyOf(ref));
@@ -217,6 +236,8 @@ export class FakeCluster implements ClusterClient {
   }
   async delete(ref: ResourceRef, options: WritePreconditions = {}): Promise<boolean> {
     this.calls.push('delete');
+    if (options.uid !== undefined && this.objects.get(keyOf(ref)) && options.uid !== this.objects.get(keyOf(ref))?.metadata.uid)
+      throw new ExecutionError(`Kubernetes rejected delete ${ref.kind} ${ref.name} (409 Conflict): Precondition failed: UID`);
     if (conflict(ref, this.objects.get(keyOf(ref)), options)) throw new ExecutionError(`Kubernetes rejected delete ${ref.kind} ${ref.name} (409 Conflict)`);
     const existed = this.objects.delete(keyOf(ref));
     if (existed) this.writes.push({ method: 'delete', ref });

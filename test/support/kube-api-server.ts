@@ -8,7 +8,7 @@ import { apiGroupList, apiResourceList, BROKEN_GROUP_VERSIONS, OPENAPI_DOCS, ope
 import { KubeCluster, type Obj } from './kube-cluster.js';
 import { KubeRbac } from './kube-rbac.js';
 import { testTls } from './kube-test-ca.js';
-import { deleteObject, statusBody as status, writePatch, type Answer } from './kube-writes.js';
+import { createObject, deleteObject, statusBody as status, writePatch, type Answer } from './kube-writes.js';
 
 export interface RecordedRequest {
   method: string;
@@ -168,6 +168,14 @@ export class KubeApiServer extends KubeCluster {
     const objPath = `${prefix}${namespace ? `/namespaces/${namespace}` : ''}/${resource}/${name}`;
     if (name === undefined && r.method === 'GET')
       return this.list(res.kind, `${prefix}${namespace ? `/namespaces/${namespace}` : ''}/${resource}/`, prefix, resource, r.query);
+    if (name === undefined && r.method === 'POST')
+      return createObject(this, r, {
+        gv,
+        kind: res.kind,
+        resource,
+        namespace,
+        collection: `${prefix}${namespace ? `/namespaces/${namespace}` : ''}/${resource}`,
+      });
     const target = { gv, kind: res.kind, resource, path: objPath, namespace, name };
     if (r.method === 'GET')
       return this.objects.has(objPath)

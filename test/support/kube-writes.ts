@@ -24,8 +24,12 @@
  *   (negative replicas, Deployment selector immutable and matching the template
  *   labels) with 422 Invalid Status and causes; the server's defaults (Deployment
  *   strategy, revisionHistoryLimit, progressDeadlineSeconds; Service clusterIP).
+ * - `createObject`: POST to the collection, 201 with the object as stored; 409
+ *   AlreadyExists Status when an object of that name exists (nothing changed);
+ *   a `resourceVersion` in the body is 400, as kube-apiserver answers.
  * - `deleteObject`: 200 Success Status (details name, group, kind, uid); with
- *   `dryRun=All` 200 with the object that would be deleted, nothing removed.
+ *   `dryRun=All` 200 with the object that would be deleted, nothing removed;
+ *   `preconditions.uid` that is not the stored object's is 409 Conflict.
  * Every write that persisted something marks the object simulated and reconciles.
  */
 import { randomUUID } from 'node:crypto';
@@ -174,6 +178,30 @@ function patchObject(c: KubeCluster, r: RecordedRequest, t: Target): Answer {
   return persist(c, r, t, existing, merged, managedFields);
 }
 
+/**
+ * POST to a collection (`t.name` empty): the object's name from its body;
+ * 409 AlreadyExists when one of that name is stored, as kube-apiserver
+ * answers (nothing is changed, dry run or not).
+ */
+export function createObject(c: KubeCluster, r: RecordedRequest, t: Omit<Target, 'name' | 'path'> & { collection: string }): Answer {
+  const body = parse(r);
+  if (!body) return undecodable('object');
+  const name = body.metadata?.name;
+  if (typeof name !== 'string' || !name)
+    return [422, statusBody(422, 'Invalid', `${t.kind} "" is invalid: metadata.name: Required value: name or generateName is required`)];
+  if (body.kind !== t.kind || body.apiVersion !== t.gv)
+    return [400, statusBody(400, 'BadRequest', 'the kind or apiVersion of the object does not match the request')];
+  if (body.metadata.namespace !== undefined && body.metadata.namespace !== t.namespace)
+    return [400, statusBody(400, 'BadRequest', 'the namespace of the provided object does not match the namespace sent on the request')];
+  if (body.metadata.resourceVersion) return [400, statusBody(400, 'BadRequest', 'resourceVersion should not be set on objects to be created')];
+  const target: Target = { ...t, name, path: `${t.collection}/${name}` };
+  if (t.namespace && !c.objects.has(`/api/v1/namespaces/${t.namespace}`)) return [404, statusBody(404, 'NotFound', `namespaces "${t.namespace}" not found`)];
+  if (c.objects.has(target.path)) return [409, statusBody(409, 'AlreadyExists', `${qualified(target)} "${name}" already exists`)];
+  const manager = r.query.get('fieldManager') ?? 'unknown';
+  const managedFields = [{ manager, operation: 'Update', apiVersion: t.gv, time: c.now(), fieldsType: 'FieldsV1', fieldsV1: {} }];
+  return persist(c, r, target, undefined, { ...body, metadata: { ...body.metadata } }, managedFields);
+}
+
 /** Field validation of what the request added: Strict refuses unknown fields, Warn and Ignore drop them (Warn says so). */
 function validateFields(r: RecordedRequest, t: Target, obj: Obj, existing: Obj | undefined): { obj: Obj; warnings: string[] } | Answer {
   const before = new Set(existing ? unknownFields(t.kind, existing) : []);
@@ -279,6 +307,9 @@ export function setDefaults(obj: Obj, existing: Obj | undefined): void {
 export function deleteObject(c: KubeCluster, r: RecordedRequest, t: Target): Answer {
   const existing = c.objects.get(t.path);
   if (!existing) return notFound(t);
+  const uid = parse(r)?.preconditions?.uid;
+  if (uid !== undefined && uid !== existing.metadata.uid)
+    return [409, statusBody(409, 'Conflict', `Precondition failed: UID in precondition: ${uid}, UID in object meta: ${existing.metadata.uid}`)];
   const wanted = parse(r)?.preconditions?.resourceVersion;
   if (wanted !== undefined && wanted !== existing.metadata.resourceVersion)
     return [

@@ -116,6 +116,17 @@ describe('write guard: removals named inside list items', () => {
       after((o) => o.spec.template.spec.containers.pop()),
       [SIDE],
     ],
+    [
+      "svc's own JSON Patch computed from a custom resource's list replacement names nothing: the action named no removal",
+      {
+        verb: 'patch',
+        patchType: 'json',
+        patch: [{ op: 'remove', path: '/spec/template/spec/containers/1' }],
+        asked: { patchType: 'merge', patch: containers({ name: 'web', image: 'nginx:1' }) },
+      },
+      after((o) => o.spec.template.spec.containers.pop()),
+      [SIDE],
+    ],
     ['an apply names none', { verb: 'apply' }, after(dropEnv(0, 'B')), [`${WEB}.env[name=B]`]],
   ];
   for (const [name, write, result, flagged] of table)

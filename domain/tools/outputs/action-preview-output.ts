@@ -40,6 +40,10 @@ export const actionPreviewFields = {
     .optional()
     .describe('For a custom resource: the JSON Patch (RFC 6902) svc computed from the live object; what the dry run tested and what execution sends'),
   resourceVersion: z.string().optional().describe('The version of the live object the diff was made against: execution refuses when it changed since (409)'),
+  uid: z
+    .string()
+    .optional()
+    .describe('For a delete: the uid of the live object; execution deletes only that object (a Pod re-created under the same name since is not deleted: 409)'),
 };
 
 export const refusedOutput = z.object({ action: z.number().int(), description: z.string(), reason: z.string(), message: z.string(), causes: z.array(cause) });
