@@ -10,6 +10,7 @@ import type { ToolRegistry } from '../domain/tools/tool-registry.js';
 import type { ToolContext, ToolHandlers } from './tool-handler.js';
 import { withinRun, type RunScope } from './runs/run-scope.js';
 import { actingFor } from './cluster/acting-caller.js';
+import { scrubInScope, withinSecretScope } from './security/secret-scope.js';
 
 export interface ExecuteToolInput {
   toolName: string;
@@ -72,7 +73,9 @@ export class ExecuteTool {
         try {
           const context: ToolContext = { requestId: input.requestId, sessionId, caller: input.caller, gitToken: input.gitToken, ledgerIds, ...input.run };
           const run = input.run;
-          const value = run ? await withinRun(run, () => this.run(input.toolName, params, context)) : await this.run(input.toolName, params, context);
+          // one Secret scope per call: every Secret value it read or wrote is scrubbed from its answer (and its sessions, ledger entries, model text)
+          const work = () => withinSecretScope(async () => scrubInScope(await this.run(input.toolName, params, context)));
+          const value = run ? await withinRun(run, work) : await work();
           // a tool may wind down to an answer after a cancel (a loop stopped as at its deadline): a cancelled run has none
           if (run?.signal.aborted) throw new CancelledError();
           span.setAttributes({ 'svc.tool.success': true, 'svc.tool.duration_ms': this.clock.now() - started, ...changes() });

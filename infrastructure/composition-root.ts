@@ -19,6 +19,8 @@ import { actingUserForSpans, callerAwareCluster } from '../application/cluster/c
 import { readOnlyView } from '../domain/ports/cluster-reader.js';
 import type { ScanStateStore } from '../domain/ports/scan-state-store.js';
 import type { SessionStore } from '../domain/ports/session-store.js';
+import { noteObjectRead, scrubbingLlm, scrubbingSessionStore } from '../application/security/secret-scope.js';
+import { observeObjectsRead } from './kubernetes/kube-object-view.js';
 import type { RunStore } from '../domain/ports/run-store.js';
 import { runAwareLlm, runAwareWriter } from '../application/runs/run-aware-ports.js';
 import { registerRuns } from './runs/register-runs.js';
@@ -121,12 +123,14 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
   value(TOKENS.Embedder, ports.embedder);
   value(TOKENS.PolicySource, new OrgPolicySource(ports.vectorStore, ports.embedder));
   // ...and through the run-aware views: inside a run, progress events and a cancel that stops the next call or write
-  value(TOKENS.LlmProvider, runAwareLlm(ports.llm));
+  value(TOKENS.LlmProvider, runAwareLlm(scrubbingLlm(ports.llm)));
+  // the adapter hands what it reads to the per-call Secret scope, before it redacts Secret values
+  observeObjectsRead(noteObjectRead);
   // One adapter, two ports: the reader view cannot reach a write method, even through a cast.
   value(TOKENS.ClusterReader, readOnlyView(ports.cluster));
   value(TOKENS.ClusterWriter, runAwareWriter(ports.cluster));
   const shared = createSharedState(config, c.resolve(TOKENS.Clock), logger, tracer);
-  value(TOKENS.SessionStore, overrides.sessions ?? shared.sessions);
+  value(TOKENS.SessionStore, scrubbingSessionStore(overrides.sessions ?? shared.sessions, readOnlyView(ports.cluster)));
   value(TOKENS.ListSessions, new ListSessions(c.resolve(TOKENS.SessionStore)));
   value(TOKENS.GetSession, new GetSession(c.resolve(TOKENS.SessionStore), config.auth));
   value(TOKENS.SharedState, shared.sharedState);

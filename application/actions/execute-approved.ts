@@ -6,6 +6,8 @@ import type { FieldChange } from '../../domain/operations/object-diff.js';
 import type { Clock } from '../../domain/ports/clock.js';
 import type { ClusterReader } from '../../domain/ports/cluster-reader.js';
 import type { ClusterWriter } from '../../domain/ports/cluster-writer.js';
+import { secretValuesWritten } from '../../domain/security/secret-values.js';
+import { noteValuesWritten } from '../security/secret-scope.js';
 import { executeActions, type ExecutionReport, type WriteRecording } from './execute-actions.js';
 import { NO_POLICIES, type PolicySource } from './policy-source.js';
 import { policyVerdict, previewActions, resolveForWrite, writeAsSent, type PreviewChecks } from './preview-actions.js';
@@ -51,6 +53,7 @@ export async function executeApproved(
     outcomes: actions.map((x, j) => ({ action: j + 1, description: x.description, kubectl: kubectlEquivalent(x), status: 'not-run' })),
   });
   for (const [i, a] of sent.entries()) {
+    noteValuesWritten(secretValuesWritten(actionTarget(a), a.type === 'apply' ? a.manifest : a.type === 'patch' ? a.patch : undefined));
     const resolved = await resolveForWrite(deps.reader, a);
     const outside =
       'target' in resolved ? checkBeforeIo(resolved.target, writeAsSent(toOperation(a, at)), guardSettingsOf(checks.scope))?.reason : resolved.message;

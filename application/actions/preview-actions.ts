@@ -19,6 +19,8 @@ import { policyRefusal } from '../../domain/orgdata/policy-match.js';
 import type { ClusterReader } from '../../domain/ports/cluster-reader.js';
 import type { ClusterWriter } from '../../domain/ports/cluster-writer.js';
 import { dryRunOperation } from './execute-actions.js';
+import { secretValuesWritten } from '../../domain/security/secret-values.js';
+import { noteValuesWritten } from '../security/secret-scope.js';
 import type { StoredPolicies } from './policy-source.js';
 import type { ProposedAction } from './proposed-action.js';
 
@@ -153,6 +155,8 @@ async function previewOne(
   const resolution = await resolveForWrite(reader, action);
   if (!('target' in resolution)) return refusal(resolution, undefined, writeAsSent(asked));
   const { target } = resolution;
+  // what the action puts into a Secret is scrubbed by value from the answer, the ledger and what a model is sent
+  noteValuesWritten(secretValuesWritten(refOf(target), action.type === 'apply' ? action.manifest : action.type === 'patch' ? action.patch : undefined));
   const early = checkBeforeIo(target, writeAsSent(asked), settings);
   if (early) return refusal({ accepted: false, reason: early.code, message: early.reason, causes: [] }, target, writeAsSent(asked));
   const live = await refusalOf(() => reader.get(refOf(target)));

@@ -5,6 +5,7 @@ import { DomainError } from '../../domain/errors.js';
 import { REQUEST_MAX_CHARS, type ChangeApproval, type ChangeOutcome, type ChangeRecord, type SentChange } from '../../domain/ledger/change-entry.js';
 import { inverseOf } from '../../domain/ledger/inverse-change.js';
 import { scrubRecord } from '../../domain/ledger/ledger-scrub.js';
+import { scopeSecretValues } from '../security/secret-scope.js';
 import { objectState, redactObject, targetOf } from '../../domain/ledger/object-state.js';
 import { diffObjects, type FieldChange } from '../../domain/operations/object-diff.js';
 import type { ChangeLedger } from '../../domain/ports/change-ledger.js';
@@ -157,7 +158,8 @@ export class ChangeRecorder {
    */
   async append(context: WriteContext, record: ChangeRecord): Promise<Pick<RecordedWrite, 'ledgerId' | 'ledgerError'>> {
     try {
-      const entry = await this.ledger.append(scrubRecord(record, [...this.secrets, ...(context.secrets ?? [])]));
+      // svc's own credentials, the caller's git token, and every Secret value this run read or wrote
+      const entry = await this.ledger.append(scrubRecord(record, [...this.secrets, ...(context.secrets ?? []), ...scopeSecretValues()]));
       context.ledgerIds?.push(entry.id);
       // the new head in the log: shipped logs keep a copy of the chain's end outside svc (docs/ledger.md, anchoring)
       this.logger?.info('change ledger entry appended', { ledgerId: entry.id, seq: entry.seq, hash: entry.hash });

@@ -9,6 +9,28 @@ const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
  * credentials, and the last-applied annotation repeats them, so both are
  * redacted before an object can reach a model, a response or a log.
  */
+let readObserver: ((raw: unknown) => void) | undefined;
+
+/**
+ * Registers the one function every adapter calls with what a GET or a list
+ * answered, before Secret values are redacted (the composition root gives
+ * the per-run Secret scope's noteObjectRead, which keeps them only inside a
+ * tool run, to scrub them by value). Process-wide: the observer itself
+ * decides whose run a read belongs to.
+ */
+export function observeObjectsRead(observer: ((raw: unknown) => void) | undefined): void {
+  readObserver = observer;
+}
+
+/** What an adapter read, handed to the observer (never throws into the read). */
+export function noteRead(raw: unknown): void {
+  try {
+    readObserver?.(raw);
+  } catch {
+    // the observer is best effort; the read stands
+  }
+}
+
 export function viewObject(raw: unknown): KubeObject {
   const obj = { ...(raw as KubeObject) };
   if (obj.metadata && typeof obj.metadata === 'object') {

@@ -16,7 +16,7 @@ import { patchTypeFor } from '../../domain/cluster/patch-type.js';
 import { applyBody, createBody, deleteBody, patchBody } from '../../domain/cluster/write-bodies.js';
 import { KubeStatusError } from './kube-errors.js';
 import { apiPathPrefix, type KubeDiscovery } from './kube-discovery.js';
-import { byTime, viewEvent, viewObject } from './kube-object-view.js';
+import { byTime, noteRead, viewEvent, viewObject } from './kube-object-view.js';
 import type { KubeTransport } from './kube-transport.js';
 
 const DEFAULT_FIELD_MANAGER = 'svc';
@@ -53,7 +53,9 @@ export class KubeObjects {
 
   async read(ref: ResourceRef): Promise<KubeObject | null> {
     try {
-      return viewObject(await this.transport.json({ method: 'GET', path: await this.path(ref) }));
+      const raw = await this.transport.json({ method: 'GET', path: await this.path(ref) });
+      noteRead(raw);
+      return viewObject(raw);
     } catch (e) {
       if (e instanceof KubeStatusError && e.code === 404) return null;
       throw e;
@@ -69,6 +71,7 @@ export class KubeObjects {
       query: { labelSelector: query.labelSelector, fieldSelector: query.fieldSelector, limit: query.limit ?? 100, continue: query.continueToken },
     });
     // list items carry no apiVersion/kind of their own
+    noteRead({ items: (res.items ?? []).map((i) => ({ apiVersion: info.apiVersion, kind: info.kind, ...(i as object) })) });
     const items = (res.items ?? []).map((i) => viewObject({ apiVersion: info.apiVersion, kind: info.kind, ...(i as object) }));
     return { items, ...(res.metadata?.continue ? { continueToken: res.metadata.continue } : {}) };
   }
