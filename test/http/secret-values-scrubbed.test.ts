@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import request from 'supertest';
@@ -88,5 +89,28 @@ describe('Secret values svc read are scrubbed by value everywhere (Kubernetes st
     expect(leaks(JSON.stringify(chat.requests)), 'what the model was sent').to.deep.equal([]);
     // the value never reached a readable field of the cluster either: what was written is ***
     expect(kube.objects.get('/api/v1/namespaces/shop/configmaps/cfg')!.metadata.annotations).to.deep.equal({ leak: '***', leak64: '***' });
+  });
+
+  it('a viewer reads a remediate session through the tool exactly as through GET /api/v1/sessions/{id}: 403 both ways; the owner reads it', async () => {
+    const sha = (t: string) => createHash('sha256').update(t).digest('hex');
+    const [alice, vera] = ['alice-token-0123456789', 'vera-token-0123456789'];
+    const tokens = path.join(dir, 'tokens');
+    writeFileSync(tokens, `alice operator ${sha(alice)}\nvera viewer ${sha(vera)}\n`);
+    const action = { type: 'patch', target: { apiVersion: 'v1', kind: 'ConfigMap', name: 'cfg', namespace: 'shop' }, patch: { data: { a: '2' } } };
+    chat.script({ content: 'cfg is wrong' }, { content: analysisAnswer({ actions: [{ ...action, description: 'd', rationale: 'r', risk: 'low' }] }) });
+    const { app } = buildTestApp({
+      ...scriptedEnv(chat, kube),
+      SVC_DATA_DIR: dir,
+      SVC_AUTH_TOKEN: undefined as unknown as string,
+      SVC_AUTH_TOKENS_FILE: tokens,
+    });
+    const as = (t: string) => ({ Authorization: `Bearer ${t}` });
+    const { sessionId } = (await request(app).post('/api/v1/tools/remediate').set(as(alice)).send({ issue: 'cfg in shop is wrong' }).expect(200)).body.data
+      .result;
+    const look = await request(app).post('/api/v1/tools/remediate').set(as(vera)).send({ sessionId }).expect(403);
+    expect(look.body.error.message).to.contain('only they or an admin may read it');
+    await request(app).get(`/api/v1/sessions/${sessionId}`).set(as(vera)).expect(403);
+    expect((await request(app).post('/api/v1/tools/remediate').set(as(alice)).send({ sessionId }).expect(200)).body.data.result.sessionId).to.equal(sessionId);
+    await request(app).get(`/api/v1/sessions/${sessionId}`).set(as(alice)).expect(200);
   });
 });
