@@ -5,7 +5,7 @@ import type { ClusterReader } from '../../domain/ports/cluster-reader.js';
 import type { LlmProvider } from '../../domain/ports/llm-provider.js';
 import type { SessionStore } from '../../domain/ports/session-store.js';
 import type { Session } from '../../domain/sessions/session.js';
-import { scrubSecretValues, secretValuesOf } from '../../domain/security/secret-values.js';
+import { scrubSecretValues, secretValuesOf, secretValuesWritten } from '../../domain/security/secret-values.js';
 
 /**
  * The Secret values one tool run met, so that they are scrubbed by value
@@ -76,6 +76,17 @@ export function scrubbingLlm(llm: LlmProvider): LlmProvider {
   };
 }
 
+/** What the actions held in a session's state write into Secrets: a Secret manifest's values, a patch's of a Secret target. */
+function valuesWrittenIn(state: unknown, depth = 0): string[] {
+  if (depth > 32) return [];
+  if (Array.isArray(state)) return state.flatMap((x) => valuesWrittenIn(x, depth + 1));
+  if (!isJsonObject(state)) return [];
+  const t = state.target;
+  const own =
+    isJsonObject(t) && 'patch' in state ? secretValuesWritten({ apiVersion: String(t.apiVersion), kind: String(t.kind) }, state.patch) : secretValuesOf(state);
+  return [...own, ...Object.values(state).flatMap((x) => valuesWrittenIn(x, depth + 1))];
+}
+
 /** A field the session store adds to a session's state: the Secrets its runs read (names only). */
 export const SECRETS_READ = 'secretsRead';
 
@@ -110,6 +121,8 @@ export function scrubbingSessionStore(store: SessionStore, reader: ClusterReader
   const answered = async <S>(session: Session<S> | undefined): Promise<Session<S> | undefined> => {
     if (!session) return session;
     await reread(session.state);
+    // the values its actions write into Secrets: kept in the session, scrubbed from this call's answer and model text
+    noteValuesWritten(valuesWrittenIn(session.state));
     return { ...session, state: scrubSecretValues(session.state, [...(storage.getStore()?.read ?? [])]) };
   };
   return {

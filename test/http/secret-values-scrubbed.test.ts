@@ -6,6 +6,7 @@ import path from 'node:path';
 import request from 'supertest';
 import { KubeApiServer } from '../support/kube-api-server.js';
 import { OpenAiChatServer } from '../support/openai-chat-server.js';
+import { planJson } from '../support/operate-fixtures.js';
 import { analysisAnswer, callFn, scriptedEnv } from '../support/remediation-fixtures.js';
 import { auth, buildTestApp } from '../support/test-app.js';
 
@@ -112,5 +113,30 @@ describe('Secret values svc read are scrubbed by value everywhere (Kubernetes st
     await request(app).get(`/api/v1/sessions/${sessionId}`).set(as(vera)).expect(403);
     expect((await request(app).post('/api/v1/tools/remediate').set(as(alice)).send({ sessionId }).expect(200)).body.data.result.sessionId).to.equal(sessionId);
     await request(app).get(`/api/v1/sessions/${sessionId}`).set(as(alice)).expect(200);
+  });
+
+  it('operate: a new value written into a Secret is *** in every answer and model request; the session keeps it so the write can run', async () => {
+    const NEW = `new-pass-${Math.random().toString(36).slice(2, 12)}`;
+    const rotate = {
+      type: 'patch',
+      target: { apiVersion: 'v1', kind: 'Secret', name: 'db', namespace: 'shop' },
+      patch: { stringData: { password: NEW } },
+      description: 'Rotate the db password',
+      rationale: `the new one is ${NEW}`,
+      risk: 'high',
+    };
+    chat.script({ content: 'db holds the password' }, { content: planJson([rotate]) });
+    const { app } = buildTestApp({ ...scriptedEnv(chat, kube), SVC_DATA_DIR: dir });
+    const plan = await request(app).post('/api/v1/tools/operate').set(auth).send({ intent: 'rotate the db password in namespace shop' }).expect(200);
+    const { sessionId } = plan.body.data.result;
+    const news = (text: string) => [NEW, b64(NEW)].filter((v) => text.includes(v)).length;
+    expect(news(plan.text), 'the plan').to.equal(0);
+    expect(news((await request(app).post('/api/v1/tools/operate').set(auth).send({ sessionId }).expect(200)).text), 'a later look').to.equal(0);
+    const ran = await request(app).post('/api/v1/tools/operate').set(auth).send({ sessionId, executeChoice: 1 }).expect(200);
+    expect(news(ran.text), 'the execution').to.equal(0);
+    // the Secret did change in the cluster: the value was real
+    expect(news(JSON.stringify(kube.objects.get('/api/v1/namespaces/shop/secrets/db')))).to.be.greaterThan(0);
+    expect(news(JSON.stringify(chat.requests)), 'what the model was sent').to.equal(0);
+    expect(leaks(ran.text + plan.text + JSON.stringify(chat.requests)), 'the old value').to.deep.equal([]);
   });
 });
