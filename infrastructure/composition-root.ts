@@ -240,12 +240,13 @@ export async function waitForSharedState(c: DependencyContainer, timeoutMs = SHA
   });
 }
 
-/** Background work a started server owns (a capability scan left unfinished, ledger retention): started and stopped by the process entry point. */
+/** Background work a started server owns (a capability scan left unfinished, ledger retention, recovery of open ledger intents): started and stopped by the process entry point. */
 export async function resumeBackgroundWork(c: DependencyContainer): Promise<void> {
   c.resolve(TOKENS.LedgerRetention).start();
+  c.resolve(TOKENS.RecoverIntents).start();
   await resumeScan(c);
 }
 
 export async function stopBackgroundWork(c: DependencyContainer): Promise<void> {
-  await Promise.all([stopScan(c), c.resolve(TOKENS.LedgerRetention).stop()]);
+  await Promise.all([stopScan(c), c.resolve(TOKENS.LedgerRetention).stop(), c.resolve(TOKENS.RecoverIntents).stop()]);
 }

@@ -7,6 +7,7 @@ import type { IngestedPromptSource } from '../application/ingested-prompt-source
 import type { ListTools } from '../application/list-tools.js';
 import type { GetChange } from '../application/ledger/get-change.js';
 import type { LedgerRetention } from '../application/ledger/ledger-retention.js';
+import type { RecoverIntents } from '../application/ledger/recover-intents.js';
 import type { ListChanges } from '../application/ledger/list-changes.js';
 import type { VerifyLedger } from '../application/ledger/verify-ledger.js';
 import type { ChangeRecorder } from '../application/ledger/change-recorder.js';
@@ -108,6 +109,7 @@ export const TOKENS = {
   GetChange: token<GetChange>('GetChange'),
   VerifyLedger: token<VerifyLedger>('VerifyLedger'),
   LedgerRetention: token<LedgerRetention>('LedgerRetention'),
+  RecoverIntents: token<RecoverIntents>('RecoverIntents'),
   ChangeRecorder: token<ChangeRecorder>('ChangeRecorder'),
   RevertChange: token<RevertChange>('RevertChange'),
   /** The organisation's stored policies, which every write is checked against. */

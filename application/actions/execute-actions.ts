@@ -9,7 +9,7 @@ import {
 import type { DryRunResult, KubeObject } from '../../domain/cluster/kube-types.js';
 import { applyBody, createBody, deleteBody, patchBody } from '../../domain/cluster/write-bodies.js';
 import type { SentChange } from '../../domain/ledger/change-entry.js';
-import type { ChangeRecorder, RecordedWrite, WriteContext } from '../ledger/change-recorder.js';
+import { LedgerIntentError, type ChangeRecorder, type RecordedWrite, type WriteContext } from '../ledger/change-recorder.js';
 import { DependencyError, DomainError } from '../../domain/errors.js';
 import type { Clock } from '../../domain/ports/clock.js';
 import type { ClusterWriter } from '../../domain/ports/cluster-writer.js';
@@ -161,7 +161,14 @@ export async function executeActions(
       continue;
     }
     const written: string[] = [];
-    const done = await send(writer, op, written, recording && { recording, action: actions[i], dryRun: dryRuns[i] });
+    let done: RecordedWrite;
+    try {
+      done = await send(writer, op, written, recording && { recording, action: actions[i], dryRun: dryRuns[i] });
+    } catch (e) {
+      // the ledger could not record this write's intent: it was not sent, and neither is any after it
+      if (e instanceof LedgerIntentError && outcomes.length) throw new LedgerIntentError(`${e.message}. ${appliedBefore(outcomes)}`, e.details);
+      throw e;
+    }
     // a write that was not stored answers no headers: its dry run's stand
     const shown = done.error === undefined ? written : (warnings[i] ?? []);
     const ledger = {
@@ -178,6 +185,13 @@ export async function executeActions(
     }
   }
   return { dryRunPassed: true, outcomes };
+}
+
+/** What an execution stopped by the ledger had done before: the caller must know what is live. */
+function appliedBefore(outcomes: ActionOutcome[]): string {
+  const done = outcomes.filter((o) => o.status === 'applied');
+  const listed = done.map((o) => `${o.action}. ${o.description}${o.ledgerId ? ` (change ledger entry ${o.ledgerId})` : ''}`).join('; ');
+  return done.length ? `Applied before it: ${listed}. The actions after it were not run` : 'No action was applied';
 }
 
 /** One write, through the recorder when there is one (the hook of the change ledger), its failure handed back. */

@@ -214,8 +214,18 @@ export class RevertChange {
       throw new ForbiddenError(`Reverting ${whose} needs the admin role; an operator reverts only their own`, { required: 'admin' });
     }
     if (entry.git) throw gitRevertRefusal(entry);
+    if (entry.type === 'intent') {
+      const outcome = (await this.ledger.list({ intentId: entry.id }, { limit: 1 })).entries[0];
+      throw new ConflictError(
+        outcome
+          ? `Entry ${entry.id} is the intent of a write, not the change: revert ${outcome.id}, which records its outcome`
+          : `Entry ${entry.id} is the intent of a write whose outcome is not recorded yet (svc records it after the API server answers, or recovery after reading the object): there is nothing to revert yet`,
+        { id: entry.id, ...(outcome ? { outcomeId: outcome.id } : {}) },
+      );
+    }
     if (entry.outcome.status !== 'applied') {
-      throw new ConflictError(`Change ${entry.id} was not applied (${entry.outcome.status}: ${entry.outcome.message}): there is nothing to revert`, {
+      const why = 'message' in entry.outcome ? `${entry.outcome.status}: ${entry.outcome.message}` : entry.outcome.status;
+      throw new ConflictError(`Change ${entry.id} was not applied (${why}): there is nothing to revert`, {
         id: entry.id,
       });
     }

@@ -143,7 +143,7 @@ export class RunExecutor {
         requestId: job.requestId,
         caller: job.caller,
         gitToken: job.gitToken,
-        run: { signal: controller.signal, progress: progress.sink, respondAsync: true },
+        run: { runId: job.runId, signal: controller.signal, progress: progress.sink, respondAsync: true },
       })
       .then(
         (out): Outcome => ({ kind: 'ok', value: out }),

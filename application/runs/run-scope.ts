@@ -7,6 +7,8 @@ export type ProgressSink = (type: Exclude<RunEventType, 'done'>, data: Record<st
 
 /** What the shared AI parts need to know about the run they are part of. */
 export interface RunScope {
+  /** The run's id (`run_...`), when the work is a run of its own: recorded on the ledger intents of its writes. */
+  runId?: string;
   /** Aborts when the run is cancelled. */
   signal: AbortSignal;
   progress: ProgressSink;

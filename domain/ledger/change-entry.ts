@@ -61,12 +61,16 @@ export interface SentChange {
 
 export type ChangeOutcome =
   | { status: 'applied' }
+  /** An `intent` entry's: the write is about to be sent; its outcome is a later entry naming it in `intentId`. */
+  | { status: 'pending' }
+  /** Recovery could not tell whether a write whose answer never came took effect (see `recovery`). */
+  | { status: 'unknown'; message: string }
   /** The API server refused the change (a 4xx with its reason and message). */
   | { status: 'refused'; reason?: string; message: string }
   /** Anything else: the call failed in transport, or svc stopped before sending it. */
   | { status: 'failed'; message: string };
 export type OutcomeStatus = ChangeOutcome['status'];
-export const OUTCOME_STATUSES: readonly OutcomeStatus[] = ['applied', 'refused', 'failed'];
+export const OUTCOME_STATUSES: readonly OutcomeStatus[] = ['applied', 'refused', 'failed', 'unknown', 'pending'];
 
 /** The change that undoes this one, as `revert` will send it (after a dry run). */
 export type InverseChange =
@@ -110,10 +114,34 @@ export interface GitChange {
   pullRequestError?: string;
 }
 
-/** What the recorder knows; the ledger adds id, seq, at and the hashes. */
+/** What recovery saw when it read the object of an intent whose outcome was never recorded. */
+export type RecoveryFinding =
+  /** The live object differs from the state before exactly as the dry run said the write would change it. */
+  | 'matches'
+  /** The object is as it was before (same resourceVersion): the write did not take effect. */
+  | 'unchanged'
+  /** A delete: the object is gone (or being deleted). */
+  | 'gone'
+  /** The object does not exist. */
+  | 'absent'
+  /** The object exists and is neither as before nor as intended (or the intended state is not known). */
+  | 'differs'
+  /** The object could not be read. */
+  | 'unreadable';
+
+/**
+ * What the recorder knows; the ledger adds id, seq, at and the hashes.
+ *
+ * Every cluster write leaves two entries: an `intent` (outcome `pending`,
+ * inverse null) appended and made durable before the write is sent, and
+ * after it the outcome entry (`change` or `revert`) naming the intent in
+ * `intentId`. An intent without an outcome entry is open: svc stopped (or
+ * the ledger failed) between the two; recovery reads the object and appends
+ * the outcome it observes (with `recovery`).
+ */
 export interface ChangeRecord {
-  /** `change` for a tool's write, `revert` for an undo made through the ledger. */
-  type: 'change' | 'revert';
+  /** `change` for a tool's write, `revert` for an undo made through the ledger, `intent` for a write about to be sent. */
+  type: 'change' | 'revert' | 'intent';
   caller: LedgerCaller;
   /** The tool that made the change (`remediate`, `operate`, `deployManifests`), or `revert`. */
   tool: string;
@@ -139,8 +167,17 @@ export interface ChangeRecord {
   resourceVersionAfter?: string;
   /** How to undo it; null when nothing can (a refused change, no field to restore, or a git delivery: that is undone in git). */
   inverse: InverseChange | null;
-  /** For a `revert` entry: the id of the entry it undoes. */
+  /** For a `revert` entry (and the intent of one): the id of the entry it undoes. */
   revertOf?: string;
+  /** On the outcome entry of a cluster write: the id of its `intent` entry. */
+  intentId?: string;
+  /** On an `intent`: the run (`Prefer: respond-async`) and the HTTP request the write belongs to. */
+  runId?: string;
+  requestId?: string;
+  /** On an `intent`: the object could not be read before the write (`before` null is then not "absent"). */
+  beforeUnread?: true;
+  /** On an outcome recorded by recovery (svc stopped before the API server's answer): what it found and why it concluded the outcome. */
+  recovery?: { finding: RecoveryFinding; message: string };
   /** For a git delivery (`change.method` `push`, target GIT_TARGET): where it went. Its outcome `applied` means the commit is on the remote. */
   git?: GitChange;
 }
@@ -160,6 +197,8 @@ export interface ChangeFilter {
   outcome?: OutcomeStatus;
   /** Revert entries that undo this entry id. */
   revertOf?: string;
+  /** The outcome entry of this intent id. */
+  intentId?: string;
 }
 
 export interface ChangePageRequest {
@@ -170,7 +209,7 @@ export interface ChangePageRequest {
 }
 
 export interface ChangePage {
-  /** Newest first. */
+  /** Newest first; an intent with an outcome entry is not listed (the outcome entry names it), an open one is. */
   entries: ChangeEntry[];
   /** More match: the `seq` of the last entry returned, for the next page. */
   nextBeforeSeq?: number;

@@ -14,6 +14,10 @@ export interface ChangeKeys {
   sessionId?: string;
   outcome: OutcomeStatus;
   revertOf?: string;
+  /** An `intent` entry (listed only while open). */
+  intent?: true;
+  /** The intent an outcome entry closes. */
+  intentId?: string;
 }
 
 export function keysOf(e: ChangeEntry): ChangeKeys {
@@ -29,6 +33,8 @@ export function keysOf(e: ChangeEntry): ChangeKeys {
     sessionId: e.sessionId,
     outcome: e.outcome.status,
     revertOf: e.revertOf,
+    ...(e.type === 'intent' ? { intent: true as const } : {}),
+    ...(e.intentId ? { intentId: e.intentId } : {}),
   };
 }
 
@@ -44,7 +50,8 @@ export function matchesFilter(k: ChangeKeys, f: ChangeFilter): boolean {
     (f.tool === undefined || k.tool === f.tool) &&
     (f.sessionId === undefined || k.sessionId === f.sessionId) &&
     (f.outcome === undefined || k.outcome === f.outcome) &&
-    (f.revertOf === undefined || k.revertOf === f.revertOf)
+    (f.revertOf === undefined || k.revertOf === f.revertOf) &&
+    (f.intentId === undefined || k.intentId === f.intentId)
   );
 }
 

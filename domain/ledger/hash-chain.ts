@@ -78,7 +78,16 @@ export interface IntegrityReport {
   keyed?: boolean;
   /** With a key: entries sealed before the key was set (plain SHA-256), all before the first keyed one. */
   unkeyed?: number;
+  /**
+   * Intents in the chain with no outcome entry after them (absent when none):
+   * writes in flight, or whose answer svc never got (it stopped) and that
+   * recovery has not closed yet. The ids are the oldest OPEN_INTENTS_LISTED.
+   */
+  openIntents?: { count: number; ids: string[] };
 }
+
+/** At most this many open intents are named in an integrity report (the count is always whole). */
+export const OPEN_INTENTS_LISTED = 100;
 
 /** What the walk compares the chain with: the head svc keeps, and the key keyed entries were sealed with. */
 export interface ChainCheck {
@@ -106,6 +115,8 @@ export async function verifyChain(records: AsyncIterable<StoredRecord>, anchor: 
   let unkeyed = 0;
   let keyedSeen = false;
   let broken: { id?: string; problem: string } | undefined;
+  // insertion order is chain order: the oldest open intents come first
+  const open = new Set<string>();
   const fail = (id: string | undefined, problem: string) => (broken ??= { id, problem });
   for await (const record of records) {
     if (!record.ok) {
@@ -114,6 +125,8 @@ export async function verifyChain(records: AsyncIterable<StoredRecord>, anchor: 
     }
     const e = record.entry;
     entries++;
+    if (e.type === 'intent') open.add(e.id);
+    if (typeof e.intentId === 'string') open.delete(e.intentId);
     if (broken) {
       prev = { seq: e.seq, hash: e.hash };
       continue;
@@ -145,6 +158,7 @@ export async function verifyChain(records: AsyncIterable<StoredRecord>, anchor: 
     ...(broken ? { ...(broken.id ? { firstBrokenId: broken.id } : {}), problem: broken.problem } : {}),
     ...(head ? { head: { seq: head.seq, hash: head.hash } } : {}),
     ...(key !== undefined ? { keyed: true, ...(unkeyed ? { unkeyed } : {}) } : {}),
+    ...(open.size ? { openIntents: { count: open.size, ids: [...open].slice(0, OPEN_INTENTS_LISTED) } } : {}),
   };
 }
 

@@ -48,7 +48,7 @@ function scrubStrings(text: string, secrets: readonly string[]): string {
  */
 export function scrubRecord(record: ChangeRecord, secrets: readonly string[]): ChangeRecord {
   const text = (t: string | undefined) => (t === undefined ? undefined : scrubEntryText(t, secrets));
-  const outcome = record.outcome.status === 'applied' ? record.outcome : { ...record.outcome, message: text(record.outcome.message)! };
+  const outcome = 'message' in record.outcome ? { ...record.outcome, message: text(record.outcome.message)! } : record.outcome;
   const scrubbed = withoutKnown(
     {
       ...record,
@@ -56,6 +56,7 @@ export function scrubRecord(record: ChangeRecord, secrets: readonly string[]): C
       ...(record.rationale !== undefined ? { rationale: text(record.rationale) } : {}),
       ...(record.dryRun ? { dryRun: { ...record.dryRun, ...(record.dryRun.message !== undefined ? { message: text(record.dryRun.message) } : {}) } } : {}),
       outcome,
+      ...(record.recovery ? { recovery: { ...record.recovery, message: text(record.recovery.message)! } } : {}),
       // a git host's answer is text from outside, as the API server's messages are
       ...(record.git?.pullRequestError !== undefined ? { git: { ...record.git, pullRequestError: text(record.git.pullRequestError) } } : {}),
     },

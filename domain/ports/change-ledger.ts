@@ -34,6 +34,13 @@ export interface LedgerChain {
  *   moment as the records, so newest entries removed from the store show.
  * - With a key (SVC_LEDGER_KEY), `append` seals each entry with `mac`
  *   `hmac-sha256` and its hash an HMAC under the key (see sealEntry).
+ * - Intents: a record of type `intent` opens an intent; a record with
+ *   `intentId` closes that intent, exactly once: when it is not an open
+ *   intent of this ledger (unknown, not an intent, or already closed, also
+ *   by another replica at the same moment) `append` is ConflictError and
+ *   nothing is written. `list` never answers a closed intent (its outcome
+ *   entry stands for it); an open one it does. `openIntents` answers the
+ *   open intents, oldest first, as stored now (another replica's too).
  * - `prune(cutoffMs)` removes the entries taken before `cutoffMs` (up to the
  *   first one taken at or after it) and moves the anchor to the last removed
  *   one, so the chain still verifies; answers how many went.
@@ -44,5 +51,6 @@ export interface ChangeLedger {
   get(id: string): Promise<ChangeEntry | undefined>;
   list(filter: ChangeFilter, page: ChangePageRequest): Promise<ChangePage>;
   chain(): Promise<LedgerChain>;
+  openIntents(): Promise<ChangeEntry[]>;
   prune(cutoffMs: number): Promise<number>;
 }

@@ -13,6 +13,7 @@ import {
 import { keysOf } from '../../domain/ledger/change-keys.js';
 import { GENESIS_ANCHOR, sealEntry, type ChainAnchor, type StoredRecord } from '../../domain/ledger/hash-chain.js';
 import { entryFromText, entryText, recordFromText } from '../../domain/ledger/ledger-text.js';
+import { checkIntentFields, intentNotOpen } from '../../domain/ledger/intents.js';
 import type { ChangeLedger, LedgerChain } from '../../domain/ports/change-ledger.js';
 import type { Clock } from '../../domain/ports/clock.js';
 import type { Logger } from '../../domain/ports/logger.js';
@@ -87,9 +88,12 @@ export class FileChangeLedger implements ChangeLedger {
   }
 
   async append(record: ChangeRecord): Promise<ChangeEntry> {
+    checkIntentFields(record);
     return this.guard('append an entry', () =>
       this.lock.run('ledger', async () => {
         const handle = await this.opened();
+        // under the lock: one outcome closes an intent, the second is refused
+        if (record.intentId !== undefined && !this.index.isOpenIntent(record.intentId)) throw intentNotOpen(record.intentId);
         const place = { seq: this.head.seq + 1, prevHash: this.head.hash, atMs: this.options.clock.now(), random8Hex: this.random() };
         const entry = sealEntry(record, place, this.options.key);
         const line = `${entryText(entry)}\n`;
@@ -126,6 +130,14 @@ export class FileChangeLedger implements ChangeLedger {
       const shown = rows.slice(0, page.limit);
       const entries = (await Promise.all(shown.map((r) => this.readAt(r.loc)))).filter((e): e is ChangeEntry => e !== undefined);
       return { entries, ...(rows.length > page.limit ? { nextBeforeSeq: shown.at(-1)!.seq } : {}) };
+    });
+  }
+
+  async openIntents(): Promise<ChangeEntry[]> {
+    return this.guard('read the open intents', async () => {
+      await this.opened();
+      const entries = await Promise.all(this.index.openIntents().map((r) => this.readAt(r.loc)));
+      return entries.filter((e): e is ChangeEntry => e !== undefined);
     });
   }
 

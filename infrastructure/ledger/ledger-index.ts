@@ -13,6 +13,8 @@ export type IndexRow<L> = ChangeKeys & { loc: L };
 export class LedgerIndex<L> {
   private rows: IndexRow<L>[] = [];
   private readonly byId = new Map<string, IndexRow<L>>();
+  /** Intents an outcome entry names (closed): not listed. */
+  private readonly closed = new Set<string>();
 
   get size(): number {
     return this.rows.length;
@@ -27,6 +29,17 @@ export class LedgerIndex<L> {
     if (row.seq <= this.lastSeq) return;
     this.rows.push(row);
     this.byId.set(row.id, row);
+    if (row.intentId) this.closed.add(row.intentId);
+  }
+
+  /** Whether `id` is an intent with no outcome entry yet. */
+  isOpenIntent(id: string): boolean {
+    return !!this.byId.get(id)?.intent && !this.closed.has(id);
+  }
+
+  /** The intents with no outcome entry, oldest first. */
+  openIntents(): IndexRow<L>[] {
+    return this.rows.filter((r) => r.intent && !this.closed.has(r.id));
   }
 
   find(id: string): IndexRow<L> | undefined {
@@ -36,13 +49,17 @@ export class LedgerIndex<L> {
   /** Forgets every entry with a seq up to `seq` (pruned). */
   dropThrough(seq: number): void {
     let n = 0;
-    while (n < this.rows.length && this.rows[n].seq <= seq) this.byId.delete(this.rows[n++].id);
+    while (n < this.rows.length && this.rows[n].seq <= seq) {
+      this.byId.delete(this.rows[n].id);
+      this.closed.delete(this.rows[n++].id);
+    }
     if (n) this.rows = this.rows.slice(n);
   }
 
   clear(): void {
     this.rows = [];
     this.byId.clear();
+    this.closed.clear();
   }
 
   /** The first entry taken at or after `cutoffMs` by position (entries before it are what retention removes); undefined when none is. */
@@ -54,11 +71,12 @@ export class LedgerIndex<L> {
     return this.rows.at(-1);
   }
 
-  /** Matching rows, newest first, at most `limit + 1` (the extra one says there is a next page). */
+  /** Matching rows, newest first, at most `limit + 1` (the extra one says there is a next page); a closed intent is never one. */
   query(filter: ChangeFilter, page: ChangePageRequest): IndexRow<L>[] {
     const out: IndexRow<L>[] = [];
     for (let i = this.below(page.beforeSeq) - 1; i >= 0 && out.length <= page.limit; i--) {
-      if (matchesFilter(this.rows[i], filter)) out.push(this.rows[i]);
+      const row = this.rows[i];
+      if (!(row.intent && this.closed.has(row.id)) && matchesFilter(row, filter)) out.push(row);
     }
     return out;
   }

@@ -2,6 +2,7 @@ import type { DependencyContainer } from 'tsyringe';
 import { GetChange } from '../../application/ledger/get-change.js';
 import { LedgerRetention } from '../../application/ledger/ledger-retention.js';
 import { ListChanges } from '../../application/ledger/list-changes.js';
+import { RecoverIntents } from '../../application/ledger/recover-intents.js';
 import { VerifyLedger } from '../../application/ledger/verify-ledger.js';
 import { ChangeRecorder } from '../../application/ledger/change-recorder.js';
 import { RevertChange } from '../../application/ledger/revert-change.js';
@@ -15,8 +16,8 @@ import { tracedChangeLedger } from '../tracing/traced-change-ledger.js';
 /**
  * The ledger port (behind its span decorator when tracing is on), the one
  * ChangeRecorder every writing tool sends its writes through, and the use
- * cases that read and revert. Needs the cluster ports, the policy source and
- * the metrics registered first.
+ * cases that read and revert, retention and the recovery of open intents.
+ * Needs the cluster ports, the policy source and the metrics registered first.
  */
 export function registerLedger(c: DependencyContainer, config: Config, ledger: ChangeLedger, store: string): ChangeRecorder {
   const tracer = c.resolve(TOKENS.Tracer);
@@ -31,6 +32,16 @@ export function registerLedger(c: DependencyContainer, config: Config, ledger: C
   const guard = { scope: config.writes, policies: c.resolve(TOKENS.PolicySource), approval: config.auth, metrics: c.resolve(TOKENS.Metrics) };
   c.register(TOKENS.RevertChange, {
     useValue: new RevertChange(port, c.resolve(TOKENS.ClusterReader), c.resolve(TOKENS.ClusterWriter), recorder, tracer, guard),
+  });
+  c.register(TOKENS.RecoverIntents, {
+    useValue: new RecoverIntents(
+      port,
+      c.resolve(TOKENS.ClusterReader),
+      recorder,
+      c.resolve(TOKENS.Clock),
+      c.resolve(TOKENS.Logger),
+      config.ledger.intentGraceSeconds * 1000,
+    ),
   });
   c.register(TOKENS.LedgerRetention, {
     useValue: new LedgerRetention(ledger, config.ledger.retentionDays, c.resolve(TOKENS.Clock), c.resolve(TOKENS.Logger)),

@@ -4,6 +4,7 @@ import type { ChangeEntry, ChangeFilter, ChangePage, ChangePageRequest, ChangeRe
 import { keysOf, seqOfId } from '../../domain/ledger/change-keys.js';
 import { GENESIS_ANCHOR, sealEntry, type ChainAnchor, type StoredRecord } from '../../domain/ledger/hash-chain.js';
 import { entryFromText, entryText, recordFromText } from '../../domain/ledger/ledger-text.js';
+import { checkIntentFields, intentNotOpen } from '../../domain/ledger/intents.js';
 import type { ChangeLedger, LedgerChain } from '../../domain/ports/change-ledger.js';
 import type { Clock } from '../../domain/ports/clock.js';
 import { LedgerIndex } from '../ledger/ledger-index.js';
@@ -11,26 +12,39 @@ import type { RedisConnection } from './redis-connection.js';
 
 /**
  * Compare-and-append: the entry goes on the stream only if the head of the
- * chain is still the one it was sealed after (KEYS: stream, head; ARGV:
- * expected head hash, seq, entry, entry hash). {1} when appended; {0, seq,
- * hash} with the head that won meanwhile, for the next attempt.
+ * chain is still the one it was sealed after (KEYS: stream, head, open
+ * intents; ARGV: expected head hash, seq, entry, entry hash, genesis hash,
+ * the intent this entry opens or '', the intent it closes or ''). An intent
+ * is closed by removing it from the open-intents hash in the same script:
+ * of two replicas closing one intent at once, one removes it and appends,
+ * the other is answered {2} and appends nothing. {1} when appended; {0,
+ * seq, hash} with the head that won meanwhile, for the next attempt.
  */
 const APPEND_SCRIPT = `
 local head = redis.call('HMGET', KEYS[2], 'seq', 'hash')
 local seq = tonumber(head[1]) or 0
 local hash = head[2] or ARGV[5]
 if hash ~= ARGV[1] then return {0, seq, hash} end
+if ARGV[7] ~= '' and redis.call('HDEL', KEYS[3], ARGV[7]) == 0 then return {2} end
 redis.call('XADD', KEYS[1], ARGV[2] .. '-1', 'e', ARGV[3])
 redis.call('HSET', KEYS[2], 'seq', ARGV[2], 'hash', ARGV[4])
+if ARGV[6] ~= '' then redis.call('HSET', KEYS[3], ARGV[6], ARGV[2]) end
 return {1}
 `;
 
-/** Trims the stream below the first kept seq and moves the anchor there, never backwards (KEYS: stream, anchor; ARGV: anchor seq, anchor hash). */
+/**
+ * Trims the stream below the first kept seq and moves the anchor there, never backwards, and forgets open intents
+ * trimmed with it (KEYS: stream, anchor, open intents; ARGV: anchor seq, anchor hash).
+ */
 const PRUNE_SCRIPT = `
 local cur = tonumber(redis.call('HGET', KEYS[2], 'seq')) or 0
 if tonumber(ARGV[1]) <= cur then return 0 end
 redis.call('XTRIM', KEYS[1], 'MINID', (tonumber(ARGV[1]) + 1) .. '-0')
 redis.call('HSET', KEYS[2], 'seq', ARGV[1], 'hash', ARGV[2])
+local open = redis.call('HGETALL', KEYS[3])
+for i = 1, #open, 2 do
+  if tonumber(open[i + 1]) <= tonumber(ARGV[1]) then redis.call('HDEL', KEYS[3], open[i]) end
+end
 return 1
 `;
 
@@ -71,10 +85,16 @@ export class RedisChangeLedger implements ChangeLedger {
   }
 
   private get keys() {
-    return { stream: this.redis.key('ledger'), head: this.redis.key('ledger', 'head'), anchor: this.redis.key('ledger', 'anchor') };
+    return {
+      stream: this.redis.key('ledger'),
+      head: this.redis.key('ledger', 'head'),
+      anchor: this.redis.key('ledger', 'anchor'),
+      open: this.redis.key('ledger', 'open'),
+    };
   }
 
   async append(record: ChangeRecord): Promise<ChangeEntry> {
+    checkIntentFields(record);
     const k = this.keys;
     let head = this.head ?? (await this.readHead());
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
@@ -82,8 +102,22 @@ export class RedisChangeLedger implements ChangeLedger {
       const entry = sealEntry(record, place, this.options.key);
       const text = entryText(entry);
       const result = (await this.redis.run({ command: 'EVAL', target: 'ledger', what: 'append a ledger entry' }, (c) =>
-        c.eval(APPEND_SCRIPT, 2, k.stream, k.head, head.hash, String(entry.seq), text, entry.hash, GENESIS_ANCHOR.hash),
+        c.eval(
+          APPEND_SCRIPT,
+          3,
+          k.stream,
+          k.head,
+          k.open,
+          head.hash,
+          String(entry.seq),
+          text,
+          entry.hash,
+          GENESIS_ANCHOR.hash,
+          entry.type === 'intent' ? entry.id : '',
+          record.intentId ?? '',
+        ),
       )) as [number, number?, string?];
+      if (result[0] === 2) throw intentNotOpen(record.intentId!);
       if (result[0] === 1) {
         this.head = { seq: entry.seq, hash: entry.hash };
         return entry;
@@ -114,6 +148,26 @@ export class RedisChangeLedger implements ChangeLedger {
     });
     const entries = texts.map((item) => (item ? entryFromText(fieldOf(item[1])) : undefined)).filter((e): e is ChangeEntry => e !== undefined);
     return { entries, ...(rows.length > page.limit ? { nextBeforeSeq: shown.at(-1)!.seq } : {}) };
+  }
+
+  async openIntents(): Promise<ChangeEntry[]> {
+    const open = await this.redis.run({ command: 'HGETALL', target: 'ledger', what: 'read the open intents' }, (c) => c.hgetall(this.keys.open));
+    const wanted = Object.entries(open)
+      .map(([id, seq]) => ({ id, seq: Number(seq) }))
+      .filter((o) => Number.isSafeInteger(o.seq) && o.seq > 0)
+      .sort((a, b) => a.seq - b.seq);
+    if (!wanted.length) return [];
+    const items = await this.redis.run({ command: 'XRANGE', target: 'ledger', what: 'read the open intents' }, async (c) => {
+      const p = c.pipeline();
+      for (const o of wanted) p.xrange(this.keys.stream, streamId(o.seq), streamId(o.seq));
+      return ((await p.exec()) ?? []).map(([err, found]) => (err ? undefined : (found as [string, string[]][])[0]));
+    });
+    return items
+      .map((item, i) => {
+        const entry = item ? entryFromText(fieldOf(item[1])) : undefined;
+        return entry?.id === wanted[i].id && entry.type === 'intent' ? entry : undefined;
+      })
+      .filter((e): e is ChangeEntry => e !== undefined);
   }
 
   async chain(): Promise<LedgerChain> {
@@ -151,7 +205,7 @@ export class RedisChangeLedger implements ChangeLedger {
     const before = this.index.size;
     const k = this.keys;
     const done = await this.redis.run({ command: 'EVAL', target: 'ledger', what: 'prune the ledger' }, (c) =>
-      c.eval(PRUNE_SCRIPT, 2, k.stream, k.anchor, String(next.seq), next.hash!),
+      c.eval(PRUNE_SCRIPT, 3, k.stream, k.anchor, k.open, String(next.seq), next.hash!),
     );
     if (done !== 1) return 0;
     this.index.dropThrough(next.seq);

@@ -9,6 +9,11 @@ import type { RedisConnection } from '../../infrastructure/redis/redis-connectio
 import { changeLedgerContract } from '../contract/change-ledger-contract.js';
 import { FakeChangeLedger } from '../fakes/fake-change-ledger.js';
 import { useRedis } from '../support/redis-fixture.js';
+import { expect } from 'chai';
+import { ConflictError } from '../../domain/errors.js';
+import { verifyChain } from '../../domain/ledger/hash-chain.js';
+import { FakeClock } from '../support/fake-clock.js';
+import { aChangeRecord, anIntentRecord } from '../support/ledger-records.js';
 
 changeLedgerContract('file', async (clock, key) => {
   const root = await mkdtemp(path.join(tmpdir(), 'svc-ledger-'));
@@ -89,4 +94,25 @@ describe('RedisChangeLedger on a real redis-server', function () {
     cleanup: async () => void (await redis.conn.client.flushdb()),
     store: redisStore(redis.conn),
   }));
+
+  it('two replicas closing one intent at the same moment: one outcome is appended, the other replica is refused (ConflictError)', async () => {
+    const clock = new FakeClock();
+    const a = new RedisChangeLedger(redis.conn, { clock });
+    const b = new RedisChangeLedger(redis.conn, { clock });
+    try {
+      const intent = await a.append(anIntentRecord());
+      expect((await b.openIntents()).map((e) => e.id)).to.deep.equal([intent.id]);
+      const settled = await Promise.allSettled(
+        Array.from({ length: 8 }, (_, i) => (i % 2 ? a : b).append(aChangeRecord({ intentId: intent.id, request: `replica ${i % 2}` }))),
+      );
+      expect(settled.filter((r) => r.status === 'fulfilled')).to.have.length(1);
+      for (const r of settled) if (r.status === 'rejected') expect(r.reason).to.be.instanceOf(ConflictError);
+      expect(await a.openIntents()).to.deep.equal([]);
+      const { anchor, head, records } = await b.chain();
+      expect(await verifyChain(records, anchor, { head })).to.deep.include({ ok: true, entries: 2 });
+      expect(await redis.conn.client.hlen(redis.conn.key('ledger', 'open'))).to.equal(0);
+    } finally {
+      await redis.conn.client.flushdb();
+    }
+  });
 });

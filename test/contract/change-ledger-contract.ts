@@ -1,10 +1,10 @@
 import { expect } from 'chai';
-import { ValidationError } from '../../domain/errors.js';
+import { ConflictError, ValidationError } from '../../domain/errors.js';
 import { GENESIS_HASH, type ChangeEntry } from '../../domain/ledger/change-entry.js';
 import { entryHash, verifyChain, GENESIS_ANCHOR, type ChainAnchor, type IntegrityReport } from '../../domain/ledger/hash-chain.js';
 import type { ChangeLedger } from '../../domain/ports/change-ledger.js';
 import { FakeClock } from '../support/fake-clock.js';
-import { aChangeRecord } from '../support/ledger-records.js';
+import { aChangeRecord, anIntentRecord } from '../support/ledger-records.js';
 import { rejection } from '../support/rejection.js';
 
 /** The store under a ledger, as someone with access to it (not through svc) sees it: to play tampering. */
@@ -74,6 +74,53 @@ export function changeLedgerContract(name: string, factory: ChangeLedgerFactory)
       ({ ledger, reopen, cleanup, store } = await factory(clock));
     });
     afterEach(async () => cleanup());
+
+    it('an intent is an entry of the chain: open until one outcome names it, listed while open, hidden once closed, also after a restart', async () => {
+      const intent = await ledger.append(anIntentRecord());
+      expect(intent).to.include({ seq: 1, type: 'intent' });
+      expect(intent.outcome).to.deep.equal({ status: 'pending' });
+      expect(intent.hash).to.equal(entryHash(intent));
+      expect((await ledger.openIntents()).map((e) => e.id)).to.deep.equal([intent.id]);
+      expect((await ledger.list({}, { limit: 10 })).entries.map((e) => e.id)).to.deep.equal([intent.id]);
+      expect((await ledger.list({ outcome: 'pending' }, { limit: 10 })).entries.map((e) => e.id)).to.deep.equal([intent.id]);
+      const open = await verify(reopen());
+      expect(open).to.deep.equal({ ok: true, entries: 1, openIntents: { count: 1, ids: [intent.id] } });
+      const outcome = await ledger.append(aChangeRecord({ intentId: intent.id }));
+      expect(outcome).to.include({ seq: 2, prevHash: intent.hash, intentId: intent.id });
+      expect(await ledger.openIntents()).to.deep.equal([]);
+      expect((await ledger.list({}, { limit: 10 })).entries.map((e) => e.id)).to.deep.equal([outcome.id]);
+      expect((await ledger.list({ outcome: 'pending' }, { limit: 10 })).entries).to.deep.equal([]);
+      // the intent itself is still there, by id, and in the chain
+      expect(await ledger.get(intent.id)).to.deep.equal(intent);
+      expect(await verify(ledger)).to.deep.equal({ ok: true, entries: 2 });
+      const restarted = reopen();
+      expect(await restarted.openIntents()).to.deep.equal([]);
+      expect((await restarted.list({}, { limit: 10 })).entries.map((e) => e.id)).to.deep.equal([outcome.id]);
+      // a second outcome for the same intent is refused and writes nothing
+      const again = await rejection(restarted.append(aChangeRecord({ intentId: intent.id, outcome: { status: 'failed', message: 'x' } })));
+      expect(again).to.be.instanceOf(ConflictError);
+      expect((await restarted.chain()).head.seq).to.equal(2);
+    });
+
+    it('refuses an outcome for an unknown intent or for an entry that is not one, and malformed intents, writing nothing', async () => {
+      const change = await ledger.append(aChangeRecord());
+      expect(await rejection(ledger.append(aChangeRecord({ intentId: 'chg_9_00000000' })))).to.be.instanceOf(ConflictError);
+      expect(await rejection(ledger.append(aChangeRecord({ intentId: change.id })))).to.be.instanceOf(ConflictError);
+      expect(await rejection(ledger.append(anIntentRecord({ outcome: { status: 'applied' } })))).to.be.instanceOf(ValidationError);
+      expect(await rejection(ledger.append(aChangeRecord({ outcome: { status: 'pending' } })))).to.be.instanceOf(ValidationError);
+      expect((await ledger.chain()).head.seq).to.equal(1);
+      expect((await ledger.append(aChangeRecord())).seq).to.equal(2);
+    });
+
+    it('closes an intent once when ten outcomes for it are appended at the same moment', async () => {
+      const intent = await ledger.append(anIntentRecord());
+      const other = await ledger.append(anIntentRecord({ request: 'another write' }));
+      const settled = await Promise.allSettled(Array.from({ length: 10 }, () => ledger.append(aChangeRecord({ intentId: intent.id }))));
+      expect(settled.filter((r) => r.status === 'fulfilled')).to.have.length(1);
+      for (const r of settled) if (r.status === 'rejected') expect(r.reason).to.be.instanceOf(ConflictError);
+      expect((await ledger.openIntents()).map((e) => e.id)).to.deep.equal([other.id]);
+      expect(await verify(ledger)).to.deep.equal({ ok: true, entries: 3, openIntents: { count: 1, ids: [other.id] } });
+    });
 
     it('answers the head apart from the entries: the last one appended, also after a restart', async () => {
       expect((await ledger.chain()).head).to.deep.equal(GENESIS_ANCHOR);
@@ -200,8 +247,13 @@ export function changeLedgerContract(name: string, factory: ChangeLedgerFactory)
         const made: ChangeEntry[] = [];
         for (let i = 0; i < 3; i++) made.push(await keyed.ledger.append(aChangeRecord({ request: `r${i}` })));
         expect(made[0]).to.include({ mac: 'hmac-sha256' });
+        // an intent is sealed the same way
+        const intent = await keyed.ledger.append(anIntentRecord());
+        expect(intent).to.include({ mac: 'hmac-sha256' });
+        expect(intent.hash).to.equal(entryHash(intent, LEDGER_TEST_KEY));
+        made.push(await keyed.ledger.append(aChangeRecord({ request: 'r3', intentId: intent.id })));
         expect(made[0].hash).to.equal(entryHash(made[0], LEDGER_TEST_KEY)).and.not.equal(entryHash(made[0]));
-        expect(await verify(keyed.reopen(), LEDGER_TEST_KEY)).to.deep.equal({ ok: true, entries: 3, keyed: true });
+        expect(await verify(keyed.reopen(), LEDGER_TEST_KEY)).to.deep.equal({ ok: true, entries: 5, keyed: true });
         expect(await verify(keyed.reopen(), 'another key of thirty-two characters')).to.deep.include({ ok: false, firstBrokenId: made[0].id });
         // the forger keeps the mark but cannot compute the HMAC
         const marked = forge(await keyed.store.texts(), 1, (e) => (e.request = 'nothing to see'));
@@ -216,7 +268,7 @@ export function changeLedgerContract(name: string, factory: ChangeLedgerFactory)
         // rewriting every entry without the key leaves them all counted as unkeyed: a ledger keyed from the start has none
         const all = forge(await keyed.store.texts(), 0, (e) => (e.request = 'nothing to see'));
         await keyed.store.replace(all.texts, all.head);
-        expect(await verify(keyed.reopen(), LEDGER_TEST_KEY)).to.deep.equal({ ok: true, entries: 3, keyed: true, unkeyed: 3 });
+        expect(await verify(keyed.reopen(), LEDGER_TEST_KEY)).to.deep.equal({ ok: true, entries: 5, keyed: true, unkeyed: 5 });
       } finally {
         await keyed.cleanup();
       }

@@ -2,6 +2,7 @@ import type { ChangeEntry, ChangeFilter, ChangePage, ChangePageRequest, ChangeRe
 import { keysOf, matchesFilter } from '../../domain/ledger/change-keys.js';
 import { GENESIS_ANCHOR, sealEntry, type ChainAnchor } from '../../domain/ledger/hash-chain.js';
 import { entryText } from '../../domain/ledger/ledger-text.js';
+import { checkIntentFields, intentNotOpen } from '../../domain/ledger/intents.js';
 import type { ChangeLedger, LedgerChain } from '../../domain/ports/change-ledger.js';
 import type { Clock } from '../../domain/ports/clock.js';
 
@@ -19,7 +20,15 @@ export class FakeChangeLedger implements ChangeLedger {
     private readonly key?: string,
   ) {}
 
+  /** When set, an append of this record throws it instead (a ledger that cannot write). */
+  failAppend?: (record: ChangeRecord) => Error | undefined;
+
   async append(record: ChangeRecord): Promise<ChangeEntry> {
+    checkIntentFields(record);
+    const failure = this.failAppend?.(record);
+    if (failure) throw failure;
+    // synchronous from the check to the push: two appends at once cannot both close one intent
+    if (record.intentId !== undefined && !this.open().some((e) => e.id === record.intentId)) throw intentNotOpen(record.intentId);
     const random = (++this.n).toString(16).padStart(8, '0').slice(-8);
     const entry = sealEntry(record, { seq: this.head.seq + 1, prevHash: this.head.hash, atMs: this.clock.now(), random8Hex: random }, this.key);
     this.texts.push(entryText(entry));
@@ -32,11 +41,25 @@ export class FakeChangeLedger implements ChangeLedger {
   }
 
   async list(filter: ChangeFilter, page: ChangePageRequest): Promise<ChangePage> {
+    const closed = this.closedIntents();
     const matching = this.entries()
-      .filter((e) => (page.beforeSeq === undefined || e.seq < page.beforeSeq) && matchesFilter(keysOf(e), filter))
+      .filter((e) => !closed.has(e.id) && (page.beforeSeq === undefined || e.seq < page.beforeSeq) && matchesFilter(keysOf(e), filter))
       .reverse();
     const entries = matching.slice(0, page.limit);
     return { entries, ...(matching.length > page.limit ? { nextBeforeSeq: entries.at(-1)!.seq } : {}) };
+  }
+
+  async openIntents(): Promise<ChangeEntry[]> {
+    return this.open();
+  }
+
+  private open(): ChangeEntry[] {
+    const closed = this.closedIntents();
+    return this.entries().filter((e) => e.type === 'intent' && !closed.has(e.id));
+  }
+
+  private closedIntents(): Set<string> {
+    return new Set(this.entries().flatMap((e) => (e.intentId ? [e.intentId] : [])));
   }
 
   async chain(): Promise<LedgerChain> {

@@ -22,6 +22,12 @@ export function aChangeRecord(over: Partial<ChangeRecord> = {}): ChangeRecord {
   };
 }
 
+/** The intent of aChangeRecord's write: what is about to be sent, no outcome yet. */
+export function anIntentRecord(over: Partial<ChangeRecord> = {}): ChangeRecord {
+  const { resourceVersionAfter: _rv, after: _after, ...change } = aChangeRecord();
+  return { ...change, type: 'intent', runId: `run_${'b'.repeat(32)}`, outcome: { status: 'pending' }, inverse: null, ...over };
+}
+
 /** Every field of a ledger entry of a change (the issue's item 1 and what the ledger seals), as GET /api/v1/changes/{id} answers it. */
 export const ENTRY_FIELDS = [
   'id',

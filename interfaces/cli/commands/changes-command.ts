@@ -11,7 +11,12 @@ import { printJson, printPretty, table, writeOut } from '../output.js';
 
 const flagOf = (name: string) => CHANGE_QUERY.find((q) => q.name === name)?.flag ?? name;
 const target = (c: ChangeView) => `${c.target.kind}/${c.target.name}${c.target.namespace ? ` -n ${c.target.namespace}` : ''}`;
-const outcome = (c: ChangeView) => (c.outcome.status === 'applied' ? 'applied' : `${c.outcome.status}: ${c.outcome.message.slice(0, 60)}`);
+const outcome = (c: ChangeView) =>
+  c.type === 'intent'
+    ? 'pending (intent: no outcome yet)'
+    : 'message' in c.outcome
+      ? `${c.outcome.status}: ${c.outcome.message.slice(0, 60)}`
+      : c.outcome.status;
 
 export function formatChanges(list: ChangeList): string {
   const rows = [['ID', 'AT', 'CALLER', 'TOOL', 'METHOD', 'TARGET', 'OUTCOME']];
@@ -24,8 +29,11 @@ export function formatIntegrity(r: IntegrityReport): string {
   const head = r.head
     ? `\nhead: seq ${r.head.seq}, hash ${r.head.hash}${r.keyed ? ` (keyed${r.unkeyed ? `; ${r.unkeyed} entries sealed before the key` : ''})` : ''}`
     : '';
-  if (r.ok) return `ok: ${r.entries} entries, the chain is unbroken${head}`;
-  return `BROKEN after reading ${r.entries} entries${r.firstBrokenId ? `: first broken entry ${r.firstBrokenId}` : ''}\n${r.problem ?? ''}${head}`;
+  const open = r.openIntents
+    ? `\nopen intents: ${r.openIntents.count} (writes with no outcome recorded yet: ${r.openIntents.ids.slice(0, 10).join(', ')}${r.openIntents.count > 10 ? ', …' : ''})`
+    : '';
+  if (r.ok) return `ok: ${r.entries} entries, the chain is unbroken${head}${open}`;
+  return `BROKEN after reading ${r.entries} entries${r.firstBrokenId ? `: first broken entry ${r.firstBrokenId}` : ''}\n${r.problem ?? ''}${head}${open}`;
 }
 
 export function registerChangesCommand(program: Command, context: CommandContext): void {
