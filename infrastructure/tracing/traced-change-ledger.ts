@@ -15,7 +15,14 @@ export function tracedChangeLedger(inner: ChangeLedger, tracer: Tracer, store: s
       const record = args[0] as ChangeRecord;
       return {
         name: 'ledger append',
-        attributes: { ...base('append'), 'svc.ledger.tool': record.tool, 'k8s.resource': record.target.kind, 'svc.ledger.outcome': record.outcome.status },
+        attributes: {
+          ...base('append'),
+          'svc.ledger.type': record.type,
+          'svc.ledger.tool': record.tool,
+          'k8s.resource': record.target.kind,
+          'svc.ledger.outcome': record.outcome.status,
+          ...(record.intentId ? { 'svc.ledger.intent_id': record.intentId } : {}),
+        },
         // the new head (seq and hash) in the trace backend: a copy of the chain's end kept outside svc
         fromResult: (r) => ({ 'svc.ledger.id': (r as ChangeEntry).id, 'svc.ledger.seq': (r as ChangeEntry).seq, 'svc.ledger.hash': (r as ChangeEntry).hash }),
       };
@@ -23,6 +30,11 @@ export function tracedChangeLedger(inner: ChangeLedger, tracer: Tracer, store: s
     get: (args) => ({ name: 'ledger get', attributes: { ...base('get'), 'svc.ledger.id': String(args[0]) } }),
     list: () => ({ name: 'ledger list', attributes: base('list'), fromResult: (r) => ({ 'svc.ledger.result_count': (r as ChangePage).entries.length }) }),
     chain: () => ({ name: 'ledger chain', attributes: base('chain') }),
+    openIntents: () => ({
+      name: 'ledger open_intents',
+      attributes: base('open_intents'),
+      fromResult: (r) => ({ 'svc.ledger.result_count': (r as unknown[]).length }),
+    }),
     prune: () => ({ name: 'ledger prune', attributes: base('prune'), fromResult: (r) => ({ 'svc.ledger.removed': Number(r) }) }),
   });
 }

@@ -127,12 +127,16 @@ describe('the ledger records remediate’s writes as they reached the API server
       patchType: 'merge',
       body: { spec: { template: { spec: { containers: [{ name: 'app', image: 'nginx:9.9-missing' }] } } } },
     });
-    expect((await request(app).get('/api/v1/changes/integrity').set(auth).expect(200)).body.data).to.deep.include({ ok: true, entries: 1 });
+    // the write's intent, then its outcome
+    expect((await request(app).get('/api/v1/changes/integrity').set(auth).expect(200)).body.data).to.deep.include({ ok: true, entries: 2 });
     // traced: the tool span that wrote carries the id, and the append is a span under it
     const tool = tracer.spans.filter((sp) => sp.name === 'execute_tool remediate' && sp.attributes['svc.ledger.ids']);
     expect(tool.map((sp) => sp.attributes['svc.ledger.ids'])).to.deep.equal([[id]]);
     const appends = tracer.spans.filter((sp) => sp.name === 'ledger append');
-    expect(appends.map((sp) => [sp.parent, sp.attributes['svc.ledger.id']])).to.deep.equal([[tool[0], id]]);
+    expect(appends.map((sp) => [sp.parent, sp.attributes['svc.ledger.id']])).to.deep.equal([
+      [tool[0], entry.intentId],
+      [tool[0], id],
+    ]);
     return entry;
   }
 
@@ -164,7 +168,8 @@ describe('the ledger records remediate’s writes as they reached the API server
     const span = tracer.spans.find((sp) => sp.name === 'ledger revert')!;
     expect(span.attributes).to.deep.include({ 'svc.ledger.revert_of': entry.id, 'svc.ledger.ids': [revert.id], 'enduser.id': 'admin' });
     const children = under(span);
-    expect(children.filter((n) => n.startsWith('ledger '))).to.deep.equal(['ledger get', 'ledger list', 'ledger append', 'ledger get']);
+    // the undo's intent is appended before its write, its outcome after
+    expect(children.filter((n) => n.startsWith('ledger '))).to.deep.equal(['ledger get', 'ledger list', 'ledger append', 'ledger append', 'ledger get']);
     expect(tracer.spans.find((sp) => sp.name === 'ledger append' && sp.attributes['svc.ledger.id'] === revert.id)!.parent).to.equal(span);
     expect(kube.objects.get(WEB_PATH)!.spec.template.spec.containers[0].image).to.equal('nginx:9.9-missing');
     // the undo it records is the undo that was sent, pinned to the version it read

@@ -59,9 +59,30 @@ describe('the change ledger records every write of the tools, and reverts them (
     const { app } = buildTestApp(env, { tracer });
     const result = await scaleTo(app, 5);
     const id = result.execution.outcome.actions[0].ledgerId;
-    expect(id).to.match(/^chg_1_[0-9a-f]{8}$/);
-    const [entry] = await changes(app);
+    // seq 1 is the write's intent, appended before the write was sent; the change closes it
+    expect(id).to.match(/^chg_2_[0-9a-f]{8}$/);
+    const [entry, ...others] = await changes(app);
+    expect(others, 'a closed intent is not listed').to.deep.equal([]);
     expect(entry).to.have.all.keys(...ENTRY_FIELDS);
+    expect(entry.intentId).to.match(/^chg_1_[0-9a-f]{8}$/);
+    const intent = (await request(app).get(`/api/v1/changes/${entry.intentId}`).set(auth).expect(200)).body.data;
+    expect(intent).to.deep.include({
+      type: 'intent',
+      caller: entry.caller,
+      tool: 'operate',
+      sessionId: result.sessionId,
+      target: entry.target,
+      before: entry.before,
+      dryRun: entry.dryRun,
+      change: entry.change,
+      outcome: { status: 'pending' },
+      inverse: null,
+    });
+    expect(intent.requestId).to.be.a('string');
+    expect(entry.prevHash).to.equal(intent.hash);
+    // the intent is not a change: its revert names the entry that is
+    const refused = await request(app).post(`/api/v1/changes/${intent.id}/revert`).set(auth).send({}).expect(409);
+    expect(refused.body.error.message).to.include(`revert ${id}`);
     expect(entry).to.deep.include({
       id,
       type: 'change',
@@ -97,7 +118,10 @@ describe('the change ledger records every write of the tools, and reverts them (
     const again = await request(app).post(`/api/v1/changes/${id}/revert`).set(auth).send({}).expect(409);
     expect(again.body.error.code).to.equal('CONFLICT');
     expect(again.body.error.message).to.include('already reverted');
-    expect((await request(app).get('/api/v1/changes/integrity').set(auth).expect(200)).body.data).to.deep.include({ ok: true, entries: 2 });
+    // two writes, each an intent and its outcome; none left open
+    const integrity = (await request(app).get('/api/v1/changes/integrity').set(auth).expect(200)).body.data;
+    expect(integrity).to.deep.include({ ok: true, entries: 4 });
+    expect(integrity).to.not.have.property('openIntents');
   });
 
   it('revert refuses an object changed since (409 with the diff), and force reverts the recorded fields, dry-run first', async () => {
@@ -158,7 +182,8 @@ describe('the change ledger records every write of the tools, and reverts them (
     // undone once: a second undo is refused, forced or not
     const again = await request(app).post(`/api/v1/changes/${deleted}/revert`).set(auth).send({ force: true }).expect(409);
     expect(again.body.error.message).to.match(/already reverted/);
-    expect((await request(app).get('/api/v1/changes/integrity').set(auth).expect(200)).body.data).to.deep.include({ ok: true, entries: 4 });
+    // four writes, each an intent and its outcome
+    expect((await request(app).get('/api/v1/changes/integrity').set(auth).expect(200)).body.data).to.deep.include({ ok: true, entries: 8 });
   });
 
   it('a write the API server refuses leaves an entry with the refusal, named in the answer', async () => {

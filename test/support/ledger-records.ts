@@ -28,7 +28,7 @@ export function anIntentRecord(over: Partial<ChangeRecord> = {}): ChangeRecord {
   return { ...change, type: 'intent', runId: `run_${'b'.repeat(32)}`, outcome: { status: 'pending' }, inverse: null, ...over };
 }
 
-/** Every field of a ledger entry of a change (the issue's item 1 and what the ledger seals), as GET /api/v1/changes/{id} answers it. */
+/** Every field of a ledger entry of a change to a cluster (the issue's item 1 and what the ledger seals, with the intent it closes), as GET /api/v1/changes/{id} answers it. */
 export const ENTRY_FIELDS = [
   'id',
   'seq',
@@ -49,6 +49,7 @@ export const ENTRY_FIELDS = [
   'outcome',
   'resourceVersionAfter',
   'inverse',
+  'intentId',
   'prevHash',
   'hash',
 ];

@@ -124,7 +124,7 @@ describe('ChangeRecorder and RevertChange', () => {
     await cluster.patch(ref, { spec: { template: { spec: { containers: [{ name: 'web', image: 'web:2' }] } } } });
     const err = await rejection<ConflictError>(revert.execute({ id: done.ledgerId! }, operator('alice')));
     expect(err).to.be.instanceOf(ConflictError);
-    expect(err.message).to.match(/changed since chg_1_\w+ \(resourceVersion \S+ then, \S+ now\).*force/);
+    expect(err.message).to.match(/changed since chg_2_\w+ \(resourceVersion \S+ then, \S+ now\).*force/);
     expect((err.details as { diff: unknown[] }).diff).to.deep.equal([{ path: 'spec.template.spec.containers[name=web].image', from: 'web:1', to: 'web:2' }]);
     await revert.execute({ id: done.ledgerId!, force: true }, operator('alice'));
     expect((await cluster.get(ref))!.spec).to.deep.equal({ replicas: 1, template: { spec: { containers: [{ name: 'web', image: 'web:2' }] } } });
