@@ -63,6 +63,7 @@ const TICKING_KINDS = new Set(['Deployment', 'ReplicaSet', 'StatefulSet', 'Pod']
  *
  * - `requests`: every request received, in order.
  * - `intercept`: return a canned answer (or `hang`) for a request, before routing.
+ * - `holdAnswer`: carry a request out but hold its answer (`held`, `releaseHeld()`).
  * - `writeKubeconfig(opts)`: a kubeconfig file for this server.
  * - `rbac`: impersonation and per-user refusals with the authorizer's 403 (kube-rbac.ts).
  */
@@ -71,6 +72,15 @@ export class KubeApiServer extends KubeCluster {
   readonly requests: RecordedRequest[] = [];
   readonly rbac = new KubeRbac();
   intercept?: (req: RecordedRequest) => Intercept | undefined;
+  /**
+   * Commit, then hold the answer: a request this returns true for is carried
+   * out (the state changes, as the API server commits to etcd) but its answer
+   * is not sent until `releaseHeld()` (or never, when the client is gone):
+   * the window between a write's commit and its answer reaching the client.
+   */
+  holdAnswer?: (req: RecordedRequest) => boolean;
+  /** Requests committed and held, in order; `held.length` grows as each commits. */
+  readonly held: { request: RecordedRequest; release: () => void }[] = [];
   url = '';
   private readonly server = https.createServer({ key: testTls().key, cert: testTls().cert }, (req, res) => this.handle(req, res));
   private readonly dir = mkdtempSync(path.join(tmpdir(), 'svc-kubeconfig-'));
@@ -81,6 +91,12 @@ export class KubeApiServer extends KubeCluster {
     s.url = `https://127.0.0.1:${(s.server.address() as AddressInfo).port}`;
     for (const ns of ['default', 'x']) s.put({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
     return s;
+  }
+
+  /** Sends every held answer (to clients still connected) and stops holding. */
+  releaseHeld(): void {
+    this.holdAnswer = undefined;
+    for (const h of this.held.splice(0)) h.release();
   }
 
   async close(): Promise<void> {
@@ -134,6 +150,10 @@ export class KubeApiServer extends KubeCluster {
       if (canned?.hang) return;
       if (canned) return send(canned.status ?? 200, canned.body ?? {}, undefined, canned.warnings);
       const [code, body, type, warnings] = this.route(rec);
+      if (this.holdAnswer?.(rec)) {
+        this.held.push({ request: rec, release: () => (res.destroyed ? undefined : send(code, body, type, warnings)) });
+        return;
+      }
       send(code, body, type, warnings);
     });
   }
