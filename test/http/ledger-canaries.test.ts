@@ -128,7 +128,8 @@ for (const store of ['file', 'redis'] as const)
       const done = await call(c.JWT, 'POST', '/api/v1/tools/remediate', { sessionId, executeChoice: 1 }, { 'X-Svc-Git-Token': c.GIT_REQUEST });
       expect(done.status, done.text).to.equal(200);
       const remediated = done.json.data.result.execution.outcome.report.outcomes[0].ledgerId;
-      expect(remediated).to.match(/^chg_1_/);
+      // seq 1 is its intent
+      expect(remediated).to.match(/^chg_2_/);
 
       const patch = { type: 'patch', target: SECRET, patch: { stringData: { password: c.SECRET_NEW } }, description: 'Rotate the db password', risk: 'high' };
       chat.script({ content: 'the Secret db holds the password' }, { content: planJson([{ ...patch, rationale: `rotate it; ${pasted}` }]) });
@@ -138,13 +139,14 @@ for (const store of ['file', 'redis'] as const)
       const ran = await call(c.FILE, 'POST', '/api/v1/tools/operate', { sessionId: plan.json.data.result.sessionId, executeChoice: 1 }, git);
       expect(ran.status, ran.text).to.equal(200);
       const rotated = ran.json.data.result.execution.outcome.actions[0].ledgerId;
-      expect(rotated).to.match(/^chg_2_/);
+      expect(rotated).to.match(/^chg_4_/);
       // the Secret did change in the cluster: the canary is real
       expect(JSON.stringify(kube.objects.get(kube.pathOf('v1', 'Secret', 'db', 'x')))).to.contain(c.SECRET_NEW);
       expect((await call(c.STATIC, 'POST', `/api/v1/changes/${remediated}/revert`, {})).status).to.equal(200);
 
       const raw = await stored();
-      expect(raw.match(/chg_\d+_[0-9a-f]{8}/g)?.filter((id, i, all) => all.indexOf(id) === i)).to.have.length(3);
+      // three writes, each an intent and its outcome: the intents are stored as scrubbed as the outcomes
+      expect(raw.match(/chg_\d+_[0-9a-f]{8}/g)?.filter((id, i, all) => all.indexOf(id) === i)).to.have.length(6);
       expect(leaks(raw), 'stored ledger').to.deep.equal([]);
       // the text was kept, its credentials scrubbed
       const entry = (await call(c.STATIC, 'GET', `/api/v1/changes/${remediated}`)).json.data;
@@ -155,6 +157,8 @@ for (const store of ['file', 'redis'] as const)
       expect(secretEntry.change.body.stringData).to.deep.equal({ password: '***' });
       expect(secretEntry.before.other.data).to.deep.equal({ password: '***' });
       expect(secretEntry.inverse).to.equal(null);
+      const secretIntent = (await call(c.STATIC, 'GET', `/api/v1/changes/${secretEntry.intentId}`)).json.data;
+      expect(secretIntent).to.deep.include({ type: 'intent', change: secretEntry.change, before: secretEntry.before, rationale: secretEntry.rationale });
 
       const answers: string[] = [];
       for (const token of [c.STATIC, c.FILE, c.JWT]) {

@@ -110,13 +110,19 @@ describe('the change ledger on Redis shared by replica processes', function () {
     expect(again.status).to.equal(409);
     expect(again.json.error.message).to.include('already reverted');
 
-    const total = 3 * APPENDS + 2;
+    // the two writes (A's change, B's revert) are an intent and an outcome each; the list shows the outcomes
+    const total = 3 * APPENDS + 4;
     expect((await call(a, 'GET', '/api/v1/changes/integrity')).json.data).to.deep.include({ ok: true, entries: total });
     expect((await call(b, 'GET', '/api/v1/changes/integrity')).json.data).to.deep.include({ ok: true, entries: total });
     const entries: Json[] = (await call(b, 'GET', '/api/v1/changes?limit=500')).json.data.changes;
-    expect(entries.map((e) => e.seq)).to.deep.equal(Array.from({ length: total }, (_, i) => total - i));
-    expect(new Set(entries.map((e) => e.prevHash)).size).to.equal(total);
-    for (let i = 0; i + 1 < entries.length; i++) expect(entries[i].prevHash).to.equal(entries[i + 1].hash);
+    expect(entries).to.have.length(total - 2);
+    const intentIds = entries.flatMap((e) => (e.intentId ? [e.intentId] : []));
+    expect(intentIds).to.have.length(2);
+    const intents: Json[] = await Promise.all(intentIds.map(async (id) => (await call(b, 'GET', `/api/v1/changes/${id}`)).json.data));
+    const chain = [...entries, ...intents].sort((x, y) => y.seq - x.seq);
+    expect(chain.map((e) => e.seq)).to.deep.equal(Array.from({ length: total }, (_, i) => total - i));
+    expect(new Set(chain.map((e) => e.prevHash)).size).to.equal(total);
+    for (let i = 0; i + 1 < chain.length; i++) expect(chain[i].prevHash).to.equal(chain[i + 1].hash);
     // every acknowledged append is there once, as its writer wrote it
     const acked = writers.flatMap((w) =>
       w
