@@ -15,7 +15,7 @@ export const CHANGE_QUERY = [
   { name: 'name', flag: 'name', arg: 'name', help: 'name of the changed object' },
   { name: 'tool', flag: 'tool', arg: 'tool', help: 'tool that made the change: remediate, operate, deployManifests or revert' },
   { name: 'sessionId', flag: 'session', arg: 'id', help: 'session id of the tool run' },
-  { name: 'outcome', flag: 'outcome', arg: 'outcome', help: 'applied, refused (the API server refused it) or failed' },
+  { name: 'outcome', flag: 'outcome', arg: 'outcome', help: 'applied, refused (the API server refused it), failed, unknown, or pending (open intents)' },
   { name: 'limit', flag: 'limit', arg: 'n', help: 'entries per page, 1 to 500 (default 50)' },
   { name: 'cursor', flag: 'cursor', arg: 'cursor', help: 'the nextCursor of the page before, unchanged' },
 ] as const;

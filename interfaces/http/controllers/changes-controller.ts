@@ -37,7 +37,7 @@ export class ChangesController extends Controller {
   }
 
   /**
-   * The ledger of changes svc made to clusters, newest first. Every filter
+   * The ledger of changes svc made to clusters, newest first; an intent (a write about to be sent) is listed only while it has no outcome entry. Every filter
    * given must match. Viewers see who changed what, where and when; the body
    * of the change, the state before it and the values of its diff only
    * operators and admins (an entry without them says `redacted: true`).
@@ -49,7 +49,7 @@ export class ChangesController extends Controller {
    * @param name Name of the changed object
    * @param tool Tool that made the change: remediate, operate, deployManifests, or revert
    * @param sessionId Session of the tool run
-   * @param outcome applied, refused (the API server refused it) or failed
+   * @param outcome applied, refused (the API server refused it), failed, unknown (recovery could not tell) or pending (the open intents: writes with no outcome recorded yet)
    * @param limit Entries per page, 1 to 500 (default 50)
    * @param cursor The `nextCursor` of the page before, unchanged
    */
@@ -80,7 +80,9 @@ export class ChangesController extends Controller {
    * newest entries removed, or a line cut short by a crash, makes `ok` false
    * and says what (naming the first broken entry when there is one). `head`
    * (seq and hash of the last entry svc appended) is what to keep elsewhere
-   * as an anchor.
+   * as an anchor. `openIntents` (absent when none) counts and names the
+   * intents with no outcome entry yet: writes in flight, or whose answer svc
+   * never recorded and that recovery has not closed yet.
    */
   @Get('integrity')
   public async integrity(@Request() req: ExpressRequest): Promise<SuccessEnvelope<IntegrityReport>> {
