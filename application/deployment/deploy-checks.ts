@@ -1,4 +1,5 @@
 import { guardSettingsOf, scopeRefusal, type WriteScope } from '../../domain/actions/write-scope.js';
+import { LedgerIntentError } from '../ledger/change-recorder.js';
 import type { DryRunResult, KubeObject, ResourceRef } from '../../domain/cluster/kube-types.js';
 import type { Solution } from '../../domain/deployment/solution.js';
 import { DomainError, ValidationError } from '../../domain/errors.js';
@@ -246,6 +247,12 @@ export function plannedOutcome(p: PreviewedObject): ObjectOutcome {
  * them in `warnings`) and its ledger entry. `apply` throws ApplyFailure (or
  * a DomainError) when the API server refuses.
  */
+function appliedBefore(objects: readonly KubeObject[], outcomes: ObjectOutcome[]): string {
+  if (!objects.length) return 'No object was applied';
+  const listed = objects.map((o, i) => `${o.kind}/${o.metadata.name}${outcomes[i]?.ledgerId ? ` (change ledger entry ${outcomes[i].ledgerId})` : ''}`);
+  return `Applied before it: ${listed.join(', ')}. The objects after it were not applied`;
+}
+
 export async function applyAll(
   apply: (object: KubeObject, index: number, warnings: string[]) => Promise<AppliedObject>,
   objects: readonly KubeObject[],
@@ -266,6 +273,8 @@ export async function applyAll(
       applied.push(done.object);
       outcomes.push({ ...rest, ...(written.length ? { warnings: written } : {}), ...(done.ledgerId ? { ledgerId: done.ledgerId } : {}) });
     } catch (e) {
+      // the ledger could not record this object's intent: it was not sent, and the deploy stops as a 500 naming what is live
+      if (e instanceof LedgerIntentError) throw new LedgerIntentError(`${e.message}. ${appliedBefore(objects.slice(0, i), outcomes)}`, e.details);
       const cause = e instanceof ApplyFailure ? e.refusal : e;
       if (!(cause instanceof DomainError)) throw e;
       failed = true;

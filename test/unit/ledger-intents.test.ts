@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { executeActions } from '../../application/actions/execute-actions.js';
+import { applyAll } from '../../application/deployment/deploy-checks.js';
 import { ChangeRecorder, LedgerIntentError, type WriteContext } from '../../application/ledger/change-recorder.js';
 import { INTENT_RECOVERY_INTERVAL_MS, RecoverIntents } from '../../application/ledger/recover-intents.js';
 import { rolesUpTo, type Caller } from '../../domain/auth/caller.js';
@@ -144,6 +145,37 @@ describe('write-ahead ledger: the intent before every write, its outcome after, 
     );
     expect(cluster.writes.map((w) => w.ref.kind)).to.deep.equal(['Deployment']);
     expect((await cluster.get({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'shop', name: 'cfg' }))!.data).to.deep.equal({ a: '1' });
+  });
+
+  it('deployManifests (applyAll): an intent refused on the second object is a 500 naming what the first applied, not an apply failure', async () => {
+    const cm = (name: string): KubeObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'shop' }, data: { a: '1' } });
+    const objects = [cm('one'), cm('two'), cm('three')];
+    const planned = objects.map((o) => ({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      name: o.metadata.name,
+      namespace: 'shop',
+      risk: 'low' as const,
+      outcome: 'created' as const,
+    }));
+    const sent: string[] = [];
+    const err = await rejection<LedgerIntentError>(
+      applyAll(
+        async (o) => {
+          if (o.metadata.name === 'two')
+            throw new LedgerIntentError('The change ledger could not record the intent of the apply of ConfigMap/two in shop, so it was not sent');
+          sent.push(o.metadata.name);
+          return { object: o, ledgerId: 'chg_2_0000000a' };
+        },
+        objects,
+        planned,
+      ),
+    );
+    expect(err).to.be.instanceOf(LedgerIntentError);
+    expect(err.message).to.match(
+      /not sent\. Applied before it: ConfigMap\/one \(change ledger entry chg_2_0000000a\)\. The objects after it were not applied$/,
+    );
+    expect(sent).to.deep.equal(['one']);
   });
 
   describe('recoveredRecord: the outcome from the object as read at recovery', () => {
