@@ -7,6 +7,8 @@ import { FileChangeLedger, LEDGER_FILE } from '../../infrastructure/ledger/file-
 import { KubeApiServer } from '../support/kube-api-server.js';
 import { OpenAiChatServer } from '../support/openai-chat-server.js';
 import { planJson, scaleWeb, webManifest } from '../support/operate-fixtures.js';
+import { requireRedisServer } from '../support/redis-fixture.js';
+import { RedisServer } from '../support/redis-server.js';
 import { runSvc } from '../support/svc-process.js';
 import { figures } from './reliability-kit.js';
 
@@ -147,6 +149,50 @@ describe('reliability: the write-ahead ledger across kill -9 (real svc processes
     const reverted = await call(second.url, 'POST', `/api/v1/changes/${outcome.id}/revert`, {});
     expect(reverted.status, JSON.stringify(reverted.json)).to.equal(200);
     expect(kube.objects.get(WEB)!.spec.replicas).to.equal(2);
+  });
+
+  it('on Redis: replica A killed between commit and answer; B and C, started together, both find the intent and exactly one outcome is recorded', async function () {
+    requireRedisServer(this);
+    const redis = await RedisServer.start();
+    try {
+      const shared = { REDIS_URL: redis.url, SVC_REDIS_PREFIX: 'svc-intent-kill:', SVC_LEDGER_INTENT_GRACE_SECONDS: '3' };
+      const fresh = () => {
+        const d = mkdtempSync(path.join(tmpdir(), 'svc-intent-redis-'));
+        dirs.push(d);
+        return d;
+      };
+      const a = await svc(fresh(), shared);
+      const sessionId = await plan(a.url);
+      kube.holdAnswer = (r) => r.method === 'PATCH' && r.path === WEB && r.query.get('dryRun') !== 'All';
+      const execute = call(a.url, 'POST', '/api/v1/tools/operate', { sessionId, executeChoice: 1 }).catch((e: Error) => e);
+      await poll('the stand-in to commit the patch and hold its answer', 20_000, () => (kube.held.length ? true : undefined));
+      a.p.child.kill('SIGKILL');
+      await a.p.exited;
+      figures.faultsInjected++;
+      kube.releaseHeld();
+      expect(await execute).to.be.instanceOf(Error);
+      expect(kube.objects.get(WEB)!.spec.replicas).to.equal(5);
+
+      const [b, c] = await Promise.all([svc(fresh(), shared), svc(fresh(), shared)]);
+      const outcome = await poll('recovery to record the outcome', 30_000, async () => {
+        const changes: Json[] = (await call(c.url, 'GET', '/api/v1/changes')).json.data.changes;
+        return changes.find((e) => e.intentId !== undefined);
+      });
+      expect(outcome).to.deep.include({ type: 'change', sessionId, outcome: { status: 'applied' } });
+      // both replicas have run recovery past the grace period by now; give a second one time to try too
+      await new Promise((r) => setTimeout(r, 2500));
+      for (const url of [b.url, c.url]) {
+        const listed: Json[] = (await call(url, 'GET', '/api/v1/changes')).json.data.changes;
+        expect(listed.map((e) => e.id)).to.deep.equal([outcome.id]);
+        const integrity = (await call(url, 'GET', '/api/v1/changes/integrity')).json.data;
+        expect(integrity).to.deep.include({ ok: true, entries: 2 });
+        expect(integrity).to.not.have.property('openIntents');
+      }
+      const recoveredBy = [b, c].filter((r) => r.p.output().includes('recovered the outcome of a write')).length;
+      expect(recoveredBy).to.equal(1);
+    } finally {
+      await redis.stop();
+    }
   });
 
   it('a ledger that cannot take the intent: 500 EXECUTION_ERROR naming it, and nothing reaches the cluster', async () => {
