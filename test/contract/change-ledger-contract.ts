@@ -100,6 +100,11 @@ export function changeLedgerContract(name: string, factory: ChangeLedgerFactory)
       const again = await rejection(restarted.append(aChangeRecord({ intentId: intent.id, outcome: { status: 'failed', message: 'x' } })));
       expect(again).to.be.instanceOf(ConflictError);
       expect((await restarted.chain()).head.seq).to.equal(2);
+      // the chain covers the intent: what it says was about to be sent cannot be edited unnoticed
+      const texts = await store.texts();
+      expect(texts[0]).to.include('"replicas":3');
+      await store.replace([texts[0].replace('"replicas":3', '"replicas":30'), texts[1]]);
+      expect(await verify(reopen())).to.deep.include({ ok: false, firstBrokenId: intent.id });
     });
 
     it('refuses an outcome for an unknown intent or for an entry that is not one, and malformed intents, writing nothing', async () => {

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { executeActions } from '../../application/actions/execute-actions.js';
 import { applyAll } from '../../application/deployment/deploy-checks.js';
+import { withinRun } from '../../application/runs/run-scope.js';
 import { ChangeRecorder, LedgerIntentError, type WriteContext } from '../../application/ledger/change-recorder.js';
 import { INTENT_RECOVERY_INTERVAL_MS, RecoverIntents } from '../../application/ledger/recover-intents.js';
 import { rolesUpTo, type Caller } from '../../domain/auth/caller.js';
@@ -93,6 +94,13 @@ describe('write-ahead ledger: the intent before every write, its outcome after, 
     expect(outcome).to.deep.include({ seq: 2, type: 'change', intentId: intent.id, outcome: { status: 'applied' }, resourceVersionAfter: '101' });
     expect(ctx.ledgerIds).to.deep.equal([outcome.id]);
     expect(await ledger.openIntents()).to.deep.equal([]);
+  });
+
+  it('an intent made inside a run (Prefer: respond-async) names the run', async () => {
+    const scope = { runId: `run_${'c'.repeat(32)}`, signal: new AbortController().signal, progress: () => undefined };
+    await withinRun(scope, async () => recorder.write(context(), await planned(2), () => cluster.patch(ref, { spec: { replicas: 2 } })));
+    const [intent] = ledger.texts.map((t) => JSON.parse(t) as ChangeEntry);
+    expect(intent).to.include({ type: 'intent', runId: scope.runId, requestId: 'req-1' });
   });
 
   it('attack: an intent the ledger cannot take stops the write: nothing reaches the cluster, LedgerIntentError (500 EXECUTION_ERROR)', async () => {
