@@ -18,6 +18,7 @@ const SLOW = [
   'http/runs-replicas.test.js',
   'http/ledger-replicas.test.js',
   'http/ledger-canaries.test.js',
+  'http/ledger-intents-kill.test.js',
   // Redis (a real redis-server per suite)
   'adapters/change-ledger.contract.test.js',
   'adapters/redis-*.test.js',

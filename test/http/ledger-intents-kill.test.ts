@@ -10,7 +10,6 @@ import { planJson, scaleWeb, webManifest } from '../support/operate-fixtures.js'
 import { requireRedisServer } from '../support/redis-fixture.js';
 import { RedisServer } from '../support/redis-server.js';
 import { runSvc } from '../support/svc-process.js';
-import { figures } from './reliability-kit.js';
 
 const TOKEN = 'ledger-intent-token-0123456789ab';
 const WEB = '/apis/apps/v1/namespaces/x/deployments/web';
@@ -31,7 +30,7 @@ async function poll<T>(what: string, ms: number, probe: () => Promise<T | undefi
  * outcome it reads from the cluster. And a ledger that cannot take the
  * intent: the call is 500 and the cluster receives no write.
  */
-describe('reliability: the write-ahead ledger across kill -9 (real svc processes, Kubernetes stand-in)', function () {
+describe('the write-ahead ledger across kill -9 (real svc processes, Kubernetes stand-in)', function () {
   this.timeout(90_000);
   let chat: OpenAiChatServer;
   let kube: KubeApiServer;
@@ -100,7 +99,6 @@ describe('reliability: the write-ahead ledger across kill -9 (real svc processes
     expect(kube.objects.get(WEB)!.spec.replicas).to.equal(5);
     first.p.child.kill('SIGKILL');
     await first.p.exited;
-    figures.faultsInjected++;
     kube.releaseHeld();
     expect(await execute).to.be.instanceOf(Error);
 
@@ -168,7 +166,6 @@ describe('reliability: the write-ahead ledger across kill -9 (real svc processes
       await poll('the stand-in to commit the patch and hold its answer', 20_000, () => (kube.held.length ? true : undefined));
       a.p.child.kill('SIGKILL');
       await a.p.exited;
-      figures.faultsInjected++;
       kube.releaseHeld();
       expect(await execute).to.be.instanceOf(Error);
       expect(kube.objects.get(WEB)!.spec.replicas).to.equal(5);
