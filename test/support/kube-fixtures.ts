@@ -2,7 +2,9 @@
  * What the Kubernetes API stand-in serves: discovery documents (RESOURCES) and
  * the OpenAPI v3 index over the documents of kube-openapi-docs.ts, in the real
  * wire shapes. Served kinds: v1 Pod, Event, Namespace, Secret, ConfigMap,
- * Service, PersistentVolumeClaim, ServiceAccount; rbac.authorization.k8s.io/v1
+ * Service, PersistentVolumeClaim, ServiceAccount, ResourceQuota, LimitRange, Node
+ * (cluster-scoped); autoscaling/v2 HorizontalPodAutoscaler; networking.k8s.io/v1
+ * NetworkPolicy; storage.k8s.io/v1 StorageClass (cluster-scoped); rbac.authorization.k8s.io/v1
  * ClusterRole, ClusterRoleBinding, Role, RoleBinding; apps/v1 Deployment, ReplicaSet, StatefulSet;
  * batch/v1 CronJob; example.com/v1 Widget (a CRD); metrics.k8s.io/v1beta1 is an
  * aggregated API whose backend is down (503).
@@ -35,6 +37,11 @@ export const RESOURCES: Record<string, FakeResource[]> = {
     { name: 'persistentvolumeclaims', singularName: 'persistentvolumeclaim', kind: 'PersistentVolumeClaim', namespaced: true, verbs: RW, shortNames: ['pvc'] },
     { name: 'persistentvolumeclaims/status', singularName: '', kind: 'PersistentVolumeClaim', namespaced: true, verbs: ['get', 'patch', 'update'] },
     { name: 'serviceaccounts', singularName: 'serviceaccount', kind: 'ServiceAccount', namespaced: true, verbs: RW, shortNames: ['sa'] },
+    { name: 'resourcequotas', singularName: 'resourcequota', kind: 'ResourceQuota', namespaced: true, verbs: RW, shortNames: ['quota'] },
+    { name: 'resourcequotas/status', singularName: '', kind: 'ResourceQuota', namespaced: true, verbs: ['get', 'patch', 'update'] },
+    { name: 'limitranges', singularName: 'limitrange', kind: 'LimitRange', namespaced: true, verbs: RW, shortNames: ['limits'] },
+    { name: 'nodes', singularName: 'node', kind: 'Node', namespaced: false, verbs: RW.filter((v) => v !== 'deletecollection'), shortNames: ['no'] },
+    { name: 'nodes/status', singularName: '', kind: 'Node', namespaced: false, verbs: ['get', 'patch', 'update'] },
   ],
   'apps/v1': [
     { name: 'deployments', singularName: 'deployment', kind: 'Deployment', namespaced: true, verbs: RW, shortNames: ['deploy'] },
@@ -48,6 +55,21 @@ export const RESOURCES: Record<string, FakeResource[]> = {
     { name: 'cronjobs', singularName: 'cronjob', kind: 'CronJob', namespaced: true, verbs: RW, shortNames: ['cj'] },
     { name: 'cronjobs/status', singularName: '', kind: 'CronJob', namespaced: true, verbs: ['get', 'patch', 'update'] },
   ],
+  'autoscaling/v2': [
+    {
+      name: 'horizontalpodautoscalers',
+      singularName: 'horizontalpodautoscaler',
+      kind: 'HorizontalPodAutoscaler',
+      namespaced: true,
+      verbs: RW,
+      shortNames: ['hpa'],
+    },
+    { name: 'horizontalpodautoscalers/status', singularName: '', kind: 'HorizontalPodAutoscaler', namespaced: true, verbs: ['get', 'patch', 'update'] },
+  ],
+  'networking.k8s.io/v1': [
+    { name: 'networkpolicies', singularName: 'networkpolicy', kind: 'NetworkPolicy', namespaced: true, verbs: RW, shortNames: ['netpol'] },
+  ],
+  'storage.k8s.io/v1': [{ name: 'storageclasses', singularName: 'storageclass', kind: 'StorageClass', namespaced: false, verbs: RW, shortNames: ['sc'] }],
   'rbac.authorization.k8s.io/v1': [
     { name: 'clusterroles', singularName: 'clusterrole', kind: 'ClusterRole', namespaced: false, verbs: RW },
     { name: 'clusterrolebindings', singularName: 'clusterrolebinding', kind: 'ClusterRoleBinding', namespaced: false, verbs: RW },
