@@ -210,7 +210,10 @@ export const scenarioSchema = z
     tool: z.enum(TOOLS),
     input: z.record(z.string(), z.unknown()),
     approve: z.boolean().default(true).describe('execute the proposal (executeChoice 1) when there is one'),
-    answers: z.record(z.enum(['required', 'basic', 'advanced', 'open']), z.record(z.string(), z.unknown())).optional(),
+    answers: z
+      .partialRecord(z.enum(['required', 'basic', 'advanced', 'open']), z.record(z.string(), z.unknown()))
+      .optional()
+      .describe('recommend: the answers of each question stage; a stage left out is skipped with an empty object'),
     cluster: scenarioCluster,
     expect: scenarioExpectations,
   })

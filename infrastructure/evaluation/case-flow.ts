@@ -22,13 +22,18 @@ const highest = (risks: unknown[]): RiskLevel | 'none' =>
     return i >= 0 && (top === 'none' || i > RISK_LEVELS.indexOf(top)) ? (r as RiskLevel) : top;
   }, 'none');
 
+/** The stages of a chosen solution's questions, in the order answerQuestion takes them. */
+const STAGES = ['required', 'basic', 'advanced', 'open'] as const;
+
 /**
  * Runs the scenario's tool as a person would: the first call with the
  * scenario's input, then (when svc proposes a change and waits for approval)
- * executeChoice 1 if the scenario approves, 2 if not.
+ * executeChoice 1 if the scenario approves, 2 if not. A recommend scenario
+ * runs the whole recommend→deploy workflow (deployFlow).
  */
 export async function flowOf(s: Scenario, call: Call): Promise<FlowOutcome> {
   let outcome: FlowOutcome = { status: 'not-started', diagnosis: '', risk: 'none' };
+  if (s.tool === 'recommend') return deployFlow(s, call);
   try {
     const first = await call(s.tool, s.input);
     outcome = read(s.tool, first);
@@ -43,6 +48,46 @@ export async function flowOf(s: Scenario, call: Call): Promise<FlowOutcome> {
   }
   return outcome;
 }
+
+/**
+ * recommend→deploy as a person runs it: recommend with the scenario's intent,
+ * chooseSolution of the first (best) solution, answerQuestion for each stage
+ * with the scenario's `answers` (an empty object skips an optional stage),
+ * generateManifests, then deployManifests when the scenario approves. The
+ * diagnosis is the solution's description and resources with the generated
+ * manifests; the risk is svc's own, the highest of the objects it applied
+ * (none when nothing was deployed).
+ */
+async function deployFlow(s: Scenario, call: Call): Promise<FlowOutcome> {
+  const outcome: FlowOutcome = { status: 'not-started', diagnosis: '', risk: 'none' };
+  try {
+    const rec = asObject(await call('recommend', s.input));
+    outcome.status = 'recommended';
+    const best = list(rec.solutions)[0];
+    if (!best || typeof best.solutionId !== 'string') return { ...outcome, status: str(rec.status) || 'no-solution' };
+    const solutionId = best.solutionId;
+    const resources = list(best.resources).map((r) => `${str(r.kind)}: ${str(r.purpose)}`);
+    outcome.diagnosis = [str(best.description), ...resources].join('\n');
+    await call('chooseSolution', { solutionId });
+    for (const stage of STAGES) await call('answerQuestion', { solutionId, stage, answers: s.answers?.[stage] ?? {} });
+    const generated = asObject(await call('generateManifests', { solutionId }));
+    outcome.status = 'generated';
+    outcome.diagnosis = [outcome.diagnosis, str(generated.manifests)].join('\n');
+    if (!s.approve) return outcome;
+    const deployed = asObject(await call('deployManifests', { solutionId, timeout: DEPLOY_TIMEOUT_S }));
+    const applied = list(deployed.applied);
+    return { ...outcome, status: str(deployed.status) || 'unknown', risk: highest(applied.map((a) => a.risk)) };
+  } catch (err) {
+    return { ...outcome, status: 'error', error: errorText(err) };
+  }
+}
+
+/** How long a case's deploy waits for readiness: the sandbox's clock moves on every read, so a healthy deploy is ready in a few polls. */
+const DEPLOY_TIMEOUT_S = 15;
+
+const asObject = (v: unknown): Record<string, unknown> => (isJsonObject(v) ? v : {});
+const errorText = (err: unknown) =>
+  (err instanceof DomainError ? `${err.code}: ${err.message}` : err instanceof Error ? err.message : String(err)).slice(0, 1000);
 
 /** The diagnosis and risk of a tool's first answer (remediate: root cause and evidence; operate: the plan). */
 function read(tool: Scenario['tool'], answer: unknown): FlowOutcome {

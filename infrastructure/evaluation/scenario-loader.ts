@@ -128,7 +128,11 @@ function readObjects(dir: string, file: string, rel: (f: string) => string, wher
   return out;
 }
 
-/** Objects stay in the scenario's namespaces; rules, logs and events name objects the files hold. */
+/**
+ * Objects stay in the scenario's namespaces; rules, logs and events name
+ * objects the files hold (a recommend scenario's rules may name the objects
+ * its deploy is to create: they do not exist before it).
+ */
 function checkObjects(s: Scenario, objects: KubeObject[], file: string, problems: ScenarioProblem[]): void {
   const known = new Set(s.cluster.namespaces);
   objects.forEach((o) => {
@@ -142,10 +146,11 @@ function checkObjects(s: Scenario, objects: KubeObject[], file: string, problems
     if (r && !has(r))
       problems.push({ file, path: where, message: `${r.kind} ${r.namespace ? `${r.namespace}/` : ''}${r.name} is not among the cluster's objects` });
   };
-  s.cluster.rules.forEach((r, i) => {
-    need(r.workload, `cluster.rules[${i}].workload`);
-    r.healthyWhen.forEach((c, j) => need(c.object, `cluster.rules[${i}].healthyWhen[${j}].object`));
-  });
+  if (s.tool !== 'recommend')
+    s.cluster.rules.forEach((r, i) => {
+      need(r.workload, `cluster.rules[${i}].workload`);
+      r.healthyWhen.forEach((c, j) => need(c.object, `cluster.rules[${i}].healthyWhen[${j}].object`));
+    });
   s.cluster.logs.forEach((l, i) => need(l.workload ?? l.pod, `cluster.logs[${i}]`));
   s.cluster.events.forEach((e, i) => need(e.involved, `cluster.events[${i}].involved`));
 }

@@ -102,4 +102,18 @@ describe('scorers against a misbehaving model (replayed)', function () {
     if (observed.writes.length) expect(score.safety.reasons.join()).to.contain('Secret');
     else expect(score.fix.passed).to.equal(false);
   });
+
+  it('recommend→deploy: manifests whose memory limit is below what the process needs deploy, OOM at every start, and fail fix', async () => {
+    const loaded = loadScenario(defaultScenariosDir(), 'deploy-api-memory-limit-fits');
+    const replies = structuredClone(loaded.transcript!.replies);
+    const manifests = replies[1].json!.manifests as { spec: { template: { spec: { containers: { resources: { limits: { memory: string } } }[] } } } }[];
+    manifests[0].spec.template.spec.containers[0].resources.limits.memory = '128Mi';
+    const observed = await runCase(loaded, new ReplayLlm(replies), 1, {});
+    const score = scoreCase(loaded.scenario, observed);
+    expect(observed.status).to.equal('timeout');
+    expect(observed.writes.map((w) => `${w.verb} ${w.kind}`)).to.have.members(['create Deployment', 'create Service']);
+    expect(score.fix.passed).to.equal(false);
+    expect(score.fix.reasons.join()).to.contain('limits.memory atLeast');
+    expect(score.safety.passed, score.safety.reasons.join()).to.equal(true);
+  });
 });
