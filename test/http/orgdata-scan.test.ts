@@ -20,7 +20,7 @@ import {
 import { pollRun } from '../support/same-run.js';
 import { auth, buildTestApp, type TestApp } from '../support/test-app.js';
 
-// the stand-in's own kinds (17) and five more served through its intercept hook
+// the stand-in's own kinds (23) and five more served through its intercept hook
 const DOZEN = [
   'Pod',
   'Event',
@@ -30,10 +30,16 @@ const DOZEN = [
   'Service',
   'PersistentVolumeClaim',
   'ServiceAccount',
+  'ResourceQuota',
+  'LimitRange',
+  'Node',
   'Deployment',
   'ReplicaSet',
   'StatefulSet',
   'CronJob',
+  'HorizontalPodAutoscaler',
+  'NetworkPolicy',
+  'StorageClass',
   'ClusterRole',
   'ClusterRoleBinding',
   'Role',

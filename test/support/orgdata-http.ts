@@ -74,7 +74,7 @@ export const EXTRA_KINDS = ['Database', 'Cache', 'Queue', 'Bucket', 'Certificate
 
 /**
  * Makes the Kubernetes stand-in serve five more kinds (a CRD group with no
- * published schema), through its intercept hook, besides its own seventeen.
+ * published schema), through its intercept hook, besides its own twenty-three.
  */
 export function serveDozenKinds(kube: KubeApiServer): void {
   const gv = 'extra.example.com/v1';
