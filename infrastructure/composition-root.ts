@@ -1,3 +1,4 @@
+import { VerifyExecution } from '../application/actions/verify-execution.js';
 import { GetSession } from '../application/sessions/get-session.js';
 import { ListSessions } from '../application/sessions/list-sessions.js';
 import 'reflect-metadata';
@@ -169,6 +170,13 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
     policies: c.resolve(TOKENS.PolicySource),
     recorder,
     approval: config.auth,
+    verify: new VerifyExecution(
+      c.resolve(TOKENS.ClusterReader),
+      c.resolve(TOKENS.Clock),
+      config.ai.verify,
+      c.resolve(TOKENS.RevertChange),
+      c.resolve(TOKENS.ChangeLedger),
+    ),
   };
   const gitDelivery = createGitDelivery(config, logger, tracer, recorder);
   const deliverFix = new DeliverFix(gitDelivery.ports, new YamlManifestEditor(), gitDelivery.settings);

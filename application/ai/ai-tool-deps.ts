@@ -8,6 +8,7 @@ import type { Tracer } from '../../domain/ports/tracer.js';
 import type { PolicySource } from '../actions/policy-source.js';
 import type { ChangeRecorder } from '../ledger/change-recorder.js';
 import type { ApprovalPolicy } from '../../domain/auth/session-owner.js';
+import type { VerifyExecution } from '../actions/verify-execution.js';
 
 /** Per run, from the configuration: SVC_AI_TIMEOUT_MS and SVC_AI_MAX_TOKENS. */
 export interface AiRunLimits {
@@ -32,4 +33,6 @@ export interface AiToolDeps {
   recorder?: ChangeRecorder;
   /** SVC_REQUIRE_SECOND_APPROVER and SVC_PROTECTED_NAMESPACES; absent: no second approver. */
   approval?: ApprovalPolicy;
+  /** The deterministic verdict after each execution (and the revert of a degraded one); absent: no verdict. */
+  verify?: VerifyExecution;
 }

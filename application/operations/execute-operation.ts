@@ -1,4 +1,5 @@
-import type { ClusterAction } from '../../domain/actions/cluster-action.js';
+import { actionTarget, type ClusterAction } from '../../domain/actions/cluster-action.js';
+import type { Caller } from '../../domain/auth/caller.js';
 import type { ResourceRef } from '../../domain/cluster/kube-types.js';
 import { summarizeObject } from '../../domain/cluster/object-summary.js';
 import { DomainError } from '../../domain/errors.js';
@@ -12,6 +13,8 @@ import type { WriteRecording } from '../actions/execute-actions.js';
 import type { PolicySource } from '../actions/policy-source.js';
 import type { PreviewChecks } from '../actions/preview-actions.js';
 import type { ProposedAction } from '../actions/proposed-action.js';
+import type { OnFailure, VerifyExecution } from '../actions/verify-execution.js';
+import type { ActionOutcome } from '../actions/execute-actions.js';
 import type { ExecutionOutcome } from './operation-state.js';
 
 export type { RolloutWaitOptions } from '../actions/await-rollouts.js';
@@ -23,7 +26,10 @@ export type { RolloutWaitOptions } from '../actions/await-rollouts.js';
  * action again, then apply in order), then the shared rollout wait
  * (AwaitRollouts: each Deployment, StatefulSet and DaemonSet it changed,
  * bounded by what is left of the run, with rollback advice for one that did
- * not finish). Reports each touched object's state at the end.
+ * not finish). Then, with `verify`, the deterministic verdict over the
+ * settle window against a snapshot taken before the write, and on
+ * `degraded` the revert (or the report) onFailure asks for. Reports each
+ * touched object's state at the end.
  */
 export class ExecuteOperation {
   private readonly rollouts: AwaitRollouts;
@@ -36,13 +42,22 @@ export class ExecuteOperation {
     private readonly checks: PreviewChecks = { scope: OPEN_WRITE_SCOPE },
     /** The organisation's policies, read again at execution. */
     private readonly policies?: PolicySource,
+    private readonly verify?: VerifyExecution,
   ) {
     this.rollouts = new AwaitRollouts(reader, writer, options);
   }
 
   /** `deadlineMs`: what is left of the run's wall-clock limit (SVC_AI_TIMEOUT_MS); `recording`: where each write is recorded. */
-  async execute(actions: ClusterAction[], approved: readonly ProposedAction[], deadlineMs: number, recording?: WriteRecording): Promise<ExecutionOutcome> {
+  async execute(
+    actions: ClusterAction[],
+    approved: readonly ProposedAction[],
+    deadlineMs: number,
+    recording?: WriteRecording,
+    onFailure: { onFailure: OnFailure; caller?: Caller } = { onFailure: 'report' },
+  ): Promise<ExecutionOutcome> {
+    const started = this.clock.now();
     const baseline = await this.rollouts.baseline(actions);
+    const snapshot = await this.verify?.snapshot(uniqueTargets(actions));
     const report = await executeApproved(
       { reader: this.reader, writer: this.writer, clock: this.clock, ...(this.policies ? { policies: this.policies } : {}) },
       this.checks,
@@ -53,11 +68,17 @@ export class ExecuteOperation {
     const base = { dryRunPassed: report.dryRunPassed, ...(report.refused ? { refused: report.refused } : {}), actions: report.outcomes };
     if (!report.dryRunPassed) return { ...base, succeeded: false, rollouts: [], objects: [] };
     const rollouts = await this.rollouts.wait(actions, report.outcomes, baseline, deadlineMs);
+    const writes = executedWrites(actions, report.outcomes);
+    const health =
+      this.verify && snapshot && writes.length
+        ? await this.verify.verify({ snapshot, writes, deadlineMs: deadlineMs - (this.clock.now() - started), ...onFailure })
+        : undefined;
 
     const objects: ExecutionOutcome['objects'] = [];
     for (const t of uniqueTargets(actions)) objects.push({ target: t, state: await this.stateOf(t) });
-    const succeeded = report.outcomes.every((o) => o.status === 'applied') && rollouts.every((r) => r.state === 'rolled-out');
-    return { ...base, succeeded, rollouts, objects };
+    const succeeded =
+      report.outcomes.every((o) => o.status === 'applied') && rollouts.every((r) => r.state === 'rolled-out') && health?.verdict !== 'degraded';
+    return { ...base, succeeded, rollouts, objects, ...(health ? { health } : {}) };
   }
 
   private async stateOf(t: ResourceRef): Promise<string> {
@@ -69,4 +90,13 @@ export class ExecuteOperation {
       return `${t.kind} ${t.name}: could not be read (${e.message})`;
     }
   }
+}
+
+/** The writes an execution made, in order: each applied action's target and ledger entry. */
+export function executedWrites(actions: readonly ClusterAction[], outcomes: readonly ActionOutcome[]) {
+  return actions.flatMap((a, i) =>
+    outcomes[i]?.status === 'applied'
+      ? [{ target: actionTarget(a), ...(outcomes[i].ledgerId ? { ledgerId: outcomes[i].ledgerId } : {}), ...(a.type === 'delete' ? { deleted: true } : {}) }]
+      : [],
+  );
 }

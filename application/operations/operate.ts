@@ -15,6 +15,7 @@ import { closedRefusal, runOnce } from '../actions/run-once.js';
 import type { ToolContext, ToolHandler } from '../tool-handler.js';
 import { ExecuteOperation, type RolloutWaitOptions } from './execute-operation.js';
 import type { WriteRecording } from '../actions/execute-actions.js';
+import { onFailureFor, type OnFailure } from '../actions/verify-execution.js';
 import { writeContextFor } from '../ledger/change-recorder.js';
 import { operationView, type OperationView } from './operation-view.js';
 import { operationPlanDigest, type OperationState, type Proposal } from './operation-state.js';
@@ -37,7 +38,8 @@ const START = 'Start a new operation with operate and an intent.';
  * approval. One call is one of:
  * - start (`intent`, optional `evidence`): investigate, plan, dry-run, store a session, answer `awaiting_approval`;
  * - refine (`sessionId` + `refinedIntent`): plan again within the session;
- * - execute (`sessionId` + `executeChoice` 1): at most once, then wait for rollouts;
+ * - execute (`sessionId` + `executeChoice` 1, optional `onFailure`): at most once, then wait for rollouts,
+ *   then the deterministic verdict (and on degraded the revert or report onFailure asks for);
  * - stop (`sessionId` + `executeChoice` 2): nothing applied;
  * - look (`sessionId` alone): the session as it stands.
  */
@@ -51,12 +53,21 @@ export class Operate implements ToolHandler<Input> {
     private readonly deliverFix?: DeliverFix,
   ) {
     this.planner = new PlanOperation(deps.llm, deps.reader, deps.tracer, deps.limits);
-    this.executor = new ExecuteOperation(deps.reader, deps.writer, deps.clock, deps.rollout, { scope: deps.writeScope ?? OPEN_WRITE_SCOPE }, deps.policies);
+    this.executor = new ExecuteOperation(
+      deps.reader,
+      deps.writer,
+      deps.clock,
+      deps.rollout,
+      { scope: deps.writeScope ?? OPEN_WRITE_SCOPE },
+      deps.policies,
+      deps.verify,
+    );
   }
 
   /** The answer is held to the tool's output schema by the compiler (OperationView must fit OperateOutput). */
   async execute(input: Input, context?: ToolContext): Promise<OperateOutput> {
     if (input.delivery !== undefined && input.executeChoice !== 1) throw new ValidationError('delivery goes with executeChoice 1 (and a sessionId)');
+    if (input.onFailure !== undefined && input.executeChoice !== 1) throw new ValidationError('onFailure goes with executeChoice 1 (and a sessionId)');
     if (input.sessionId === undefined) {
       if (input.refinedIntent !== undefined || input.executeChoice !== undefined) {
         throw new ValidationError('refinedIntent and executeChoice continue an operation: send them with the sessionId an earlier operate call returned');
@@ -78,7 +89,7 @@ export class Operate implements ToolHandler<Input> {
         ? approveStep(session, input, planUnderApproval(operationPlanDigest(session.state), session.state.proposal.actions), this.deps.approval, context)
         : undefined;
     if (input.refinedIntent !== undefined) return this.refine(session, input.refinedIntent, input.evidence);
-    if (input.executeChoice === 1) return this.run(session, input.delivery, context, approval);
+    if (input.executeChoice === 1) return this.run(session, input.delivery, context, approval, onFailureFor(input.onFailure, this.deps.verify?.settings, false));
     if (input.executeChoice === 2) return this.stop(session);
     requireSessionRead(session, this.deps.approval, context);
     return operationView(session);
@@ -123,7 +134,13 @@ export class Operate implements ToolHandler<Input> {
     return operationView(saved.session);
   }
 
-  private async run(session: Session<OperationState>, delivery?: Delivery, context?: ToolContext, approval?: Approval): Promise<OperationView> {
+  private async run(
+    session: Session<OperationState>,
+    delivery?: Delivery,
+    context?: ToolContext,
+    approval?: Approval,
+    onFailure: OnFailure = 'report',
+  ): Promise<OperationView> {
     this.refuseWhenClosed(session, 'executed again');
     if (!session.state.proposal.executable) {
       throw cannotExecute(
@@ -147,6 +164,7 @@ export class Operate implements ToolHandler<Input> {
             session.state.proposal.actions,
             this.deps.limits.timeoutMs - (this.deps.clock.now() - started),
             this.recording(session, context),
+            { onFailure, ...(context ? { caller: context.caller } : {}) },
           );
         if (!this.deliverFix) throw new NotConfiguredError('Delivery through git', 'this server was built without it');
         const { report, gitDelivery } = await deliverInstead(this.deps.writer, this.deliverFix, {

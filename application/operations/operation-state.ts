@@ -6,6 +6,7 @@ import type { OperationPlan } from '../../domain/operations/operation-plan.js';
 import type { RolloutReport } from '../actions/await-rollouts.js';
 import type { ActionOutcome, DryRunRefusal } from '../actions/execute-actions.js';
 import type { Executable } from '../actions/run-once.js';
+import type { ExecutionVerification } from '../actions/verify-execution.js';
 import type { ProposedAction } from '../actions/proposed-action.js';
 import { planDigestOf } from '../../domain/sessions/approval-session.js';
 
@@ -35,7 +36,7 @@ export interface Proposal {
 export type { RolloutReport, RolloutState } from '../actions/await-rollouts.js';
 
 export interface ExecutionOutcome {
-  /** All actions applied and every rollout finished. */
+  /** All actions applied, every rollout finished, and the verdict is not degraded. */
   succeeded: boolean;
   /** false: the dry run at execution time refused an action and nothing was applied. */
   dryRunPassed: boolean;
@@ -46,6 +47,8 @@ export interface ExecutionOutcome {
   objects: { target: ResourceRef; state: string }[];
   /** With delivery git: the commit instead of a live change (then nothing was applied). */
   gitDelivery?: DeliveredFix;
+  /** The deterministic verdict after the write (healthy, degraded, unknown), and what was reverted; absent when nothing was applied. */
+  health?: ExecutionVerification;
 }
 
 /** What an operation session stores. */

@@ -1,5 +1,6 @@
 import type { Session } from '../../domain/sessions/session.js';
 import type { ExecutionRecord } from '../actions/run-once.js';
+import type { ExecutionVerification } from '../actions/verify-execution.js';
 import { gitDeliverable } from '../gitops/gitops-gate.js';
 import { operationPlanDigest, type ExecutionOutcome, type OperationState, type Proposal } from './operation-state.js';
 
@@ -89,20 +90,33 @@ function nextStep(id: string, status: OperationStatus, state: OperationState): s
     case 'executing':
       return `Being executed by another request: send {"sessionId":"${id}"} again to see its outcome.`;
     case 'executed':
+      if (state.execution?.outcome?.health?.verdict === 'unknown')
+        return `Applied; svc could not verify the result (see execution.outcome.health): ${state.execution.outcome.health.summary}`;
       return state.proposal.warning
         ? 'Done, live: every action was applied and every rollout finished, but a GitOps controller manages these objects and will revert the change at its next sync unless its source changes too.'
         : 'Done: every action was applied and every rollout finished. Start a new operation with an intent for another change.';
     case 'dry_run_refused':
       return 'The dry run at execution time refused an action (see execution.outcome.refused); nothing was applied. Start a new operation with an intent to plan against the current state.';
     case 'execution_failed': {
-      const rollouts = state.execution?.outcome?.rollouts.filter((r) => r.state !== 'rolled-out') ?? [];
+      const health = state.execution?.outcome?.health;
+      const undone = health?.verdict === 'degraded' && (health.reverted?.length ?? 0) > 0 && !health.notReverted?.length;
+      const rollouts = undone ? [] : (state.execution?.outcome?.rollouts.filter((r) => r.state !== 'rolled-out') ?? []);
+      if (health?.verdict === 'degraded' && rollouts.length === 0) return healthStep(health);
       if (rollouts.length === 0)
         return 'An action failed (see execution.outcome.actions); later actions were not run. Start a new operation with an intent to finish or undo the change.';
       const how = rollouts.map(
         (r) =>
           `${r.target.kind} ${r.target.namespace ? `${r.target.namespace}/` : ''}${r.target.name}: ${r.message}${r.rollback ? `; to roll back apply execution.outcome.rollouts[].rollback.patch (operate intent "roll back ${r.target.kind.toLowerCase()} ${r.target.name}", or ${r.rollback.kubectlPatch.split('\n')[0]}), or run ${r.rollback.kubectlUndo}` : ''}`,
       );
-      return `Not every rollout finished. ${how.join(' | ')}`;
+      return `${health?.verdict === 'degraded' ? `${healthStep(health)} ` : ''}Not every rollout finished. ${how.join(' | ')}`;
     }
   }
+}
+
+/** A degraded verdict in words: what was reverted (or how to), and what could not be. */
+export function healthStep(health: ExecutionVerification): string {
+  const calls = health.revertCalls?.length
+    ? ` REST: ${health.revertCalls.map((c) => `${c.method} ${c.path} ${JSON.stringify(c.body)}`).join(', then ')}.`
+    : '';
+  return `${health.summary}${calls} See execution.outcome.health for the evidence.`;
 }

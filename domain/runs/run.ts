@@ -13,7 +13,7 @@ export const ACTIVE_STATUSES: readonly RunStatus[] = ['queued', 'running'];
 export const isFinished = (status: RunStatus): boolean => !ACTIVE_STATUSES.includes(status);
 
 /** The progress events every AI tool reports through the shared parts (tool loop, model and cluster ports). */
-export const RUN_EVENT_TYPES = ['model-call', 'function-call', 'dry-run', 'applied', 'waiting', 'scanned', 'done'] as const;
+export const RUN_EVENT_TYPES = ['model-call', 'function-call', 'dry-run', 'applied', 'waiting', 'scanned', 'verify', 'done'] as const;
 export type RunEventType = (typeof RUN_EVENT_TYPES)[number];
 
 /** One progress event; `id` counts from 1 within its run (the SSE id, what `Last-Event-ID` names). */

@@ -22,6 +22,11 @@ const executeChoice = z
   .min(1)
   .max(2)
   .describe('With sessionId: 1 to execute the proposed change through svc (dry run first), 2 to stop without executing');
+const onFailure = z
+  .enum(['revert', 'report'])
+  .describe(
+    "What svc does when its verdict after the write is degraded (worse than before): revert undoes every write of the execution through the change ledger, newest first; report leaves it and answers the calls that revert. Default SVC_ON_FAILURE_DEFAULT, else report (revert in automatic mode)",
+  );
 const planDigest = z
   .string()
   .regex(/^sha256:[0-9a-f]{64}$/, 'the planDigest of the proposal (sha256: followed by 64 hex digits)')
@@ -70,6 +75,7 @@ export const TOOL_INPUTS = {
       .describe(
         'The planDigest of the preview you reviewed: the deploy is refused (409 CONFLICT) when the plan (the manifests, or a live object) changed since. Required of a second approver',
       ),
+    onFailure: onFailure.optional(),
   }),
   manageOrgData: z
     .strictObject({
@@ -103,6 +109,7 @@ export const TOOL_INPUTS = {
     executeChoice: executeChoice.optional(),
     planDigest: planDigest.optional(),
     delivery: deliveryInput.optional(),
+    onFailure: onFailure.optional(),
   }),
   remediate: z.strictObject({
     issue: z.string().trim().min(1).max(2000).optional().describe('The problem to investigate, in plain language; required to start a new investigation'),
@@ -114,6 +121,7 @@ export const TOOL_INPUTS = {
     executeChoice: executeChoice.optional(),
     planDigest: planDigest.optional(),
     delivery: deliveryInput.optional(),
+    onFailure: onFailure.optional().describe('With executeChoice 1, or when starting with mode automatic: ' + onFailure.description),
   }),
 } as const;
 

@@ -1,4 +1,4 @@
-import { int, type Env } from './env-parsers.js';
+import { int, oneOf, str, type Env } from './env-parsers.js';
 
 /** Budgets shared by every AI tool run (per-tool model-call caps are the use cases' own). */
 export interface AiConfig {
@@ -6,11 +6,22 @@ export interface AiConfig {
   timeoutMs: number;
   /** SVC_AI_MAX_TOKENS: input + output tokens one tool run may spend. */
   maxTokens: number;
+  /** The verdict after an execution (docs/verify.md). */
+  verify: {
+    /** SVC_VERIFY_WINDOW_MS: how long changed objects are watched after a write, default 60000 (the run's deadline lowers it). */
+    windowMs: number;
+    /** SVC_ON_FAILURE_DEFAULT: onFailure when a call sends none; unset: report for manual execution, revert for automatic. */
+    onFailureDefault?: 'revert' | 'report';
+  };
 }
 
 export function parseAiConfig(env: Env): AiConfig {
   return {
     timeoutMs: int(env, 'SVC_AI_TIMEOUT_MS', 300000, 1000, 3600000),
     maxTokens: int(env, 'SVC_AI_MAX_TOKENS', 1000000, 1000, 100000000),
+    verify: {
+      windowMs: int(env, 'SVC_VERIFY_WINDOW_MS', 60000, 0, 3600000),
+      ...(str(env, 'SVC_ON_FAILURE_DEFAULT') !== undefined ? { onFailureDefault: oneOf(env, 'SVC_ON_FAILURE_DEFAULT', ['revert', 'report'] as const, 'report') } : {}),
+    },
   };
 }

@@ -27,7 +27,16 @@ export interface TestApp {
  * bearer token, quiet), with fakes in place of any adapter the test names.
  */
 export function buildTestApp(env: Record<string, string | undefined> = {}, overrides: Overrides = {}): TestApp {
-  const config = loadConfig({ HOST: '127.0.0.1', PORT: '0', SVC_AUTH_TOKEN: TEST_TOKEN, LOG_LEVEL: 'silent', SVC_DATA_DIR: TEST_DATA_DIR, ...env });
+  // a tiny settle window (SVC_VERIFY_WINDOW_MS): the stand-in's controllers move on every read, so no test waits on a real 60 s window
+  const config = loadConfig({
+    HOST: '127.0.0.1',
+    PORT: '0',
+    SVC_AUTH_TOKEN: TEST_TOKEN,
+    LOG_LEVEL: 'silent',
+    SVC_DATA_DIR: TEST_DATA_DIR,
+    SVC_VERIFY_WINDOW_MS: '30',
+    ...env,
+  });
   const logger = (overrides.logger as CapturingLogger | undefined) ?? new CapturingLogger();
   // every tool answer in every HTTP test is held to its tool's output schema
   const container = buildContainer(config, { verifyToolOutputs: true, ...overrides, logger });

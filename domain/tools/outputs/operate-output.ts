@@ -3,6 +3,7 @@ import { RISK_LEVELS } from '../../actions/cluster-action.js';
 import { fixDeliveryOutput, gitopsMarkOutput } from './gitops-output.js';
 import { actionPreviewFields, refusedOutput } from './action-preview-output.js';
 import { rolloutReportOutput } from './rollout-output.js';
+import { executionHealthOutput } from './health-output.js';
 
 const target = z.object({ apiVersion: z.string(), kind: z.string(), name: z.string(), namespace: z.string().optional() });
 
@@ -37,6 +38,7 @@ const outcome = z.object({
   rollouts: z.array(rolloutReportOutput),
   objects: z.array(z.object({ target, state: z.string() })),
   gitDelivery: fixDeliveryOutput.optional().describe('with delivery git: the commit and pull request instead of a live change'),
+  health: executionHealthOutput.optional(),
 });
 
 /** The `operate` tool's result: the session as it stands after the call, and the next step in words. */

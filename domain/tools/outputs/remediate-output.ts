@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { rolloutReportOutput } from './rollout-output.js';
+import { executionHealthOutput } from './health-output.js';
 import { RISK_LEVELS } from '../../actions/cluster-action.js';
 import { fixDeliveryOutput, gitopsMarkOutput } from './gitops-output.js';
 import { actionPreviewFields, refusedOutput } from './action-preview-output.js';
@@ -96,6 +97,7 @@ export const remediateOutput = z.object({
             outcomes: z.array(outcome),
           }),
           rollouts: z.array(rolloutReportOutput).optional().describe('the changed workloads, waited for before the follow-up check'),
+          health: executionHealthOutput.optional(),
         })
         .optional(),
     })
