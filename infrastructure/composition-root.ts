@@ -158,6 +158,14 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
   const registry = new ToolRegistry(overrides.toolDefinitions ?? TOOL_DEFINITIONS);
   value(TOKENS.ToolRegistry, registry);
 
+  // the verdict after every execution (remediate, operate, deployManifests) and the revert of a degraded one, through the ledger's revert
+  const verify = new VerifyExecution(
+    c.resolve(TOKENS.ClusterReader),
+    c.resolve(TOKENS.Clock),
+    config.ai.verify,
+    c.resolve(TOKENS.RevertChange),
+    c.resolve(TOKENS.ChangeLedger),
+  );
   const aiTools: AiToolDeps = {
     llm: c.resolve(TOKENS.LlmProvider),
     reader: c.resolve(TOKENS.ClusterReader),
@@ -170,13 +178,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
     policies: c.resolve(TOKENS.PolicySource),
     recorder,
     approval: config.auth,
-    verify: new VerifyExecution(
-      c.resolve(TOKENS.ClusterReader),
-      c.resolve(TOKENS.Clock),
-      config.ai.verify,
-      c.resolve(TOKENS.RevertChange),
-      c.resolve(TOKENS.ChangeLedger),
-    ),
+    verify,
   };
   const gitDelivery = createGitDelivery(config, logger, tracer, recorder);
   const deliverFix = new DeliverFix(gitDelivery.ports, new YamlManifestEditor(), gitDelivery.settings);
@@ -194,7 +196,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
         new CheckModel(c.resolve(TOKENS.LlmProvider), c.resolve(TOKENS.Clock)),
       ),
       manageOrgData: registerOrgData(c, config, overrides.scanStates ?? shared.scanStates),
-      ...deploymentHandlers(c, config, gitDelivery),
+      ...deploymentHandlers(c, config, gitDelivery, verify),
       operate: new Operate(aiTools, deliverFix),
       remediate: new Remediate(aiTools, deliverFix),
     },

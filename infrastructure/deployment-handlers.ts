@@ -11,12 +11,18 @@ import { DeployOrDeliver } from '../application/deployment/deploy-or-deliver.js'
 import type { Config } from './config/config.js';
 import { DeliverToGit } from '../application/deployment/deliver-to-git.js';
 import type { GitDelivery } from './gitops/git-delivery.js';
+import type { VerifyExecution } from '../application/actions/verify-execution.js';
 import { TOKENS } from './tokens.js';
 
 type DeploymentTools = 'recommend' | 'chooseSolution' | 'answerQuestion' | 'generateManifests' | 'deployManifests';
 
 /** The five tools of the deployment workflow, built from the ports registered in `c`. */
-export function deploymentHandlers(c: DependencyContainer, config: Config, git: GitDelivery): Pick<TypedToolHandlers, DeploymentTools> {
+export function deploymentHandlers(
+  c: DependencyContainer,
+  config: Config,
+  git: GitDelivery,
+  verify?: VerifyExecution,
+): Pick<TypedToolHandlers, DeploymentTools> {
   const ai = config.ai;
   const sessions = new SolutionSessions(c.resolve(TOKENS.SessionStore), config.auth);
   const reader = c.resolve(TOKENS.ClusterReader);
@@ -40,6 +46,7 @@ export function deploymentHandlers(c: DependencyContainer, config: Config, git: 
         c.resolve(TOKENS.ChangeRecorder),
         c.resolve(TOKENS.PolicySource),
         c.resolve(TOKENS.Metrics),
+        verify,
       ),
       new DeliverToGit(git.ports, sessions, git.settings),
       new CleanUpDeploy(sessions, c.resolve(TOKENS.RevertChange), clock),

@@ -1,4 +1,6 @@
+import { actionTarget, type ClusterAction } from '../../domain/actions/cluster-action.js';
 import type { Caller } from '../../domain/auth/caller.js';
+import type { ActionOutcome } from './execute-actions.js';
 import type { KubeObject, ResourceRef } from '../../domain/cluster/kube-types.js';
 import {
   judgeable,
@@ -184,7 +186,9 @@ export class VerifyExecution {
         revertCalls,
         ...(unrecorded.length ? { notReverted: unrecorded.map((w) => ({ target: w.target, reason: 'the change ledger did not record this write' })) } : {}),
         summary: `The change made things worse (${evidence.slice(0, 3).join('; ')}); it was left in place (onFailure report). ${
-          revertCalls.length ? `To undo it: ${revertCalls.map((c) => c.cli).join(', then ')}.` : 'The change ledger recorded none of its writes: undo it by hand.'
+          revertCalls.length
+            ? `To undo it: ${revertCalls.map((c) => c.cli).join(', then ')}.`
+            : 'The change ledger recorded none of its writes: undo it by hand.'
         }`,
       };
     }
@@ -197,7 +201,10 @@ export class VerifyExecution {
     };
   }
 
-  private async revertAll(writes: readonly ExecutedWrite[], caller: Caller | undefined): Promise<{ reverted: RevertedWrite[]; notReverted: UnrevertedWrite[] }> {
+  private async revertAll(
+    writes: readonly ExecutedWrite[],
+    caller: Caller | undefined,
+  ): Promise<{ reverted: RevertedWrite[]; notReverted: UnrevertedWrite[] }> {
     const reverted: RevertedWrite[] = [];
     const notReverted: UnrevertedWrite[] = [];
     for (const w of writes) {
@@ -357,4 +364,30 @@ function revertSummary(evidence: string[], reverted: RevertedWrite[], notReverte
   if (notReverted.length === 0) return `${why}; svc reverted it.${done}`;
   const kept = notReverted.map((n) => `${n.ledgerId ?? where(n.target)}: ${n.reason}${n.kubectl ? ` (by hand, as a last resort: ${n.kubectl[0]})` : ''}`);
   return `${why}; svc could NOT revert all of it.${done} Not reverted: ${kept.join('; ')}`;
+}
+
+/** The writes an execution made, in order: each applied action's target and ledger entry. */
+export function executedWrites(actions: readonly ClusterAction[], outcomes: readonly ActionOutcome[]): ExecutedWrite[] {
+  return actions.flatMap((a, i) =>
+    outcomes[i]?.status === 'applied'
+      ? [{ target: actionTarget(a), ...(outcomes[i].ledgerId ? { ledgerId: outcomes[i].ledgerId } : {}), ...(a.type === 'delete' ? { deleted: true } : {}) }]
+      : [],
+  );
+}
+
+/** The verdict as lines for a model (given as delimited data, never instructions): verdict, evidence, what was reverted. */
+export function verdictLines(v: ExecutionVerification): string {
+  return [
+    `verdict: ${v.verdict}`,
+    ...v.evidence.map((e) => `evidence: ${e}`),
+    ...(v.reverted ?? []).map((r) => `reverted: ${r.ledgerId} by ${r.revertId} (${where(r.target)})`),
+    ...(v.notReverted ?? []).map((n) => `not reverted: ${n.ledgerId ?? where(n.target)}: ${n.reason}`),
+    ...(v.verdict === 'degraded' && v.onFailure === 'report' ? ['left in place: onFailure report'] : []),
+  ].join('\n');
+}
+
+/** A degraded verdict as the next step: what was reverted (or the calls that revert), and what could not be. */
+export function healthStep(health: ExecutionVerification, where: string): string {
+  const calls = health.revertCalls?.length ? ` REST: ${health.revertCalls.map((c) => `${c.method} ${c.path} ${JSON.stringify(c.body)}`).join(', then ')}.` : '';
+  return `${health.summary}${calls} See ${where} for the evidence.`;
 }

@@ -29,6 +29,14 @@ import { refusalMetric } from '../../domain/write-guard/refusal-metric.js';
 import { cleanupOffer, type CleanupOffer } from './deploy-cleanup.js';
 import type { SolutionSessions } from './solution-sessions.js';
 import { NO_POLICIES, type PolicySource } from '../actions/policy-source.js';
+import {
+  healthStep,
+  onFailureFor,
+  type ExecutionVerification,
+  type OnFailure,
+  type VerifyExecution,
+  type VerifySnapshot,
+} from '../actions/verify-execution.js';
 
 export const DEFAULT_DEPLOY_TIMEOUT_S = 30;
 /** An outcome svc refused itself (the organisation's policies), not the API server. */
@@ -82,10 +90,12 @@ export class DeployManifests implements ToolHandler<ToolInput<'deployManifests'>
     private readonly policies: PolicySource = NO_POLICIES,
     /** Counts the guard's refusals by reason. */
     private readonly metrics: Metrics = NO_METRICS,
+    /** The deterministic verdict after the deploy, and the revert of a degraded one (docs/verify.md). */
+    private readonly verify?: VerifyExecution,
   ) {}
 
   async execute(input: ToolInput<'deployManifests'>, context?: ToolContext): Promise<ClusterDeployOutput> {
-    const { solutionId, timeout = DEFAULT_DEPLOY_TIMEOUT_S } = input;
+    const { solutionId, timeout = DEFAULT_DEPLOY_TIMEOUT_S, onFailure } = input;
     const session = await this.sessions.load(solutionId);
     assertCallAllowed('deployManifests', solutionId, session.state);
     // before any request: who may look at this deploy (its starter or an admin; with the second-approver rule, any operator, who may approve it)
@@ -124,6 +134,7 @@ export class DeployManifests implements ToolHandler<ToolInput<'deployManifests'>
       if (e instanceof ForbiddenError && (e.details as { secondApproverRequired?: unknown } | undefined)?.secondApproverRequired) this.metrics.refusal('risk');
       throw e;
     }
+    const snapshot = await this.verify?.snapshot(objects.map(refOf));
     const run = { solutionId, intent: session.state.intent, context, ledgerIds };
     const { outcomes, applied } = await applyAll((o, i, warnings) => this.applyOne(o, checked.verdicts[i], planned[i], run, warnings), objects, planned);
     if (outcomes.some((o) => o.outcome === 'failed'))
@@ -146,6 +157,7 @@ export class DeployManifests implements ToolHandler<ToolInput<'deployManifests'>
     }
     const ready = statuses.every((s) => s.ready);
     const pending = ready ? [] : await Promise.all(statuses.filter((s) => !s.ready).map(async (s) => ({ ...s, events: await this.eventsAbout(s) })));
+    const health = snapshot && (await this.verdict(snapshot, outcomes, onFailure, context));
     // Reloaded: the wait may have been long, and the revision check must see what is stored now.
     const fresh = await this.sessions.load(solutionId);
     const saved = await this.sessions.save(fresh, {
@@ -160,9 +172,44 @@ export class DeployManifests implements ToolHandler<ToolInput<'deployManifests'>
       objects: statuses,
       ...(ledgerIds.length ? { ledgerIds } : {}),
       planDigest: checked.planDigest,
-      ...(ready ? {} : { pending, message: `Not ready after ${timeout} s: ${pending.map((p) => `${p.kind} ${p.name} (${p.reason})`).join(', ')}` }),
+      ...(ready ? {} : { pending }),
+      ...(ready && health?.verdict !== 'degraded'
+        ? {}
+        : {
+            message: [
+              ready ? '' : `Not ready after ${timeout} s: ${pending.map((p) => `${p.kind} ${p.name} (${p.reason})`).join(', ')}.`,
+              health?.verdict === 'degraded' ? healthStep(health, 'health') : '',
+            ]
+              .filter(Boolean)
+              .join(' '),
+          }),
+      ...(health ? { health } : {}),
       nextSteps: nextSteps(solutionId, saved.state),
     };
+  }
+
+  /** svc's verdict on the objects this deploy created or changed, over the settle window after the readiness wait. */
+  private async verdict(
+    snapshot: VerifySnapshot,
+    outcomes: ObjectOutcome[],
+    onFailure: OnFailure | undefined,
+    context: ToolContext | undefined,
+  ): Promise<ExecutionVerification | undefined> {
+    const writes = outcomes
+      .filter((o) => o.outcome === 'created' || o.outcome === 'updated')
+      .map((o) => ({
+        target: { apiVersion: o.apiVersion, kind: o.kind, name: o.name, ...(o.namespace ? { namespace: o.namespace } : {}) },
+        ...(o.ledgerId ? { ledgerId: o.ledgerId } : {}),
+      }));
+    if (!this.verify || writes.length === 0) return undefined;
+    return this.verify.verify({
+      snapshot,
+      writes,
+      // deployManifests has no run deadline of its own: the readiness wait (timeout) came first, then the window
+      deadlineMs: this.verify.settings.windowMs,
+      onFailure: onFailureFor(onFailure, this.verify.settings, false),
+      ...(context ? { caller: context.caller } : {}),
+    });
   }
 
   /** A deploy that stopped before the wait: recorded on the session (not ready) and answered with each object's outcome. */

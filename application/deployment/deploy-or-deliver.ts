@@ -17,6 +17,8 @@ export class DeployOrDeliver implements ToolHandler<ToolInput<'deployManifests'>
       throw new ValidationError('deployManifests takes preview alone: it previews the apply to the cluster (not a cleanup, nor a git delivery)');
     if (input.planDigest && (input.cleanup || input.gitops))
       throw new ValidationError("deployManifests takes planDigest with a deploy to the cluster only: it is the digest of that deploy's preview");
+    if (input.onFailure !== undefined && (input.cleanup || input.gitops))
+      throw new ValidationError('onFailure goes with a deploy to the cluster, not with cleanup or gitops (svc judges only what it applied)');
     if (input.cleanup) {
       if (input.gitops)
         throw new ValidationError('deployManifests takes cleanup or gitops, not both: a cleanup deletes from the cluster what a deploy created');

@@ -1,4 +1,4 @@
-import { actionTarget, type ClusterAction } from '../../domain/actions/cluster-action.js';
+import type { ClusterAction } from '../../domain/actions/cluster-action.js';
 import type { Caller } from '../../domain/auth/caller.js';
 import type { ResourceRef } from '../../domain/cluster/kube-types.js';
 import { summarizeObject } from '../../domain/cluster/object-summary.js';
@@ -13,8 +13,7 @@ import type { WriteRecording } from '../actions/execute-actions.js';
 import type { PolicySource } from '../actions/policy-source.js';
 import type { PreviewChecks } from '../actions/preview-actions.js';
 import type { ProposedAction } from '../actions/proposed-action.js';
-import type { OnFailure, VerifyExecution } from '../actions/verify-execution.js';
-import type { ActionOutcome } from '../actions/execute-actions.js';
+import { executedWrites, type OnFailure, type VerifyExecution } from '../actions/verify-execution.js';
 import type { ExecutionOutcome } from './operation-state.js';
 
 export type { RolloutWaitOptions } from '../actions/await-rollouts.js';
@@ -76,8 +75,7 @@ export class ExecuteOperation {
 
     const objects: ExecutionOutcome['objects'] = [];
     for (const t of uniqueTargets(actions)) objects.push({ target: t, state: await this.stateOf(t) });
-    const succeeded =
-      report.outcomes.every((o) => o.status === 'applied') && rollouts.every((r) => r.state === 'rolled-out') && health?.verdict !== 'degraded';
+    const succeeded = report.outcomes.every((o) => o.status === 'applied') && rollouts.every((r) => r.state === 'rolled-out') && health?.verdict !== 'degraded';
     return { ...base, succeeded, rollouts, objects, ...(health ? { health } : {}) };
   }
 
@@ -90,13 +88,4 @@ export class ExecuteOperation {
       return `${t.kind} ${t.name}: could not be read (${e.message})`;
     }
   }
-}
-
-/** The writes an execution made, in order: each applied action's target and ledger entry. */
-export function executedWrites(actions: readonly ClusterAction[], outcomes: readonly ActionOutcome[]) {
-  return actions.flatMap((a, i) =>
-    outcomes[i]?.status === 'applied'
-      ? [{ target: actionTarget(a), ...(outcomes[i].ledgerId ? { ledgerId: outcomes[i].ledgerId } : {}), ...(a.type === 'delete' ? { deleted: true } : {}) }]
-      : [],
-  );
 }

@@ -1,6 +1,8 @@
 import type { Session } from '../../domain/sessions/session.js';
 import type { ExecutionRecord } from '../actions/run-once.js';
-import type { ExecutionVerification } from '../actions/verify-execution.js';
+import { healthStep as stepOf, type ExecutionVerification } from '../actions/verify-execution.js';
+
+const healthStep = (h: ExecutionVerification) => stepOf(h, 'execution.outcome.health');
 import { gitDeliverable } from '../gitops/gitops-gate.js';
 import { operationPlanDigest, type ExecutionOutcome, type OperationState, type Proposal } from './operation-state.js';
 
@@ -111,12 +113,4 @@ function nextStep(id: string, status: OperationStatus, state: OperationState): s
       return `${health?.verdict === 'degraded' ? `${healthStep(health)} ` : ''}Not every rollout finished. ${how.join(' | ')}`;
     }
   }
-}
-
-/** A degraded verdict in words: what was reverted (or how to), and what could not be. */
-export function healthStep(health: ExecutionVerification): string {
-  const calls = health.revertCalls?.length
-    ? ` REST: ${health.revertCalls.map((c) => `${c.method} ${c.path} ${JSON.stringify(c.body)}`).join(', then ')}.`
-    : '';
-  return `${health.summary}${calls} See execution.outcome.health for the evidence.`;
 }

@@ -8,7 +8,8 @@ import type { Session } from '../../domain/sessions/session.js';
 import { unknownSession } from '../../domain/sessions/session-id.js';
 import type { ToolInput } from '../../domain/tools/tool-definitions.js';
 import { OPEN_WRITE_SCOPE } from '../../domain/actions/write-scope.js';
-import { AwaitRollouts, rolloutLines, type RolloutWaitOptions } from '../actions/await-rollouts.js';
+import { AwaitRollouts, rolloutLines, uniqueTargets, type RolloutWaitOptions } from '../actions/await-rollouts.js';
+import { executedWrites, onFailureFor, verdictLines, type OnFailure } from '../actions/verify-execution.js';
 import { executeApproved } from '../actions/execute-approved.js';
 import { NO_POLICIES, policiesText } from '../actions/policy-source.js';
 import { previewActions, type PreviewChecks } from '../actions/preview-actions.js';
@@ -70,6 +71,8 @@ export class Remediate implements ToolHandler<Input> {
 
   async execute(input: Input, context?: ToolContext): Promise<RemediationView> {
     if (input.delivery !== undefined && input.executeChoice !== 1) throw new ValidationError('delivery goes with executeChoice 1 (and a sessionId)');
+    if (input.onFailure !== undefined && input.executeChoice !== 1 && input.mode !== 'automatic')
+      throw new ValidationError('onFailure goes with executeChoice 1 (and a sessionId), or with mode automatic when starting');
     if (input.sessionId === undefined) {
       if (input.executeChoice !== undefined)
         throw new ValidationError('executeChoice continues an investigation: send it with the sessionId an earlier remediate call returned');
@@ -89,7 +92,7 @@ export class Remediate implements ToolHandler<Input> {
       input.executeChoice !== undefined
         ? approveStep(session, input, planUnderApproval(remediationPlanDigest(session.state) ?? '', session.state.preview ?? []), this.deps.approval, context)
         : undefined;
-    if (input.executeChoice === 1) return this.run(session, this.deps.limits, { delivery: input.delivery, context, approval });
+    if (input.executeChoice === 1) return this.run(session, this.deps.limits, { delivery: input.delivery, context, approval, onFailure: input.onFailure });
     if (input.executeChoice === 2) return this.stop(session);
     requireSessionRead(session, this.deps.approval, context);
     return remediationView(session);
@@ -161,7 +164,11 @@ export class Remediate implements ToolHandler<Input> {
           maxTokens: Math.max(0, this.deps.limits.maxTokens - spent.inputTokens - spent.outputTokens),
         },
         // the automatic rule approved the plan it judged, on the starter's behalf
-        { context, approval: { by: session.state.owner ?? ownedBy(context).owner, planDigest: remediationPlanDigest(session.state)! } },
+        {
+          context,
+          approval: { by: session.state.owner ?? ownedBy(context).owner, planDigest: remediationPlanDigest(session.state)! },
+          ...(input.onFailure ? { onFailure: input.onFailure } : {}),
+        },
       );
     } catch (e) {
       // the caller has no session id yet: answer with the session, which recorded the failure (or was given back for another try)
@@ -188,7 +195,7 @@ export class Remediate implements ToolHandler<Input> {
   private async run(
     session: Session<RemediationState>,
     limits: RemediateDeps['limits'],
-    how: { delivery?: Delivery; context?: ToolContext; approval?: Approval } = {},
+    how: { delivery?: Delivery; context?: ToolContext; approval?: Approval; onFailure?: OnFailure } = {},
   ): Promise<RemediationView> {
     const { state } = session;
     const closed = closedRefusal(session.id, state, 'executed again', START);
@@ -224,18 +231,36 @@ export class Remediate implements ToolHandler<Input> {
         }
         const started = this.deps.clock.now();
         const baseline = await this.rollouts.baseline(actions);
+        const snapshot = await this.deps.verify?.snapshot(uniqueTargets(actions));
         const report = await executeApproved(this.deps, this.checks(), actions, state.preview ?? [], this.recording(session, how.context));
         if (!report.dryRunPassed || !report.outcomes.some((o) => o.status === 'applied')) return { report };
         // the check looks once the changed workloads rolled out (or stopped trying), not mid-rollout
         const rollouts = await this.rollouts.wait(actions, report.outcomes, baseline, limits.timeoutMs);
+        // svc's own verdict first, deterministic; the model's check is told it as data and cannot overrule it
+        const health =
+          this.deps.verify && snapshot
+            ? await this.deps.verify.verify({
+                snapshot,
+                writes: executedWrites(actions, report.outcomes),
+                deadlineMs: limits.timeoutMs - (this.deps.clock.now() - started),
+                onFailure: onFailureFor(how.onFailure, this.deps.verify.settings, session.state.automatic?.execute === true),
+                ...(how.context ? { caller: how.context.caller } : {}),
+              })
+            : undefined;
         const applied = report.outcomes
           .map((o) => `${o.action}. ${o.status}: ${o.description}${o.message ? ` (${o.message})` : ''}\n   ${o.kubectl}`)
           .join('\n');
         const verification = await this.verify.execute(
-          { issue: state.issue, rootCause: state.analysis?.rootCause ?? '', applied: applied.slice(0, 8000), rollouts: rolloutLines(rollouts).slice(0, 4000) },
+          {
+            issue: state.issue,
+            rootCause: state.analysis?.rootCause ?? '',
+            applied: applied.slice(0, 8000),
+            rollouts: rolloutLines(rollouts).slice(0, 4000),
+            ...(health ? { svcVerdict: verdictLines(health).slice(0, 4000) } : {}),
+          },
           new RunBudget({ maxCalls: VERIFY_MODEL_CALLS, ...limits, timeoutMs: Math.max(1, limits.timeoutMs - (this.deps.clock.now() - started)) }),
         );
-        return { report, ...(rollouts.length ? { rollouts } : {}), verification };
+        return { report, ...(rollouts.length ? { rollouts } : {}), ...(health ? { health } : {}), verification };
       },
       START,
       how.approval,

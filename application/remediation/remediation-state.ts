@@ -5,6 +5,7 @@ import type { RolloutReport } from '../actions/await-rollouts.js';
 import type { ExecutionReport } from '../actions/execute-actions.js';
 import type { ProposedAction } from '../actions/proposed-action.js';
 import type { Executable } from '../actions/run-once.js';
+import type { ExecutionVerification } from '../actions/verify-execution.js';
 import { planDigestOf } from '../../domain/sessions/approval-session.js';
 import type { LoopStop } from '../ai/tool-loop.js';
 import type { DeliveredFix } from '../gitops/deliver-fix.js';
@@ -47,6 +48,8 @@ export interface RemediationOutcome {
   report: ExecutionReport;
   /** The changed Deployments, StatefulSets and DaemonSets; absent when none was changed. */
   rollouts?: RolloutReport[];
+  /** svc's deterministic verdict after the write, before the model's check (which cannot turn degraded into success). */
+  health?: ExecutionVerification;
   verification?: VerificationResult;
   /** With delivery git: the commit instead of a live change (then nothing was applied). */
   gitDelivery?: DeliveredFix;

@@ -2,6 +2,7 @@ import { kubectlEquivalent, type ClusterAction } from '../../domain/actions/clus
 import type { Session } from '../../domain/sessions/session.js';
 import type { RemediateOutput } from '../../domain/tools/outputs/remediate-output.js';
 import { rolloutLines } from '../actions/await-rollouts.js';
+import { healthStep } from '../actions/verify-execution.js';
 import { refusals, type ProposedAction } from '../actions/proposed-action.js';
 import type { ExecutionRecord } from '../actions/run-once.js';
 import type { GitopsMark } from '../../domain/gitops/gitops-ownership.js';
@@ -65,6 +66,8 @@ export function remediationStatus(s: RemediationState): RemediationStatus {
   if (e?.outcome) {
     if (!e.outcome.report.dryRunPassed) return 'not_executed';
     if (e.outcome.gitDelivery) return 'delivered_to_git';
+    // svc's verdict decides, whatever the model's check says
+    if (e.outcome.health?.verdict === 'degraded') return 'execution_failed';
     return e.outcome.report.outcomes.every((o) => o.status === 'applied') ? 'executed' : 'execution_failed';
   }
   if (s.stopped) return 'stopped';
@@ -84,7 +87,15 @@ export function remediationView(session: Session<RemediationState>): Remediation
   const outcome = s.execution?.outcome;
   const execution = s.execution && {
     ...s.execution,
-    ...(outcome ? { outcome: { report: outcome.report, ...(outcome.rollouts ? { rollouts: outcome.rollouts } : {}) } } : {}),
+    ...(outcome
+      ? {
+          outcome: {
+            report: outcome.report,
+            ...(outcome.rollouts ? { rollouts: outcome.rollouts } : {}),
+            ...(outcome.health ? { health: outcome.health } : {}),
+          },
+        }
+      : {}),
   };
   return {
     sessionId: session.id,
@@ -147,7 +158,7 @@ function words(session: Session<RemediationState>, status: RemediationStatus): {
     }
     case 'executed':
       return {
-        message: `Applied ${n} action(s).${rolled}${checked}`,
+        message: `Applied ${n} action(s).${rolled}${s.execution?.outcome?.health ? ` svc's verdict: ${s.execution.outcome.health.summary}` : ''}${checked}`,
         nextStep: verdict?.resolved === true ? 'Nothing more to do.' : `Look at the cluster, or ${START.toLowerCase()}`,
       };
     case 'not_executed': {
@@ -156,6 +167,16 @@ function words(session: Session<RemediationState>, status: RemediationStatus): {
       return { message: `Nothing was applied: ${by} action ${r?.action} (${r?.description}): ${r?.message}`, nextStep: START };
     }
     case 'execution_failed': {
+      const health = s.execution?.outcome?.health;
+      if (health?.verdict === 'degraded')
+        return {
+          message: `Applied ${report?.outcomes.filter((o) => o.status === 'applied').length ?? 0} action(s); svc's verdict: degraded.${rolled} ${healthStep(health, 'execution.outcome.health')}${checked}`,
+          nextStep: health.notReverted?.length
+            ? `Look at the cluster now: not everything was reverted (execution.outcome.health.notReverted says why, with kubectl commands as the last resort); ${START.toLowerCase()}`
+            : health.reverted?.length
+              ? `The change was reverted; ${START.toLowerCase()}`
+              : `Revert it: ${health.revertCalls?.map((c) => c.cli).join(', then ') ?? 'by hand'}; or ${START.toLowerCase()}`,
+        };
       const failed = report?.outcomes.find((o) => o.status === 'failed');
       const applied = report?.outcomes.filter((o) => o.status === 'applied').length ?? 0;
       const why = failed ? `action ${failed.action} (${failed.description}) failed: ${failed.message}` : `the execution failed: ${s.execution?.error}`;

@@ -25,7 +25,7 @@ const executeChoice = z
 const onFailure = z
   .enum(['revert', 'report'])
   .describe(
-    "What svc does when its verdict after the write is degraded (worse than before): revert undoes every write of the execution through the change ledger, newest first; report leaves it and answers the calls that revert. Default SVC_ON_FAILURE_DEFAULT, else report (revert in automatic mode)",
+    'What svc does when its verdict after the write is degraded (worse than before): revert undoes every write of the execution through the change ledger, newest first; report leaves it and answers the calls that revert. Default SVC_ON_FAILURE_DEFAULT, else report (revert in automatic mode)',
   );
 const planDigest = z
   .string()

@@ -21,7 +21,9 @@ export function parseAiConfig(env: Env): AiConfig {
     maxTokens: int(env, 'SVC_AI_MAX_TOKENS', 1000000, 1000, 100000000),
     verify: {
       windowMs: int(env, 'SVC_VERIFY_WINDOW_MS', 60000, 0, 3600000),
-      ...(str(env, 'SVC_ON_FAILURE_DEFAULT') !== undefined ? { onFailureDefault: oneOf(env, 'SVC_ON_FAILURE_DEFAULT', ['revert', 'report'] as const, 'report') } : {}),
+      ...(str(env, 'SVC_ON_FAILURE_DEFAULT') !== undefined
+        ? { onFailureDefault: oneOf(env, 'SVC_ON_FAILURE_DEFAULT', ['revert', 'report'] as const, 'report') }
+        : {}),
     },
   };
 }

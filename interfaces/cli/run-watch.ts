@@ -21,10 +21,30 @@ export function describeEvent(e: Pick<RunEvent, 'type' | 'data'>): string {
         : `waiting${obj}: ${String(d.ready ?? 0)}/${String(d.desired ?? '?')} ready`;
     case 'scanned':
       return `scanned ${String(d.resource)}${d.ok === false ? ' (failed)' : ''}: ${String(d.done)}/${String(d.total)}`;
+    case 'verify':
+      return verifyWords(d);
     case 'done':
       return `done: ${String(d.status)}`;
     default:
       return e.type;
+  }
+}
+
+/** svc's verdict steps (docs/verify.md): the snapshot, each change of verdict, the verdict with its first evidence, each revert. */
+function verifyWords(d: Record<string, unknown>): string {
+  switch (d.step) {
+    case 'snapshot':
+      return `verify: snapshot of ${String(d.objects)} object(s) before the write`;
+    case 'observed':
+      return `verify: ${String(d.verdict)} after ${String(d.afterMs)} ms`;
+    case 'verdict':
+      return `verify: verdict ${String(d.verdict)}${Array.isArray(d.evidence) && d.evidence.length ? `: ${d.evidence.map(String).join('; ')}` : ''}`;
+    case 'reverted':
+      return `verify: reverted ${String(d.ledgerId)} by ${String(d.revertId)}`;
+    case 'revert-failed':
+      return `verify: could NOT revert ${String(d.ledgerId)}: ${String(d.reason)}`;
+    default:
+      return 'verify';
   }
 }
 

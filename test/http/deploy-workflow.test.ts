@@ -129,7 +129,13 @@ for (const provider of suiteProviders('anthropic'))
       expect(dep.status).to.equal('timeout');
       expect(dep.pending.map((p: Json) => `${p.kind} ${p.name}`)).to.deep.equal(['Deployment web']);
       expect(JSON.stringify(dep.pending[0].events)).to.match(/ImagePullBackOff|Failed to pull image|ErrImagePull/);
-      expect(dep.message).to.equal('Not ready after 20 s: Deployment web (0 of 1 replicas available, 1 updated)');
+      expect(dep.message).to.match(/^Not ready after 20 s: Deployment web \(0 of 1 replicas available, 1 updated\)\. The change made things worse \(/);
+      // svc's verdict: degraded by the pull failure; manual deploys default to onFailure report, so it stays, with the calls that revert it
+      expect(dep.health).to.deep.include({ verdict: 'degraded', onFailure: 'report' });
+      expect(dep.health.evidence.join('\n')).to.match(
+        /Deployment default\/web: container web of pod web-[a-z0-9-]+ is waiting in (ImagePullBackOff|ErrImagePull)|Warning Failed/,
+      );
+      expect(dep.health.revertCalls.map((c: Json) => c.ledgerId)).to.deep.equal([...dep.ledgerIds].reverse());
 
       // the image appears in the registry: deploying again is idempotent (same objects, same generation) and ends ready
       s.kube.knownImages.set('ghcr.io/acme/missing:1', 16);

@@ -13,7 +13,14 @@ export const verdictTemplate: Template<VerdictData> = {
 the calls you made and what they returned are given as data. Answer with one JSON object, and nothing
 else: {"resolved": true|false, "summary": "what you checked and saw", "remainingProblems": ["..."]}.
 resolved is true only when what you saw shows the issue is gone.`,
-  data: (d) => ({ issue: d.issue, root_cause: d.rootCause, applied_changes: d.applied, check: d.investigation, your_last_answer: d.findings }),
+  data: (d) => ({
+    issue: d.issue,
+    root_cause: d.rootCause,
+    applied_changes: d.applied,
+    svc_verdict: d.svcVerdict,
+    check: d.investigation,
+    your_last_answer: d.findings,
+  }),
   ask: 'Answer with the JSON object only.',
 };
 

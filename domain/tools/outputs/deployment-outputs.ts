@@ -1,3 +1,4 @@
+import { executionHealthOutput } from './health-output.js';
 import { z } from 'zod';
 
 /**
@@ -152,6 +153,7 @@ export const clusterDeployOutput = z.object({
     .optional()
     .describe("With timeout: what is not ready, with its events and its pods' warnings"),
   message: z.string().optional(),
+  health: executionHealthOutput.optional(),
   nextSteps: nextStepsOutput,
 });
 

@@ -1,7 +1,7 @@
 import { Body, Controller, Get, Path, Post, Query, Request, Route, Tags } from '@tsoa/runtime';
 import type { Request as ExpressRequest } from 'express';
 import { inject, injectable } from 'tsyringe';
-import type { GetChange } from '../../../application/ledger/get-change.js';
+import type { GetChange, LinkedChangeView } from '../../../application/ledger/get-change.js';
 import type { ChangeList, ListChanges } from '../../../application/ledger/list-changes.js';
 import type { ChangeView } from '../../../application/ledger/change-view.js';
 import type { VerifyLedger } from '../../../application/ledger/verify-ledger.js';
@@ -90,11 +90,11 @@ export class ChangesController extends Controller {
   }
 
   /**
-   * One ledger entry. Unknown (or removed by retention): 404 NOT_FOUND.
+   * One ledger entry; `revertedBy` names the revert entry that undid it, when one did (that entry's `revertOf` names this one). Unknown (or removed by retention): 404 NOT_FOUND.
    * @param id The entry's id, `chg_<seq>_<8 hex>`
    */
   @Get('{id}')
-  public async get(@Request() req: ExpressRequest, @Path() id: string): Promise<SuccessEnvelope<ChangeView>> {
+  public async get(@Request() req: ExpressRequest, @Path() id: string): Promise<SuccessEnvelope<LinkedChangeView>> {
     return ok(req, await this.getChange.execute(id, callerOf(req.res!)));
   }
 
