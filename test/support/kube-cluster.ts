@@ -25,6 +25,11 @@
  * - `reconcile()`: runs the controllers without advancing the clock; every
  *   write through the API does this after answering.
  * - `admissionWarnings`: an admission webhook's `Warning`s on writes.
+ * - On demand (svc's verdict after a write, docs/verify.md): `restartContainers`
+ *   (each container of the matching pods ends once and restarts, as the kubelet
+ *   reports it) and `warn` (a Warning event on any object, as a controller emits it).
+ *   A Deployment whose image cannot be pulled fails its rollout by itself:
+ *   Progressing False `ProgressDeadlineExceeded` once `progressDeadlineSeconds` pass.
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { reconcileDeployments, updateDeploymentStatuses } from './kube-deployments.js';
@@ -234,6 +239,37 @@ export class KubeCluster {
       reportingInstance: component === 'kubelet' ? 'kind-worker' : '',
     });
     this.eventKeys.set(key, this.pathOf('v1', 'Event', name, ns));
+  }
+
+  /**
+   * On demand: every container of the pods in `namespace` whose name starts
+   * with `prefix` ends once (lastState.terminated `reason`, exit code 1) and is
+   * restarted: restartCount +1, waiting in CrashLoopBackOff, not ready, with
+   * the kubelet's Warning `BackOff`. Answers how many containers restarted.
+   */
+  restartContainers(namespace: string, prefix: string, reason = 'Error'): number {
+    let n = 0;
+    for (const pod of this.all('Pod').filter((p) => p.metadata.namespace === namespace && p.metadata.name.startsWith(prefix))) {
+      this.update(pod, (p) => {
+        for (const cs of p.status?.containerStatuses ?? []) {
+          n += 1;
+          cs.restartCount = (cs.restartCount ?? 0) + 1;
+          cs.lastState = { terminated: { exitCode: 1, reason, startedAt: this.now(), finishedAt: this.now() } };
+          cs.state = { waiting: { reason: 'CrashLoopBackOff', message: `back-off 10s restarting failed container=${cs.name} pod=${p.metadata.name}` } };
+          cs.ready = false;
+        }
+      });
+      for (const cs of pod.status?.containerStatuses ?? [])
+        this.event(pod, 'Warning', 'BackOff', `Back-off restarting failed container ${cs.name} in pod ${pod.metadata.name}`, 'kubelet');
+    }
+    return n;
+  }
+
+  /** On demand: a Warning event on the object at `path` (as its controller would emit one). */
+  warn(path: string, reason: string, message: string, component = 'deployment-controller'): void {
+    const o = this.objects.get(path);
+    if (!o) throw new Error(`no object at ${path}`);
+    this.event(o, 'Warning', reason, message, component);
   }
 
   /** Runs the controllers to a fixed point without advancing the clock. */
