@@ -153,11 +153,13 @@ export class VerifyExecution {
     const targets = unique(input.writes.map((w) => w.target)).filter((t) => !deleted.has(refKey(t)));
     const windowMs = Math.max(0, Math.min(this.settings.windowMs, input.deadlineMs));
     const end = started + windowMs;
+    // a clock that does not move (or moves oddly) still ends the window: at most one look per interval, and one more
+    const maxObservations = Math.ceil(windowMs / this.intervalMs) + 2;
     let judged: WorkloadJudgement[] = [];
     let observations = 0;
     let last: Health | undefined;
     for (;;) {
-      const windowOver = this.clock.now() >= end || currentRun()?.signal.aborted === true;
+      const windowOver = this.clock.now() >= end || observations + 1 >= maxObservations || currentRun()?.signal.aborted === true;
       judged = [];
       for (const t of targets) {
         const after = await this.observe(t);
