@@ -8,6 +8,8 @@ import { PROVIDERS, startModelStandIn, type ModelStandIn } from '../support/mode
 import { planJson, scaleWeb, webManifest } from '../support/operate-fixtures.js';
 import { analysisAnswer, containerPatch, verifiedAnswer } from '../support/remediation-fixtures.js';
 import { auth, buildTestApp } from '../support/test-app.js';
+import { webManifests } from '../support/deploy-kit.js';
+import { runWorkflow, WorkflowStandIns } from '../support/workflow-harness.js';
 
 type Json = Record<string, any>;
 const WEB = '/apis/apps/v1/namespaces/x/deployments/web';
@@ -318,6 +320,52 @@ describe('verify or revert: the deterministic verdict after an execution', () =>
       expect(view.execution.outcome.health).to.deep.include({ verdict: 'healthy', onFailure: 'report' });
       expect(view.status).to.equal('executed');
       expect(view.message).to.match(/svc's verdict: Verified: every changed object is healthy/);
+    });
+  });
+
+  describe('deployManifests', () => {
+    let w: WorkflowStandIns;
+    beforeEach(async () => {
+      w = await WorkflowStandIns.start(PROVIDERS[0]);
+    });
+    afterEach(async () => {
+      await w.close();
+    });
+    const DEPLOYMENT = '/apis/apps/v1/namespaces/x/deployments/web';
+    const SERVICE = '/api/v1/namespaces/x/services/web';
+
+    it('healthy stays: a deploy that becomes ready is verified healthy (the Service has endpoints) and kept', async () => {
+      const t = await w.app();
+      w.answer();
+      const dep = (await runWorkflow(t.call, undefined, { timeout: 60, onFailure: 'revert' })).at(-1)!.result;
+      expect(dep.status).to.equal('ready');
+      expect(dep.health).to.deep.include({ verdict: 'healthy', onFailure: 'revert' });
+      expect(dep.health.objects.map((o: Json) => [o.target.kind, o.health])).to.have.deep.members([
+        ['Deployment', 'healthy'],
+        ['Service', 'healthy'],
+      ]);
+      expect(dep.message).to.equal(undefined);
+      expect(w.kube.objects.has(DEPLOYMENT) && w.kube.objects.has(SERVICE)).to.equal(true);
+    });
+
+    it('degraded reverts with onFailure revert: what the deploy created is deleted again, newest first, through the ledger', async () => {
+      w.manifests = [webManifests('web', 2, 'ghcr.io/acme/missing:1')];
+      const t = await w.app();
+      w.answer();
+      const dep = (await runWorkflow(t.call, undefined, { timeout: 5, onFailure: 'revert' })).at(-1)!.result;
+      expect(dep.status).to.equal('timeout');
+      expect(dep.health.verdict).to.equal('degraded');
+      expect(dep.health.reverted.map((r: Json) => r.ledgerId)).to.deep.equal([...dep.ledgerIds].reverse());
+      expect(w.kube.objects.has(DEPLOYMENT)).to.equal(false);
+      expect(w.kube.objects.has(SERVICE)).to.equal(false);
+      expect(dep.message).to.match(/The change made things worse .*; svc reverted it\./);
+      for (const r of dep.health.reverted) expect((await change(t.app, r.ledgerId)).revertedBy).to.equal(r.revertId);
+    });
+
+    it('onFailure goes with a deploy, not with cleanup', async () => {
+      const t = await w.app();
+      const refused = await t.call('deployManifests', { solutionId: `sol_${'a'.repeat(32)}`, cleanup: true, onFailure: 'revert' }, 400);
+      expect(refused.error.message).to.match(/^onFailure goes with a deploy to the cluster/);
     });
   });
 });
