@@ -155,7 +155,7 @@ export class VerifyExecution {
     const end = started + windowMs;
     // a clock that does not move (or moves oddly) still ends the window: at most one look per interval, and one more
     const maxObservations = Math.ceil(windowMs / this.intervalMs) + 2;
-    let judged: WorkloadJudgement[] = [];
+    let judged: WorkloadJudgement[];
     let observations = 0;
     let last: Health | undefined;
     for (;;) {

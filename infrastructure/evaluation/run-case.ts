@@ -29,7 +29,17 @@ const MODEL_VARIABLES = /^(OPENAI_|ANTHROPIC_|AWS_|SVC_LLM_|SVC_AI_|HOME$)/;
 
 export function caseEnvironment(env: NodeJS.ProcessEnv, kubeconfig: string, dataDir: string): Record<string, string> {
   const model = Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => MODEL_VARIABLES.test(e[0]) && e[1] !== undefined));
-  return { ...model, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'silent', SVC_DATA_DIR: dataDir, KUBECONFIG: kubeconfig, OTEL_TRACING_ENABLED: 'false' };
+  return {
+    ...model,
+    HOST: '127.0.0.1',
+    PORT: '0',
+    LOG_LEVEL: 'silent',
+    SVC_DATA_DIR: dataDir,
+    KUBECONFIG: kubeconfig,
+    OTEL_TRACING_ENABLED: 'false',
+    // the sandbox's controllers run in milliseconds: svc's verdict takes one look, not a 60 s window
+    SVC_VERIFY_WINDOW_MS: env.SVC_VERIFY_WINDOW_MS ?? '0',
+  };
 }
 
 /**
@@ -98,6 +108,8 @@ async function revertAll(
     try {
       await revert.execute({ id: e.id }, EVAL_CALLER);
     } catch (err) {
+      // svc's own verdict may have reverted it already (onFailure revert): undone, not a problem
+      if (err instanceof DomainError && typeof (err.details as { revertedBy?: unknown } | undefined)?.revertedBy === 'string') continue;
       problems.push(`${e.id}: ${err instanceof DomainError || err instanceof Error ? err.message : String(err)}`);
     }
   }

@@ -64,6 +64,8 @@ describe('the docs: every runnable example answers as shown, against a live svc 
       OPENAI_BASE_URL: chat.baseUrl,
       SVC_LLM_MODEL: 'gpt-test',
       SVC_LLM_MAX_RETRIES: '0',
+      // svc's verdict after an execution watches for a 30 ms settle window here, not 60 s
+      SVC_VERIFY_WINDOW_MS: '30',
     });
     running = await startServer(buildContainer(config));
   });

@@ -3,7 +3,6 @@ import type { Request as ExpressRequest } from 'express';
 import { inject, injectable } from 'tsyringe';
 import type { GetChange, LinkedChangeView } from '../../../application/ledger/get-change.js';
 import type { ChangeList, ListChanges } from '../../../application/ledger/list-changes.js';
-import type { ChangeView } from '../../../application/ledger/change-view.js';
 import type { VerifyLedger } from '../../../application/ledger/verify-ledger.js';
 import type { RevertChange, RevertPreview, RevertResult } from '../../../application/ledger/revert-change.js';
 import type { IntegrityReport } from '../../../domain/ledger/hash-chain.js';
