@@ -14,7 +14,7 @@ export function normalised(v: unknown): unknown {
       .replace(/(rem|opr|sol|run)_[0-9a-f]{32}/g, '$1_ID')
       .replace(/chg_(\d+)_[0-9a-f]{8}/g, 'chg_$1_ID')
       .replace(/"planDigest":"sha256:[0-9a-f]{64}"/g, '"planDigest":"DIGEST"')
-      .replace(/"(executionTime|waitedMs|waitedSeconds|durationMs|elapsedMs)":[0-9.]+/g, '"$1":0')
+      .replace(/"(executionTime|waitedMs|waitedSeconds|durationMs|elapsedMs|observedMs|observations)":[0-9.]+/g, '"$1":0')
       .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,9})?Z/g, 'TIME'),
   );
 }
