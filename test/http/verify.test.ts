@@ -295,6 +295,22 @@ describe('verify or revert: the deterministic verdict after an execution', () =>
       expect(check).to.contain('svc_verdict').and.contain('verdict: degraded').and.contain('reverted: chg_');
     });
 
+    it('manual execute, degraded: reported by default (report), left in place, with the revert call as the next step', async () => {
+      const fix = { ...containerPatch('nginx:does-not-exist', 'medium'), target: TARGET, patch: badImage.patch };
+      chat.script({ content: 'web looks slow' }, { content: analysisAnswer({ actions: [fix] }) }, { content: verifiedAnswer(true) });
+      const { app } = buildTestApp(env);
+      const start = (await request(app).post('/api/v1/tools/remediate').set(auth).send({ issue: 'web in namespace x is slow' }).expect(200)).body.data.result;
+      const view = (await request(app).post('/api/v1/tools/remediate').set(auth).send({ sessionId: start.sessionId, executeChoice: 1 }).expect(200)).body.data
+        .result;
+      const health = view.execution.outcome.health;
+      expect(health).to.deep.include({ verdict: 'degraded', onFailure: 'report' });
+      const ledgerId = view.execution.outcome.report.outcomes[0].ledgerId;
+      expect(health.revertCalls.map((c: Json) => c.cli)).to.deep.equal([`svc changes revert ${ledgerId}`]);
+      expect(image()).to.equal('nginx:does-not-exist');
+      expect(view.status).to.equal('execution_failed');
+      expect(view.nextStep).to.equal(`Revert it: svc changes revert ${ledgerId}; or start a new investigation with remediate and an issue.`);
+    });
+
     it('manual execute with onFailure report: left in place, the revert call in the answer; healthy when the fix works', async () => {
       kube.create({
         apiVersion: 'apps/v1',
