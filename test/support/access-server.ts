@@ -27,6 +27,7 @@ export async function startAccessServer(options: { env?: Record<string, string |
     LOG_LEVEL: 'silent',
     SVC_DATA_DIR: dataDir,
     SVC_AUTH_TOKEN: TEST_TOKEN,
+    SVC_VERIFY_WINDOW_MS: '30',
     ...options.env,
   });
   const container = buildContainer(config, options.overrides);

@@ -9,7 +9,8 @@ const MAIN = path.join(projectRoot(), 'dist', 'interfaces', 'main.js');
 /** Starts the built server as a real process with only PATH, instance metadata off (as in every test) and `env`; stdout and stderr are collected together. */
 export function runSvc(env: Record<string, string>) {
   const child = spawn(process.execPath, [MAIN], {
-    env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'info', AWS_EC2_METADATA_DISABLED: 'true', ...env },
+    // a 30 ms settle window for svc's verdict after a write (docs/verify.md): no test waits 60 s
+    env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'info', AWS_EC2_METADATA_DISABLED: 'true', SVC_VERIFY_WINDOW_MS: '30', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
