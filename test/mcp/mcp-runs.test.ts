@@ -68,6 +68,18 @@ describe('MCP: progress notifications and cancellation of a tools/call', functio
     expect(numbers).to.deep.equal(numbers.map((_, i) => i + 1));
   });
 
+  it("executing with a progressToken: svc's verdict steps come as verify progress notifications (docs/verify.md)", async () => {
+    chat.script({ content: 'ok' }, { content: planJson([scaleWeb(3)]) });
+    const start = await client.callTool({ name: 'operate', arguments: { intent: 'scale web in namespace x to 3 replicas' } });
+    const sessionId = (start.structuredContent as { result: { sessionId: string } }).result.sessionId;
+    const got: Progress[] = [];
+    const result = await client.callTool({ name: 'operate', arguments: { sessionId, executeChoice: 1 } }, undefined, { onprogress: (p) => got.push(p) });
+    expect((result.structuredContent as { result: { status: string } }).result.status).to.equal('executed');
+    const verify = got.map((p) => JSON.parse(p.message!) as { type: string; data: Record<string, unknown> }).filter((e) => e.type === 'verify');
+    expect(verify.map((e) => e.data.step)).to.include.members(['snapshot', 'observed', 'verdict']);
+    expect(verify.find((e) => e.data.step === 'verdict')!.data).to.deep.include({ verdict: 'healthy' });
+  });
+
   it('a call without a progressToken is answered as plain JSON, as before', async () => {
     const res = await fetch(`${server.url}/mcp`, {
       method: 'POST',
