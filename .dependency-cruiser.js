@@ -37,6 +37,13 @@ module.exports = {
       to: { path: '^interfaces/' },
     },
     {
+      name: 'product-imports-no-tests',
+      comment: 'the product never imports test code: what the sandbox serves lives in infrastructure/sandbox/kube/ (the tests import it from there)',
+      severity: 'error',
+      from: { path: '^(domain|application|infrastructure|interfaces)/' },
+      to: { path: '^test/' },
+    },
+    {
       name: 'interfaces-reach-infrastructure-through-the-root',
       comment:
         'interfaces/ uses infrastructure only through the composition root, its DI tokens, config types and the service version, and the sandbox and eval entry points (their own composition roots)',

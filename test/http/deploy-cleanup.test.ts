@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import request from 'supertest';
-import type { RecordedRequest } from '../support/kube-api-server.js';
+import type { RecordedRequest } from '../../infrastructure/sandbox/kube/kube-api-server.js';
 import { auth } from '../support/test-app.js';
 import { runWorkflow, WorkflowStandIns } from '../support/workflow-harness.js';
 

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import request from 'supertest';
 import type { Express } from 'express';
 import { describeEvent } from '../../interfaces/cli/run-watch.js';
-import { KubeApiServer, type Intercept, type RecordedRequest } from '../support/kube-api-server.js';
+import { KubeApiServer, type Intercept, type RecordedRequest } from '../../infrastructure/sandbox/kube/kube-api-server.js';
 import type { ChatReply } from '../support/scripted-model.js';
 import { PROVIDERS, startModelStandIn, type ModelStandIn } from '../support/model-stand-ins.js';
 import { planJson, scaleWeb, webManifest } from '../support/operate-fixtures.js';

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import request from 'supertest';
-import { KubeApiServer } from '../support/kube-api-server.js';
-import { serveGuardKinds } from '../support/kube-guard-kinds.js';
+import { KubeApiServer } from '../../infrastructure/sandbox/kube/kube-api-server.js';
+import { serveGuardKinds } from '../../infrastructure/sandbox/kube/kube-guard-kinds.js';
 import { OpenAiChatServer } from '../support/openai-chat-server.js';
 import { analysisAnswer, scriptedEnv } from '../support/remediation-fixtures.js';
 import { auth, buildTestApp } from '../support/test-app.js';

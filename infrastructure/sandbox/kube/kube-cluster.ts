@@ -38,6 +38,13 @@ import { kubeletStep, podReady, schedulePod } from './kube-pods.js';
 import { collectGarbage, reconcileReplicaSets } from './kube-replicasets.js';
 import { bindClaim, reconcileStatefulSets } from './kube-statefulsets.js';
 
+/**
+ * An object as the stand-in stores and serves it: the API server's JSON of
+ * any kind, read and written field by field by the simulated controllers
+ * (the one deliberate `any` of the product: the stand-in is a dynamic JSON
+ * model, and every value it serves is checked by the client it serves).
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Obj = Record<string, any>;
 
 /** Images the stand-in's registry has by default, with the memory they need (MiB). */

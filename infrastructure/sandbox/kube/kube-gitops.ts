@@ -1,4 +1,4 @@
-import type { KubeObject } from '../../domain/cluster/kube-types.js';
+import type { KubeObject } from '../../../domain/cluster/kube-types.js';
 import { RESOURCES } from './kube-fixtures.js';
 
 const RW = ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'];

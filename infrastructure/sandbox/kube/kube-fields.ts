@@ -153,14 +153,16 @@ function walk(value: unknown, fields: Fields, at: string, out: string[]): void {
   }
 }
 
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object';
+
 /** `obj` without the fields at `paths` (what Warn and Ignore do with them). */
 export function pruneFields(obj: Obj, paths: string[]): Obj {
   const out = structuredClone(obj);
   for (const p of paths) {
     const parts = p.match(/[^.[\]]+|\[\d+\]/g) ?? [];
-    let at: any = out;
-    for (const part of parts.slice(0, -1)) at = at?.[part.startsWith('[') ? Number(part.slice(1, -1)) : part];
-    if (at && typeof at === 'object') delete at[parts.at(-1)!];
+    let at: unknown = out;
+    for (const part of parts.slice(0, -1)) at = isObject(at) ? at[part.startsWith('[') ? part.slice(1, -1) : part] : undefined;
+    if (isObject(at)) delete at[parts.at(-1)!];
   }
   return out;
 }
