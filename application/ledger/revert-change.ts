@@ -360,7 +360,10 @@ export class RevertChange {
     if (force || now === entry.resourceVersionAfter) return;
     // controllers write status (and so a new resourceVersion) all the time: what counts is whether the fields changed
     const recorded = entry.after ? objectFromState(entry.target, entry.after) : null;
-    const diff = diffObjects(recorded, live);
+    // Undoing a create deletes what svc made: the fields svc wrote must be as it wrote them, but a field
+    // the system filled in since (a claim's spec.volumeName set by the binder, a Service's clusterIP)
+    // was nobody's change to protect. Any other undo restores values, so any difference counts.
+    const diff = diffObjects(recorded, live).filter((d) => inverse.method !== 'delete' || d.from !== undefined);
     if (recorded && diff.length === 0) return;
     throw new ConflictError(
       `${entry.target.kind}/${entry.target.name} changed since ${entry.id} (resourceVersion ${entry.resourceVersionAfter ?? 'unknown'} then, ${now} now); send force: true to revert the recorded fields anyway`,

@@ -158,6 +158,33 @@ describe('ChangeRecorder and RevertChange', () => {
     expect((await cluster.get(cmRef))!.data).to.deep.equal({ mode: 'fast' });
   });
 
+  it('undoing a create ignores fields the system filled in since (a bound claim), never a field svc wrote that someone changed', async () => {
+    const pvc: KubeObject = {
+      apiVersion: 'v1',
+      kind: 'PersistentVolumeClaim',
+      metadata: { name: 'data', namespace: 'shop' },
+      spec: { storageClassName: 'standard', resources: { requests: { storage: '1Gi' } } },
+    };
+    const pvcRef = { apiVersion: 'v1', kind: 'PersistentVolumeClaim', namespace: 'shop', name: 'data' };
+    const create = () =>
+      recorder.write(context(), { target: pvcRef, change: { method: 'apply', patchType: 'apply', body: pvc }, dryRun: { accepted: true, object: pvc } }, () =>
+        cluster.apply(pvc),
+      );
+    const created = await create();
+    // the binder binds the claim: a field svc never wrote appears
+    await cluster.patch(pvcRef, { spec: { volumeName: 'pv-0001' } });
+    await revert.execute({ id: created.ledgerId! }, operator('alice'));
+    expect(await cluster.get(pvcRef)).to.equal(null);
+
+    const again = await create();
+    // someone changes what svc wrote: the undo must not delete their claim
+    await cluster.patch(pvcRef, { spec: { resources: { requests: { storage: '5Gi' } } } });
+    const err = await rejection<ConflictError>(revert.execute({ id: again.ledgerId! }, operator('alice')));
+    expect(err).to.be.instanceOf(ConflictError);
+    expect((err.details as { diff: unknown[] }).diff).to.deep.equal([{ path: 'spec.resources.requests.storage', from: '1Gi', to: '5Gi' }]);
+    expect(await cluster.get(pvcRef)).to.not.equal(null);
+  });
+
   it('a refused write leaves an entry with the refusal, and reverting it is 409', async () => {
     const refused = await recorder.write(
       context(),
