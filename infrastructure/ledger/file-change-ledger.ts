@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, rename, unlink, type FileHandle } from 'node:fs/promises';
+import { mkdir, open, type FileHandle } from 'node:fs/promises';
 import * as path from 'node:path';
 import { DependencyError, DomainError } from '../../domain/errors.js';
 import {
@@ -17,9 +17,9 @@ import { checkIntentFields, intentNotOpen } from '../../domain/ledger/intents.js
 import type { ChangeLedger, LedgerChain } from '../../domain/ports/change-ledger.js';
 import type { Clock } from '../../domain/ports/clock.js';
 import type { Logger } from '../../domain/ports/logger.js';
-import { isErrno } from '../fs/durable-file.js';
+import { isErrno, writeFileDurably } from '../fs/durable-file.js';
 import { KeyedMutex } from '../sessions/keyed-mutex.js';
-import { copyBytes, fileLines, syncDir } from './ledger-file-lines.js';
+import { copyBytes, fileLines } from './ledger-file-lines.js';
 import { HEAD_FILE, LedgerHeadFile } from './ledger-head-file.js';
 import { LedgerIndex } from './ledger-index.js';
 
@@ -189,20 +189,10 @@ export class FileChangeLedger implements ChangeLedger {
   }
 
   private async rewriteFrom(anchor: ChainAnchor, offset: number): Promise<void> {
-    const tmp = path.join(this.options.dir, `.${LEDGER_FILE}.${randomBytes(8).toString('hex')}.tmp`);
-    const out = await open(tmp, 'wx', 0o600);
-    try {
+    await writeFileDurably(this.file, async (out) => {
       await out.write(anchorLine(anchor));
       await copyBytes(this.handle!, offset, this.size, out);
-      await out.sync();
-    } catch (e) {
-      await out.close();
-      await unlink(tmp).catch(() => undefined);
-      throw e;
-    }
-    await out.close();
-    await rename(tmp, this.file);
-    await syncDir(this.options.dir);
+    });
     await this.handle!.close();
     this.handle = undefined;
     this.opening = undefined;

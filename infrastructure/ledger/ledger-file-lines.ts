@@ -1,4 +1,4 @@
-import { open, type FileHandle } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 
 export interface FileLine {
   /** Byte offset of the line's first byte. */
@@ -46,16 +46,6 @@ export async function* fileLines(handle: FileHandle, maxLineBytes: number, end =
     const slice = bytes.subarray(0, room);
     parts.push(Buffer.from(slice));
     kept += slice.length;
-  }
-}
-
-/** fsyncs a directory (a rename in it is durable after). */
-export async function syncDir(dir: string): Promise<void> {
-  const h = await open(dir, 'r');
-  try {
-    await h.sync();
-  } finally {
-    await h.close();
   }
 }
 
