@@ -1,4 +1,4 @@
-/** Layer rules: arrows point inward only (DESIGN.md, "The hexagon"). */
+/** Layer rules: arrows point inward only (docs/design/hexagon-and-ports.md, "The hexagon"). */
 const VENDOR = '^(express|@tsoa|tsoa|tsyringe|openai|@qdrant|@kubernetes|isomorphic-git|@opentelemetry|pino|@modelcontextprotocol|commander|prom-client)($|/)';
 
 module.exports = {

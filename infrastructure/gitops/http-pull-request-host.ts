@@ -38,7 +38,7 @@ const CALLS = {
 
 /**
  * Pull requests through the hosts' documented REST APIs with plain fetch
- * (DESIGN.md says why not @octokit/rest or @gitbeaker/rest): GitHub
+ * (docs/design/deployment.md says why not @octokit/rest or @gitbeaker/rest): GitHub
  * `POST /repos/{owner}/{repo}/pulls`, GitLab `POST /projects/:id/merge_requests`.
  * An already open request between the same branches is looked up and answered.
  */

@@ -16,7 +16,7 @@ import { IsomorphicGitFetcher } from '../git/isomorphic-git-fetcher.js';
 import { TOKENS } from '../tokens.js';
 import { FsPromptTreeReader } from './fs-prompt-tree-reader.js';
 
-/** DESIGN.md: clones time out after 120 s (502). */
+/** docs/design/prompts.md: clones time out after 120 s (502). */
 export const CLONE_TIMEOUT_MS = 120_000;
 const MAX_CONCURRENT_CLONES = 4;
 

@@ -1,12 +1,17 @@
 import { expect } from 'chai';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { projectRoot } from '../../infrastructure/project-root.js';
 import { docFiles } from '../support/doc-examples.js';
 
 const root = projectRoot();
-/** Every Markdown page of the project a reader is sent to: README, docs/, DESIGN, the benchmarks' and the chart's READMEs. */
-const PAGES = [...docFiles(), 'DESIGN.md', 'bench/README.md', 'charts/svc/README.md'];
+/** The design notes DESIGN.md indexes, relative to the project root. */
+const DESIGN_NOTES = readdirSync(path.join(root, 'docs/design'))
+  .filter((f) => f.endsWith('.md'))
+  .sort()
+  .map((f) => `docs/design/${f}`);
+/** Every Markdown page of the project a reader is sent to: README, docs/, DESIGN and its notes, the benchmarks' and the chart's READMEs. */
+const PAGES = [...docFiles(), 'DESIGN.md', ...DESIGN_NOTES, 'bench/README.md', 'charts/svc/README.md'];
 
 /** GitHub's anchor of a heading. */
 function slug(heading: string): string {
@@ -68,6 +73,19 @@ describe('the docs claim nothing the repository lacks', () => {
     expect(readme.split('\n').length).to.be.at.most(300);
     const firstBlock = /```sh\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
     expect(firstBlock).to.contain('npm run serve').and.contain('npm test');
+  });
+
+  it('DESIGN.md stays a short index that links every design note, and each note ends with the files holding its decisions', () => {
+    const index = readFileSync(path.join(root, 'DESIGN.md'), 'utf8');
+    expect(index.split('\n').length).to.be.at.most(80);
+    expect(DESIGN_NOTES).to.not.be.empty;
+    for (const note of DESIGN_NOTES) {
+      expect(index, note).to.contain(`](${note})`);
+      const text = readFileSync(path.join(root, note), 'utf8');
+      const files = text.slice(text.lastIndexOf('\n## Files\n'));
+      expect(text.lastIndexOf('\n## Files\n'), note).to.be.greaterThan(0);
+      expect(files.match(/^- \[`[^`]+`\]\(\.\.\/\.\.\/[^)]+\)$/gm) ?? [], note).to.not.be.empty;
+    }
   });
 
   it('every docs/ page says first who it is for', () => {
