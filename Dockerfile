@@ -29,6 +29,9 @@ COPY --from=build /app/package.json ./package.json
 COPY --from=build /app/dist ./dist
 # the built-in prompts are read from the source tree at run time (infrastructure/config/prompts-config.ts)
 COPY --from=build /app/infrastructure/prompts/builtin ./infrastructure/prompts/builtin
+# the scenarios `svc sandbox` serves and `svc eval` runs (docs/evaluation.md); the sandbox makes its TLS certificate with openssl
+COPY --from=build /app/scenarios ./scenarios
+RUN apt-get update && apt-get install -y --no-install-recommends openssl && rm -rf /var/lib/apt/lists/*
 RUN mkdir -p /data && chown 1000:1000 /data
 VOLUME ["/data"]
 # uid 1000 is the image's `node` user; numeric so Kubernetes' runAsNonRoot can verify it

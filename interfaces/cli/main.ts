@@ -40,6 +40,11 @@ export async function runCli(argv: readonly string[]): Promise<number> {
 }
 
 if (require.main === module) {
+  // `svc ... | head`: the reader closed the pipe, so the rest of the output has nowhere to go; end quietly, as a pipeline expects
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code !== 'EPIPE') throw e;
+    process.exit(process.exitCode ?? EXIT.ok);
+  });
   // exitCode rather than exit(): pending output is flushed first, and `svc serve` keeps running on its server.
   void runCli(process.argv.slice(2)).then((code) => {
     process.exitCode = code;

@@ -22,6 +22,17 @@ describe('svc sandbox and svc eval', function () {
     expect(lines.find((l) => l.startsWith('web-image-tag-typo'))).to.match(/^web-image-tag-typo\s+easy image rollout$/);
   });
 
+  it('--list into a reader that has closed the pipe (svc sandbox --list | head -1) ends quietly, exit 0', async () => {
+    const child = spawn(process.execPath, [CLI_PATH, 'sandbox', '--list'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let err = '';
+    child.stderr.on('data', (d) => (err += d));
+    // like a reader that has had what it wanted: the pipe is closed before svc writes its first line
+    child.stdout.destroy();
+    const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
+    expect(err).to.not.contain('EPIPE');
+    expect(code).to.equal(0);
+  });
+
   it('serves a scenario: writes the kubeconfig (0600), prints one ready line, answers the real client, stops on SIGTERM', async () => {
     const kubeconfig = path.join(dir, 'kc.yaml');
     const child = spawn(process.execPath, [CLI_PATH, 'sandbox', '--scenario', 'web-image-tag-typo', '--kubeconfig', kubeconfig], {

@@ -62,7 +62,7 @@ describe('Dockerfile', () => {
     ).to.not.match(/npm (ci|install)/);
   });
 
-  it('the runtime stage copies dist, node_modules, the built-in prompts and package.json, nothing else', () => {
+  it('the runtime stage copies dist, node_modules, the built-in prompts, the scenarios and package.json, nothing else', () => {
     const copies = all(runtime, 'COPY').map(copyParts);
     for (const c of copies) expect(c.flags.from, `COPY at ${JSON.stringify(c)}`).to.be.oneOf(['build', 'deps']);
     const shipped = copies.map((c) => c.dest.replace(/^\.\//, '').replace(/\/$/, ''));

@@ -31,6 +31,7 @@ describe('image start check [slow: npm ci --omit=dev, 180 s timeout]', function 
     });
     mkdirSync(path.join(dir, 'infrastructure', 'prompts'), { recursive: true });
     cpSync(path.join(root, 'infrastructure/prompts/builtin'), path.join(dir, 'infrastructure/prompts/builtin'), { recursive: true });
+    cpSync(path.join(root, 'scenarios'), path.join(dir, 'scenarios'), { recursive: true });
     const npm = spawnSync('npm', ['ci', '--omit=dev', '--no-audit', '--no-fund', '--loglevel=error'], {
       cwd: dir,
       encoding: 'utf8',
@@ -55,6 +56,18 @@ describe('image start check [slow: npm ci --omit=dev, 180 s timeout]', function 
       expect(existsSync(path.join(dir, 'node_modules', dev)), dev).to.equal(false);
     }
     expect(existsSync(path.join(dir, 'dist', 'test'))).to.equal(false);
+  });
+
+  it('lists the scenarios svc sandbox and svc eval serve from that folder (product code, no test code)', () => {
+    const list = spawnSync(process.execPath, ['dist/interfaces/cli/main.js', 'sandbox', '--list'], {
+      cwd: dir,
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH ?? '' },
+    });
+    expect(list.status, list.stderr).to.equal(0);
+    const lines = list.stdout.trim().split('\n');
+    expect(lines.length).to.be.at.least(150);
+    expect(lines.filter((l) => l.startsWith('adv-')).length).to.be.at.least(30);
   });
 
   it('starts from that folder and answers /healthz, with the built-in prompts found', async () => {
