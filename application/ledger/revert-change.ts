@@ -146,6 +146,14 @@ function gitRevertRefusal(entry: ChangeEntry): ConflictError {
  * close the pull request or revert the commit). Operators revert their own
  * changes, admins any.
  */
+/** Fields the cluster's controllers set on an object after its create (diff paths): the binder's, the scheduler's, the deployment controller's. */
+const CLUSTER_FILLED: readonly RegExp[] = [
+  /^spec\.volumeName$/,
+  /^spec\.nodeName$/,
+  /^metadata\.annotations\["(pv\.kubernetes\.io\/[^"]+|volume\.(beta\.)?kubernetes\.io\/[^"]+|deployment\.kubernetes\.io\/revision)"\]$/,
+];
+const filledByTheCluster = (path: string): boolean => CLUSTER_FILLED.some((re) => re.test(path));
+
 export class RevertChange {
   constructor(
     private readonly ledger: ChangeLedger,
@@ -360,10 +368,10 @@ export class RevertChange {
     if (force || now === entry.resourceVersionAfter) return;
     // controllers write status (and so a new resourceVersion) all the time: what counts is whether the fields changed
     const recorded = entry.after ? objectFromState(entry.target, entry.after) : null;
-    // Undoing a create deletes what svc made: the fields svc wrote must be as it wrote them, but a field
-    // the system filled in since (a claim's spec.volumeName set by the binder, a Service's clusterIP)
-    // was nobody's change to protect. Any other undo restores values, so any difference counts.
-    const diff = diffObjects(recorded, live).filter((d) => inverse.method !== 'delete' || d.from !== undefined);
+    // Undoing a create deletes what svc made: a field the cluster's own controllers fill in after a create
+    // (a claim's spec.volumeName set by the binder) was nobody's change to protect. Anything else added
+    // since (a label someone put on it) is, and so is any difference when an undo restores values.
+    const diff = diffObjects(recorded, live).filter((d) => !(inverse.method === 'delete' && d.from === undefined && filledByTheCluster(d.path)));
     if (recorded && diff.length === 0) return;
     throw new ConflictError(
       `${entry.target.kind}/${entry.target.name} changed since ${entry.id} (resourceVersion ${entry.resourceVersionAfter ?? 'unknown'} then, ${now} now); send force: true to revert the recorded fields anyway`,

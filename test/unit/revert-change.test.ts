@@ -158,7 +158,7 @@ describe('ChangeRecorder and RevertChange', () => {
     expect((await cluster.get(cmRef))!.data).to.deep.equal({ mode: 'fast' });
   });
 
-  it('undoing a create ignores fields the system filled in since (a bound claim), never a field svc wrote that someone changed', async () => {
+  it('undoing a create ignores a field the cluster filled in since (a bound claim), never a label someone added or a field svc wrote that someone changed', async () => {
     const pvc: KubeObject = {
       apiVersion: 'v1',
       kind: 'PersistentVolumeClaim',
@@ -175,6 +175,13 @@ describe('ChangeRecorder and RevertChange', () => {
     await cluster.patch(pvcRef, { spec: { volumeName: 'pv-0001' } });
     await revert.execute({ id: created.ledgerId! }, operator('alice'));
     expect(await cluster.get(pvcRef)).to.equal(null);
+
+    const labelled = await create();
+    // someone puts a label on it: theirs to keep, so the undo stops
+    await cluster.patch(pvcRef, { metadata: { labels: { owner: 'data-team' } } });
+    const kept = await rejection<ConflictError>(revert.execute({ id: labelled.ledgerId! }, operator('alice')));
+    expect((kept.details as { diff: unknown[] }).diff).to.deep.equal([{ path: 'metadata.labels', to: { owner: 'data-team' } }]);
+    await cluster.delete(pvcRef);
 
     const again = await create();
     // someone changes what svc wrote: the undo must not delete their claim
