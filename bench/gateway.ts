@@ -20,7 +20,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import { STATIC_TOKEN_CALLER } from '../domain/auth/caller.js';
 import express from 'express';
-import { buildContainer } from '../infrastructure/composition-root.js';
+import { appParts, buildContainer } from '../infrastructure/composition-root.js';
 import { TOKENS } from '../infrastructure/tokens.js';
 import { startServer } from '../interfaces/http/server.js';
 import { manifestOf, skillFiles } from '../test/support/upload-manifests.js';
@@ -89,7 +89,7 @@ async function warm(url: string) {
 }
 
 async function serveSvc() {
-  const running = await startServer(containerForBench());
+  const running = await startServer(appParts(containerForBench()));
   await warm(running.url);
   console.log(`URL ${running.url}`);
 }

@@ -22,7 +22,7 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { buildContainer } from '../infrastructure/composition-root.js';
+import { appParts, buildContainer } from '../infrastructure/composition-root.js';
 import { startServer } from '../interfaces/http/server.js';
 import { OidcServer } from '../test/support/oidc-server.js';
 import { benchConfig, load, median, printTable, startRole, type LoadResult } from './support/bench-kit.js';
@@ -40,7 +40,7 @@ const NAMED = Array.from({ length: 8 }, (_, i) => `bench-named-token-${i}-012345
 async function serveSvc() {
   const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'svc-bench-identity-')), 'tokens');
   writeFileSync(file, NAMED.map((t, i) => `bench-${i} viewer ${createHash('sha256').update(t).digest('hex')}\n`).join(''));
-  const running = await startServer(buildContainer(benchConfig(TOKEN, { SVC_ROLES: 'viewer=*', SVC_AUTH_TOKENS_FILE: file })));
+  const running = await startServer(appParts(buildContainer(benchConfig(TOKEN, { SVC_ROLES: 'viewer=*', SVC_AUTH_TOKENS_FILE: file }))));
   console.log(`URL ${running.url}`);
 }
 

@@ -15,7 +15,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { IsomorphicGitFetcher } from '../infrastructure/git/isomorphic-git-fetcher.js';
-import { buildContainer } from '../infrastructure/composition-root.js';
+import { appParts, buildContainer } from '../infrastructure/composition-root.js';
 import { loadConfig } from '../infrastructure/config/config.js';
 import { startServer } from '../interfaces/http/server.js';
 import type { RenderPrompt } from '../application/prompts/render-prompt.js';
@@ -45,7 +45,7 @@ async function serveGit() {
 async function serveSvc(repo: string) {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'svc-bench-'));
   const config = benchConfig(TOKEN, { SVC_DATA_DIR: dataDir, SVC_USER_PROMPTS_REPO: repo });
-  const running = await startServer(buildContainer(config));
+  const running = await startServer(appParts(buildContainer(config)));
   process.on('exit', () => rmSync(dataDir, { recursive: true, force: true }));
   console.log(`URL ${running.url}`);
 }

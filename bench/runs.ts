@@ -19,7 +19,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { STATIC_TOKEN_CALLER } from '../domain/auth/caller.js';
 import type { ToolHandler } from '../application/tool-handler.js';
-import { buildContainer } from '../infrastructure/composition-root.js';
+import { appParts, buildContainer } from '../infrastructure/composition-root.js';
 import { loadConfig } from '../infrastructure/config/config.js';
 import { TOKENS } from '../infrastructure/tokens.js';
 import { startServer } from '../interfaces/http/server.js';
@@ -86,7 +86,7 @@ async function main() {
   console.log(`   overhead                    p50 ${fmt(pct(async, 50) - pct(sync, 50))}  (target < 1 ms)`);
 
   // 2. and 3. streams
-  const server = await startServer(c);
+  const server = await startServer(appParts(c));
   hold = true;
   const run = await start.execute(input);
   while ((await store.get(run.runId))?.status !== 'running') await new Promise((r) => setTimeout(r, 5));

@@ -17,7 +17,7 @@ import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { buildContainer } from '../infrastructure/composition-root.js';
+import { appParts, buildContainer } from '../infrastructure/composition-root.js';
 import { loadConfig } from '../infrastructure/config/config.js';
 import { startServer } from '../interfaces/http/server.js';
 import { load, printTable, startRole, type LoadResult } from './support/bench-kit.js';
@@ -49,7 +49,7 @@ function modeEnv(mode: Mode, sinkUrl: string): Record<string, string> {
 
 async function serveSvc() {
   const config = loadConfig({ ...process.env, HOST: '127.0.0.1', PORT: '0', SVC_AUTH_TOKEN: TOKEN, LOG_LEVEL: 'silent', SVC_RATE_LIMIT_ENABLED: 'false' });
-  const running = await startServer(buildContainer(config));
+  const running = await startServer(appParts(buildContainer(config)));
   process.once('SIGTERM', () => void running.close().then(() => process.exit(0)));
   console.log(`URL ${running.url}`);
 }

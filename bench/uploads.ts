@@ -18,7 +18,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { IngestSource } from '../application/ingest-source.js';
 import { MAX_UPLOAD_RAW_BYTES } from '../domain/uploads/upload-limits.js';
-import { buildContainer } from '../infrastructure/composition-root.js';
+import { appParts, buildContainer } from '../infrastructure/composition-root.js';
 import { loadConfig } from '../infrastructure/config/config.js';
 import { InMemoryIngestedSourceStore } from '../infrastructure/uploads/in-memory-ingested-source-store.js';
 import { startServer } from '../interfaces/http/server.js';
@@ -84,7 +84,7 @@ async function inProcess(): Promise<void> {
 
 async function serveSvc(): Promise<void> {
   const config = loadConfig({ ...process.env, HOST: '127.0.0.1', PORT: '0', SVC_AUTH_TOKEN: TOKEN, LOG_LEVEL: 'silent', SVC_RATE_LIMIT_ENABLED: 'false' });
-  const running = await startServer(buildContainer(config));
+  const running = await startServer(appParts(buildContainer(config)));
   console.log(`URL ${running.url}`);
   if (process.env.BENCH_MEMORY_TRACE) {
     setInterval(() => {

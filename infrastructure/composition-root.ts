@@ -34,6 +34,14 @@ import type { LlmProvider } from '../domain/ports/llm-provider.js';
 import type { Logger } from '../domain/ports/logger.js';
 import type { Tracer } from '../domain/ports/tracer.js';
 import type { VectorStore } from '../domain/ports/vector-store.js';
+import type { Authenticator } from '../domain/ports/authenticator.js';
+import type { Metrics } from '../domain/ports/metrics.js';
+import type { RateLimiter } from '../domain/ports/rate-limiter.js';
+import type { ListPrompts } from '../application/prompts/list-prompts.js';
+import type { PromptSourceResolver } from '../application/prompts/prompt-source-resolver.js';
+import type { RenderPrompt } from '../application/prompts/render-prompt.js';
+import type { WatchRun } from '../application/runs/watch-run.js';
+import type { MetricsExposition } from './metrics/prometheus-metrics.js';
 import { TOOL_DEFINITIONS } from '../domain/tools/tool-definitions.js';
 import type { ToolDefinition } from '../domain/tools/tool-definition.js';
 import { ToolRegistry } from '../domain/tools/tool-registry.js';
@@ -139,7 +147,8 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
   value(TOKENS.SharedStateReady, shared.ready);
   const auth = createAuthenticator(config, logger);
   if (auth) value(TOKENS.Authenticator, auth.authenticator);
-  value(TOKENS.OnShutdown, [shared.close, async () => auth?.stop()]);
+  const onShutdown = [shared.close, async () => auth?.stop()];
+  value(TOKENS.OnShutdown, onShutdown);
   const recorder = registerLedger(c, config, meteredLedger(overrides.ledger ?? shared.ledger, metrics), overrides.ledger ? 'custom' : shared.ledgerStore);
   // ...readiness checks do not: a probe every few seconds would be a trace of its own each time.
   value(
@@ -210,20 +219,79 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
   value(TOKENS.IngestSource, new IngestSource(sources));
   value(TOKENS.IngestedPromptSource, new IngestedPromptSource(sources, c.resolve(TOKENS.Logger)));
   registerPrompts(c, config, overrides);
-  value(
-    TOKENS.ExecuteTool,
-    new ExecuteTool(
-      registry,
-      handlers,
-      c.resolve(TOKENS.Tracer),
-      c.resolve(TOKENS.Clock),
-      c.resolve(TOKENS.Logger),
-      overrides.verifyToolOutputs ?? false,
-      metrics,
-    ),
+  const executeTool = new ExecuteTool(
+    registry,
+    handlers,
+    c.resolve(TOKENS.Tracer),
+    c.resolve(TOKENS.Clock),
+    c.resolve(TOKENS.Logger),
+    overrides.verifyToolOutputs ?? false,
+    metrics,
   );
+  value(TOKENS.ExecuteTool, executeTool);
   registerRuns(c, config, overrides.runs ?? shared.runs);
+  BUILT_PARTS.set(c, {
+    controllers: c,
+    config,
+    logger,
+    tracer,
+    metrics,
+    metricsExposition: metrics,
+    rateLimiter: shared.rateLimiter,
+    authenticator: auth?.authenticator,
+    onShutdown,
+    tools: { registry, list: c.resolve(TOKENS.ListTools), execute: executeTool },
+    prompts: {
+      resolver: c.resolve(TOKENS.PromptSourceResolver),
+      ingested: c.resolve(TOKENS.IngestedPromptSource),
+      list: c.resolve(TOKENS.ListPrompts),
+      render: c.resolve(TOKENS.RenderPrompt),
+      ingest: c.resolve(TOKENS.IngestSource),
+    },
+    watchRun: c.resolve(TOKENS.WatchRun),
+  });
   return c;
+}
+
+/**
+ * What the transports are built from (the express app, the request gate in
+ * front of it, the fast answers, /metrics, the run-events stream, MCP): built
+ * objects, handed over, never looked up. interfaces/ resolves nothing from
+ * the container; `controllers` is there only for tsoa's controller factory
+ * (interfaces/http/ioc.ts), the one place that does.
+ */
+export interface AppParts {
+  /** tsoa's controllers only (interfaces/http/ioc.ts resolves each controller class from it). */
+  readonly controllers: DependencyContainer;
+  readonly config: Config;
+  readonly logger: Logger;
+  readonly tracer: Tracer;
+  readonly metrics: Metrics;
+  /** What GET /metrics serves: the same registry as `metrics`, rendered. */
+  readonly metricsExposition: MetricsExposition;
+  readonly rateLimiter: RateLimiter;
+  /** Present when identities are configured (a bearer token, a tokens file, OIDC). */
+  readonly authenticator?: Authenticator;
+  /** Closers a stopping server runs after its tracer flushes, in order. */
+  readonly onShutdown: ReadonlyArray<() => Promise<void>>;
+  readonly tools: { readonly registry: ToolRegistry; readonly list: ListTools; readonly execute: ExecuteTool };
+  readonly prompts: {
+    readonly resolver: PromptSourceResolver;
+    readonly ingested: IngestedPromptSource;
+    readonly list: ListPrompts;
+    readonly render: RenderPrompt;
+    readonly ingest: IngestSource;
+  };
+  readonly watchRun: WatchRun;
+}
+
+const BUILT_PARTS = new WeakMap<DependencyContainer, AppParts>();
+
+/** The transports' parts of a container buildContainer made (the objects it built, not a lookup by token). */
+export function appParts(c: DependencyContainer): AppParts {
+  const parts = BUILT_PARTS.get(c);
+  if (!parts) throw new Error('appParts: this container was not made by buildContainer');
+  return parts;
 }
 
 /** The cluster as tools see it: with SVC_KUBE_IMPERSONATE, each request made as the caller it is made for. */

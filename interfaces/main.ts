@@ -1,7 +1,6 @@
 import 'reflect-metadata';
-import { buildContainer, resumeBackgroundWork, stopBackgroundWork, waitForSharedState } from '../infrastructure/composition-root.js';
+import { appParts, buildContainer, resumeBackgroundWork, stopBackgroundWork, waitForSharedState } from '../infrastructure/composition-root.js';
 import { ConfigError, loadConfig } from '../infrastructure/config/config.js';
-import { TOKENS } from '../infrastructure/tokens.js';
 import { startServer } from './http/server.js';
 
 /** Starts svc from the environment; SIGTERM/SIGINT drain and exit 0. */
@@ -17,10 +16,11 @@ export async function serve(): Promise<void> {
     throw err;
   }
   const container = buildContainer(config);
-  const logger = container.resolve(TOKENS.Logger);
+  const parts = appParts(container);
+  const { logger } = parts;
   // nothing touches Redis before its connection is up (bounded: a Redis that is down is a warning, not a failed start)
   await waitForSharedState(container);
-  const running = await startServer(container);
+  const running = await startServer(parts);
   // after the server listens: a resumed scan never delays start-up
   resumeBackgroundWork(container).catch((err) => logger.error('resuming background work failed', { err: err instanceof Error ? err.message : String(err) }));
   const stop = (signal: string) => {

@@ -1,16 +1,13 @@
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
-import type { DependencyContainer } from 'tsyringe';
 import { ERROR_CODES, NotFoundError } from '../../domain/errors.js';
 import { HTTP_ERROR_CODES, HttpError } from './http-errors.js';
-import type { Logger } from '../../domain/ports/logger.js';
-import type { Tracer } from '../../domain/ports/tracer.js';
-import { TOKENS } from '../../infrastructure/tokens.js';
+import type { AppParts } from '../../infrastructure/composition-root.js';
 import { MAX_UPLOAD_RAW_BYTES } from '../../domain/uploads/upload-limits.js';
 import { mountMcp } from '../mcp/mount-mcp.js';
 import { ingestSourceHandler, SOURCES_PATH } from './controllers/sources-controller.js';
 import { docsRouter, DOCS_PATH } from './docs-page.js';
 import { RegisterRoutes } from './generated/routes.js';
-import { containerGate, gateMiddleware, METRICS_PATH, type Gate } from './request-gate.js';
+import { gateMiddleware, gateOf, METRICS_PATH, type Gate } from './request-gate.js';
 import { errorHandler } from './middleware/error-handler.js';
 import { traceContext } from './middleware/trace-context.js';
 import { uploadBody } from './middleware/upload-body.js';
@@ -26,14 +23,16 @@ function methodNotAllowed(req: Request, res: Response, next: NextFunction) {
 }
 
 /**
- * The express app of one container: middleware, tsoa routes, fallbacks, the
- * error handler. `gate` is the request gate the node:http server in front
- * already runs (startServer passes its own, so there is one per server).
+ * The express app of one composition (the parts the root built): middleware,
+ * tsoa routes, fallbacks, the error handler. `gate` is the request gate the
+ * node:http server in front already runs (startServer passes its own, so
+ * there is one per server). Only tsoa's controller factory (ioc.ts) reads
+ * the container, from `app.locals`.
  */
-export function createApp(container: DependencyContainer, gate: Gate = containerGate(container)): Express {
-  const logger = container.resolve<Logger>(TOKENS.Logger);
+export function createApp(parts: AppParts, gate: Gate = gateOf(parts)): Express {
+  const { logger } = parts;
   const app = express();
-  app.locals.container = container;
+  app.locals.container = parts.controllers;
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('case sensitive routing', true);
@@ -42,15 +41,15 @@ export function createApp(container: DependencyContainer, gate: Gate = container
   // The one request gate (id, access line, /healthz, Host check, bearer); behind the node:http server it already ran.
   app.use(gateMiddleware(gate));
   // Uploads read their own body (raw cap while streaming), so this route comes before the JSON parser and tsoa's {promptName}.
-  app.post(SOURCES_PATH, uploadBody(MAX_UPLOAD_RAW_BYTES), ingestSourceHandler);
+  app.post(SOURCES_PATH, uploadBody(MAX_UPLOAD_RAW_BYTES), ingestSourceHandler(parts.prompts.ingest));
   app.use(express.json({ limit: JSON_BODY_LIMIT, strict: true }));
-  app.use(traceContext(container.resolve<Tracer>(TOKENS.Tracer)));
+  app.use(traceContext(parts.tracer));
 
   // a stream, not an envelope: its own route, ahead of the generated ones
-  app.get(RUN_EVENTS_PATH, runEventsHandler(container));
-  app.get(METRICS_PATH, metricsHandler(container));
+  app.get(RUN_EVENTS_PATH, runEventsHandler(parts.watchRun, parts.config.runs.heartbeatMs));
+  app.get(METRICS_PATH, metricsHandler(parts.metricsExposition));
   RegisterRoutes(app);
-  mountMcp(app, container, gate);
+  mountMcp(app, parts, gate);
   app.use(DOCS_PATH, docsRouter());
   // a person who opens the server's address gets the API page, not a JSON 404
   app.get('/', (_req: Request, res: Response) => res.redirect(302, DOCS_PATH));

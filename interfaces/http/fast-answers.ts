@@ -1,7 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseQuery } from 'node:querystring';
-import type { DependencyContainer } from 'tsyringe';
-import { TOKENS } from '../../infrastructure/tokens.js';
+import type { AppParts } from '../../infrastructure/composition-root.js';
 import { catalogFilters, CATALOG_QUERY_KEYS } from './catalog-query.js';
 import { API_VERSION, envelopeHead } from './envelope.js';
 import { isoNow } from './middleware/request-context.js';
@@ -65,11 +64,10 @@ function sendEnvelope(res: ServerResponse, requestId: string, head: LaneAnswer):
  * same status, headers and body. A failure here is logged with the request id
  * and the request falls through to express.
  */
-export function fastAnswers(container: DependencyContainer, limits: KeptAnswersLimits = KEPT_ANSWER_LIMITS): FastAnswers {
-  const listTools = container.resolve(TOKENS.ListTools);
-  const registry = container.resolve(TOKENS.ToolRegistry);
+export function fastAnswers(parts: AppParts, limits: KeptAnswersLimits = KEPT_ANSWER_LIMITS): FastAnswers {
+  const { list: listTools, registry } = parts.tools;
   const kept = new KeptAnswers(limits);
-  const prompts = promptLanes(container, kept);
+  const prompts = promptLanes(parts.prompts, kept);
   // concurrent first requests for one filter combination share one computation
   const pending = new Map<string, Promise<Buffer>>();
   let openapi: Buffer | undefined;

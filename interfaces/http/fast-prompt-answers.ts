@@ -1,9 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import { parse as parseQuery } from 'node:querystring';
-import type { DependencyContainer } from 'tsyringe';
 import type { ResolvedPromptSource } from '../../application/prompts/prompt-source-resolver.js';
 import { NotFoundError, ValidationError } from '../../domain/errors.js';
-import { TOKENS } from '../../infrastructure/tokens.js';
+import type { AppParts } from '../../infrastructure/composition-root.js';
 import { envelopeHead, type ErrorBody } from './envelope.js';
 import { renderedHead } from './render-head.js';
 import { NOT_JSON_BODY, toErrorBody } from './middleware/error-handler.js';
@@ -44,11 +43,8 @@ const UPLOAD_GROUP = 'prompts:upload:';
  * stale bytes are never served. Per-request repositories, branches, folders
  * and the git token header go to express: none of them is used as a key.
  */
-export function promptLanes(container: DependencyContainer, kept: KeptAnswers): { list: Lane; render: Lane } {
-  const resolver = container.resolve(TOKENS.PromptSourceResolver);
-  const ingested = container.resolve(TOKENS.IngestedPromptSource);
-  const listPrompts = container.resolve(TOKENS.ListPrompts);
-  const renderPrompt = container.resolve(TOKENS.RenderPrompt);
+export function promptLanes(prompts: AppParts['prompts'], kept: KeptAnswers): { list: Lane; render: Lane } {
+  const { resolver, ingested, list: listPrompts, render: renderPrompt } = prompts;
 
   /** The source of this request and its group, now or after a store read; undefined: express decides. */
   const sourceOf = (req: IncomingMessage): { group: string; resolved: ResolvedPromptSource | Promise<ResolvedPromptSource> } | undefined => {

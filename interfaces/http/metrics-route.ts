@@ -1,13 +1,11 @@
 import type { NextFunction, Request, Response } from 'express';
-import type { DependencyContainer } from 'tsyringe';
-import { TOKENS } from '../../infrastructure/tokens.js';
+import type { AppParts } from '../../infrastructure/composition-root.js';
 
 /**
  * GET /metrics: the Prometheus text format. Behind the request gate like the
  * API (a bearer token, any role), unless SVC_METRICS_PUBLIC=true opens it.
  */
-export function metricsHandler(container: DependencyContainer) {
-  const exposition = container.resolve(TOKENS.MetricsExposition);
+export function metricsHandler(exposition: AppParts['metricsExposition']) {
   return (_req: Request, res: Response, next: NextFunction) => {
     exposition.render().then((body) => {
       res.setHeader('Content-Type', exposition.contentType);

@@ -6,9 +6,8 @@ import type { Authenticator } from '../../domain/ports/authenticator.js';
 import type { Logger } from '../../domain/ports/logger.js';
 import { NO_METRICS, type Metrics } from '../../domain/ports/metrics.js';
 import type { RateLimiter, RateVerdict } from '../../domain/ports/rate-limiter.js';
-import type { DependencyContainer } from 'tsyringe';
 import type { Config } from '../../infrastructure/config/config.js';
-import { TOKENS } from '../../infrastructure/tokens.js';
+import type { AppParts } from '../../infrastructure/composition-root.js';
 import type { RateLimitConfig } from '../../infrastructure/config/rate-limit-config.js';
 import { DOCS_PATH, isDocsPath } from './docs-page.js';
 import { API_VERSION, type ErrorBody } from './envelope.js';
@@ -183,17 +182,9 @@ export function requestGate(
   return Object.assign(gate, { aiTools, chargeAiCalls });
 }
 
-/** The gate of one container: its config, logger, rate limiter and AI tools. */
-export function containerGate(container: DependencyContainer): Gate {
-  const tools = container.resolve(TOKENS.ToolRegistry).list();
-  return requestGate(
-    container.resolve(TOKENS.Config),
-    container.resolve(TOKENS.Logger),
-    container.resolve(TOKENS.RateLimiter),
-    aiToolNames(tools),
-    container.isRegistered(TOKENS.Authenticator) ? container.resolve(TOKENS.Authenticator) : undefined,
-    container.resolve(TOKENS.Metrics),
-  );
+/** The gate of one composition: its config, logger, rate limiter, AI tools, authenticator and metrics. */
+export function gateOf(parts: AppParts): Gate {
+  return requestGate(parts.config, parts.logger, parts.rateLimiter, aiToolNames(parts.tools.registry.list()), parts.authenticator, parts.metrics);
 }
 
 /** GET or HEAD /metrics (with or without a trailing slash). */

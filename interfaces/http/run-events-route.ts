@@ -1,7 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
-import type { DependencyContainer } from 'tsyringe';
+import type { WatchRun } from '../../application/runs/watch-run.js';
 import type { RunEvent } from '../../domain/runs/run.js';
-import { TOKENS } from '../../infrastructure/tokens.js';
 import { callerOf } from './envelope.js';
 
 export const RUN_EVENTS_PATH = '/api/v1/runs/:runId/events';
@@ -23,9 +22,7 @@ const frame = (e: RunEvent) => `id: ${e.id}\nevent: ${e.type}\ndata: ${JSON.stri
  * own timeouts bound receiving a request, not a response, so they never cut
  * a stream; the socket's idle timeout is switched off for it.
  */
-export function runEventsHandler(container: DependencyContainer) {
-  const watchRun = container.resolve(TOKENS.WatchRun);
-  const heartbeatMs = container.resolve(TOKENS.Config).runs.heartbeatMs;
+export function runEventsHandler(watchRun: WatchRun, heartbeatMs: number) {
   return async (req: Request, res: Response, next: NextFunction) => {
     try {
       const early: RunEvent[] = [];

@@ -1,13 +1,9 @@
 import type { AddressInfo } from 'node:net';
 import http from 'node:http';
-import type { DependencyContainer } from 'tsyringe';
-import type { Logger } from '../../domain/ports/logger.js';
-import type { Tracer } from '../../domain/ports/tracer.js';
-import type { Config } from '../../infrastructure/config/config.js';
-import { TOKENS } from '../../infrastructure/tokens.js';
+import type { AppParts } from '../../infrastructure/composition-root.js';
 import { createApp } from './app.js';
 import { fastAnswers } from './fast-answers.js';
-import { afterGate, containerGate, type GateContext } from './request-gate.js';
+import { afterGate, gateOf, type GateContext } from './request-gate.js';
 
 export interface RunningServer {
   server: http.Server;
@@ -25,13 +21,12 @@ export interface RunningServer {
  */
 export const MAX_HEADER_BYTES = 32 * 1024;
 
-/** Starts the HTTP server of one container on the configured host and port. */
-export async function startServer(container: DependencyContainer): Promise<RunningServer> {
-  const config = container.resolve<Config>(TOKENS.Config);
-  const logger = container.resolve<Logger>(TOKENS.Logger);
-  const gate = containerGate(container);
-  const app = createApp(container, gate);
-  const fast = fastAnswers(container);
+/** Starts the HTTP server of one composition (the parts the root built) on the configured host and port. */
+export async function startServer(parts: AppParts): Promise<RunningServer> {
+  const { config, logger } = parts;
+  const gate = gateOf(parts);
+  const app = createApp(parts, gate);
+  const fast = fastAnswers(parts);
   const { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs, maxConnections } = config.server;
   // node checks the header and request timeouts on this interval: keep it well under the shortest
   const connectionsCheckingInterval = Math.max(50, Math.min(30_000, Math.floor(Math.min(headersTimeoutMs, requestTimeoutMs) / 4)));
@@ -65,8 +60,8 @@ export async function startServer(container: DependencyContainer): Promise<Runni
       const timer = setTimeout(() => server.closeAllConnections(), config.server.shutdownGraceMs);
       await drained;
       clearTimeout(timer);
-      await container.resolve<Tracer>(TOKENS.Tracer).shutdown();
-      for (const closer of container.resolve(TOKENS.OnShutdown)) await closer().catch(() => undefined);
+      await parts.tracer.shutdown();
+      for (const closer of parts.onShutdown) await closer().catch(() => undefined);
       logger.info('svc stopped');
     })());
   return { server, url, close };

@@ -8,6 +8,7 @@ import { OpenAiChatServer, type ChatReply } from '../support/openai-chat-server.
 import { planJson, scaleWeb, webManifest } from '../support/operate-fixtures.js';
 import { CLI_PATH, runCli } from '../support/run-cli.js';
 import { buildTestApp, TEST_DATA_DIR, TEST_TOKEN } from '../support/test-app.js';
+import { appParts } from '../../infrastructure/composition-root.js';
 
 const getWeb: ChatReply = {
   toolCalls: [{ name: 'get_resource', arguments: JSON.stringify({ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', namespace: 'x' }) }],
@@ -58,7 +59,7 @@ describe('svc CLI: AI tools as runs, live progress, Ctrl-C cancels, svc runs', f
       SVC_RUNS_HEARTBEAT_MS: '100',
       SVC_DATA_DIR: mkdtempSync(path.join(TEST_DATA_DIR, 'cli-runs-')),
     });
-    server = await startServer(t.container);
+    server = await startServer(appParts(t.container));
     env = { SVC_URL: server.url, SVC_AUTH_TOKEN: TEST_TOKEN };
   });
   after(async () => {

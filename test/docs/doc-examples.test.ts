@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { buildContainer } from '../../infrastructure/composition-root.js';
+import { appParts, buildContainer } from '../../infrastructure/composition-root.js';
 import { loadConfig } from '../../infrastructure/config/config.js';
 import { startServer, type RunningServer } from '../../interfaces/http/server.js';
 import { docFiles, examplesOf, jsonDifferences, parseCurl, shellWords, textDifferences, type DocExample } from '../support/doc-examples.js';
@@ -67,7 +67,7 @@ describe('the docs: every runnable example answers as shown, against a live svc 
       // svc's verdict after an execution watches for a 30 ms settle window here, not 60 s
       SVC_VERIFY_WINDOW_MS: '30',
     });
-    running = await startServer(buildContainer(config));
+    running = await startServer(appParts(buildContainer(config)));
   });
   after(async () => {
     await running.close();

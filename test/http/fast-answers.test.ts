@@ -10,6 +10,7 @@ import { manifestOf } from '../support/upload-manifests.js';
 import { pairOf, snapshot } from '../support/fast-pair.js';
 import { auth, buildTestApp } from '../support/test-app.js';
 import { promptFile, WritingGitFetcher } from '../support/writing-git-fetcher.js';
+import { appParts } from '../../infrastructure/composition-root.js';
 
 const QUERIES = [
   '',
@@ -28,7 +29,7 @@ describe('fast answers and the request gate', () => {
   let plain: http.Server;
   let plainUrl: string;
   before(async () => {
-    running = await startServer(t.container);
+    running = await startServer(appParts(t.container));
     // the same express app with nothing in front of it
     plain = http.createServer(t.app).listen(0, '127.0.0.1');
     await new Promise((r) => plain.once('listening', r));
@@ -53,7 +54,7 @@ describe('fast answers and the request gate', () => {
   }
 
   it('serves only well-formed reads; the rest goes to express', () => {
-    const lane = fastAnswers(t.container);
+    const lane = fastAnswers(appParts(t.container));
     const res = () => ({ setHeader() {}, on() {}, writeHead() {}, write() {}, end() {}, headersSent: false }) as any;
     const ctx = (path: string) => ({ requestId: 'r', log: t.logger, path });
     const handled = (method: string, url: string) => lane({ method, url, headers: {} } as any, res(), ctx(url.split('?')[0]), () => undefined);
@@ -89,7 +90,7 @@ describe('fast answers and the request gate', () => {
     expect(res.status).to.equal(200);
     expect(await res.json()).to.deep.equal({ status: 'ok' });
     const open = buildTestApp({ SVC_AUTH_TOKEN: undefined });
-    const server = await startServer(open.container);
+    const server = await startServer(appParts(open.container));
     try {
       const foreign = await new Promise<{ status: number; body: string }>((resolve) => {
         http.get(`${server.url}/api/v1/tools`, { headers: { host: 'evil.example' } }, (r) => {

@@ -14,6 +14,7 @@ import { RecordingTracer } from '../support/recording-tracer.js';
 import { analysisAnswer, callFn, WEB, webDeployment } from '../support/remediation-fixtures.js';
 import { auth, buildTestApp, type TestApp } from '../support/test-app.js';
 import { runWorkflow, WorkflowStandIns } from '../support/workflow-harness.js';
+import { appParts } from '../../infrastructure/composition-root.js';
 
 type Json = Record<string, any>;
 const sha = (t: string) => createHash('sha256').update(t).digest('hex');
@@ -128,7 +129,7 @@ describe('SVC_KUBE_IMPERSONATE: the cluster acts as the caller (REST, Kubernetes
       const t = buildTestApp(
         env({ SVC_AUTH_TOKENS_FILE: undefined, SVC_AUTH_TOKEN: undefined, SVC_ROLES: 'operator=sre', SVC_KUBE_IMPERSONATE: 'true', ...idp.env() }),
       );
-      const server = await startServer(t.container);
+      const server = await startServer(appParts(t.container));
       const mcp = async (token: string, args: Json) => {
         const client = new Client({ name: 'svc-test', version: '1.0.0' });
         await client.connect(

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { startServer, type RunningServer } from '../../interfaces/http/server.js';
 import { auth, buildTestApp, TEST_TOKEN } from '../support/test-app.js';
+import { appParts } from '../../infrastructure/composition-root.js';
 
 const VIEWER = 'viewer-token-0123456789abcdef';
 const sha = (t: string) => createHash('sha256').update(t).digest('hex');
@@ -30,9 +31,9 @@ describe('GET /metrics', function () {
   let open: RunningServer;
   before(async () => {
     running = await startServer(
-      buildTestApp({ SVC_AUTH_TOKEN: undefined, SVC_AUTH_TOKENS_FILE: tokensFile, SVC_RATE_LIMIT_AI: '2', SVC_RATE_LIMIT_OTHER: '10000' }).container,
+      appParts(buildTestApp({ SVC_AUTH_TOKEN: undefined, SVC_AUTH_TOKENS_FILE: tokensFile, SVC_RATE_LIMIT_AI: '2', SVC_RATE_LIMIT_OTHER: '10000' }).container),
     );
-    open = await startServer(buildTestApp({ SVC_METRICS_PUBLIC: 'true' }).container);
+    open = await startServer(appParts(buildTestApp({ SVC_METRICS_PUBLIC: 'true' }).container));
   });
   after(async () => {
     await running.close();

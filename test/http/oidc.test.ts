@@ -4,6 +4,7 @@ import request from 'supertest';
 import { startServer, type RunningServer } from '../../interfaces/http/server.js';
 import { buildTestApp, type TestApp } from '../support/test-app.js';
 import { OidcServer, TEST_AUDIENCE } from '../support/oidc-server.js';
+import { appParts } from '../../infrastructure/composition-root.js';
 
 const ROLES = 'admin=platform-admins;operator=sre;viewer=*';
 const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
@@ -121,7 +122,7 @@ describe('OIDC bearer tokens (jose, against a real key endpoint)', function () {
   }
 
   it('garbage, a 15 KiB token and a token with 800 groups are 401 on the real server, never 500', async () => {
-    const running: RunningServer = await startServer(t.container);
+    const running: RunningServer = await startServer(appParts(t.container));
     try {
       const big = await idp.token({ groups: Array.from({ length: 800 }, (_, i) => `group-${i}`) });
       expect(big.length).to.be.above(12 * 1024);

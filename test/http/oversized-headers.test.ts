@@ -3,6 +3,7 @@ import net from 'node:net';
 import { MAX_HEADER_BYTES, startServer, type RunningServer } from '../../interfaces/http/server.js';
 import { OidcServer } from '../support/oidc-server.js';
 import { auth, buildTestApp } from '../support/test-app.js';
+import { appParts } from '../../infrastructure/composition-root.js';
 
 const INITIALIZE = JSON.stringify({
   jsonrpc: '2.0',
@@ -50,7 +51,7 @@ describe('oversized tokens and headers (issue 20: a 16 KiB token is a 401 in bou
   let running: RunningServer;
   beforeEach(async () => {
     idp = await OidcServer.start(['RS256']);
-    running = await startServer(buildTestApp({ SVC_ROLES: 'viewer=*', ...idp.env() }).container);
+    running = await startServer(appParts(buildTestApp({ SVC_ROLES: 'viewer=*', ...idp.env() }).container));
   });
   afterEach(async () => {
     await running.close();

@@ -7,6 +7,7 @@ import type { RunRecord } from '../../domain/runs/run.js';
 import { startServer, type RunningServer } from '../../interfaces/http/server.js';
 import { TOKENS } from '../../infrastructure/tokens.js';
 import { buildTestApp, TEST_DATA_DIR } from '../support/test-app.js';
+import { appParts } from '../../infrastructure/composition-root.js';
 
 const sha = (t: string) => createHash('sha256').update(t).digest('hex');
 const TOKEN = { ana: 'ana-token-0123456789abcdef', ben: 'ben-token-0123456789abcdef' };
@@ -54,7 +55,7 @@ describe('run event streams per caller (SVC_RUN_STREAMS_PER_CALLER): one caller 
     const store = t.container.resolve(TOKENS.RunStore);
     await store.create(running(1, 'ana'));
     await store.create(running(2, 'ben'));
-    server = await startServer(t.container);
+    server = await startServer(appParts(t.container));
   });
   after(async () => {
     for (const req of open) req.destroy();

@@ -9,6 +9,7 @@ import { planJson, scaleWeb, webManifest } from '../support/operate-fixtures.js'
 import { normalised } from '../support/same-run.js';
 import { openSse } from '../support/sse-client.js';
 import { auth, buildTestApp, TEST_DATA_DIR, type TestApp } from '../support/test-app.js';
+import { appParts } from '../../infrastructure/composition-root.js';
 
 const getWeb: ChatReply = {
   toolCalls: [{ name: 'get_resource', arguments: JSON.stringify({ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', namespace: 'x' }) }],
@@ -54,7 +55,7 @@ describe('runs over HTTP: Prefer respond-async, polling, the event stream, cance
   async function serve(extra: Record<string, string> = {}): Promise<string> {
     // each test its own data directory: runs are kept in files there
     t = buildTestApp({ ...env, SVC_DATA_DIR: mkdtempSync(path.join(TEST_DATA_DIR, 'runs-')), ...extra });
-    server = await startServer(t.container);
+    server = await startServer(appParts(t.container));
     return server.url;
   }
   const start = (tool: string, body: object) => request(t.app).post(`/api/v1/tools/${tool}`).set(ASYNC).send(body);

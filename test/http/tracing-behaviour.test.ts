@@ -8,6 +8,7 @@ import { DependencyServer } from '../support/dependency-server.js';
 import { attr, one } from '../support/span-tree.js';
 import { TraceReceiver } from '../support/trace-receiver.js';
 import { CANARY, tracedApp, type TracedApp } from '../support/traced-app.js';
+import { appParts } from '../../infrastructure/composition-root.js';
 
 const INPUT = { issue: 'pods of web crash-loop', sessionId: 'sess-7' };
 const REMOTE_TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
@@ -167,7 +168,7 @@ describe('tracing: sampling, propagation, failures, limits, status', function ()
 
   it('flushes pending spans on graceful shutdown of the listening server', async () => {
     traced = tracedApp(otlp({ HOST: '127.0.0.1', PORT: '0' }), deps);
-    const running = await startServer(traced.container);
+    const running = await startServer(appParts(traced.container));
     const res = await fetch(`${running.url}/api/v1/tools/remediate`, {
       method: 'POST',
       headers: { authorization: `Bearer ${CANARY.authToken}`, 'content-type': 'application/json' },

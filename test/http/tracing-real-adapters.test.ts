@@ -7,7 +7,7 @@ import type { Embedder } from '../../domain/ports/embedder.js';
 import type { LlmProvider } from '../../domain/ports/llm-provider.js';
 import type { Tracer } from '../../domain/ports/tracer.js';
 import type { VectorStore } from '../../domain/ports/vector-store.js';
-import { buildContainer } from '../../infrastructure/composition-root.js';
+import { appParts, buildContainer } from '../../infrastructure/composition-root.js';
 import { loadConfig } from '../../infrastructure/config/config.js';
 import { TOKENS } from '../../infrastructure/tokens.js';
 import { createApp } from '../../interfaces/http/app.js';
@@ -88,7 +88,7 @@ describe('tracing over the real adapters (Qdrant, OpenAI-compatible, Kubernetes 
       os.tmpdir(),
     );
     const container: DependencyContainer = buildContainer(config, { logger: new CapturingLogger(), toolHandlers: { remediate: investigate(() => container) } });
-    const res = await request(createApp(container))
+    const res = await request(createApp(appParts(container)))
       .post('/api/v1/tools/remediate')
       .set('authorization', `Bearer ${AUTH}`)
       .send({ issue: 'pods of web crash-loop' });

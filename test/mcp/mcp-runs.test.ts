@@ -10,6 +10,7 @@ import { OpenAiChatServer, type ChatReply } from '../support/openai-chat-server.
 import { planJson, scaleWeb, webManifest } from '../support/operate-fixtures.js';
 import { RecordingTracer } from '../support/recording-tracer.js';
 import { buildTestApp, TEST_DATA_DIR, TEST_TOKEN } from '../support/test-app.js';
+import { appParts } from '../../infrastructure/composition-root.js';
 
 const getWeb: ChatReply = {
   toolCalls: [{ name: 'get_resource', arguments: JSON.stringify({ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', namespace: 'x' }) }],
@@ -40,7 +41,7 @@ describe('MCP: progress notifications and cancellation of a tools/call', functio
       },
       { tracer },
     );
-    server = await startServer(t.container);
+    server = await startServer(appParts(t.container));
     client = new Client({ name: 'svc-test', version: '1.0.0' });
     await client.connect(
       new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${TEST_TOKEN}` } } }),

@@ -8,6 +8,7 @@ import { QdrantServer } from '../support/qdrant-server.js';
 import { auth, buildTestApp } from '../support/test-app.js';
 import { WorkflowStandIns } from '../support/workflow-harness.js';
 import { FaultProxy, figures, record } from './reliability-kit.js';
+import { appParts } from '../../infrastructure/composition-root.js';
 
 type Json = Record<string, any>;
 
@@ -62,7 +63,7 @@ describe('reliability: each dependency killed mid-request and restarted', functi
       SVC_USER_PROMPTS_CACHE_TTL: '0',
       SVC_RATE_LIMIT_ENABLED: 'false',
     });
-    running = await startServer(container);
+    running = await startServer(appParts(container));
   });
   after(async () => {
     await running?.close();

@@ -3,6 +3,7 @@ import net from 'node:net';
 import { startServer, type RunningServer } from '../../interfaces/http/server.js';
 import { auth, buildTestApp } from '../support/test-app.js';
 import { figures, record } from './reliability-kit.js';
+import { appParts } from '../../infrastructure/composition-root.js';
 
 interface Probe {
   socket: net.Socket;
@@ -54,14 +55,14 @@ describe('reliability: slow clients and idle connections', function () {
       SVC_MAX_CONNECTIONS: '300',
       SVC_RATE_LIMIT_ENABLED: 'false',
     });
-    running = await startServer(container);
+    running = await startServer(appParts(container));
     port = Number(new URL(running.url).port);
   });
   after(() => running?.close());
 
   it('sets the timeouts it documents (defaults: headers 30 s, request 300 s, keep-alive 5 s, 1024 connections)', async () => {
     const { container } = buildTestApp({});
-    const defaults = await startServer(container);
+    const defaults = await startServer(appParts(container));
     try {
       expect(defaults.server.headersTimeout).to.equal(30_000);
       expect(defaults.server.requestTimeout).to.equal(300_000);

@@ -5,6 +5,7 @@ import { startServer, type RunningServer } from '../../interfaces/http/server.js
 import { auth, buildTestApp } from '../support/test-app.js';
 import { filesTotalling, manifestOf } from '../support/upload-manifests.js';
 import { figures, record } from './reliability-kit.js';
+import { appParts } from '../../infrastructure/composition-root.js';
 
 const RAW_CAP = 524288;
 const DECODED_CAP = 262144;
@@ -17,7 +18,7 @@ describe('reliability: a flood of maximum-size uploads', function () {
   before(async () => {
     const { container } = buildTestApp({ SVC_SOURCES_MAX: '6', SVC_SOURCES_MAX_BYTES: String(DECODED_CAP * 4), SVC_RATE_LIMIT_ENABLED: 'false' });
     store = container.resolve(TOKENS.IngestedSourceStore) as InMemoryIngestedSourceStore;
-    running = await startServer(container);
+    running = await startServer(appParts(container));
   });
   after(() => running?.close());
 

@@ -12,6 +12,7 @@ import { QdrantServer } from '../support/qdrant-server.js';
 import { OidcServer } from '../support/oidc-server.js';
 import { RecordingTracer } from '../support/recording-tracer.js';
 import { buildTestApp } from '../support/test-app.js';
+import { appParts } from '../../infrastructure/composition-root.js';
 
 type Json = Record<string, any>;
 
@@ -233,7 +234,7 @@ for (const mode of ['static token', 'OIDC'] as const) {
         },
         { logger, tracer },
       );
-      running = await startServer(container);
+      running = await startServer(appParts(container));
     });
     after(async () => {
       await running?.close();

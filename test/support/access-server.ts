@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { DependencyContainer } from 'tsyringe';
-import { buildContainer, type Overrides } from '../../infrastructure/composition-root.js';
+import { appParts, buildContainer, type Overrides } from '../../infrastructure/composition-root.js';
 import { loadConfig } from '../../infrastructure/config/config.js';
 import { startServer, type RunningServer } from '../../interfaces/http/server.js';
 
@@ -31,7 +31,7 @@ export async function startAccessServer(options: { env?: Record<string, string |
     ...options.env,
   });
   const container = buildContainer(config, options.overrides);
-  const running = await startServer(container);
+  const running = await startServer(appParts(container));
   return {
     ...running,
     dataDir,

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { startServer, type RunningServer } from '../../interfaces/http/server.js';
 import { auth, type TestApp } from './test-app.js';
+import { appParts } from '../../infrastructure/composition-root.js';
 
 /** Status, every header but the date and the request id, the body without meta, and the raw body without its timestamp and id. */
 export async function snapshot(res: Response) {
@@ -35,7 +36,7 @@ export async function pairOf(t: TestApp) {
   };
   let running: RunningServer;
   try {
-    running = await startServer(t.container);
+    running = await startServer(appParts(t.container));
   } finally {
     proto.handle = handle;
   }

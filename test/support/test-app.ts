@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Express } from 'express';
 import type { DependencyContainer } from 'tsyringe';
-import { buildContainer, type Overrides } from '../../infrastructure/composition-root.js';
+import { appParts, buildContainer, type Overrides } from '../../infrastructure/composition-root.js';
 import { loadConfig, type Config } from '../../infrastructure/config/config.js';
 import { createApp } from '../../interfaces/http/app.js';
 import { CapturingLogger } from './capturing-logger.js';
@@ -40,7 +40,7 @@ export function buildTestApp(env: Record<string, string | undefined> = {}, overr
   const logger = (overrides.logger as CapturingLogger | undefined) ?? new CapturingLogger();
   // every tool answer in every HTTP test is held to its tool's output schema
   const container = buildContainer(config, { verifyToolOutputs: true, ...overrides, logger });
-  return { app: createApp(container), container, config, logger };
+  return { app: createApp(appParts(container)), container, config, logger };
 }
 
 export const auth = { Authorization: `Bearer ${TEST_TOKEN}` };

@@ -7,7 +7,7 @@ import type { Embedder } from '../../domain/ports/embedder.js';
 import type { LlmProvider } from '../../domain/ports/llm-provider.js';
 import type { Tracer } from '../../domain/ports/tracer.js';
 import type { VectorStore } from '../../domain/ports/vector-store.js';
-import { buildContainer, type Overrides } from '../../infrastructure/composition-root.js';
+import { appParts, buildContainer, type Overrides } from '../../infrastructure/composition-root.js';
 import { loadConfig } from '../../infrastructure/config/config.js';
 import { TOKENS } from '../../infrastructure/tokens.js';
 import { createApp } from '../../interfaces/http/app.js';
@@ -68,5 +68,5 @@ export function tracedApp(env: Record<string, string>, deps: DependencyServer, o
     toolHandlers: { remediate: investigate(() => container) },
     ...overrides,
   });
-  return { app: createApp(container), container, tracer: container.resolve<Tracer>(TOKENS.Tracer), logger };
+  return { app: createApp(appParts(container)), container, tracer: container.resolve<Tracer>(TOKENS.Tracer), logger };
 }

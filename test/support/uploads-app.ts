@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import type { DependencyContainer } from 'tsyringe';
 import type { Logger } from '../../domain/ports/logger.js';
-import { buildContainer, type Overrides } from '../../infrastructure/composition-root.js';
+import { appParts, buildContainer, type Overrides } from '../../infrastructure/composition-root.js';
 import { loadConfig } from '../../infrastructure/config/config.js';
 import { TOKENS } from '../../infrastructure/tokens.js';
 import type { InMemoryIngestedSourceStore } from '../../infrastructure/uploads/in-memory-ingested-source-store.js';
@@ -34,7 +34,7 @@ export interface UploadsApp {
 export function buildUploadsApp(env: Record<string, string> = {}, overrides: Overrides = {}): UploadsApp {
   const config = loadConfig({ HOST: '127.0.0.1', PORT: '0', SVC_AUTH_TOKEN: UPLOAD_TOKEN, LOG_LEVEL: 'silent', ...env });
   const container = buildContainer(config, { logger: quiet, ...overrides });
-  return { app: createApp(container), container, store: container.resolve(TOKENS.IngestedSourceStore) as InMemoryIngestedSourceStore };
+  return { app: createApp(appParts(container)), container, store: container.resolve(TOKENS.IngestedSourceStore) as InMemoryIngestedSourceStore };
 }
 
 /** Listens on 127.0.0.1:0; the caller closes it. */

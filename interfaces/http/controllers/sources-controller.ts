@@ -1,7 +1,5 @@
 import type { Request, Response } from 'express';
-import type { DependencyContainer } from 'tsyringe';
 import type { IngestSource } from '../../../application/ingest-source.js';
-import { TOKENS } from '../../../infrastructure/tokens.js';
 import { ok } from '../envelope.js';
 
 export const SOURCES_PATH = '/api/v1/prompts/sources';
@@ -15,8 +13,9 @@ export const SOURCES_PATH = '/api/v1/prompts/sources';
  * in sources-openapi.ts. Errors reach the app's error handler (express 5
  * forwards a rejected promise to `next`).
  */
-export async function ingestSourceHandler(req: Request, res: Response): Promise<void> {
-  const container = req.app.locals.container as DependencyContainer;
-  const data = await container.resolve<IngestSource>(TOKENS.IngestSource).execute(req.body);
-  res.status(200).json(ok(req, data));
+export function ingestSourceHandler(ingestSource: IngestSource) {
+  return async (req: Request, res: Response): Promise<void> => {
+    const data = await ingestSource.execute(req.body);
+    res.status(200).json(ok(req, data));
+  };
 }
