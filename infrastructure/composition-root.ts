@@ -41,6 +41,8 @@ import type { ListPrompts } from '../application/prompts/list-prompts.js';
 import type { PromptSourceResolver } from '../application/prompts/prompt-source-resolver.js';
 import type { RenderPrompt } from '../application/prompts/render-prompt.js';
 import type { WatchRun } from '../application/runs/watch-run.js';
+import type { LedgerRetention } from '../application/ledger/ledger-retention.js';
+import type { RecoverIntents } from '../application/ledger/recover-intents.js';
 import type { MetricsExposition } from './metrics/prometheus-metrics.js';
 import { TOOL_DEFINITIONS } from '../domain/tools/tool-definitions.js';
 import type { ToolDefinition } from '../domain/tools/tool-definition.js';
@@ -107,7 +109,8 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
   value(TOKENS.Config, config);
   const logger = overrides.logger ?? PinoLogger.create(config.server.logLevel);
   value(TOKENS.Logger, logger);
-  value(TOKENS.Clock, overrides.clock ?? new SystemClock());
+  const clock = overrides.clock ?? new SystemClock();
+  value(TOKENS.Clock, clock);
   // Started before any adapter or the app: the http/undici instrumentations must be in place first.
   const tracer = overrides.tracer ?? createTracer(config.tracing, { logger, serviceVersion: SERVICE_VERSION, secrets: configSecrets(config) });
   value(TOKENS.Tracer, tracer);
@@ -130,15 +133,18 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
   );
   value(TOKENS.VectorStore, ports.vectorStore);
   value(TOKENS.Embedder, ports.embedder);
-  value(TOKENS.PolicySource, new OrgPolicySource(ports.vectorStore, ports.embedder));
+  const policies = new OrgPolicySource(ports.vectorStore, ports.embedder);
+  value(TOKENS.PolicySource, policies);
   // ...and through the run-aware views: inside a run, progress events and a cancel that stops the next call or write
   value(TOKENS.LlmProvider, runAwareLlm(scrubbingLlm(ports.llm)));
   // the adapter hands what it reads to the per-call Secret scope, before it redacts Secret values
   observeObjectsRead(noteObjectRead);
   // One adapter, two ports: the reader view cannot reach a write method, even through a cast.
-  value(TOKENS.ClusterReader, readOnlyView(ports.cluster));
-  value(TOKENS.ClusterWriter, runAwareWriter(ports.cluster));
-  const shared = createSharedState(config, c.resolve(TOKENS.Clock), logger, tracer);
+  const reader = readOnlyView(ports.cluster);
+  const writer = runAwareWriter(ports.cluster);
+  value(TOKENS.ClusterReader, reader);
+  value(TOKENS.ClusterWriter, writer);
+  const shared = createSharedState(config, clock, logger, tracer);
   value(TOKENS.SessionStore, scrubbingSessionStore(overrides.sessions ?? shared.sessions, readOnlyView(ports.cluster)));
   value(TOKENS.ListSessions, new ListSessions(c.resolve(TOKENS.SessionStore)));
   value(TOKENS.GetSession, new GetSession(c.resolve(TOKENS.SessionStore), config.auth));
@@ -149,7 +155,27 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
   if (auth) value(TOKENS.Authenticator, auth.authenticator);
   const onShutdown = [shared.close, async () => auth?.stop()];
   value(TOKENS.OnShutdown, onShutdown);
-  const recorder = registerLedger(c, config, meteredLedger(overrides.ledger ?? shared.ledger, metrics), overrides.ledger ? 'custom' : shared.ledgerStore);
+  const ledger = registerLedger({
+    config,
+    ledger: meteredLedger(overrides.ledger ?? shared.ledger, metrics),
+    store: overrides.ledger ? 'custom' : shared.ledgerStore,
+    tracer,
+    reader,
+    writer,
+    clock,
+    logger,
+    policies,
+    metrics,
+  });
+  // the changes controller's use cases; the evaluation harness reads the port and the revert
+  value(TOKENS.ChangeLedger, ledger.port);
+  value(TOKENS.ListChanges, ledger.listChanges);
+  value(TOKENS.GetChange, ledger.getChange);
+  value(TOKENS.VerifyLedger, ledger.verifyLedger);
+  value(TOKENS.RevertChange, ledger.revert);
+  // deploymentHandlers still reads the recorder from the container
+  value(TOKENS.ChangeRecorder, ledger.recorder);
+  const { recorder } = ledger;
   // ...readiness checks do not: a probe every few seconds would be a trace of its own each time.
   value(
     TOKENS.CheckReadiness,
@@ -168,13 +194,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
   value(TOKENS.ToolRegistry, registry);
 
   // the verdict after every execution (remediate, operate, deployManifests) and the revert of a degraded one, through the ledger's revert
-  const verify = new VerifyExecution(
-    c.resolve(TOKENS.ClusterReader),
-    c.resolve(TOKENS.Clock),
-    config.ai.verify,
-    c.resolve(TOKENS.RevertChange),
-    c.resolve(TOKENS.ChangeLedger),
-  );
+  const verify = new VerifyExecution(c.resolve(TOKENS.ClusterReader), c.resolve(TOKENS.Clock), config.ai.verify, ledger.revert, ledger.port);
   const aiTools: AiToolDeps = {
     llm: c.resolve(TOKENS.LlmProvider),
     reader: c.resolve(TOKENS.ClusterReader),
@@ -230,25 +250,28 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
   );
   value(TOKENS.ExecuteTool, executeTool);
   registerRuns(c, config, overrides.runs ?? shared.runs);
-  BUILT_PARTS.set(c, {
-    controllers: c,
-    config,
-    logger,
-    tracer,
-    metrics,
-    metricsExposition: metrics,
-    rateLimiter: shared.rateLimiter,
-    authenticator: auth?.authenticator,
-    onShutdown,
-    tools: { registry, list: c.resolve(TOKENS.ListTools), execute: executeTool },
-    prompts: {
-      resolver: c.resolve(TOKENS.PromptSourceResolver),
-      ingested: c.resolve(TOKENS.IngestedPromptSource),
-      list: c.resolve(TOKENS.ListPrompts),
-      render: c.resolve(TOKENS.RenderPrompt),
-      ingest: c.resolve(TOKENS.IngestSource),
+  BUILT.set(c, {
+    background: { ledgerRetention: ledger.retention, recoverIntents: ledger.recoverIntents },
+    parts: {
+      controllers: c,
+      config,
+      logger,
+      tracer,
+      metrics,
+      metricsExposition: metrics,
+      rateLimiter: shared.rateLimiter,
+      authenticator: auth?.authenticator,
+      onShutdown,
+      tools: { registry, list: c.resolve(TOKENS.ListTools), execute: executeTool },
+      prompts: {
+        resolver: c.resolve(TOKENS.PromptSourceResolver),
+        ingested: c.resolve(TOKENS.IngestedPromptSource),
+        list: c.resolve(TOKENS.ListPrompts),
+        render: c.resolve(TOKENS.RenderPrompt),
+        ingest: c.resolve(TOKENS.IngestSource),
+      },
+      watchRun: c.resolve(TOKENS.WatchRun),
     },
-    watchRun: c.resolve(TOKENS.WatchRun),
   });
   return c;
 }
@@ -285,13 +308,24 @@ export interface AppParts {
   readonly watchRun: WatchRun;
 }
 
-const BUILT_PARTS = new WeakMap<DependencyContainer, AppParts>();
+/** Background work a started server owns, beyond the capability scan. */
+interface BackgroundWork {
+  readonly ledgerRetention: LedgerRetention;
+  readonly recoverIntents: RecoverIntents;
+}
+
+/** What buildContainer built for each container it made: the transports' parts and the background work. */
+const BUILT = new WeakMap<DependencyContainer, { parts: AppParts; background: BackgroundWork }>();
+
+function builtOf(c: DependencyContainer): { parts: AppParts; background: BackgroundWork } {
+  const built = BUILT.get(c);
+  if (!built) throw new Error('this container was not made by buildContainer');
+  return built;
+}
 
 /** The transports' parts of a container buildContainer made (the objects it built, not a lookup by token). */
 export function appParts(c: DependencyContainer): AppParts {
-  const parts = BUILT_PARTS.get(c);
-  if (!parts) throw new Error('appParts: this container was not made by buildContainer');
-  return parts;
+  return builtOf(c).parts;
 }
 
 /** The cluster as tools see it: with SVC_KUBE_IMPERSONATE, each request made as the caller it is made for. */
@@ -320,11 +354,13 @@ export async function waitForSharedState(c: DependencyContainer, timeoutMs = SHA
 
 /** Background work a started server owns (a capability scan left unfinished, ledger retention, recovery of open ledger intents): started and stopped by the process entry point. */
 export async function resumeBackgroundWork(c: DependencyContainer): Promise<void> {
-  c.resolve(TOKENS.LedgerRetention).start();
-  c.resolve(TOKENS.RecoverIntents).start();
+  const { background } = builtOf(c);
+  background.ledgerRetention.start();
+  background.recoverIntents.start();
   await resumeScan(c);
 }
 
 export async function stopBackgroundWork(c: DependencyContainer): Promise<void> {
-  await Promise.all([stopScan(c), c.resolve(TOKENS.LedgerRetention).stop(), c.resolve(TOKENS.RecoverIntents).stop()]);
+  const { background } = builtOf(c);
+  await Promise.all([stopScan(c), background.ledgerRetention.stop(), background.recoverIntents.stop()]);
 }

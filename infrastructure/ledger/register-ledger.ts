@@ -1,4 +1,3 @@
-import type { DependencyContainer } from 'tsyringe';
 import { GetChange } from '../../application/ledger/get-change.js';
 import { LedgerRetention } from '../../application/ledger/ledger-retention.js';
 import { ListChanges } from '../../application/ledger/list-changes.js';
@@ -6,45 +5,70 @@ import { RecoverIntents } from '../../application/ledger/recover-intents.js';
 import { VerifyLedger } from '../../application/ledger/verify-ledger.js';
 import { ChangeRecorder } from '../../application/ledger/change-recorder.js';
 import { RevertChange } from '../../application/ledger/revert-change.js';
+import type { PolicySource } from '../../application/actions/policy-source.js';
 import type { ChangeLedger } from '../../domain/ports/change-ledger.js';
+import type { Clock, Timers } from '../../domain/ports/clock.js';
+import type { ClusterReader } from '../../domain/ports/cluster-reader.js';
+import type { ClusterWriter } from '../../domain/ports/cluster-writer.js';
+import type { Logger } from '../../domain/ports/logger.js';
+import type { Metrics } from '../../domain/ports/metrics.js';
+import type { Tracer } from '../../domain/ports/tracer.js';
 import type { Config } from '../config/config.js';
 import { configSecrets } from '../config/config-secrets.js';
-import { TOKENS } from '../tokens.js';
 import { NoopTracer } from '../tracing/noop-tracer.js';
 import { tracedChangeLedger } from '../tracing/traced-change-ledger.js';
+
+/** What the ledger module is built from. */
+export interface LedgerDeps {
+  config: Config;
+  /** The ledger adapter (already metered). */
+  ledger: ChangeLedger;
+  /** Its kind, for the span attributes ('file', 'redis', 'custom'). */
+  store: string;
+  tracer: Tracer;
+  reader: ClusterReader;
+  writer: ClusterWriter;
+  clock: Clock & Timers;
+  logger: Logger;
+  policies: PolicySource;
+  metrics: Metrics;
+}
+
+/** What the ledger module gives the rest of the composition. */
+export interface LedgerExports {
+  /** The ledger port, behind its span decorator when tracing is on. */
+  port: ChangeLedger;
+  /** The one ChangeRecorder every writing tool sends its writes through. */
+  recorder: ChangeRecorder;
+  revert: RevertChange;
+  listChanges: ListChanges;
+  getChange: GetChange;
+  verifyLedger: VerifyLedger;
+  /** Background work a started server owns. */
+  recoverIntents: RecoverIntents;
+  retention: LedgerRetention;
+}
 
 /**
  * The ledger port (behind its span decorator when tracing is on), the one
  * ChangeRecorder every writing tool sends its writes through, and the use
  * cases that read and revert, retention and the recovery of open intents.
- * Needs the cluster ports, the policy source and the metrics registered first.
+ * Takes every input as an argument and touches no container.
  */
-export function registerLedger(c: DependencyContainer, config: Config, ledger: ChangeLedger, store: string): ChangeRecorder {
-  const tracer = c.resolve(TOKENS.Tracer);
-  const port = tracer instanceof NoopTracer ? ledger : tracedChangeLedger(ledger, tracer, store);
-  c.register(TOKENS.ChangeLedger, { useValue: port });
-  c.register(TOKENS.ListChanges, { useValue: new ListChanges(port) });
-  c.register(TOKENS.GetChange, { useValue: new GetChange(port) });
-  c.register(TOKENS.VerifyLedger, { useValue: new VerifyLedger(port, config.ledger.hmacSecret) });
-  const recorder = new ChangeRecorder(port, c.resolve(TOKENS.ClusterReader), c.resolve(TOKENS.Logger), configSecrets(config));
-  c.register(TOKENS.ChangeRecorder, { useValue: recorder });
+export function registerLedger(deps: LedgerDeps): LedgerExports {
+  const { config, ledger, tracer, reader, clock, logger } = deps;
+  const port = tracer instanceof NoopTracer ? ledger : tracedChangeLedger(ledger, tracer, deps.store);
+  const recorder = new ChangeRecorder(port, reader, logger, configSecrets(config));
   // an undo passes the write guard like any write: the allow-lists, the policies, svc's risk and the second-approver rule
-  const guard = { scope: config.writes, policies: c.resolve(TOKENS.PolicySource), approval: config.auth, metrics: c.resolve(TOKENS.Metrics) };
-  c.register(TOKENS.RevertChange, {
-    useValue: new RevertChange(port, c.resolve(TOKENS.ClusterReader), c.resolve(TOKENS.ClusterWriter), recorder, tracer, guard),
-  });
-  c.register(TOKENS.RecoverIntents, {
-    useValue: new RecoverIntents(
-      port,
-      c.resolve(TOKENS.ClusterReader),
-      recorder,
-      c.resolve(TOKENS.Clock),
-      c.resolve(TOKENS.Logger),
-      config.ledger.intentGraceSeconds * 1000,
-    ),
-  });
-  c.register(TOKENS.LedgerRetention, {
-    useValue: new LedgerRetention(ledger, config.ledger.retentionDays, c.resolve(TOKENS.Clock), c.resolve(TOKENS.Logger)),
-  });
-  return recorder;
+  const guard = { scope: config.writes, policies: deps.policies, approval: config.auth, metrics: deps.metrics };
+  return {
+    port,
+    recorder,
+    revert: new RevertChange(port, reader, deps.writer, recorder, tracer, guard),
+    listChanges: new ListChanges(port),
+    getChange: new GetChange(port),
+    verifyLedger: new VerifyLedger(port, config.ledger.hmacSecret),
+    recoverIntents: new RecoverIntents(port, reader, recorder, clock, logger, config.ledger.intentGraceSeconds * 1000),
+    retention: new LedgerRetention(ledger, config.ledger.retentionDays, clock, logger),
+  };
 }
