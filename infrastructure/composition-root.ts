@@ -249,7 +249,14 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
     metrics,
   );
   value(TOKENS.ExecuteTool, executeTool);
-  registerRuns(c, config, overrides.runs ?? shared.runs);
+  const runs = registerRuns({ config, store: overrides.runs ?? shared.runs, executeTool, registry, logger, metrics });
+  // the tools and runs controllers' use cases; tests and the bench read the store
+  value(TOKENS.RunStore, runs.store);
+  value(TOKENS.StartRun, runs.startRun);
+  value(TOKENS.GetRun, runs.getRun);
+  value(TOKENS.ListRuns, runs.listRuns);
+  value(TOKENS.CancelRun, runs.cancelRun);
+  onShutdown.unshift(...runs.onShutdown);
   BUILT.set(c, {
     background: { ledgerRetention: ledger.retention, recoverIntents: ledger.recoverIntents },
     parts: {
@@ -270,7 +277,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
         render: c.resolve(TOKENS.RenderPrompt),
         ingest: c.resolve(TOKENS.IngestSource),
       },
-      watchRun: c.resolve(TOKENS.WatchRun),
+      watchRun: runs.watchRun,
     },
   });
   return c;

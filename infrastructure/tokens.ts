@@ -6,8 +6,6 @@ import type { IngestSource } from '../application/ingest-source.js';
 import type { IngestedPromptSource } from '../application/ingested-prompt-source.js';
 import type { ListTools } from '../application/list-tools.js';
 import type { GetChange } from '../application/ledger/get-change.js';
-import type { LedgerRetention } from '../application/ledger/ledger-retention.js';
-import type { RecoverIntents } from '../application/ledger/recover-intents.js';
 import type { ListChanges } from '../application/ledger/list-changes.js';
 import type { VerifyLedger } from '../application/ledger/verify-ledger.js';
 import type { ChangeRecorder } from '../application/ledger/change-recorder.js';
@@ -25,9 +23,7 @@ import type { GetRun } from '../application/runs/get-run.js';
 import type { ListRuns } from '../application/runs/list-runs.js';
 import type { GetSession } from '../application/sessions/get-session.js';
 import type { ListSessions } from '../application/sessions/list-sessions.js';
-import type { RunExecutor } from '../application/runs/run-executor.js';
 import type { StartRun } from '../application/runs/start-run.js';
-import type { WatchRun } from '../application/runs/watch-run.js';
 import type { RunStore } from '../domain/ports/run-store.js';
 import type { Clock, Timers } from '../domain/ports/clock.js';
 import type { Authenticator } from '../domain/ports/authenticator.js';
@@ -98,18 +94,14 @@ export const TOKENS = {
   ScanStateStore: token<ScanStateStore>('ScanStateStore'),
   ScanCapabilities: token<ScanCapabilities>('ScanCapabilities'),
   RunStore: token<RunStore>('RunStore'),
-  RunExecutor: token<RunExecutor>('RunExecutor'),
   StartRun: token<StartRun>('StartRun'),
   GetRun: token<GetRun>('GetRun'),
   ListRuns: token<ListRuns>('ListRuns'),
   CancelRun: token<CancelRun>('CancelRun'),
-  WatchRun: token<WatchRun>('WatchRun'),
   ChangeLedger: token<ChangeLedger>('ChangeLedger'),
   ListChanges: token<ListChanges>('ListChanges'),
   GetChange: token<GetChange>('GetChange'),
   VerifyLedger: token<VerifyLedger>('VerifyLedger'),
-  LedgerRetention: token<LedgerRetention>('LedgerRetention'),
-  RecoverIntents: token<RecoverIntents>('RecoverIntents'),
   ChangeRecorder: token<ChangeRecorder>('ChangeRecorder'),
   RevertChange: token<RevertChange>('RevertChange'),
   /** The organisation's stored policies, which every write is checked against. */
