@@ -59,10 +59,9 @@ import { createLazyClusterClient } from './kubernetes/create-cluster-client.js';
 import { createLlmProvider } from './llm/create-llm-provider.js';
 import { PinoLogger } from './logging/pino-logger.js';
 import { createAuthenticator } from './auth/create-authenticator.js';
-import { registerOrgData } from './orgdata/register-org-data.js';
+import { registerOrgData, type ScanBackground } from './orgdata/register-org-data.js';
 import { registerPrompts } from './prompts/register-prompts.js';
 import { registerLedger } from './ledger/register-ledger.js';
-import { resumeBackgroundWork as resumeScan, stopBackgroundWork as stopScan } from './orgdata/register-org-data.js';
 import { TOKENS } from './tokens.js';
 import { createTracer } from './tracing/create-tracer.js';
 import { tracePorts } from './tracing/trace-ports.js';
@@ -136,7 +135,8 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
   const policies = new OrgPolicySource(ports.vectorStore, ports.embedder);
   value(TOKENS.PolicySource, policies);
   // ...and through the run-aware views: inside a run, progress events and a cancel that stops the next call or write
-  value(TOKENS.LlmProvider, runAwareLlm(scrubbingLlm(ports.llm)));
+  const llm = runAwareLlm(scrubbingLlm(ports.llm));
+  value(TOKENS.LlmProvider, llm);
   // the adapter hands what it reads to the per-call Secret scope, before it redacts Secret values
   observeObjectsRead(noteObjectRead);
   // One adapter, two ports: the reader view cannot reach a write method, even through a cast.
@@ -211,6 +211,17 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
   };
   const gitDelivery = createGitDelivery(config, logger, tracer, recorder);
   const deliverFix = new DeliverFix(gitDelivery.ports, new YamlManifestEditor(), gitDelivery.settings);
+  const orgData = registerOrgData({
+    config,
+    vectorStore: ports.vectorStore,
+    embedder: ports.embedder,
+    reader,
+    llm,
+    clock,
+    tracer,
+    logger,
+    scanStates: overrides.scanStates ?? shared.scanStates,
+  });
   const handlers = handlerTable(
     {
       version: new GetSystemStatus(
@@ -224,7 +235,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
         c.resolve(TOKENS.SharedState),
         new CheckModel(c.resolve(TOKENS.LlmProvider), c.resolve(TOKENS.Clock)),
       ),
-      manageOrgData: registerOrgData(c, config, overrides.scanStates ?? shared.scanStates),
+      manageOrgData: orgData.manageOrgData,
       ...deploymentHandlers(c, config, gitDelivery, verify),
       operate: new Operate(aiTools, deliverFix),
       remediate: new Remediate(aiTools, deliverFix),
@@ -258,7 +269,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
   value(TOKENS.CancelRun, runs.cancelRun);
   onShutdown.unshift(...runs.onShutdown);
   BUILT.set(c, {
-    background: { ledgerRetention: ledger.retention, recoverIntents: ledger.recoverIntents },
+    background: { ledgerRetention: ledger.retention, recoverIntents: ledger.recoverIntents, scan: orgData.scanBackground },
     parts: {
       controllers: c,
       config,
@@ -319,6 +330,8 @@ export interface AppParts {
 interface BackgroundWork {
   readonly ledgerRetention: LedgerRetention;
   readonly recoverIntents: RecoverIntents;
+  /** Resuming a capability scan left unfinished (and, with replicas, taking over one whose replica died). */
+  readonly scan: ScanBackground;
 }
 
 /** What buildContainer built for each container it made: the transports' parts and the background work. */
@@ -364,10 +377,20 @@ export async function resumeBackgroundWork(c: DependencyContainer): Promise<void
   const { background } = builtOf(c);
   background.ledgerRetention.start();
   background.recoverIntents.start();
-  await resumeScan(c);
+  await background.scan.resume();
 }
 
 export async function stopBackgroundWork(c: DependencyContainer): Promise<void> {
   const { background } = builtOf(c);
-  await Promise.all([stopScan(c), background.ledgerRetention.stop(), background.recoverIntents.stop()]);
+  await Promise.all([background.scan.stop(), background.ledgerRetention.stop(), background.recoverIntents.stop()]);
+}
+
+/** The capability scan's part of the background work alone: resumes a scan left unfinished (tests of the scan use it). */
+export function resumeCapabilityScan(c: DependencyContainer): Promise<void> {
+  return builtOf(c).background.scan.resume();
+}
+
+/** Stops the capability scan's background work alone (its unfinished kinds stay pending) and releases its lease. */
+export function stopCapabilityScan(c: DependencyContainer): Promise<void> {
+  return builtOf(c).background.scan.stop();
 }

@@ -16,7 +16,6 @@ import type { ListPrompts } from '../application/prompts/list-prompts.js';
 import type { PromptSourceResolver } from '../application/prompts/prompt-source-resolver.js';
 import type { RefreshPrompts } from '../application/prompts/refresh-prompts.js';
 import type { RenderPrompt } from '../application/prompts/render-prompt.js';
-import type { ScanCapabilities } from '../application/orgdata/scan-capabilities.js';
 import type { ToolHandlers } from '../application/tool-handler.js';
 import type { CancelRun } from '../application/runs/cancel-run.js';
 import type { GetRun } from '../application/runs/get-run.js';
@@ -35,7 +34,6 @@ import type { LlmProvider } from '../domain/ports/llm-provider.js';
 import type { Logger } from '../domain/ports/logger.js';
 import type { Metrics } from '../domain/ports/metrics.js';
 import type { MetricsExposition } from './metrics/prometheus-metrics.js';
-import type { ScanStateStore } from '../domain/ports/scan-state-store.js';
 import type { SessionStore } from '../domain/ports/session-store.js';
 import type { RateLimiter } from '../domain/ports/rate-limiter.js';
 import type { SharedState } from '../domain/ports/shared-state.js';
@@ -91,8 +89,6 @@ export const TOKENS = {
   ListPrompts: token<ListPrompts>('ListPrompts'),
   RenderPrompt: token<RenderPrompt>('RenderPrompt'),
   RefreshPrompts: token<RefreshPrompts>('RefreshPrompts'),
-  ScanStateStore: token<ScanStateStore>('ScanStateStore'),
-  ScanCapabilities: token<ScanCapabilities>('ScanCapabilities'),
   RunStore: token<RunStore>('RunStore'),
   StartRun: token<StartRun>('StartRun'),
   GetRun: token<GetRun>('GetRun'),

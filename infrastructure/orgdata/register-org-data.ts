@@ -1,16 +1,21 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import path from 'node:path';
-import type { DependencyContainer } from 'tsyringe';
 import { AnalyseCapability } from '../../application/orgdata/analyse-capability.js';
 import { CollectionOperations, DocumentOperations } from '../../application/orgdata/document-operations.js';
 import { ManageOrgData } from '../../application/orgdata/manage-org-data.js';
 import { OrgCollection } from '../../application/orgdata/org-collection.js';
 import { ScanCapabilities } from '../../application/orgdata/scan-capabilities.js';
 import type { ScanStateStore } from '../../domain/ports/scan-state-store.js';
+import type { Clock, Timers } from '../../domain/ports/clock.js';
+import type { ClusterReader } from '../../domain/ports/cluster-reader.js';
+import type { Embedder } from '../../domain/ports/embedder.js';
+import type { LlmProvider } from '../../domain/ports/llm-provider.js';
+import type { Logger } from '../../domain/ports/logger.js';
+import type { Tracer } from '../../domain/ports/tracer.js';
+import type { VectorStore } from '../../domain/ports/vector-store.js';
 import type { Config } from '../config/config.js';
 import { FileScanStateStore } from '../scans/file-scan-state-store.js';
-import { TOKENS } from '../tokens.js';
 
 /** Tokens per kind of a scan: a schema summary, the answer and one retry fit well within it. */
 const MAX_TOKENS_PER_KIND = 100_000;
@@ -18,15 +23,41 @@ const MAX_OUTPUT_TOKENS = 2_000;
 
 const rebuild = (dataType: string, then: string) => `manageOrgData {"dataType":"${dataType}","operation":"deleteAll","confirm":true}, then ${then}`;
 
+/** What the org data module is built from: the (traced) ports and, optionally, the scan state store. */
+export interface OrgDataDeps {
+  config: Config;
+  vectorStore: VectorStore;
+  embedder: Embedder;
+  reader: ClusterReader;
+  llm: LlmProvider;
+  clock: Clock & Timers;
+  tracer: Tracer;
+  logger: Logger;
+  /** Default: files under `$SVC_DATA_DIR/scans` (Redis with REDIS_URL is passed in by the root). */
+  scanStates?: ScanStateStore;
+}
+
+/** Background work of a started server: resuming an interrupted capability scan, and stopping it. */
+export interface ScanBackground {
+  resume(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** What the org data module gives the rest of the composition. */
+export interface OrgDataExports {
+  /** The manageOrgData tool's use case. */
+  manageOrgData: ManageOrgData;
+  scanBackground: ScanBackground;
+}
+
 /**
- * manageOrgData's parts over the container's (traced) ports: the three
+ * manageOrgData's parts over the given (traced) ports: the three
  * collections, the capability scan with its state store under
- * `$SVC_DATA_DIR/scans`, and the tool's use case.
+ * `$SVC_DATA_DIR/scans`, and the tool's use case. Takes every input as an
+ * argument and touches no container.
  */
-export function registerOrgData(c: DependencyContainer, config: Config, scanStates?: ScanStateStore): ManageOrgData {
-  const store = c.resolve(TOKENS.VectorStore);
-  const embedder = c.resolve(TOKENS.Embedder);
-  const clock = c.resolve(TOKENS.Clock);
+export function registerOrgData(deps: OrgDataDeps): OrgDataExports {
+  const { config, vectorStore: store, embedder, clock, logger } = deps;
   const patterns = new OrgCollection('patterns', store, embedder, rebuild('pattern', 'create the patterns again'));
   const policies = new OrgCollection('policies', store, embedder, rebuild('policy', 'create the policies again'));
   const capabilities = new OrgCollection(
@@ -35,73 +66,72 @@ export function registerOrgData(c: DependencyContainer, config: Config, scanStat
     embedder,
     rebuild('capabilities', 'manageOrgData {"dataType":"capabilities","operation":"scan"}'),
   );
-  const states = scanStates ?? new FileScanStateStore({ dir: path.join(config.server.dataDir, 'scans'), clock, logger: c.resolve(TOKENS.Logger) });
-  c.register(TOKENS.ScanStateStore, { useValue: states });
-  const analyse = new AnalyseCapability(c.resolve(TOKENS.ClusterReader), c.resolve(TOKENS.LlmProvider), capabilities, {
+  const states = deps.scanStates ?? new FileScanStateStore({ dir: path.join(config.server.dataDir, 'scans'), clock, logger });
+  const analyse = new AnalyseCapability(deps.reader, deps.llm, capabilities, {
     timeoutMs: Math.min(config.orgData.scanKindTimeoutMs, config.ai.timeoutMs),
     maxTokens: Math.min(MAX_TOKENS_PER_KIND, config.ai.maxTokens),
     maxOutputTokens: MAX_OUTPUT_TOKENS,
   });
   const scan = new ScanCapabilities({
-    cluster: c.resolve(TOKENS.ClusterReader),
-    llm: c.resolve(TOKENS.LlmProvider),
+    cluster: deps.reader,
+    llm: deps.llm,
     collection: capabilities,
     analyse,
     states,
     clock,
-    tracer: c.resolve(TOKENS.Tracer),
-    logger: c.resolve(TOKENS.Logger),
+    tracer: deps.tracer,
+    logger,
     holder: `${hostname()}-${process.pid}-${randomBytes(6).toString('hex')}`,
     newScanId: () => `scan_${randomBytes(16).toString('hex')}`,
     settings: { batchSize: config.orgData.scanBatchSize, leaseMs: config.orgData.scanLeaseMs },
   });
-  c.register(TOKENS.ScanCapabilities, { useValue: scan });
   const newId = () => randomUUID();
-  return new ManageOrgData(
-    new DocumentOperations('pattern', patterns, clock, newId),
-    new DocumentOperations('policy', policies, clock, newId),
-    new CollectionOperations('capabilities', capabilities),
-    scan,
-  );
+  return {
+    manageOrgData: new ManageOrgData(
+      new DocumentOperations('pattern', patterns, clock, newId),
+      new DocumentOperations('policy', policies, clock, newId),
+      new CollectionOperations('capabilities', capabilities),
+      scan,
+    ),
+    scanBackground: scanBackground(scan, config, clock, logger),
+  };
 }
-
-const watchers = new WeakMap<DependencyContainer, () => void>();
 
 /**
  * Background work of a started server: resumes a capability scan a previous
  * run left unfinished. With replicas (REDIS_URL), it also looks again every
  * lease period, so a scan whose replica died mid-way is finished by another
- * once the dead replica's lease expires.
+ * once the dead replica's lease expires. Stopping stops the background scan
+ * (its unfinished kinds stay pending for the next start) and releases its lease.
  */
-export async function resumeBackgroundWork(c: DependencyContainer): Promise<void> {
-  const scan = c.resolve(TOKENS.ScanCapabilities);
-  const logger = c.resolve(TOKENS.Logger);
-  const config = c.resolve(TOKENS.Config);
-  if (config.redis.url !== undefined && !watchers.has(c)) {
-    // set up before the first look, which may fail while the Redis client still connects
-    const clock = c.resolve(TOKENS.Clock);
-    let cancel = () => {};
-    const watch = () => {
-      cancel = clock.schedule(config.orgData.scanLeaseMs, () => {
-        scan
-          .resume()
-          .then(
-            (o) => o === 'resumed' && logger.info('took over an interrupted capability scan'),
-            (e: unknown) => logger.warn('checking for an interrupted capability scan failed', { error: e instanceof Error ? e.message : String(e) }),
-          )
-          .finally(() => watchers.has(c) && watch());
-      });
-    };
-    watchers.set(c, () => cancel());
-    watch();
-  }
-  const outcome = await scan.resume();
-  if (outcome !== 'none') logger.info('interrupted capability scan', { outcome });
-}
-
-/** Stops the background scan (its unfinished kinds stay pending for the next start) and releases its lease. */
-export function stopBackgroundWork(c: DependencyContainer): Promise<void> {
-  watchers.get(c)?.();
-  watchers.delete(c);
-  return c.resolve(TOKENS.ScanCapabilities).stop();
+function scanBackground(scan: ScanCapabilities, config: Config, clock: Clock & Timers, logger: Logger): ScanBackground {
+  let watching: (() => void) | undefined;
+  return {
+    async resume() {
+      if (config.redis.url !== undefined && !watching) {
+        // set up before the first look, which may fail while the Redis client still connects
+        let cancel = () => {};
+        const watch = () => {
+          cancel = clock.schedule(config.orgData.scanLeaseMs, () => {
+            scan
+              .resume()
+              .then(
+                (o) => o === 'resumed' && logger.info('took over an interrupted capability scan'),
+                (e: unknown) => logger.warn('checking for an interrupted capability scan failed', { error: e instanceof Error ? e.message : String(e) }),
+              )
+              .finally(() => watching && watch());
+          });
+        };
+        watching = () => cancel();
+        watch();
+      }
+      const outcome = await scan.resume();
+      if (outcome !== 'none') logger.info('interrupted capability scan', { outcome });
+    },
+    stop() {
+      watching?.();
+      watching = undefined;
+      return scan.stop();
+    },
+  };
 }

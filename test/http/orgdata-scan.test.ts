@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import request from 'supertest';
 import type { Timers } from '../../domain/ports/clock.js';
 import { HashingEmbedder } from '../../infrastructure/embeddings/hashing-embedder.js';
-import { resumeBackgroundWork, stopBackgroundWork } from '../../infrastructure/orgdata/register-org-data.js';
+import { resumeCapabilityScan, stopCapabilityScan } from '../../infrastructure/composition-root.js';
 import { FakeClock } from '../support/fake-clock.js';
 import { KubeApiServer } from '../../infrastructure/sandbox/kube/kube-api-server.js';
 import { OpenAiChatServer, type ChatReply } from '../support/openai-chat-server.js';
@@ -70,7 +70,7 @@ for (const backend of [embeddedBackend(), qdrantBackend()] as StoreBackend[]) {
       chat.script(...Array.from({ length: 200 }, () => (body: Record<string, unknown>) => answer(requestedKind(body as never))));
     });
     afterEach(async () => {
-      for (const a of apps.splice(0)) await stopBackgroundWork(a.container);
+      for (const a of apps.splice(0)) await stopCapabilityScan(a.container);
       await chat.close();
       await backend.after();
     });
@@ -237,7 +237,7 @@ for (const backend of [embeddedBackend(), qdrantBackend()] as StoreBackend[]) {
       const asked = chat.requests.length;
       // the restart: a second app on the first one's SVC_DATA_DIR (and the same Qdrant, for that adapter)
       const resumedApp = app({ ...backend.env(first.config.server.dataDir), SVC_SCAN_LEASE_MS: '1000' });
-      await resumeBackgroundWork(resumedApp.container);
+      await resumeCapabilityScan(resumedApp.container);
       const done = await waitForScan(resumedApp.app);
       expect(done).to.deep.include({ scanId: started.scanId, status: 'completed', done: ALL, succeeded: ALL, resumed: 1, failures: [] });
       const afterRestart = kindsAsked().slice(asked);
