@@ -247,9 +247,16 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
   // Uploaded skill sources first: the prompt source resolver serves `?source=` from them.
   const sources = overrides.ingestedSources ?? shared.ingestedSources;
   value<IngestedSourceStore>(TOKENS.IngestedSourceStore, sources);
-  value(TOKENS.IngestSource, new IngestSource(sources));
-  value(TOKENS.IngestedPromptSource, new IngestedPromptSource(sources, c.resolve(TOKENS.Logger)));
-  registerPrompts(c, config, overrides);
+  const ingestSource = new IngestSource(sources);
+  const ingested = new IngestedPromptSource(sources, logger);
+  value(TOKENS.IngestSource, ingestSource);
+  value(TOKENS.IngestedPromptSource, ingested);
+  const prompts = registerPrompts({ config, clock, logger, tracer, ingested, gitFetcher: overrides.gitFetcher });
+  // the prompts controller's use cases; tests read the resolver
+  value(TOKENS.PromptSourceResolver, prompts.resolver);
+  value(TOKENS.ListPrompts, prompts.listPrompts);
+  value(TOKENS.RenderPrompt, prompts.renderPrompt);
+  value(TOKENS.RefreshPrompts, prompts.refreshPrompts);
   const executeTool = new ExecuteTool(
     registry,
     handlers,
@@ -282,11 +289,11 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
       onShutdown,
       tools: { registry, list: c.resolve(TOKENS.ListTools), execute: executeTool },
       prompts: {
-        resolver: c.resolve(TOKENS.PromptSourceResolver),
-        ingested: c.resolve(TOKENS.IngestedPromptSource),
-        list: c.resolve(TOKENS.ListPrompts),
-        render: c.resolve(TOKENS.RenderPrompt),
-        ingest: c.resolve(TOKENS.IngestSource),
+        resolver: prompts.resolver,
+        ingested,
+        list: prompts.listPrompts,
+        render: prompts.renderPrompt,
+        ingest: ingestSource,
       },
       watchRun: runs.watchRun,
     },

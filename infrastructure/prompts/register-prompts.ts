@@ -1,4 +1,3 @@
-import type { DependencyContainer } from 'tsyringe';
 import { BuiltinPrompts } from '../../application/prompts/builtin-prompts.js';
 import { ListPrompts } from '../../application/prompts/list-prompts.js';
 import { PromptRepoCache } from '../../application/prompts/prompt-repo-cache.js';
@@ -13,16 +12,35 @@ import type { Tracer } from '../../domain/ports/tracer.js';
 import type { Config } from '../config/config.js';
 import { DataDirCloneWorkspace } from '../git/data-dir-clone-workspace.js';
 import { IsomorphicGitFetcher } from '../git/isomorphic-git-fetcher.js';
-import { TOKENS } from '../tokens.js';
 import { FsPromptTreeReader } from './fs-prompt-tree-reader.js';
 
 /** docs/design/prompts.md: clones time out after 120 s (502). */
 export const CLONE_TIMEOUT_MS = 120_000;
 const MAX_CONCURRENT_CLONES = 4;
 
-/** Registers the prompt library's use cases (list, render, refresh) and the source resolver. */
-export function registerPrompts(c: DependencyContainer, config: Config, overrides: { gitFetcher?: GitFetcher }): void {
-  const logger = c.resolve<Logger>(TOKENS.Logger);
+/** What the prompt library module is built from. */
+export interface PromptsDeps {
+  config: Config;
+  clock: Clock;
+  logger: Logger;
+  tracer: Tracer;
+  /** Uploaded skill sources: the resolver serves `?source=` from them. */
+  ingested: IngestedPromptSource;
+  /** The git transport (default: isomorphic-git). */
+  gitFetcher?: GitFetcher;
+}
+
+/** What the prompt library module gives the rest of the composition. */
+export interface PromptsExports {
+  resolver: PromptSourceResolver;
+  listPrompts: ListPrompts;
+  renderPrompt: RenderPrompt;
+  refreshPrompts: RefreshPrompts;
+}
+
+/** The prompt library's use cases (list, render, refresh) and the source resolver. Takes every input as an argument and touches no container. */
+export function registerPrompts(deps: PromptsDeps): PromptsExports {
+  const { config, logger } = deps;
   const reader = new FsPromptTreeReader();
   const settings = {
     configuredRepo: config.prompts.configuredRepo,
@@ -35,23 +53,20 @@ export function registerPrompts(c: DependencyContainer, config: Config, override
   };
   const cache = new PromptRepoCache(
     {
-      fetcher: overrides.gitFetcher ?? new IsomorphicGitFetcher({ internalHosts: config.prompts.repoInternalHosts }),
+      fetcher: deps.gitFetcher ?? new IsomorphicGitFetcher({ internalHosts: config.prompts.repoInternalHosts }),
       workspace: new DataDirCloneWorkspace(config.server.dataDir, logger),
       reader,
-      clock: c.resolve<Clock>(TOKENS.Clock),
+      clock: deps.clock,
       logger,
-      tracer: c.resolve<Tracer>(TOKENS.Tracer),
+      tracer: deps.tracer,
     },
     { ttlMs: settings.cacheTtlMs, cloneTimeoutMs: settings.cloneTimeoutMs, maxConcurrentClones: settings.maxConcurrentClones },
   );
-  const resolver = new PromptSourceResolver(
-    settings,
-    cache,
-    new BuiltinPrompts(settings.builtinDir, reader, logger),
-    c.resolve<IngestedPromptSource>(TOKENS.IngestedPromptSource),
-  );
-  c.register(TOKENS.PromptSourceResolver, { useValue: resolver });
-  c.register(TOKENS.ListPrompts, { useValue: new ListPrompts(resolver) });
-  c.register(TOKENS.RenderPrompt, { useValue: new RenderPrompt(resolver) });
-  c.register(TOKENS.RefreshPrompts, { useValue: new RefreshPrompts(resolver, logger) });
+  const resolver = new PromptSourceResolver(settings, cache, new BuiltinPrompts(settings.builtinDir, reader, logger), deps.ingested);
+  return {
+    resolver,
+    listPrompts: new ListPrompts(resolver),
+    renderPrompt: new RenderPrompt(resolver),
+    refreshPrompts: new RefreshPrompts(resolver, logger),
+  };
 }
