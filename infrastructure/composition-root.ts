@@ -145,12 +145,12 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
   value(TOKENS.ClusterReader, reader);
   value(TOKENS.ClusterWriter, writer);
   const shared = createSharedState(config, clock, logger, tracer);
-  value(TOKENS.SessionStore, scrubbingSessionStore(overrides.sessions ?? shared.sessions, readOnlyView(ports.cluster)));
-  value(TOKENS.ListSessions, new ListSessions(c.resolve(TOKENS.SessionStore)));
-  value(TOKENS.GetSession, new GetSession(c.resolve(TOKENS.SessionStore), config.auth));
+  const sessions = scrubbingSessionStore(overrides.sessions ?? shared.sessions, readOnlyView(ports.cluster));
+  value(TOKENS.SessionStore, sessions);
+  value(TOKENS.ListSessions, new ListSessions(sessions));
+  value(TOKENS.GetSession, new GetSession(sessions, config.auth));
   value(TOKENS.SharedState, shared.sharedState);
   value(TOKENS.RateLimiter, shared.rateLimiter);
-  value(TOKENS.SharedStateReady, shared.ready);
   const auth = createAuthenticator(config, logger);
   if (auth) value(TOKENS.Authenticator, auth.authenticator);
   const onShutdown = [shared.close, async () => auth?.stop()];
@@ -173,38 +173,35 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
   value(TOKENS.GetChange, ledger.getChange);
   value(TOKENS.VerifyLedger, ledger.verifyLedger);
   value(TOKENS.RevertChange, ledger.revert);
-  // deploymentHandlers still reads the recorder from the container
-  value(TOKENS.ChangeRecorder, ledger.recorder);
   const { recorder } = ledger;
   // ...readiness checks do not: a probe every few seconds would be a trace of its own each time.
-  value(
-    TOKENS.CheckReadiness,
-    new CheckReadiness(adapters.vectorStore, adapters.embedder, c.resolve(TOKENS.Clock), logger, {
-      sharedState: shared.sharedState,
-      warnings: shared.warnings,
-    }),
-  );
-  value<RuntimeInfo>(TOKENS.RuntimeInfo, {
+  const readiness = new CheckReadiness(adapters.vectorStore, adapters.embedder, clock, logger, {
+    sharedState: shared.sharedState,
+    warnings: shared.warnings,
+  });
+  value(TOKENS.CheckReadiness, readiness);
+  const runtime: RuntimeInfo = {
     version: SERVICE_VERSION,
     nodeVersion: process.version,
     platform: process.platform,
     arch: process.arch,
-  });
+  };
+  value<RuntimeInfo>(TOKENS.RuntimeInfo, runtime);
   const registry = new ToolRegistry(overrides.toolDefinitions ?? TOOL_DEFINITIONS);
   value(TOKENS.ToolRegistry, registry);
 
   // the verdict after every execution (remediate, operate, deployManifests) and the revert of a degraded one, through the ledger's revert
-  const verify = new VerifyExecution(c.resolve(TOKENS.ClusterReader), c.resolve(TOKENS.Clock), config.ai.verify, ledger.revert, ledger.port);
+  const verify = new VerifyExecution(reader, clock, config.ai.verify, ledger.revert, ledger.port);
   const aiTools: AiToolDeps = {
-    llm: c.resolve(TOKENS.LlmProvider),
-    reader: c.resolve(TOKENS.ClusterReader),
-    writer: c.resolve(TOKENS.ClusterWriter),
-    sessions: c.resolve(TOKENS.SessionStore),
-    tracer: c.resolve(TOKENS.Tracer),
-    clock: c.resolve(TOKENS.Clock),
+    llm,
+    reader,
+    writer,
+    sessions,
+    tracer,
+    clock,
     limits: { timeoutMs: config.ai.timeoutMs, maxTokens: config.ai.maxTokens },
     writeScope: config.writes,
-    policies: c.resolve(TOKENS.PolicySource),
+    policies,
     recorder,
     approval: config.auth,
     verify,
@@ -224,26 +221,32 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
   });
   const handlers = handlerTable(
     {
-      version: new GetSystemStatus(
-        c.resolve(TOKENS.RuntimeInfo),
-        c.resolve(TOKENS.VectorStore),
-        c.resolve(TOKENS.Embedder),
-        c.resolve(TOKENS.LlmProvider),
-        c.resolve(TOKENS.ClusterReader),
-        c.resolve(TOKENS.Tracer),
-        c.resolve(TOKENS.CheckReadiness),
-        c.resolve(TOKENS.SharedState),
-        new CheckModel(c.resolve(TOKENS.LlmProvider), c.resolve(TOKENS.Clock)),
-      ),
+      version: new GetSystemStatus(runtime, ports.vectorStore, ports.embedder, llm, reader, tracer, readiness, shared.sharedState, new CheckModel(llm, clock)),
       manageOrgData: orgData.manageOrgData,
-      ...deploymentHandlers(c, config, gitDelivery, verify),
+      ...deploymentHandlers({
+        config,
+        git: gitDelivery,
+        verify,
+        sessions,
+        reader,
+        writer,
+        llm,
+        clock,
+        embedder: ports.embedder,
+        vectorStore: ports.vectorStore,
+        recorder,
+        revert: ledger.revert,
+        policies,
+        metrics,
+      }),
       operate: new Operate(aiTools, deliverFix),
       remediate: new Remediate(aiTools, deliverFix),
     },
     overrides.toolHandlers,
   );
   value(TOKENS.ToolHandlers, handlers);
-  value(TOKENS.ListTools, new ListTools(registry));
+  const listTools = new ListTools(registry);
+  value(TOKENS.ListTools, listTools);
   // Uploaded skill sources first: the prompt source resolver serves `?source=` from them.
   const sources = overrides.ingestedSources ?? shared.ingestedSources;
   value<IngestedSourceStore>(TOKENS.IngestedSourceStore, sources);
@@ -257,15 +260,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
   value(TOKENS.ListPrompts, prompts.listPrompts);
   value(TOKENS.RenderPrompt, prompts.renderPrompt);
   value(TOKENS.RefreshPrompts, prompts.refreshPrompts);
-  const executeTool = new ExecuteTool(
-    registry,
-    handlers,
-    c.resolve(TOKENS.Tracer),
-    c.resolve(TOKENS.Clock),
-    c.resolve(TOKENS.Logger),
-    overrides.verifyToolOutputs ?? false,
-    metrics,
-  );
+  const executeTool = new ExecuteTool(registry, handlers, tracer, clock, logger, overrides.verifyToolOutputs ?? false, metrics);
   value(TOKENS.ExecuteTool, executeTool);
   const runs = registerRuns({ config, store: overrides.runs ?? shared.runs, executeTool, registry, logger, metrics });
   // the tools and runs controllers' use cases; tests and the bench read the store
@@ -276,7 +271,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
   value(TOKENS.CancelRun, runs.cancelRun);
   onShutdown.unshift(...runs.onShutdown);
   BUILT.set(c, {
-    background: { ledgerRetention: ledger.retention, recoverIntents: ledger.recoverIntents, scan: orgData.scanBackground },
+    background: { sharedStateReady: shared.ready, ledgerRetention: ledger.retention, recoverIntents: ledger.recoverIntents, scan: orgData.scanBackground },
     parts: {
       controllers: c,
       config,
@@ -287,7 +282,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
       rateLimiter: shared.rateLimiter,
       authenticator: auth?.authenticator,
       onShutdown,
-      tools: { registry, list: c.resolve(TOKENS.ListTools), execute: executeTool },
+      tools: { registry, list: listTools, execute: executeTool },
       prompts: {
         resolver: prompts.resolver,
         ingested,
@@ -335,6 +330,8 @@ export interface AppParts {
 
 /** Background work a started server owns, beyond the capability scan. */
 interface BackgroundWork {
+  /** Resolves true once the shared store's connection is up (at once without Redis), false after `timeoutMs`. */
+  readonly sharedStateReady: (timeoutMs: number) => Promise<boolean>;
   readonly ledgerRetention: LedgerRetention;
   readonly recoverIntents: RecoverIntents;
   /** Resuming a capability scan left unfinished (and, with replicas, taking over one whose replica died). */
@@ -373,8 +370,9 @@ export const SHARED_STATE_WAIT_MS = 10_000;
  * serves without it until it is back.
  */
 export async function waitForSharedState(c: DependencyContainer, timeoutMs = SHARED_STATE_WAIT_MS): Promise<void> {
-  if (await c.resolve(TOKENS.SharedStateReady)(timeoutMs)) return;
-  c.resolve(TOKENS.Logger).warn('shared state (Redis) not connected yet; svc serves without it and keeps reconnecting', {
+  const { background, parts } = builtOf(c);
+  if (await background.sharedStateReady(timeoutMs)) return;
+  parts.logger.warn('shared state (Redis) not connected yet; svc serves without it and keeps reconnecting', {
     waitedMs: timeoutMs,
   });
 }

@@ -1,4 +1,3 @@
-import type { DependencyContainer } from 'tsyringe';
 import { AnswerQuestion } from '../application/deployment/answer-question.js';
 import { ChooseSolution } from '../application/deployment/choose-solution.js';
 import { CleanUpDeploy } from '../application/deployment/clean-up-deploy.js';
@@ -12,44 +11,55 @@ import type { Config } from './config/config.js';
 import { DeliverToGit } from '../application/deployment/deliver-to-git.js';
 import type { GitDelivery } from './gitops/git-delivery.js';
 import type { VerifyExecution } from '../application/actions/verify-execution.js';
-import { TOKENS } from './tokens.js';
+import type { ChangeRecorder } from '../application/ledger/change-recorder.js';
+import type { RevertChange } from '../application/ledger/revert-change.js';
+import type { PolicySource } from '../application/actions/policy-source.js';
+import type { Clock, Timers } from '../domain/ports/clock.js';
+import type { ClusterReader } from '../domain/ports/cluster-reader.js';
+import type { ClusterWriter } from '../domain/ports/cluster-writer.js';
+import type { Embedder } from '../domain/ports/embedder.js';
+import type { LlmProvider } from '../domain/ports/llm-provider.js';
+import type { Metrics } from '../domain/ports/metrics.js';
+import type { SessionStore } from '../domain/ports/session-store.js';
+import type { VectorStore } from '../domain/ports/vector-store.js';
 
 type DeploymentTools = 'recommend' | 'chooseSolution' | 'answerQuestion' | 'generateManifests' | 'deployManifests';
 
-/** The five tools of the deployment workflow, built from the ports registered in `c`. */
-export function deploymentHandlers(
-  c: DependencyContainer,
-  config: Config,
-  git: GitDelivery,
-  verify?: VerifyExecution,
-): Pick<TypedToolHandlers, DeploymentTools> {
+/** What the deployment workflow's tools are built from. */
+export interface DeploymentDeps {
+  config: Config;
+  git: GitDelivery;
+  /** The verdict after a deploy (and the revert of a degraded one). */
+  verify?: VerifyExecution;
+  sessions: SessionStore;
+  reader: ClusterReader;
+  writer: ClusterWriter;
+  llm: LlmProvider;
+  clock: Clock & Timers;
+  embedder: Embedder;
+  vectorStore: VectorStore;
+  /** The ledger's recorder every write goes through, and its revert (cleanup after a failed deploy). */
+  recorder: ChangeRecorder;
+  revert: RevertChange;
+  policies: PolicySource;
+  metrics: Metrics;
+}
+
+/** The five tools of the deployment workflow, built from the ports given. Touches no container. */
+export function deploymentHandlers(deps: DeploymentDeps): Pick<TypedToolHandlers, DeploymentTools> {
+  const { config, reader, writer, llm, clock, git } = deps;
   const ai = config.ai;
-  const sessions = new SolutionSessions(c.resolve(TOKENS.SessionStore), config.auth);
-  const reader = c.resolve(TOKENS.ClusterReader);
-  const writer = c.resolve(TOKENS.ClusterWriter);
-  const llm = c.resolve(TOKENS.LlmProvider);
-  const clock = c.resolve(TOKENS.Clock);
+  const sessions = new SolutionSessions(deps.sessions, config.auth);
   const limits = { maxTokens: ai.maxTokens, timeoutMs: ai.timeoutMs };
   return {
-    recommend: new Recommend(llm, c.resolve(TOKENS.Embedder), c.resolve(TOKENS.VectorStore), reader, sessions, limits),
+    recommend: new Recommend(llm, deps.embedder, deps.vectorStore, reader, sessions, limits),
     chooseSolution: new ChooseSolution(reader, sessions),
     answerQuestion: new AnswerQuestion(reader, sessions),
     generateManifests: new GenerateManifests(llm, reader, writer, sessions, clock, limits),
     deployManifests: new DeployOrDeliver(
-      new DeployManifests(
-        reader,
-        writer,
-        sessions,
-        clock,
-        1000,
-        config.writes,
-        c.resolve(TOKENS.ChangeRecorder),
-        c.resolve(TOKENS.PolicySource),
-        c.resolve(TOKENS.Metrics),
-        verify,
-      ),
+      new DeployManifests(reader, writer, sessions, clock, 1000, config.writes, deps.recorder, deps.policies, deps.metrics, deps.verify),
       new DeliverToGit(git.ports, sessions, git.settings),
-      new CleanUpDeploy(sessions, c.resolve(TOKENS.RevertChange), clock),
+      new CleanUpDeploy(sessions, deps.revert, clock),
     ),
   };
 }

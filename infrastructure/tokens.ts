@@ -8,7 +8,6 @@ import type { ListTools } from '../application/list-tools.js';
 import type { GetChange } from '../application/ledger/get-change.js';
 import type { ListChanges } from '../application/ledger/list-changes.js';
 import type { VerifyLedger } from '../application/ledger/verify-ledger.js';
-import type { ChangeRecorder } from '../application/ledger/change-recorder.js';
 import type { RevertChange } from '../application/ledger/revert-change.js';
 import type { PolicySource } from '../application/actions/policy-source.js';
 import type { ChangeLedger } from '../domain/ports/change-ledger.js';
@@ -72,8 +71,6 @@ export const TOKENS = {
   RateLimiter: token<RateLimiter>('RateLimiter'),
   /** Turns bearer tokens into callers; not registered when no identity is configured (svc runs open). */
   Authenticator: token<Authenticator>('Authenticator'),
-  /** Resolves true once the shared store (Redis) is connected, at once without one; false after the timeout. */
-  SharedStateReady: token<(timeoutMs: number) => Promise<boolean>>('SharedStateReady'),
   /** Closers run on graceful shutdown, after in-flight requests drained. */
   OnShutdown: token<Array<() => Promise<void>>>('OnShutdown'),
   ToolRegistry: token<ToolRegistry>('ToolRegistry'),
@@ -98,7 +95,6 @@ export const TOKENS = {
   ListChanges: token<ListChanges>('ListChanges'),
   GetChange: token<GetChange>('GetChange'),
   VerifyLedger: token<VerifyLedger>('VerifyLedger'),
-  ChangeRecorder: token<ChangeRecorder>('ChangeRecorder'),
   RevertChange: token<RevertChange>('RevertChange'),
   /** The organisation's stored policies, which every write is checked against. */
   PolicySource: token<PolicySource>('PolicySource'),
