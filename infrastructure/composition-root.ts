@@ -1,4 +1,3 @@
-import { VerifyExecution } from '../application/actions/verify-execution.js';
 import { GetSession } from '../application/sessions/get-session.js';
 import { ListSessions } from '../application/sessions/list-sessions.js';
 import 'reflect-metadata';
@@ -10,11 +9,8 @@ import { GetSystemStatus, type RuntimeInfo } from '../application/get-system-sta
 import { IngestSource } from '../application/ingest-source.js';
 import { IngestedPromptSource } from '../application/ingested-prompt-source.js';
 import { ListTools } from '../application/list-tools.js';
-import { Operate } from '../application/operations/operate.js';
-import { Remediate } from '../application/remediation/remediate.js';
-import type { AiToolDeps } from '../application/ai/ai-tool-deps.js';
 import { OrgPolicySource } from '../application/actions/policy-source.js';
-import { handlerTable, type ToolHandler } from '../application/tool-handler.js';
+import type { ToolHandler } from '../application/tool-handler.js';
 import type { ClusterClient, ImpersonatingClusterClients } from '../domain/ports/cluster-client.js';
 import { actingUserForSpans, callerAwareCluster } from '../application/cluster/caller-aware-cluster.js';
 import { readOnlyView } from '../domain/ports/cluster-reader.js';
@@ -52,9 +48,7 @@ import { SystemClock } from './clock/system-clock.js';
 import { createSharedState } from './redis/shared-state.js';
 import { configSecrets } from './config/config-secrets.js';
 import { deploymentHandlers } from './deployment-handlers.js';
-import { DeliverFix } from '../application/gitops/deliver-fix.js';
 import { createGitDelivery } from './gitops/git-delivery.js';
-import { YamlManifestEditor } from './gitops/yaml-manifest-editor.js';
 import { createLazyClusterClient } from './kubernetes/create-cluster-client.js';
 import { createLlmProvider } from './llm/create-llm-provider.js';
 import { PinoLogger } from './logging/pino-logger.js';
@@ -62,6 +56,8 @@ import { createAuthenticator } from './auth/create-authenticator.js';
 import { registerOrgData, type ScanBackground } from './orgdata/register-org-data.js';
 import { registerPrompts } from './prompts/register-prompts.js';
 import { registerLedger } from './ledger/register-ledger.js';
+import { registerAiTools } from './ai/register-ai-tools.js';
+import { registerTools } from './tools/register-tools.js';
 import { TOKENS } from './tokens.js';
 import { createTracer } from './tracing/create-tracer.js';
 import { tracePorts } from './tracing/trace-ports.js';
@@ -149,7 +145,6 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
   value(TOKENS.SessionStore, sessions);
   value(TOKENS.ListSessions, new ListSessions(sessions));
   value(TOKENS.GetSession, new GetSession(sessions, config.auth));
-  value(TOKENS.SharedState, shared.sharedState);
   value(TOKENS.RateLimiter, shared.rateLimiter);
   const auth = createAuthenticator(config, logger);
   if (auth) value(TOKENS.Authenticator, auth.authenticator);
@@ -186,28 +181,22 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
     platform: process.platform,
     arch: process.arch,
   };
-  value<RuntimeInfo>(TOKENS.RuntimeInfo, runtime);
-  const registry = new ToolRegistry(overrides.toolDefinitions ?? TOOL_DEFINITIONS);
-  value(TOKENS.ToolRegistry, registry);
-
-  // the verdict after every execution (remediate, operate, deployManifests) and the revert of a degraded one, through the ledger's revert
-  const verify = new VerifyExecution(reader, clock, config.ai.verify, ledger.revert, ledger.port);
-  const aiTools: AiToolDeps = {
+  // GitOps: the delivery a fix or a deploy may go through instead of the cluster
+  const git = createGitDelivery(config, logger, tracer, recorder);
+  const ai = registerAiTools({
+    config,
     llm,
     reader,
     writer,
     sessions,
     tracer,
     clock,
-    limits: { timeoutMs: config.ai.timeoutMs, maxTokens: config.ai.maxTokens },
-    writeScope: config.writes,
     policies,
     recorder,
-    approval: config.auth,
-    verify,
-  };
-  const gitDelivery = createGitDelivery(config, logger, tracer, recorder);
-  const deliverFix = new DeliverFix(gitDelivery.ports, new YamlManifestEditor(), gitDelivery.settings);
+    revert: ledger.revert,
+    ledger: ledger.port,
+    git,
+  });
   const orgData = registerOrgData({
     config,
     vectorStore: ports.vectorStore,
@@ -219,14 +208,15 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
     logger,
     scanStates: overrides.scanStates ?? shared.scanStates,
   });
-  const handlers = handlerTable(
-    {
+  const tools = registerTools({
+    definitions: overrides.toolDefinitions ?? TOOL_DEFINITIONS,
+    handlers: {
       version: new GetSystemStatus(runtime, ports.vectorStore, ports.embedder, llm, reader, tracer, readiness, shared.sharedState, new CheckModel(llm, clock)),
       manageOrgData: orgData.manageOrgData,
       ...deploymentHandlers({
         config,
-        git: gitDelivery,
-        verify,
+        git,
+        verify: ai.verify,
         sessions,
         reader,
         writer,
@@ -239,14 +229,21 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
         policies,
         metrics,
       }),
-      operate: new Operate(aiTools, deliverFix),
-      remediate: new Remediate(aiTools, deliverFix),
+      operate: ai.operate,
+      remediate: ai.remediate,
     },
-    overrides.toolHandlers,
-  );
-  value(TOKENS.ToolHandlers, handlers);
-  const listTools = new ListTools(registry);
+    extraHandlers: overrides.toolHandlers,
+    tracer,
+    clock,
+    logger,
+    metrics,
+    verifyOutputs: overrides.verifyToolOutputs ?? false,
+  });
+  const { registry, listTools, executeTool } = tools;
+  // the tools and OpenAPI controllers' use cases (the evaluation harness executes through ExecuteTool)
+  value(TOKENS.ToolRegistry, registry);
   value(TOKENS.ListTools, listTools);
+  value(TOKENS.ExecuteTool, executeTool);
   // Uploaded skill sources first: the prompt source resolver serves `?source=` from them.
   const sources = overrides.ingestedSources ?? shared.ingestedSources;
   value<IngestedSourceStore>(TOKENS.IngestedSourceStore, sources);
@@ -260,8 +257,6 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
   value(TOKENS.ListPrompts, prompts.listPrompts);
   value(TOKENS.RenderPrompt, prompts.renderPrompt);
   value(TOKENS.RefreshPrompts, prompts.refreshPrompts);
-  const executeTool = new ExecuteTool(registry, handlers, tracer, clock, logger, overrides.verifyToolOutputs ?? false, metrics);
-  value(TOKENS.ExecuteTool, executeTool);
   const runs = registerRuns({ config, store: overrides.runs ?? shared.runs, executeTool, registry, logger, metrics });
   // the tools and runs controllers' use cases; tests and the bench read the store
   value(TOKENS.RunStore, runs.store);

@@ -1,7 +1,6 @@
 import type { InjectionToken } from 'tsyringe';
 import type { CheckReadiness } from '../application/check-readiness.js';
 import type { ExecuteTool } from '../application/execute-tool.js';
-import type { RuntimeInfo } from '../application/get-system-status.js';
 import type { IngestSource } from '../application/ingest-source.js';
 import type { IngestedPromptSource } from '../application/ingested-prompt-source.js';
 import type { ListTools } from '../application/list-tools.js';
@@ -15,7 +14,6 @@ import type { ListPrompts } from '../application/prompts/list-prompts.js';
 import type { PromptSourceResolver } from '../application/prompts/prompt-source-resolver.js';
 import type { RefreshPrompts } from '../application/prompts/refresh-prompts.js';
 import type { RenderPrompt } from '../application/prompts/render-prompt.js';
-import type { ToolHandlers } from '../application/tool-handler.js';
 import type { CancelRun } from '../application/runs/cancel-run.js';
 import type { GetRun } from '../application/runs/get-run.js';
 import type { ListRuns } from '../application/runs/list-runs.js';
@@ -35,7 +33,6 @@ import type { Metrics } from '../domain/ports/metrics.js';
 import type { MetricsExposition } from './metrics/prometheus-metrics.js';
 import type { SessionStore } from '../domain/ports/session-store.js';
 import type { RateLimiter } from '../domain/ports/rate-limiter.js';
-import type { SharedState } from '../domain/ports/shared-state.js';
 import type { Tracer } from '../domain/ports/tracer.js';
 import type { VectorStore } from '../domain/ports/vector-store.js';
 import type { ToolRegistry } from '../domain/tools/tool-registry.js';
@@ -67,15 +64,12 @@ export const TOKENS = {
   SessionStore: token<SessionStore>('SessionStore'),
   ListSessions: token<ListSessions>('ListSessions'),
   GetSession: token<GetSession>('GetSession'),
-  SharedState: token<SharedState>('SharedState'),
   RateLimiter: token<RateLimiter>('RateLimiter'),
   /** Turns bearer tokens into callers; not registered when no identity is configured (svc runs open). */
   Authenticator: token<Authenticator>('Authenticator'),
   /** Closers run on graceful shutdown, after in-flight requests drained. */
   OnShutdown: token<Array<() => Promise<void>>>('OnShutdown'),
   ToolRegistry: token<ToolRegistry>('ToolRegistry'),
-  ToolHandlers: token<ToolHandlers>('ToolHandlers'),
-  RuntimeInfo: token<RuntimeInfo>('RuntimeInfo'),
   ExecuteTool: token<ExecuteTool>('ExecuteTool'),
   ListTools: token<ListTools>('ListTools'),
   IngestedSourceStore: token<IngestedSourceStore>('IngestedSourceStore'),
