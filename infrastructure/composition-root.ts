@@ -101,17 +101,12 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
   const c = rootContainer.createChildContainer();
   const value = <T>(token: InjectionToken<T>, v: T) => c.register<T>(token, { useValue: v });
 
-  value(TOKENS.Config, config);
   const logger = overrides.logger ?? PinoLogger.create(config.server.logLevel);
-  value(TOKENS.Logger, logger);
   const clock = overrides.clock ?? new SystemClock();
-  value(TOKENS.Clock, clock);
   // Started before any adapter or the app: the http/undici instrumentations must be in place first.
   const tracer = overrides.tracer ?? createTracer(config.tracing, { logger, serviceVersion: SERVICE_VERSION, secrets: configSecrets(config) });
   value(TOKENS.Tracer, tracer);
   const metrics = new PrometheusMetrics();
-  value(TOKENS.Metrics, metrics);
-  value(TOKENS.MetricsExposition, metrics);
   // Model calls and cluster writes are counted at the adapter, whoever makes them.
   const adapters = {
     vectorStore: overrides.vectorStore ?? createVectorStore(config.vector, logger),
@@ -129,7 +124,6 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
   value(TOKENS.VectorStore, ports.vectorStore);
   value(TOKENS.Embedder, ports.embedder);
   const policies = new OrgPolicySource(ports.vectorStore, ports.embedder);
-  value(TOKENS.PolicySource, policies);
   // ...and through the run-aware views: inside a run, progress events and a cancel that stops the next call or write
   const llm = runAwareLlm(scrubbingLlm(ports.llm));
   value(TOKENS.LlmProvider, llm);
@@ -139,15 +133,12 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
   const reader = readOnlyView(ports.cluster);
   const writer = runAwareWriter(ports.cluster);
   value(TOKENS.ClusterReader, reader);
-  value(TOKENS.ClusterWriter, writer);
   const shared = createSharedState(config, clock, logger, tracer);
   const sessions = scrubbingSessionStore(overrides.sessions ?? shared.sessions, readOnlyView(ports.cluster));
   value(TOKENS.SessionStore, sessions);
   value(TOKENS.ListSessions, new ListSessions(sessions));
   value(TOKENS.GetSession, new GetSession(sessions, config.auth));
-  value(TOKENS.RateLimiter, shared.rateLimiter);
   const auth = createAuthenticator(config, logger);
-  if (auth) value(TOKENS.Authenticator, auth.authenticator);
   const onShutdown = [shared.close, async () => auth?.stop()];
   value(TOKENS.OnShutdown, onShutdown);
   const ledger = registerLedger({

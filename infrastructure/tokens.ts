@@ -8,7 +8,6 @@ import type { GetChange } from '../application/ledger/get-change.js';
 import type { ListChanges } from '../application/ledger/list-changes.js';
 import type { VerifyLedger } from '../application/ledger/verify-ledger.js';
 import type { RevertChange } from '../application/ledger/revert-change.js';
-import type { PolicySource } from '../application/actions/policy-source.js';
 import type { ChangeLedger } from '../domain/ports/change-ledger.js';
 import type { ListPrompts } from '../application/prompts/list-prompts.js';
 import type { PromptSourceResolver } from '../application/prompts/prompt-source-resolver.js';
@@ -21,22 +20,14 @@ import type { GetSession } from '../application/sessions/get-session.js';
 import type { ListSessions } from '../application/sessions/list-sessions.js';
 import type { StartRun } from '../application/runs/start-run.js';
 import type { RunStore } from '../domain/ports/run-store.js';
-import type { Clock, Timers } from '../domain/ports/clock.js';
-import type { Authenticator } from '../domain/ports/authenticator.js';
 import type { ClusterReader } from '../domain/ports/cluster-reader.js';
-import type { ClusterWriter } from '../domain/ports/cluster-writer.js';
 import type { Embedder } from '../domain/ports/embedder.js';
 import type { IngestedSourceStore } from '../domain/ports/ingested-source-store.js';
 import type { LlmProvider } from '../domain/ports/llm-provider.js';
-import type { Logger } from '../domain/ports/logger.js';
-import type { Metrics } from '../domain/ports/metrics.js';
-import type { MetricsExposition } from './metrics/prometheus-metrics.js';
 import type { SessionStore } from '../domain/ports/session-store.js';
-import type { RateLimiter } from '../domain/ports/rate-limiter.js';
 import type { Tracer } from '../domain/ports/tracer.js';
 import type { VectorStore } from '../domain/ports/vector-store.js';
 import type { ToolRegistry } from '../domain/tools/tool-registry.js';
-import type { Config } from './config/config.js';
 
 /**
  * A symbol that carries the type registered under it: `c.resolve(TOKENS.X)`
@@ -49,24 +40,14 @@ function token<T>(name: string): InjectionToken<T> {
 
 /** DI tokens: one per port or use case registered at the composition root. */
 export const TOKENS = {
-  Config: token<Config>('Config'),
-  Logger: token<Logger>('Logger'),
-  Clock: token<Clock & Timers>('Clock'),
   Tracer: token<Tracer>('Tracer'),
-  Metrics: token<Metrics>('Metrics'),
-  /** What GET /metrics serves: the same registry as Metrics, rendered. */
-  MetricsExposition: token<MetricsExposition>('MetricsExposition'),
   VectorStore: token<VectorStore>('VectorStore'),
   Embedder: token<Embedder>('Embedder'),
   LlmProvider: token<LlmProvider>('LlmProvider'),
   ClusterReader: token<ClusterReader>('ClusterReader'),
-  ClusterWriter: token<ClusterWriter>('ClusterWriter'),
   SessionStore: token<SessionStore>('SessionStore'),
   ListSessions: token<ListSessions>('ListSessions'),
   GetSession: token<GetSession>('GetSession'),
-  RateLimiter: token<RateLimiter>('RateLimiter'),
-  /** Turns bearer tokens into callers; not registered when no identity is configured (svc runs open). */
-  Authenticator: token<Authenticator>('Authenticator'),
   /** Closers run on graceful shutdown, after in-flight requests drained. */
   OnShutdown: token<Array<() => Promise<void>>>('OnShutdown'),
   ToolRegistry: token<ToolRegistry>('ToolRegistry'),
@@ -90,6 +71,4 @@ export const TOKENS = {
   GetChange: token<GetChange>('GetChange'),
   VerifyLedger: token<VerifyLedger>('VerifyLedger'),
   RevertChange: token<RevertChange>('RevertChange'),
-  /** The organisation's stored policies, which every write is checked against. */
-  PolicySource: token<PolicySource>('PolicySource'),
 } as const;
