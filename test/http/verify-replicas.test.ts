@@ -7,6 +7,7 @@ import { startModelStandIn, type ModelStandIn } from '../support/model-stand-ins
 import { planJson, webManifest } from '../support/operate-fixtures.js';
 import { requireRedisServer } from '../support/redis-fixture.js';
 import { RedisServer } from '../support/redis-server.js';
+import { pollRun } from '../support/same-run.js';
 import { auth, buildTestApp, type TestApp } from '../support/test-app.js';
 
 type Json = Record<string, any>;
@@ -67,12 +68,7 @@ describe('verify or revert across replicas sharing Redis', function () {
       .send({ sessionId: start.sessionId, executeChoice: 1, onFailure: 'revert' })
       .expect(202);
     const runId = accepted.body.data.runId;
-    let run: Json = {};
-    for (let i = 0; i < 300; i++) {
-      run = (await request(a.app).get(`/api/v1/runs/${runId}`).set(auth).expect(200)).body.data;
-      if (!['queued', 'running'].includes(run.status)) break;
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    const run = await pollRun(a.app, auth, runId);
     expect(run.status).to.equal('succeeded');
     const steps = run.progress.filter((e: Json) => e.type === 'verify').map((e: Json) => e.data);
     expect(steps.find((d: Json) => d.step === 'verdict')).to.deep.include({ verdict: 'degraded' });

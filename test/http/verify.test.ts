@@ -7,6 +7,7 @@ import type { ChatReply } from '../support/scripted-model.js';
 import { PROVIDERS, startModelStandIn, type ModelStandIn } from '../support/model-stand-ins.js';
 import { planJson, scaleWeb, webManifest } from '../support/operate-fixtures.js';
 import { analysisAnswer, containerPatch, verifiedAnswer } from '../support/remediation-fixtures.js';
+import { pollRun } from '../support/same-run.js';
 import { auth, buildTestApp } from '../support/test-app.js';
 import { webManifests } from '../support/deploy-kit.js';
 import { runWorkflow, WorkflowStandIns } from '../support/workflow-harness.js';
@@ -30,6 +31,18 @@ const persistedPatch = (r: RecordedRequest) => r.method === 'PATCH' && r.path ==
  * Verify or revert (docs/verify.md) over HTTP: the real app, the Kubernetes
  * stand-in, a scripted model, the file ledger, a 30 ms settle window.
  */
+
+/** The Deployment x/api the remediate cases fix (a second workload beside web). */
+const apiDeployment = (image: string) => ({
+  apiVersion: 'apps/v1',
+  kind: 'Deployment',
+  metadata: { name: 'api', namespace: 'x', labels: { app: 'api' } },
+  spec: {
+    replicas: 1,
+    selector: { matchLabels: { app: 'api' } },
+    template: { metadata: { labels: { app: 'api' } }, spec: { containers: [{ name: 'app', image }] } },
+  },
+});
 describe('verify or revert: the deterministic verdict after an execution', () => {
   let kube: KubeApiServer;
   let chat: ModelStandIn;
@@ -237,12 +250,7 @@ describe('verify or revert: the deterministic verdict after an execution', () =>
         .send({ sessionId: start.sessionId, executeChoice: 1, onFailure: 'revert' })
         .expect(202);
       const runId = accepted.body.data.runId;
-      let run: Json = {};
-      for (let i = 0; i < 200; i++) {
-        run = (await request(app).get(`/api/v1/runs/${runId}`).set(auth).expect(200)).body.data;
-        if (!['queued', 'running'].includes(run.status)) break;
-        await new Promise((r) => setTimeout(r, 50));
-      }
+      const run = await pollRun(app, auth, runId);
       expect(run.status).to.equal('succeeded');
       const steps = run.progress.filter((e: Json) => e.type === 'verify');
       expect(steps.map((e: Json) => e.data.step)).to.include.members(['snapshot', 'observed', 'verdict', 'reverted']);
@@ -260,16 +268,7 @@ describe('verify or revert: the deterministic verdict after an execution', () =>
 
   describe('remediate', () => {
     it('automatic mode reverts a fix that makes things worse (revert is its default); the model, told the verdict as data, cannot turn it into success', async () => {
-      kube.create({
-        apiVersion: 'apps/v1',
-        kind: 'Deployment',
-        metadata: { name: 'api', namespace: 'x', labels: { app: 'api' } },
-        spec: {
-          replicas: 1,
-          selector: { matchLabels: { app: 'api' } },
-          template: { metadata: { labels: { app: 'api' } }, spec: { containers: [{ name: 'app', image: 'nginx:1.27' }] } },
-        },
-      });
+      kube.create(apiDeployment('nginx:1.27'));
       kube.settle();
       const API = '/apis/apps/v1/namespaces/x/deployments/api';
       const fix = { ...containerPatch('nginx:does-not-exist', 'medium'), target: { ...TARGET, name: 'api' } };
@@ -312,16 +311,7 @@ describe('verify or revert: the deterministic verdict after an execution', () =>
     });
 
     it('manual execute with onFailure report: left in place, the revert call in the answer; healthy when the fix works', async () => {
-      kube.create({
-        apiVersion: 'apps/v1',
-        kind: 'Deployment',
-        metadata: { name: 'api', namespace: 'x', labels: { app: 'api' } },
-        spec: {
-          replicas: 1,
-          selector: { matchLabels: { app: 'api' } },
-          template: { metadata: { labels: { app: 'api' } }, spec: { containers: [{ name: 'app', image: 'nginx:9.9-missing' }] } },
-        },
-      });
+      kube.create(apiDeployment('nginx:9.9-missing'));
       kube.tick(3);
       const fix = { ...containerPatch('nginx:1.27', 'medium'), target: { ...TARGET, name: 'api' } };
       chat.script({ content: 'bad tag' }, { content: analysisAnswer({ actions: [fix] }) }, { content: verifiedAnswer(true) });
