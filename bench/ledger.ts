@@ -20,7 +20,7 @@ import { entryText } from '../domain/ledger/ledger-text.js';
 import type { ChangeLedger } from '../domain/ports/change-ledger.js';
 import { SystemClock } from '../infrastructure/clock/system-clock.js';
 import { FileChangeLedger, LEDGER_FILE } from '../infrastructure/ledger/file-change-ledger.js';
-import { RedisChangeLedger } from '../infrastructure/redis/redis-change-ledger.js';
+import { RedisChangeLedger } from '../infrastructure/ledger/redis-change-ledger.js';
 import { CapturingLogger } from '../test/support/capturing-logger.js';
 import { aChangeRecord } from '../test/support/ledger-records.js';
 import { connectRedis } from '../test/support/redis-fixture.js';

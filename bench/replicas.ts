@@ -22,7 +22,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { SessionStore } from '../domain/ports/session-store.js';
 import { SystemClock } from '../infrastructure/clock/system-clock.js';
-import { RedisSessionStore } from '../infrastructure/redis/redis-session-store.js';
+import { RedisSessionStore } from '../infrastructure/sessions/redis-session-store.js';
 import { FileSessionStore } from '../infrastructure/sessions/file-session-store.js';
 import { FakeSessionStore } from '../test/fakes/fake-session-store.js';
 import { CapturingLogger } from '../test/support/capturing-logger.js';

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import type { ChainAnchor } from '../../domain/ledger/hash-chain.js';
 import { FileChangeLedger, LEDGER_FILE } from '../../infrastructure/ledger/file-change-ledger.js';
 import { HEAD_FILE } from '../../infrastructure/ledger/ledger-head-file.js';
-import { RedisChangeLedger } from '../../infrastructure/redis/redis-change-ledger.js';
+import { RedisChangeLedger } from '../../infrastructure/ledger/redis-change-ledger.js';
 import type { RedisConnection } from '../../infrastructure/redis/redis-connection.js';
 import { changeLedgerContract } from '../contract/change-ledger-contract.js';
 import { FakeChangeLedger } from '../fakes/fake-change-ledger.js';

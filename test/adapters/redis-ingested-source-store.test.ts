@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { IngestedSource } from '../../domain/uploads/ingested-source.js';
 import type { RedisConnection } from '../../infrastructure/redis/redis-connection.js';
-import { RedisIngestedSourceStore } from '../../infrastructure/redis/redis-ingested-source-store.js';
+import { RedisIngestedSourceStore } from '../../infrastructure/uploads/redis-ingested-source-store.js';
 import { InMemoryIngestedSourceStore } from '../../infrastructure/uploads/in-memory-ingested-source-store.js';
 import { CapturingLogger } from '../support/capturing-logger.js';
 import { useRedis, waitReady } from '../support/redis-fixture.js';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { newScanState } from '../../domain/orgdata/scan-state.js';
-import { RedisScanStateStore } from '../../infrastructure/redis/redis-scan-state-store.js';
+import { RedisScanStateStore } from '../../infrastructure/scans/redis-scan-state-store.js';
 import { scanStateStoreContract } from '../contract/scan-state-store-contract.js';
 import { FakeClock } from '../support/fake-clock.js';
 import { connectRedis, useRedis, waitReady } from '../support/redis-fixture.js';

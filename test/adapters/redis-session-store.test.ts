@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { DependencyError } from '../../domain/errors.js';
 import type { RedisConnection } from '../../infrastructure/redis/redis-connection.js';
-import { RedisSessionStore } from '../../infrastructure/redis/redis-session-store.js';
+import { RedisSessionStore } from '../../infrastructure/sessions/redis-session-store.js';
 import { CONTRACT_TTL_MS, sessionStoreContract } from '../contract/session-store-contract.js';
 import { FakeClock } from '../support/fake-clock.js';
 import { connectRedis, requireRedisServer, waitReady } from '../support/redis-fixture.js';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { FileRunStore } from '../../infrastructure/runs/file-run-store.js';
 import { MemoryRunStore } from '../../infrastructure/runs/memory-run-store.js';
-import { RedisRunStore } from '../../infrastructure/redis/redis-run-store.js';
+import { RedisRunStore } from '../../infrastructure/runs/redis-run-store.js';
 import { aRun, RUN_CONTRACT_TTL_MS, runStoreContract } from '../contract/run-store-contract.js';
 import { CapturingLogger } from '../support/capturing-logger.js';
 import { FakeClock } from '../support/fake-clock.js';

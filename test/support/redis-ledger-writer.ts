@@ -6,7 +6,7 @@
  * `ack <id> <tag>-<n>` for each acknowledged append, and `done`.
  */
 import { SystemClock } from '../../infrastructure/clock/system-clock.js';
-import { RedisChangeLedger } from '../../infrastructure/redis/redis-change-ledger.js';
+import { RedisChangeLedger } from '../../infrastructure/ledger/redis-change-ledger.js';
 import { aChangeRecord } from './ledger-records.js';
 import { connectRedis } from './redis-fixture.js';
 

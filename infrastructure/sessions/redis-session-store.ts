@@ -7,7 +7,7 @@ import { kindOfSessionId } from '../../domain/sessions/session-cursor.js';
 import { collectSessionPage } from '../../domain/sessions/session-page.js';
 import { isSessionId, newSessionId } from '../../domain/sessions/session-id.js';
 import type { Session, SessionKind } from '../../domain/sessions/session.js';
-import type { RedisConnection } from './redis-connection.js';
+import type { RedisConnection } from '../redis/redis-connection.js';
 
 export interface RedisSessionStoreOptions {
   ttlMs: number;

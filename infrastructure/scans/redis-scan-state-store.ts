@@ -1,7 +1,7 @@
 import type { Clock } from '../../domain/ports/clock.js';
 import type { LeaseOutcome, ScanLease, ScanStateStore } from '../../domain/ports/scan-state-store.js';
 import type { ScanState } from '../../domain/orgdata/scan-state.js';
-import type { RedisConnection } from './redis-connection.js';
+import type { RedisConnection } from '../redis/redis-connection.js';
 
 /**
  * Takes the lease when there is none, it expired, or the holder already has

@@ -3,8 +3,8 @@ import { ValidationError } from '../../domain/errors.js';
 import type { IngestedSourceStore } from '../../domain/ports/ingested-source-store.js';
 import type { Logger } from '../../domain/ports/logger.js';
 import type { IngestedSource } from '../../domain/uploads/ingested-source.js';
-import type { InMemoryIngestedSourceStore, IngestedSourceStoreLimits } from '../uploads/in-memory-ingested-source-store.js';
-import type { RedisConnection } from './redis-connection.js';
+import type { InMemoryIngestedSourceStore, IngestedSourceStoreLimits } from './in-memory-ingested-source-store.js';
+import type { RedisConnection } from '../redis/redis-connection.js';
 
 /**
  * Stores one source atomically, then evicts least recently stored sources

@@ -1,7 +1,7 @@
 import type { Logger } from '../../domain/ports/logger.js';
 import type { RateLimiter, RateVerdict } from '../../domain/ports/rate-limiter.js';
-import type { MemoryRateLimiter } from '../rate-limit/memory-rate-limiter.js';
-import type { RedisConnection } from './redis-connection.js';
+import type { MemoryRateLimiter } from './memory-rate-limiter.js';
+import type { RedisConnection } from '../redis/redis-connection.js';
 
 /** INCR with the window's expiry set by the first hit; returns {count, ms left}. */
 const HIT_SCRIPT = `

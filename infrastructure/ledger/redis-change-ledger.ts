@@ -7,8 +7,8 @@ import { entryFromText, entryText, recordFromText } from '../../domain/ledger/le
 import { checkIntentFields, intentNotOpen } from '../../domain/ledger/intents.js';
 import type { ChangeLedger, LedgerChain } from '../../domain/ports/change-ledger.js';
 import type { Clock } from '../../domain/ports/clock.js';
-import { LedgerIndex } from '../ledger/ledger-index.js';
-import type { RedisConnection } from './redis-connection.js';
+import { LedgerIndex } from './ledger-index.js';
+import type { RedisConnection } from '../redis/redis-connection.js';
 
 /**
  * Compare-and-append: the entry goes on the stream only if the head of the

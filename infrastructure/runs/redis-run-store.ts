@@ -4,7 +4,7 @@ import type { Logger } from '../../domain/ports/logger.js';
 import type { CreateResult, RunChange, RunPage, RunQuery, RunSignal, RunStore } from '../../domain/ports/run-store.js';
 import { isAfterCursor, pageCursor, readCursor } from '../../domain/runs/run-cursor.js';
 import { callerKey, isFinished, isRunId, MAX_RUN_EVENTS, type RunEvent, type RunRecord, type RunStatus } from '../../domain/runs/run.js';
-import type { RedisConnection } from './redis-connection.js';
+import type { RedisConnection } from '../redis/redis-connection.js';
 
 /*
  * One hash per run (`run:<id>`), each field of the record its own JSON value,
