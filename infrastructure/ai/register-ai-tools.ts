@@ -63,5 +63,6 @@ export function registerAiTools(deps: AiToolsDeps): AiToolsExports {
     verify,
   };
   const deliverFix = new DeliverFix(deps.git.ports, new YamlManifestEditor(), deps.git.settings);
-  return { verify, operate: new Operate(aiTools, deliverFix), remediate: new Remediate(aiTools, deliverFix) };
+  const rollout = { intervalMs: config.ai.rolloutPollMs };
+  return { verify, operate: new Operate({ ...aiTools, rollout }, deliverFix), remediate: new Remediate({ ...aiTools, rollout }, deliverFix) };
 }

@@ -6,6 +6,8 @@ export interface AiConfig {
   timeoutMs: number;
   /** SVC_AI_MAX_TOKENS: input + output tokens one tool run may spend. */
   maxTokens: number;
+  /** SVC_ROLLOUT_POLL_MS: how often remediate and operate read a changed workload while they wait for its rollout, default 1000. */
+  rolloutPollMs: number;
   /** The verdict after an execution (docs/verify.md). */
   verify: {
     /** SVC_VERIFY_WINDOW_MS: how long changed objects are watched after a write, default 60000 (the run's deadline lowers it). */
@@ -19,6 +21,7 @@ export function parseAiConfig(env: Env): AiConfig {
   return {
     timeoutMs: int(env, 'SVC_AI_TIMEOUT_MS', 300000, 1000, 3600000),
     maxTokens: int(env, 'SVC_AI_MAX_TOKENS', 1000000, 1000, 100000000),
+    rolloutPollMs: int(env, 'SVC_ROLLOUT_POLL_MS', 1000, 10, 60000),
     verify: {
       windowMs: int(env, 'SVC_VERIFY_WINDOW_MS', 60000, 0, 3600000),
       ...(str(env, 'SVC_ON_FAILURE_DEFAULT') !== undefined

@@ -28,6 +28,7 @@ export async function startAccessServer(options: { env?: Record<string, string |
     SVC_DATA_DIR: dataDir,
     SVC_AUTH_TOKEN: TEST_TOKEN,
     SVC_VERIFY_WINDOW_MS: '30',
+    SVC_ROLLOUT_POLL_MS: '50',
     ...options.env,
   });
   const container = buildContainer(config, options.overrides);

@@ -10,7 +10,7 @@ const MAIN = path.join(projectRoot(), 'dist', 'interfaces', 'main.js');
 export function runSvc(env: Record<string, string>) {
   const child = spawn(process.execPath, [MAIN], {
     // a 30 ms settle window for svc's verdict after a write (docs/verify.md): no test waits 60 s
-    env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'info', AWS_EC2_METADATA_DISABLED: 'true', SVC_VERIFY_WINDOW_MS: '30', ...env },
+    env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'info', AWS_EC2_METADATA_DISABLED: 'true', SVC_VERIFY_WINDOW_MS: '30', SVC_ROLLOUT_POLL_MS: '50', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

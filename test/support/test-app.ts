@@ -27,7 +27,8 @@ export interface TestApp {
  * bearer token, quiet), with fakes in place of any adapter the test names.
  */
 export function buildTestApp(env: Record<string, string | undefined> = {}, overrides: Overrides = {}): TestApp {
-  // a tiny settle window (SVC_VERIFY_WINDOW_MS): the stand-in's controllers move on every read, so no test waits on a real 60 s window
+  // a tiny settle window (SVC_VERIFY_WINDOW_MS) and quick rollout reads (SVC_ROLLOUT_POLL_MS): the stand-in's controllers
+  // move a step of its simulated clock on every read, so no test waits on a real 60 s window or a real rollout deadline
   const config = loadConfig({
     HOST: '127.0.0.1',
     PORT: '0',
@@ -35,6 +36,7 @@ export function buildTestApp(env: Record<string, string | undefined> = {}, overr
     LOG_LEVEL: 'silent',
     SVC_DATA_DIR: TEST_DATA_DIR,
     SVC_VERIFY_WINDOW_MS: '30',
+    SVC_ROLLOUT_POLL_MS: '50',
     ...env,
   });
   const logger = (overrides.logger as CapturingLogger | undefined) ?? new CapturingLogger();

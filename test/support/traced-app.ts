@@ -57,7 +57,7 @@ function investigate(container: () => DependencyContainer): ToolHandler {
 
 /** The real app, configured from `env` like production, with HTTP-backed stand-ins for the outbound ports. */
 export function tracedApp(env: Record<string, string>, deps: DependencyServer, overrides: Overrides = {}): TracedApp {
-  const config = loadConfig({ SVC_AUTH_TOKEN: CANARY.authToken, SVC_VERIFY_WINDOW_MS: '30', ...env }, os.tmpdir());
+  const config = loadConfig({ SVC_AUTH_TOKEN: CANARY.authToken, SVC_VERIFY_WINDOW_MS: '30', SVC_ROLLOUT_POLL_MS: '50', ...env }, os.tmpdir());
   const logger = new CapturingLogger();
   const container: DependencyContainer = buildContainer(config, {
     logger,
