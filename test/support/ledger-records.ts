@@ -1,4 +1,14 @@
+import type { KubeObject } from '../../domain/cluster/kube-types.js';
 import type { ChangeRecord } from '../../domain/ledger/change-entry.js';
+
+/** The Deployment shop/web the revert tests record changes of, and its reference. */
+export const shopWebRef = { apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'shop', name: 'web' };
+export const shopWebDeployment = (replicas: number, image = 'web:1'): KubeObject => ({
+  apiVersion: 'apps/v1',
+  kind: 'Deployment',
+  metadata: { name: 'web', namespace: 'shop', labels: { app: 'web' } },
+  spec: { replicas, template: { spec: { containers: [{ name: 'web', image }] } } },
+});
 
 /** A complete change record (every field of the item 1), with what a test changes. */
 export function aChangeRecord(over: Partial<ChangeRecord> = {}): ChangeRecord {

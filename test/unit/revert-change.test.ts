@@ -8,15 +8,9 @@ import type { ChangeEntry } from '../../domain/ledger/change-entry.js';
 import { FakeChangeLedger } from '../fakes/fake-change-ledger.js';
 import { FakeCluster } from '../fakes/fake-cluster.js';
 import { FakeClock } from '../support/fake-clock.js';
+import { shopWebDeployment as deployment, shopWebRef as ref } from '../support/ledger-records.js';
 import { rejection } from '../support/rejection.js';
 
-const ref = { apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'shop', name: 'web' };
-const deployment = (replicas: number, image = 'web:1'): KubeObject => ({
-  apiVersion: 'apps/v1',
-  kind: 'Deployment',
-  metadata: { name: 'web', namespace: 'shop', labels: { app: 'web' } },
-  spec: { replicas, template: { spec: { containers: [{ name: 'web', image }] } } },
-});
 const operator = (username: string): Caller => ({
   id: `tokens-file:svc:${username}`,
   username,

@@ -4,7 +4,6 @@ import { RevertChange, type RevertGuard } from '../../application/ledger/revert-
 import { OPEN_WRITE_SCOPE } from '../../domain/actions/write-scope.js';
 import { rolesUpTo, type Caller } from '../../domain/auth/caller.js';
 import { NO_SECOND_APPROVER } from '../../domain/auth/session-owner.js';
-import type { KubeObject } from '../../domain/cluster/kube-types.js';
 import { ConflictError, ForbiddenError, ValidationError } from '../../domain/errors.js';
 import type { ChangeEntry } from '../../domain/ledger/change-entry.js';
 import type { NamedPolicy } from '../../domain/orgdata/policy-constraint.js';
@@ -13,15 +12,9 @@ import { parseKindName } from '../../domain/write-guard/kind-names.js';
 import { FakeChangeLedger } from '../fakes/fake-change-ledger.js';
 import { FakeCluster } from '../fakes/fake-cluster.js';
 import { FakeClock } from '../support/fake-clock.js';
+import { shopWebDeployment as deployment, shopWebRef as ref } from '../support/ledger-records.js';
 import { rejection } from '../support/rejection.js';
 
-const ref = { apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'shop', name: 'web' };
-const deployment = (replicas: number, image = 'web:1'): KubeObject => ({
-  apiVersion: 'apps/v1',
-  kind: 'Deployment',
-  metadata: { name: 'web', namespace: 'shop', labels: { app: 'web' } },
-  spec: { replicas, template: { spec: { containers: [{ name: 'web', image }] } } },
-});
 const person = (username: string, role: 'operator' | 'admin' = 'operator', kind: Caller['kind'] = 'tokens-file'): Caller => ({
   id: `${kind}:svc:${username}`,
   username,
