@@ -1,6 +1,7 @@
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import type { Metrics, RefusalReason, TokenUsage, ToolOutcome } from '../../domain/ports/metrics.js';
 import { BoundedLabels } from './bounded-labels.js';
+import { HttpRequestSeries } from './http-request-series.js';
 
 /** What GET /metrics sends. */
 export interface MetricsExposition {
@@ -34,19 +35,8 @@ export class PrometheusMetrics implements Metrics, MetricsExposition {
   private readonly registry = new Registry();
   private readonly labels = new BoundedLabels();
   readonly contentType = this.registry.contentType;
-  private readonly requests = new Counter({
-    name: 'svc_http_requests_total',
-    help: 'HTTP requests answered, by method, route template and status',
-    labelNames: ['method', 'route', 'status'] as const,
-    registers: [this.registry],
-  });
-  private readonly durations = new Histogram({
-    name: 'svc_http_request_duration_seconds',
-    help: 'Time from the request line to the last byte of the answer, by method and route template',
-    labelNames: ['method', 'route'] as const,
-    buckets: DURATION_BUCKETS,
-    registers: [this.registry],
-  });
+  /** The per-request metrics, kept outside prom-client: they are recorded on every answer (see HttpRequestSeries). */
+  private readonly http = new HttpRequestSeries(DURATION_BUCKETS);
   private readonly tools = new Counter({
     name: 'svc_tool_runs_total',
     help: 'Tool runs ended (REST, MCP and runs), by tool and outcome (success, error, cancelled)',
@@ -92,10 +82,7 @@ export class PrometheusMetrics implements Metrics, MetricsExposition {
   });
 
   httpRequest(method: string, route: string, status: number, seconds: number): void {
-    const m = this.labels.of('method', method);
-    const r = this.labels.of('route', route);
-    this.requests.inc({ method: m, route: r, status: this.labels.of('status', String(status)) });
-    this.durations.observe({ method: m, route: r }, seconds);
+    this.http.record(method, route, status, seconds);
   }
 
   toolRun(tool: string, outcome: ToolOutcome): void {
@@ -131,6 +118,6 @@ export class PrometheusMetrics implements Metrics, MetricsExposition {
 
   async render(): Promise<string> {
     const [defaults, own] = await Promise.all([processDefaults().metrics(), this.registry.metrics()]);
-    return `${defaults}\n${own}`;
+    return `${defaults}\n${this.http.render()}\n${own}`;
   }
 }

@@ -34,6 +34,23 @@ export const UNMATCHED = 'unmatched';
  * page and its assets are `/docs`. A trailing slash is ignored, as express does.
  */
 export function routeTemplate(path: string): string {
+  if (FIXED.has(path)) return path;
+  const known = recent.get(path);
+  if (known !== undefined) return known;
+  const template = templateOf(path);
+  // the paths seen last, bounded in number and length: a scanner's stream of fresh paths clears it, it never grows
+  if (path.length > RECENT_PATH_LENGTH) return template;
+  if (recent.size >= RECENT_PATHS) recent.clear();
+  recent.set(path, template);
+  return template;
+}
+
+/** How many raw paths routeTemplate remembers (each one's template, computed once). */
+const RECENT_PATHS = 512;
+const RECENT_PATH_LENGTH = 256;
+const recent = new Map<string, string>();
+
+function templateOf(path: string): string {
   const p = path.length > 1 && path.endsWith('/') ? path.replace(/\/+$/, '') : path;
   if (FIXED.has(p)) return p;
   if (p === '/docs' || p.startsWith('/docs/')) return '/docs';

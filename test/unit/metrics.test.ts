@@ -23,6 +23,14 @@ describe('metrics', () => {
       expect(routeTemplate(stray), stray).to.equal('unmatched');
   });
 
+  it('route templates stay right past the remembered paths: a stream of fresh paths, long ones, then the first again', () => {
+    for (let i = 0; i < 2000; i++) expect(routeTemplate(`/api/v1/runs/run_${i}`)).to.equal('/api/v1/runs/{runId}');
+    expect(routeTemplate(`/api/v1/runs/${'x'.repeat(5000)}/events`)).to.equal('/api/v1/runs/{runId}/events');
+    expect(routeTemplate(`/api/v1/runs/${'x'.repeat(5000)}/nope`)).to.equal('unmatched');
+    expect(routeTemplate('/api/v1/runs/run_0')).to.equal('/api/v1/runs/{runId}');
+    expect(routeTemplate('/api/v1/runs/run_0/')).to.equal('/api/v1/runs/{runId}');
+  });
+
   it('bounds each label: past the limit of distinct values, new ones count as other; long values are cut', () => {
     const labels = new BoundedLabels(3);
     expect(['a', 'b', 'c', 'd', 'a'].map((v) => labels.of('model', v))).to.deep.equal(['a', 'b', 'c', 'other', 'a']);
