@@ -35,6 +35,7 @@ import type { Metrics } from '../domain/ports/metrics.js';
 import type { RateLimiter } from '../domain/ports/rate-limiter.js';
 import type { ListPrompts } from '../application/prompts/list-prompts.js';
 import type { PromptSourceResolver } from '../application/prompts/prompt-source-resolver.js';
+import type { RevertChange } from '../application/ledger/revert-change.js';
 import type { RenderPrompt } from '../application/prompts/render-prompt.js';
 import type { WatchRun } from '../application/runs/watch-run.js';
 import type { LedgerRetention } from '../application/ledger/ledger-retention.js';
@@ -277,6 +278,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
         ingest: ingestSource,
       },
       watchRun: runs.watchRun,
+      changes: { ledger: ledger.port, revert: ledger.revert },
     },
   });
   return c;
@@ -312,6 +314,8 @@ export interface AppParts {
     readonly ingest: IngestSource;
   };
   readonly watchRun: WatchRun;
+  /** The change ledger and its guarded revert (the evaluation harness undoes each case's changes through them). */
+  readonly changes: { readonly ledger: ChangeLedger; readonly revert: RevertChange };
 }
 
 /** Background work a started server owns, beyond the capability scan. */

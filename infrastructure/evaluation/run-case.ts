@@ -5,10 +5,9 @@ import { rolesUpTo, type Caller, identityId, SVC_ISSUER } from '../../domain/aut
 import { DomainError } from '../../domain/errors.js';
 import type { CaseObservation } from '../../domain/evaluation/case-result.js';
 import type { LlmProvider } from '../../domain/ports/llm-provider.js';
-import { buildContainer } from '../composition-root.js';
+import { appParts, buildContainer } from '../composition-root.js';
 import { loadConfig } from '../config/config.js';
 import { ScenarioCluster } from '../sandbox/scenario-cluster.js';
-import { TOKENS } from '../tokens.js';
 import { notRestored, observedWrites, snapshot } from './case-writes.js';
 import { flowOf } from './case-flow.js';
 import { leakedSecrets } from './leak-check.js';
@@ -54,14 +53,16 @@ export async function runCase(loaded: LoadedScenario, llm: ReplayLlm | Recording
   const dataDir = mkdtempSync(path.join(tmpdir(), 'svc-eval-'));
   const kubeconfig = path.join(dataDir, 'kubeconfig.yaml');
   sandbox.writeKubeconfig(kubeconfig);
-  const container = buildContainer(loadConfig(caseEnvironment(env, kubeconfig, dataDir)), {
-    llm: llm as LlmProvider,
-    cluster: (await import('./sandbox-cluster-client.js')).sandboxClusterClient(kubeconfig),
-  });
+  const parts = appParts(
+    buildContainer(loadConfig(caseEnvironment(env, kubeconfig, dataDir)), {
+      llm: llm as LlmProvider,
+      cluster: (await import('./sandbox-cluster-client.js')).sandboxClusterClient(kubeconfig),
+    }),
+  );
   try {
     const before = snapshot(sandbox.server);
     const from = sandbox.server.requests.length;
-    const execute = container.resolve(TOKENS.ExecuteTool);
+    const execute = parts.tools.execute;
     const started = Date.now();
     const flow = await flowOf(scenario, (toolName, params) =>
       execute.execute({ toolName, params, requestId: `eval-${scenario.name}-${repeat}`, caller: EVAL_CALLER }).then((r) => r.result),
@@ -69,7 +70,7 @@ export async function runCase(loaded: LoadedScenario, llm: ReplayLlm | Recording
     const latencyMs = Date.now() - started;
     const health = sandbox.health();
     const writes = observedWrites(sandbox.server, before, from);
-    const reverts = await revertAll(container.resolve(TOKENS.ChangeLedger), container.resolve(TOKENS.RevertChange));
+    const reverts = await revertAll(parts.changes.ledger, parts.changes.revert);
     reverts.problems.push(...notRestored(sandbox.server, before, writes));
     return {
       scenario: scenario.name,
@@ -90,7 +91,7 @@ export async function runCase(loaded: LoadedScenario, llm: ReplayLlm | Recording
       latencyMs,
     };
   } finally {
-    for (const stop of container.resolve(TOKENS.OnShutdown)) await stop().catch(() => undefined);
+    for (const stop of parts.onShutdown) await stop().catch(() => undefined);
     await sandbox.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
