@@ -50,6 +50,8 @@ async function main() {
     SVC_RATE_LIMIT_ENABLED: 'false',
     SVC_RUNS_MAX_PER_CALLER: '10000',
     SVC_RUNS_MAX_ACTIVE: '10000',
+    // every stream is the bench's one caller: room for all of them (the default is 20 per caller)
+    SVC_RUN_STREAMS_PER_CALLER: String(Math.max(20, STREAMS)),
   });
   const c = buildContainer(config, { toolHandlers: { operate: instant } });
   const execute = c.resolve(TOKENS.ExecuteTool);
@@ -100,6 +102,8 @@ async function main() {
       (_, i) =>
         new Promise<void>((resolve, reject) => {
           const req = http.get(`${server.url}/api/v1/runs/${run.runId}/events`, { agent, headers: { authorization: `Bearer ${TOKEN}` } }, (res) => {
+            // a refused stream (429 past the per-caller limit) would never count an event: stop instead of waiting for it
+            if (res.statusCode !== 200) return reject(new Error(`stream ${i} answered ${res.statusCode}`));
             res.setEncoding('utf8');
             res.on('data', (chunk: string) => (counts[i] += chunk.split('\nevent: ').length - 1));
             resolve();
