@@ -1,6 +1,7 @@
 import type { Clock, Timers } from '../../domain/ports/clock.js';
 import type { ChangeLedger } from '../../domain/ports/change-ledger.js';
 import type { Logger } from '../../domain/ports/logger.js';
+import { RepeatingPass } from './repeating-pass.js';
 
 const DAY_MS = 86_400_000;
 /** Pruning runs at start and then this often: retention is counted in days, an hour late is nothing. */
@@ -12,20 +13,22 @@ export const RETENTION_INTERVAL_MS = 3_600_000;
  * at the next run. `stop` cancels the next run and waits for one in flight.
  */
 export class LedgerRetention {
-  private cancel: (() => void) | undefined;
-  private running: Promise<void> | undefined;
-  private stopped = false;
+  private readonly loop: RepeatingPass;
 
   constructor(
     private readonly ledger: ChangeLedger,
     private readonly retentionDays: number,
     private readonly clock: Clock & Timers,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    this.loop = new RepeatingPass(clock, async () => {
+      await this.pruneNow();
+      return RETENTION_INTERVAL_MS;
+    });
+  }
 
   start(): void {
-    this.stopped = false;
-    this.run();
+    this.loop.start();
   }
 
   /** One prune now; resolves with how many entries went (0 after a failure). */
@@ -40,16 +43,7 @@ export class LedgerRetention {
     }
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    this.cancel?.();
-    await this.running;
-  }
-
-  private run(): void {
-    this.running = this.pruneNow().then(() => {
-      this.running = undefined;
-      if (!this.stopped) this.cancel = this.clock.schedule(RETENTION_INTERVAL_MS, () => this.run());
-    });
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 }

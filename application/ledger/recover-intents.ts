@@ -7,6 +7,7 @@ import type { ClusterReader } from '../../domain/ports/cluster-reader.js';
 import type { Logger } from '../../domain/ports/logger.js';
 import { actingAsService } from '../cluster/acting-caller.js';
 import type { ChangeRecorder } from './change-recorder.js';
+import { RepeatingPass } from './repeating-pass.js';
 
 /** Recovery runs at start and then at least this often. */
 export const INTENT_RECOVERY_INTERVAL_MS = 60_000;
@@ -36,9 +37,7 @@ export interface RecoveryRun {
  * the next run and waits for one in flight.
  */
 export class RecoverIntents {
-  private cancel: (() => void) | undefined;
-  private running: Promise<void> | undefined;
-  private stopped = false;
+  private readonly loop: RepeatingPass;
 
   constructor(
     private readonly ledger: ChangeLedger,
@@ -47,17 +46,21 @@ export class RecoverIntents {
     private readonly clock: Clock & Timers,
     private readonly logger: Logger,
     private readonly graceMs: number,
-  ) {}
-
-  start(): void {
-    this.stopped = false;
-    this.run();
+  ) {
+    // the next run at the interval, or sooner when an open intent becomes due (never sooner than MIN_INTERVAL_MS)
+    this.loop = new RepeatingPass(clock, async () => {
+      const { nextDueMs } = await this.recoverNow();
+      const soonest = nextDueMs === undefined ? INTENT_RECOVERY_INTERVAL_MS : nextDueMs - this.clock.now();
+      return Math.min(INTENT_RECOVERY_INTERVAL_MS, Math.max(MIN_INTERVAL_MS, soonest));
+    });
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    this.cancel?.();
-    await this.running;
+  start(): void {
+    this.loop.start();
+  }
+
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
   /** One pass now: every open intent past the grace period gets its outcome. */
@@ -124,15 +127,5 @@ export class RecoverIntents {
       }
       return { error: e instanceof DomainError ? e.message : 'the cluster call failed unexpectedly' };
     }
-  }
-
-  private run(): void {
-    this.running = this.recoverNow().then((r) => {
-      this.running = undefined;
-      if (this.stopped) return;
-      const soonest = r.nextDueMs === undefined ? INTENT_RECOVERY_INTERVAL_MS : r.nextDueMs - this.clock.now();
-      const delay = Math.min(INTENT_RECOVERY_INTERVAL_MS, Math.max(MIN_INTERVAL_MS, soonest));
-      this.cancel = this.clock.schedule(delay, () => this.run());
-    });
   }
 }
