@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import request from 'supertest';
 import type { RecordedRequest } from '../../infrastructure/sandbox/kube/kube-api-server.js';
+import { statusBody } from '../../infrastructure/sandbox/kube/kube-writes.js';
 import { auth } from '../support/test-app.js';
 import { runWorkflow, WorkflowStandIns } from '../support/workflow-harness.js';
 
@@ -11,17 +12,7 @@ const DEPLOYMENT = '/apis/apps/v1/namespaces/x/deployments/web';
 /** The Deployment's persisted apply is refused, as an admission webhook would: the deploy stops after the Service. */
 const denyDeployment = (r: RecordedRequest) =>
   r.method === 'PATCH' && r.path === DEPLOYMENT && r.query.get('dryRun') !== 'All'
-    ? {
-        status: 403,
-        body: {
-          kind: 'Status',
-          apiVersion: 'v1',
-          status: 'Failure',
-          reason: 'Forbidden',
-          code: 403,
-          message: 'admission webhook "policy.example.com" denied the request',
-        },
-      }
+    ? { status: 403, body: statusBody(403, 'Forbidden', 'admission webhook "policy.example.com" denied the request') }
     : undefined;
 
 /** deployManifests stopping half-way, then `cleanup: true` (real app, the Kubernetes stand-in, a scripted model, the file ledger). */

@@ -3,6 +3,7 @@ import request from 'supertest';
 import type { Express } from 'express';
 import { describeEvent } from '../../interfaces/cli/run-watch.js';
 import { KubeApiServer, type Intercept, type RecordedRequest } from '../../infrastructure/sandbox/kube/kube-api-server.js';
+import { statusBody } from '../../infrastructure/sandbox/kube/kube-writes.js';
 import type { ChatReply } from '../support/scripted-model.js';
 import { PROVIDERS, startModelStandIn, type ModelStandIn } from '../support/model-stand-ins.js';
 import { planJson, scaleWeb, webManifest } from '../support/operate-fixtures.js';
@@ -186,17 +187,7 @@ describe('verify or revert: the deterministic verdict after an execution', () =>
       let patches = 0;
       kube.intercept = (r) =>
         persistedPatch(r) && ++patches === 2
-          ? {
-              status: 403,
-              body: {
-                kind: 'Status',
-                apiVersion: 'v1',
-                status: 'Failure',
-                reason: 'Forbidden',
-                code: 403,
-                message: 'admission webhook "freeze.example.com" denied the request',
-              },
-            }
+          ? { status: 403, body: statusBody(403, 'Forbidden', 'admission webhook "freeze.example.com" denied the request') }
           : undefined;
       const result = await operate(app, [badImage], { onFailure: 'revert' });
       const health = result.execution.outcome.health;
