@@ -9,6 +9,7 @@ import { OpenAiChatServer } from '../support/openai-chat-server.js';
 import { planJson, scaleWeb, webManifest } from '../support/operate-fixtures.js';
 import { requireRedisServer } from '../support/redis-fixture.js';
 import { RedisServer } from '../support/redis-server.js';
+import { callJson } from '../support/replica-processes.js';
 import { runSvc } from '../support/svc-process.js';
 
 const TOKEN = 'ledger-intent-token-0123456789ab';
@@ -67,14 +68,7 @@ describe('the write-ahead ledger across kill -9 (real svc processes, Kubernetes 
     const url = await poll('svc listening', 20_000, () => /"url":"([^"]+)"/.exec(p.output())?.[1]);
     return { url, p };
   }
-  const call = async (url: string, method: string, pathname: string, body?: Json): Promise<{ status: number; json: Json }> => {
-    const res = await fetch(`${url}${pathname}`, {
-      method,
-      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
-      ...(body ? { body: JSON.stringify(body) } : {}),
-    });
-    return { status: res.status, json: (await res.json()) as Json };
-  };
+  const call = (url: string, method: string, pathname: string, body?: Json) => callJson(url, method, pathname, { authorization: `Bearer ${TOKEN}` }, body);
   async function plan(url: string): Promise<string> {
     chat.script(
       { toolCalls: [{ name: 'get_resource', arguments: JSON.stringify({ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', namespace: 'x' }) }] },

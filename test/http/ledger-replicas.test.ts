@@ -7,6 +7,7 @@ import { OpenAiChatServer } from '../support/openai-chat-server.js';
 import { planJson, scaleWeb, webManifest } from '../support/operate-fixtures.js';
 import { requireRedisServer } from '../support/redis-fixture.js';
 import { RedisServer } from '../support/redis-server.js';
+import { callJson } from '../support/replica-processes.js';
 import { startReplica, waitFor, type runSvc } from '../support/svc-process.js';
 
 const TOKEN = 'ledger-replica-token-0123456789';
@@ -70,14 +71,7 @@ describe('the change ledger on Redis shared by replica processes', function () {
     procs.push(p);
     return url;
   }
-  const call = async (url: string, method: string, pathname: string, body?: Json): Promise<{ status: number; json: Json }> => {
-    const res = await fetch(`${url}${pathname}`, {
-      method,
-      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
-      ...(body ? { body: JSON.stringify(body) } : {}),
-    });
-    return { status: res.status, json: (await res.json()) as Json };
-  };
+  const call = (url: string, method: string, pathname: string, body?: Json) => callJson(url, method, pathname, { authorization: `Bearer ${TOKEN}` }, body);
 
   it('three processes appending at once and a replica’s write keep one unbroken chain; A’s change is reverted through B', async () => {
     const [a, b] = [await replica(), await replica()];
