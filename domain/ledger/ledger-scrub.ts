@@ -1,5 +1,5 @@
 import { REDACTED, scrubText } from '../security/scrub-credentials.js';
-import { redactSecrets } from '../security/secret-spellings.js';
+import { secretRedactor } from '../security/secret-spellings.js';
 import { scrubSecretsInText } from '../security/scrub-secrets.js';
 import type { ChangeRecord } from './change-entry.js';
 import { isJsonObject } from '../json-object.js';
@@ -17,27 +17,27 @@ export function scrubEntryText(text: string, secrets: readonly string[]): string
   return scrubSecretsInText(scrubText(text, secrets));
 }
 
-/** Every string of a value with svc's own credential values as `***`: a copy, or the value itself when none shows. */
-function withoutKnown(value: unknown, secrets: readonly string[], depth = 0): unknown {
-  if (typeof value === 'string') return scrubStrings(value, secrets);
+/**
+ * Every string of a value with svc's own credential values as `***` (only the
+ * known values, in each of their spellings, encoded ones too: URLs in an
+ * object's fields stay as the cluster has them, an undo writes them back): a
+ * copy, or the value itself when none shows.
+ */
+function withoutKnown(value: unknown, redact: (text: string) => string, depth = 0): unknown {
+  if (typeof value === 'string') return redact(value);
   if (depth > 64) return value;
   if (Array.isArray(value)) {
-    const out = value.map((v) => withoutKnown(v, secrets, depth + 1));
+    const out = value.map((v) => withoutKnown(v, redact, depth + 1));
     return out.some((v, i) => v !== value[i]) ? out : value;
   }
   if (!isJsonObject(value)) return value;
   let changed = false;
   const out: Obj = {};
   for (const [k, v] of Object.entries(value)) {
-    out[k] = withoutKnown(v, secrets, depth + 1);
+    out[k] = withoutKnown(v, redact, depth + 1);
     changed ||= out[k] !== v;
   }
   return changed ? out : value;
-}
-
-/** Only the known values (in each of their spellings, encoded ones too): URLs in an object's fields stay as the cluster has them (an undo writes them back). */
-function scrubStrings(text: string, secrets: readonly string[]): string {
-  return redactSecrets(text, secrets, REDACTED);
 }
 
 /**
@@ -60,7 +60,7 @@ export function scrubRecord(record: ChangeRecord, secrets: readonly string[]): C
       // a git host's answer is text from outside, as the API server's messages are
       ...(record.git?.pullRequestError !== undefined ? { git: { ...record.git, pullRequestError: text(record.git.pullRequestError) } } : {}),
     },
-    secrets,
+    secretRedactor(secrets, REDACTED),
   ) as ChangeRecord;
   return scrubbed.inverse !== record.inverse && scrubbed.inverse !== null ? { ...scrubbed, inverse: null } : scrubbed;
 }

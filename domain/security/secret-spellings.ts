@@ -55,10 +55,22 @@ export function secretSpellings(secret: string): readonly string[] {
  * values would redact ordinary words) replaced by `redacted`.
  */
 export function redactSecrets(text: string, secrets: readonly (string | undefined)[], redacted: string): string {
+  return secretRedactor(secrets, redacted)(text);
+}
+
+/**
+ * redactSecrets for many strings with the same secrets (every string of an
+ * answer, a session, a ledger record): the spellings are worked out once,
+ * not once per string.
+ */
+export function secretRedactor(secrets: readonly (string | undefined)[], redacted: string): (text: string) => string {
   const spellings = new Set<string>();
   for (const secret of secrets) if (secret && secret.length >= 4) for (const s of secretSpellings(secret)) spellings.add(s);
   // longest first across all secrets: `user:token` encoded whole goes before the token's own run inside it
-  let out = text;
-  for (const spelling of [...spellings].sort((a, b) => b.length - a.length)) if (out.includes(spelling)) out = out.split(spelling).join(redacted);
-  return out;
+  const ordered = [...spellings].sort((a, b) => b.length - a.length);
+  return (text) => {
+    let out = text;
+    for (const spelling of ordered) if (out.includes(spelling)) out = out.split(spelling).join(redacted);
+    return out;
+  };
 }

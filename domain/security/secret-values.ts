@@ -1,6 +1,6 @@
 import { isJsonObject } from '../json-object.js';
 import { REDACTED } from './scrub-credentials.js';
-import { redactSecrets } from './secret-spellings.js';
+import { secretRedactor } from './secret-spellings.js';
 
 /**
  * Values of Kubernetes Secrets, collected so that they can be scrubbed by
@@ -70,12 +70,13 @@ const MAX_DEPTH = 64;
  */
 export function scrubSecretValues<T>(value: T, secrets: readonly string[]): T {
   if (!secrets.length) return value;
+  const redact = secretRedactor(secrets, REDACTED);
   const walk = (v: unknown, depth: number): unknown => {
-    if (typeof v === 'string') return redactSecrets(v, secrets, REDACTED);
+    if (typeof v === 'string') return redact(v);
     if (depth > MAX_DEPTH) return v;
     if (Array.isArray(v)) return v.map((x) => walk(x, depth + 1));
     if (!isJsonObject(v)) return v;
-    return Object.fromEntries(Object.entries(v).map(([k, x]) => [redactSecrets(k, secrets, REDACTED), walk(x, depth + 1)]));
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [redact(k), walk(x, depth + 1)]));
   };
   return walk(value, 0) as T;
 }
