@@ -4,7 +4,7 @@
  * text as written (no URL normalisation), so an unchanged URL stays byte-equal.
  */
 
-import { redactSecrets } from './secret-spellings.js';
+import { redactSecrets, secretRedactor } from './secret-spellings.js';
 
 export const REDACTED = '***';
 
@@ -99,4 +99,10 @@ function replaceUrls(text: string, scrub: (url: string) => string): string {
  */
 export function scrubText(text: string, secrets: readonly (string | undefined)[] = []): string {
   return redactSecrets(replaceUrls(text, scrubUrl), secrets, REDACTED);
+}
+
+/** scrubText for many texts with the same secrets (every attribute of every span an exporter sends): the secrets' spellings are worked out once. */
+export function textScrubber(secrets: readonly (string | undefined)[]): (text: string) => string {
+  const redact = secretRedactor(secrets, REDACTED);
+  return (text) => redact(replaceUrls(text, scrubUrl));
 }

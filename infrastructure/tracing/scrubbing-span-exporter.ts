@@ -1,7 +1,7 @@
 import type { Attributes, AttributeValue } from '@opentelemetry/api';
 import type { ExportResult } from '@opentelemetry/core';
 import type { ReadableSpan, SpanExporter, TimedEvent } from '@opentelemetry/sdk-trace-base';
-import { scrubText, scrubUrl } from '../../domain/security/scrub-credentials.js';
+import { scrubUrl, textScrubber } from '../../domain/security/scrub-credentials.js';
 
 /**
  * Sits in front of the real exporter and hands it a scrubbed copy of every
@@ -15,11 +15,15 @@ import { scrubText, scrubUrl } from '../../domain/security/scrub-credentials.js'
  * earlier truncation would no longer be recognised and its prefix would leak.
  */
 export class ScrubbingSpanExporter implements SpanExporter {
+  private readonly scrub: (text: string) => string;
+
   constructor(
     private readonly next: SpanExporter,
-    private readonly secrets: readonly string[],
+    secrets: readonly string[],
     private readonly valueLengthLimit?: number,
-  ) {}
+  ) {
+    this.scrub = textScrubber(secrets);
+  }
 
   export(spans: ReadableSpan[], done: (result: ExportResult) => void): void {
     this.next.export(
@@ -41,7 +45,7 @@ export class ScrubbingSpanExporter implements SpanExporter {
    * (path and query) carry no scheme, so scrubText would not see them as URLs.
    */
   private text(value: string, key = ''): string {
-    let clean = scrubText(value, this.secrets);
+    let clean = this.scrub(value);
     if (key.endsWith('.query') && !clean.startsWith('?')) clean = scrubUrl(`?${clean}`).slice(1);
     else if (key.endsWith('.query') || key === 'http.target') clean = scrubUrl(clean);
     return this.valueLengthLimit !== undefined && clean.length > this.valueLengthLimit ? clean.slice(0, this.valueLengthLimit) : clean;
