@@ -106,8 +106,13 @@ function notRolledOut(
 }
 
 export function uniqueTargets(actions: readonly ClusterAction[]): ResourceRef[] {
+  return uniqueRefs(actions.map(actionTarget));
+}
+
+/** Each object once (by refKey), in the order first named. */
+export function uniqueRefs(refs: readonly ResourceRef[]): ResourceRef[] {
   const seen = new Map<string, ResourceRef>();
-  for (const r of actions.map(actionTarget)) if (!seen.has(refKey(r))) seen.set(refKey(r), r);
+  for (const r of refs) if (!seen.has(refKey(r))) seen.set(refKey(r), r);
   return [...seen.values()];
 }
 

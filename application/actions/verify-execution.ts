@@ -16,10 +16,12 @@ import {
 import { ConflictError, DomainError } from '../../domain/errors.js';
 import type { InverseChange } from '../../domain/ledger/change-entry.js';
 import { asJsonObject } from '../../domain/json-object.js';
+import { shellWord } from '../../domain/shell-word.js';
 import type { ChangeLedger } from '../../domain/ports/change-ledger.js';
 import type { Clock, Timers } from '../../domain/ports/clock.js';
 import type { ClusterReader } from '../../domain/ports/cluster-reader.js';
 import type { RevertChange } from '../ledger/revert-change.js';
+import { refKey, uniqueRefs } from './await-rollouts.js';
 import { currentRun, reportProgress } from '../runs/run-scope.js';
 
 export type OnFailure = 'revert' | 'report';
@@ -98,9 +100,7 @@ export interface ExecutionVerification {
 export type VerifySnapshot = ReadonlyMap<string, WorkloadObservation>;
 
 const EVENT_LIMIT = 500;
-const refKey = (r: ResourceRef) => `${r.apiVersion}/${r.kind}/${r.namespace ?? ''}/${r.name}`;
 const where = (r: ResourceRef) => `${r.kind} ${r.namespace ? `${r.namespace}/` : ''}${r.name}`;
-const quote = (s: string) => (/^[A-Za-z0-9_./:=@-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
 
 /** onFailure for this execution: the caller's, else the configured default, else report (manual) or revert (automatic). */
 export function onFailureFor(given: OnFailure | undefined, settings: VerifySettings | undefined, automatic: boolean): OnFailure {
@@ -150,7 +150,7 @@ export class VerifyExecution {
   }): Promise<ExecutionVerification> {
     const started = this.clock.now();
     const deleted = new Set(input.writes.filter((w) => w.deleted).map((w) => refKey(w.target)));
-    const targets = unique(input.writes.map((w) => w.target)).filter((t) => !deleted.has(refKey(t)));
+    const targets = uniqueRefs(input.writes.map((w) => w.target)).filter((t) => !deleted.has(refKey(t)));
     const windowMs = Math.max(0, Math.min(this.settings.windowMs, input.deadlineMs));
     const end = started + windowMs;
     // a clock that does not move (or moves oddly) still ends the window: at most one look per interval, and one more
@@ -326,29 +326,23 @@ function containersOf(p: KubeObject): ContainerObservation[] {
   });
 }
 
-function unique(refs: readonly ResourceRef[]): ResourceRef[] {
-  const seen = new Map<string, ResourceRef>();
-  for (const r of refs) if (!seen.has(refKey(r))) seen.set(refKey(r), r);
-  return [...seen.values()];
-}
-
 export function revertCall(ledgerId: string): RevertCall {
   const path = `/api/v1/changes/${encodeURIComponent(ledgerId)}/revert`;
-  return { ledgerId, method: 'POST', path, body: {}, cli: `svc changes revert ${quote(ledgerId)}` };
+  return { ledgerId, method: 'POST', path, body: {}, cli: `svc changes revert ${shellWord(ledgerId)}` };
 }
 
 /** By hand: the recorded inverse as kubectl (a Deployment also by `rollout undo`). */
 export function kubectlFor(t: ResourceRef, inverse: InverseChange): string[] {
   const resource = `${t.kind.toLowerCase()}${t.apiVersion.includes('/') ? `.${t.apiVersion.split('/')[1]}.${t.apiVersion.split('/')[0]}` : ''}/${t.name}`;
-  const ns = t.namespace ? ` -n ${quote(t.namespace)}` : '';
+  const ns = t.namespace ? ` -n ${shellWord(t.namespace)}` : '';
   switch (inverse.method) {
     case 'patch':
       return [
-        `kubectl patch ${quote(resource)}${ns} --type=merge -p ${quote(JSON.stringify(inverse.body))}`,
-        ...(t.kind === 'Deployment' ? [`kubectl rollout undo deployment/${quote(t.name)}${ns}`] : []),
+        `kubectl patch ${shellWord(resource)}${ns} --type=merge -p ${shellWord(JSON.stringify(inverse.body))}`,
+        ...(t.kind === 'Deployment' ? [`kubectl rollout undo deployment/${shellWord(t.name)}${ns}`] : []),
       ];
     case 'delete':
-      return [`kubectl delete ${quote(resource)}${ns}`];
+      return [`kubectl delete ${shellWord(resource)}${ns}`];
     case 'create':
       return [`kubectl apply --server-side --field-manager=svc -f - <<'EOF'\n${JSON.stringify(inverse.body, null, 2)}\nEOF`];
   }

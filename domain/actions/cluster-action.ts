@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { KubeObject, PatchBody, PatchType, ResourceRef } from '../cluster/kube-types.js';
 import { patchTypeFor } from '../cluster/patch-type.js';
+import { shellWord } from '../shell-word.js';
 
 export const RISK_LEVELS = ['low', 'medium', 'high'] as const;
 export type RiskLevel = (typeof RISK_LEVELS)[number];
@@ -133,23 +134,21 @@ export function actionTarget(action: ClusterAction): ResourceRef {
   return action.target;
 }
 
-const shellQuote = (s: string) => (/^[A-Za-z0-9_./:=@-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
-
 /** The kubectl command a person would run for the same change: shown for people only, never executed (svc has no kubectl). */
 export function kubectlEquivalent(action: ClusterAction): string {
   const t = actionTarget(action);
   const resource = `${t.kind.toLowerCase()}${t.apiVersion.includes('/') ? `.${t.apiVersion.split('/')[1]}.${t.apiVersion.split('/')[0]}` : ''}/${t.name}`;
-  const ns = t.namespace ? ` -n ${shellQuote(t.namespace)}` : '';
+  const ns = t.namespace ? ` -n ${shellWord(t.namespace)}` : '';
   switch (action.type) {
     case 'apply':
       return `kubectl apply --server-side --field-manager=svc -f - <<'EOF'\n${JSON.stringify(action.manifest, null, 2)}\nEOF`;
     case 'patch':
-      return `kubectl patch ${shellQuote(resource)}${ns} --type=${patchTypeFor(t.apiVersion, action.patch as PatchBody)} -p ${shellQuote(JSON.stringify(action.patch))}`;
+      return `kubectl patch ${shellWord(resource)}${ns} --type=${patchTypeFor(t.apiVersion, action.patch as PatchBody)} -p ${shellWord(JSON.stringify(action.patch))}`;
     case 'delete':
-      return `kubectl delete ${shellQuote(resource)}${ns}`;
+      return `kubectl delete ${shellWord(resource)}${ns}`;
     case 'scale':
-      return `kubectl scale ${shellQuote(resource)}${ns} --replicas=${action.replicas}`;
+      return `kubectl scale ${shellWord(resource)}${ns} --replicas=${action.replicas}`;
     case 'rolloutRestart':
-      return `kubectl rollout restart ${shellQuote(resource)}${ns}`;
+      return `kubectl rollout restart ${shellWord(resource)}${ns}`;
   }
 }

@@ -1,9 +1,5 @@
+import { shellWord } from '../../domain/shell-word.js';
 import { nextStepsOutput } from '../../domain/tools/outputs/deployment-outputs.js';
-
-/** One shell word, single-quoted unless it is plainly safe. */
-export function shellWord(value: string): string {
-  return /^[A-Za-z0-9_./:@=-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
-}
 
 function flag(name: string, value: unknown): string[] {
   if (Array.isArray(value)) return value.flatMap((v) => flag(name, v));

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { commandLine, nextCommandText, shellWord } from '../../interfaces/cli/next-command.js';
+import { shellWord } from '../../domain/shell-word.js';
+import { commandLine, nextCommandText } from '../../interfaces/cli/next-command.js';
 import { startAccessServer, TEST_TOKEN, type AccessServer } from '../support/access-server.js';
 import { runCli } from '../support/run-cli.js';
 import { WorkflowStandIns } from '../support/workflow-harness.js';
