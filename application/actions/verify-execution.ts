@@ -17,6 +17,7 @@ import { ConflictError, DomainError } from '../../domain/errors.js';
 import type { InverseChange } from '../../domain/ledger/change-entry.js';
 import { asJsonObject } from '../../domain/json-object.js';
 import { shellWord } from '../../domain/shell-word.js';
+import { describeTarget } from '../../domain/actions/write-scope.js';
 import type { ChangeLedger } from '../../domain/ports/change-ledger.js';
 import type { Clock, Timers } from '../../domain/ports/clock.js';
 import type { ClusterReader } from '../../domain/ports/cluster-reader.js';
@@ -100,7 +101,6 @@ export interface ExecutionVerification {
 export type VerifySnapshot = ReadonlyMap<string, WorkloadObservation>;
 
 const EVENT_LIMIT = 500;
-const where = (r: ResourceRef) => `${r.kind} ${r.namespace ? `${r.namespace}/` : ''}${r.name}`;
 
 /** onFailure for this execution: the caller's, else the configured default, else report (manual) or revert (automatic). */
 export function onFailureFor(given: OnFailure | undefined, settings: VerifySettings | undefined, automatic: boolean): OnFailure {
@@ -175,7 +175,9 @@ export class VerifyExecution {
     }
     const verdict = overallHealth(judged);
     const objects = judged.map(({ target, health, evidence }) => ({ target, health, evidence }));
-    const evidence = judged.filter((j) => j.health === verdict || verdict === 'healthy').flatMap((j) => j.evidence.map((e) => `${where(j.target)}: ${e}`));
+    const evidence = judged
+      .filter((j) => j.health === verdict || verdict === 'healthy')
+      .flatMap((j) => j.evidence.map((e) => `${describeTarget(j.target)}: ${e}`));
     reportProgress('verify', { step: 'verdict', verdict, evidence: evidence.slice(0, 3) });
     const base = { verdict, evidence, objects, windowMs, observedMs: this.clock.now() - started, observations, onFailure: input.onFailure };
     if (verdict !== 'degraded') return { ...base, summary: summaryOf(verdict, evidence, targets.length) };
@@ -358,7 +360,9 @@ function revertSummary(evidence: string[], reverted: RevertedWrite[], notReverte
   const why = `The change made things worse (${evidence.slice(0, 3).join('; ')})`;
   const done = reverted.length ? ` Reverted ${reverted.map((r) => `${r.ledgerId} by ${r.revertId}`).join(', ')}.` : '';
   if (notReverted.length === 0) return `${why}; svc reverted it.${done}`;
-  const kept = notReverted.map((n) => `${n.ledgerId ?? where(n.target)}: ${n.reason}${n.kubectl ? ` (by hand, as a last resort: ${n.kubectl[0]})` : ''}`);
+  const kept = notReverted.map(
+    (n) => `${n.ledgerId ?? describeTarget(n.target)}: ${n.reason}${n.kubectl ? ` (by hand, as a last resort: ${n.kubectl[0]})` : ''}`,
+  );
   return `${why}; svc could NOT revert all of it.${done} Not reverted: ${kept.join('; ')}`;
 }
 
@@ -376,8 +380,8 @@ export function verdictLines(v: ExecutionVerification): string {
   return [
     `verdict: ${v.verdict}`,
     ...v.evidence.map((e) => `evidence: ${e}`),
-    ...(v.reverted ?? []).map((r) => `reverted: ${r.ledgerId} by ${r.revertId} (${where(r.target)})`),
-    ...(v.notReverted ?? []).map((n) => `not reverted: ${n.ledgerId ?? where(n.target)}: ${n.reason}`),
+    ...(v.reverted ?? []).map((r) => `reverted: ${r.ledgerId} by ${r.revertId} (${describeTarget(r.target)})`),
+    ...(v.notReverted ?? []).map((n) => `not reverted: ${n.ledgerId ?? describeTarget(n.target)}: ${n.reason}`),
     ...(v.verdict === 'degraded' && v.onFailure === 'report' ? ['left in place: onFailure report'] : []),
   ].join('\n');
 }
