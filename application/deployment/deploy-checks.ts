@@ -14,11 +14,7 @@ import type { StoredPolicies } from '../actions/policy-source.js';
 import { MAX_DIFF_ENTRIES, policyVerdict } from '../actions/preview-actions.js';
 
 /** What happened to one object of a deploy: its dry run, then its apply. */
-export interface ObjectOutcome {
-  apiVersion: string;
-  kind: string;
-  name: string;
-  namespace?: string;
+export interface ObjectOutcome extends ResourceRef {
   /** svc's risk for writing this object (kind, namespace, what its dry run changes). */
   risk: 'low' | 'medium' | 'high';
   riskReasons?: string[];
@@ -72,11 +68,7 @@ export function assertDeployable(objects: readonly KubeObject[], solution: Solut
 }
 
 /** One object of a deploy as the write guard previewed it: what applying it would do, judged on the dry run's object against the live one. */
-export interface PreviewedObject {
-  apiVersion: string;
-  kind: string;
-  name: string;
-  namespace?: string;
+export interface PreviewedObject extends ResourceRef {
   /** What the apply would do: create (absent now), update, or nothing (`unchanged`); `refused` when the guard or the API server refuses it. */
   effect: 'create' | 'update' | 'unchanged' | 'refused';
   /** svc's risk (the write guard's, never the model's), with every reason. */
