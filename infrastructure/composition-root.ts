@@ -154,8 +154,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
     policies,
     metrics,
   });
-  // the changes controller's use cases; the evaluation harness reads the port and the revert
-  value(TOKENS.ChangeLedger, ledger.port);
+  // the changes controller's use cases (the evaluation harness takes the port and the revert from AppParts)
   value(TOKENS.ListChanges, ledger.listChanges);
   value(TOKENS.GetChange, ledger.getChange);
   value(TOKENS.VerifyLedger, ledger.verifyLedger);

@@ -8,7 +8,6 @@ import type { GetChange } from '../application/ledger/get-change.js';
 import type { ListChanges } from '../application/ledger/list-changes.js';
 import type { VerifyLedger } from '../application/ledger/verify-ledger.js';
 import type { RevertChange } from '../application/ledger/revert-change.js';
-import type { ChangeLedger } from '../domain/ports/change-ledger.js';
 import type { ListPrompts } from '../application/prompts/list-prompts.js';
 import type { PromptSourceResolver } from '../application/prompts/prompt-source-resolver.js';
 import type { RefreshPrompts } from '../application/prompts/refresh-prompts.js';
@@ -66,7 +65,6 @@ export const TOKENS = {
   GetRun: token<GetRun>('GetRun'),
   ListRuns: token<ListRuns>('ListRuns'),
   CancelRun: token<CancelRun>('CancelRun'),
-  ChangeLedger: token<ChangeLedger>('ChangeLedger'),
   ListChanges: token<ListChanges>('ListChanges'),
   GetChange: token<GetChange>('GetChange'),
   VerifyLedger: token<VerifyLedger>('VerifyLedger'),
