@@ -69,7 +69,7 @@ export class HttpRequestSeries {
     return answered;
   }
 
-  /** The series of a method and route not seen before: its bounded labels, stored under the raw strings only when they are kept as they are. */
+  /** The series of a method and route not found under the strings as given: kept under their bounded labels, so a raw string found again later is one that is kept as it is. */
   private seriesOf(method: string, route: string): RouteSeries {
     const m = this.labels.of('method', method);
     const r = this.labels.of('route', route);
