@@ -19,6 +19,7 @@ const SLOW = [
   'http/ledger-replicas.test.js',
   'http/ledger-canaries.test.js',
   'http/ledger-intents-kill.test.js',
+  'http/ledger-store-writer.test.js',
   // Redis (a real redis-server per suite)
   'adapters/change-ledger.contract.test.js',
   'adapters/redis-*.test.js',

@@ -2,6 +2,7 @@ import { createHash, createHmac, type Hash, type Hmac } from 'node:crypto';
 import { canonicalJson } from './canonical-json.js';
 import { GENESIS_HASH, type ChangeEntry, type ChangeRecord } from './change-entry.js';
 import { newEntryId } from './change-keys.js';
+import { anchorProblem, flawOfHead, headFlawProblem, type LedgerKeys, type SealVerdict, type StoredAnchor, type StoredHead } from './ledger-seal.js';
 
 /** The name a keyed entry carries in `mac`: its hash is an HMAC-SHA256 under SVC_LEDGER_KEY. */
 export const LEDGER_MAC = 'hmac-sha256' as const;
@@ -33,6 +34,7 @@ export function entryHash(entry: Omit<ChangeEntry, 'hash'> & { hash?: string }, 
 function hashMatches(record: { entry: ChangeEntry; text?: string }, key: string | undefined): boolean {
   const { entry, text } = record;
   const keyed = entry.mac === LEDGER_MAC;
+  if (keyed && key === undefined) return false;
   if (text !== undefined) {
     const member = `"hash":"${entry.hash}",`;
     const at = text.indexOf(member);
@@ -46,6 +48,17 @@ function hashMatches(record: { entry: ChangeEntry; text?: string }, key: string 
       return true;
   }
   return entryHash(entry, key) === entry.hash;
+}
+
+/**
+ * Which key an entry is sealed with: `none` for a plain SHA-256 entry (it
+ * must match that), `key` or `previous-key` for a keyed one whose HMAC one
+ * of them makes, `wrong` when none does (or its plain hash does not match).
+ */
+export function entrySealedWith(record: { entry: ChangeEntry; text?: string }, keys: LedgerKeys): SealVerdict {
+  if (record.entry.mac !== LEDGER_MAC) return hashMatches(record, undefined) ? 'none' : 'wrong';
+  if (hashMatches(record, keys.key)) return 'key';
+  return keys.previousKey !== undefined && hashMatches(record, keys.previousKey) ? 'previous-key' : 'wrong';
 }
 
 /** Where the chain starts: the genesis, or after pruning the last pruned entry (its seq and hash). */
@@ -78,6 +91,8 @@ export interface IntegrityReport {
   keyed?: boolean;
   /** With a key: entries sealed before the key was set (plain SHA-256), all before the first keyed one. */
   unkeyed?: number;
+  /** With SVC_LEDGER_KEY_PREVIOUS: entries sealed with that key (before the rotation), all before the first sealed with the current one. */
+  previousKey?: number;
   /**
    * Intents in the chain with no outcome entry after them (absent when none):
    * writes in flight, or whose answer svc never got (it stopped) and that
@@ -89,12 +104,10 @@ export interface IntegrityReport {
 /** At most this many open intents are named in an integrity report (the count is always whole). */
 export const OPEN_INTENTS_LISTED = 100;
 
-/** What the walk compares the chain with: the head svc keeps, and the key keyed entries were sealed with. */
-export interface ChainCheck {
-  /** The head svc keeps apart from the entries (head file, Redis head key): the chain must end there. */
-  head?: ChainAnchor;
-  /** SVC_LEDGER_KEY, when set. */
-  key?: string;
+/** What the walk compares the chain with: the head svc keeps, and the keys entries, the head and the anchor were sealed with. */
+export interface ChainCheck extends LedgerKeys {
+  /** The head svc keeps apart from the entries (head file, Redis head key): the chain must end there, and with a key it must be sealed. */
+  head?: StoredHead;
 }
 
 /**
@@ -104,16 +117,24 @@ export interface ChainCheck {
  * last entry must be the head svc keeps. An edited entry fails its own hash,
  * a removed one the link of the next, a reordered pair both, removed newest
  * entries the head. With a key, an entry sealed without it after a keyed one
- * was rewritten by someone without the key; without the key, a keyed entry
- * cannot be checked and is reported. A record that is not an entry (a torn
- * last line) is reported, and the walk goes on from the last good entry.
+ * was rewritten by someone without the key, and so was one sealed with the
+ * previous key after one sealed with the current key; without the key, a
+ * keyed entry cannot be checked and is reported. With a key, the anchor and
+ * the head must carry their seals too (a head rewritten to hide the newest
+ * entries removed has none that verifies), and a flaw the head carries (a
+ * head svc found unsealed before appending after it) is reported. A record
+ * that is not an entry (a torn last line) is reported, and the walk goes on
+ * from the last good entry.
  */
-export async function verifyChain(records: AsyncIterable<StoredRecord>, anchor: ChainAnchor, check: ChainCheck = {}): Promise<IntegrityReport> {
+export async function verifyChain(records: AsyncIterable<StoredRecord>, anchor: StoredAnchor, check: ChainCheck = {}): Promise<IntegrityReport> {
   const { head, key } = check;
-  let prev = anchor;
+  let prev: ChainAnchor = anchor;
   let entries = 0;
   let unkeyed = 0;
+  let previousKey = 0;
   let keyedSeen = false;
+  let currentKeySeen = false;
+  let lastSealedWith: SealVerdict | undefined;
   let broken: { id?: string; problem: string } | undefined;
   // insertion order is chain order: the oldest open intents come first
   const open = new Set<string>();
@@ -132,34 +153,55 @@ export async function verifyChain(records: AsyncIterable<StoredRecord>, anchor: 
       continue;
     }
     const keyed = e.mac === LEDGER_MAC;
+    const sealedWith = keyed && key === undefined ? undefined : entrySealedWith(record, check);
     if (keyed && key === undefined) fail(e.id, `entry ${e.id} is sealed with a key (HMAC): set SVC_LEDGER_KEY to verify it`);
     else if (!keyed && key !== undefined && keyedSeen)
       fail(e.id, `entry ${e.id} is not sealed with the key although an entry before it is: it was rewritten without the key`);
-    else if (!hashMatches(record, key)) fail(e.id, `entry ${e.id} does not match its hash: it was changed after it was written`);
+    else if (sealedWith === 'wrong') fail(e.id, `entry ${e.id} does not match its hash: it was changed after it was written`);
+    else if (sealedWith === 'previous-key' && currentKeySeen)
+      fail(
+        e.id,
+        `entry ${e.id} is sealed with SVC_LEDGER_KEY_PREVIOUS although an entry before it is sealed with SVC_LEDGER_KEY: it was written by someone holding only the previous key`,
+      );
     else if (e.prevHash !== prev.hash) fail(e.id, `entry ${e.id} does not follow the entry before it: an entry was removed or moved`);
     else if (e.seq !== prev.seq + 1) fail(e.id, `entry ${e.id} has position ${e.seq} where ${prev.seq + 1} was expected`);
     keyedSeen ||= keyed;
+    currentKeySeen ||= sealedWith === 'key';
     if (!keyed && key !== undefined) unkeyed++;
+    if (sealedWith === 'previous-key') previousKey++;
+    lastSealedWith = sealedWith;
     prev = { seq: e.seq, hash: e.hash };
   }
-  if (head && !broken) {
-    if (head.seq > prev.seq)
-      fail(
-        undefined,
-        `the chain ends at position ${prev.seq} but svc appended up to position ${head.seq}: the newest ${head.seq - prev.seq} entries were removed`,
-      );
-    else if (head.seq < prev.seq)
-      fail(undefined, `the chain goes on past the head svc keeps (position ${head.seq}) to position ${prev.seq}: entries were added outside svc`);
-    else if (head.hash !== prev.hash) fail(undefined, `the last entry (position ${prev.seq}) is not the one svc appended: its hash differs from the head`);
-  }
+  const anchored = anchorProblem(anchor, check);
+  if (anchored) fail(undefined, anchored);
+  if (head) checkHead(head, prev, anchor, check, lastSealedWith, fail);
   return {
     ok: !broken,
     entries,
     ...(broken ? { ...(broken.id ? { firstBrokenId: broken.id } : {}), problem: broken.problem } : {}),
     ...(head ? { head: { seq: head.seq, hash: head.hash } } : {}),
-    ...(key !== undefined ? { keyed: true, ...(unkeyed ? { unkeyed } : {}) } : {}),
+    ...(key !== undefined ? { keyed: true, ...(unkeyed ? { unkeyed } : {}), ...(previousKey ? { previousKey } : {}) } : {}),
     ...(open.size ? { openIntents: { count: open.size, ids: [...open].slice(0, OPEN_INTENTS_LISTED) } } : {}),
   };
+}
+
+/** The chain must end at the head, and with a key the head must be sealed and carry no flaw retention has not passed yet. */
+function checkHead(
+  head: StoredHead,
+  end: ChainAnchor,
+  anchor: ChainAnchor,
+  keys: LedgerKeys,
+  lastSealedWith: SealVerdict | undefined,
+  fail: (id: undefined, problem: string) => void,
+) {
+  if (head.seq > end.seq)
+    fail(undefined, `the chain ends at position ${end.seq} but svc appended up to position ${head.seq}: the newest ${head.seq - end.seq} entries were removed`);
+  else if (head.seq < end.seq)
+    fail(undefined, `the chain goes on past the head svc keeps (position ${head.seq}) to position ${end.seq}: entries were added outside svc`);
+  else if (head.hash !== end.hash) fail(undefined, `the last entry (position ${end.seq}) is not the one svc appended: its hash differs from the head`);
+  // once retention has pruned past the entry appended after a flaw, what the flaw may have hidden is older than retention too
+  const flaw = flawOfHead(head, keys, head.seq === end.seq && end.seq > anchor.seq ? lastSealedWith : undefined);
+  if (flaw && flaw.seq >= anchor.seq) fail(undefined, headFlawProblem(flaw));
 }
 
 /** The record made an entry: its place in the chain, its id and time, and its hash. Pure. */

@@ -1,10 +1,11 @@
 import type { ChangeEntry, ChangeFilter, ChangePage, ChangePageRequest, ChangeRecord } from '../ledger/change-entry.js';
-import type { ChainAnchor, StoredRecord } from '../ledger/hash-chain.js';
+import type { StoredRecord } from '../ledger/hash-chain.js';
+import type { StoredAnchor, StoredHead } from '../ledger/ledger-seal.js';
 
-/** The chain as stored: where it starts (the anchor), where svc says it ends (the head), and the records between. */
+/** The chain as stored: where it starts (the anchor), where svc says it ends (the head), with their seals, and the records between. */
 export interface LedgerChain {
-  anchor: ChainAnchor;
-  head: ChainAnchor;
+  anchor: StoredAnchor;
+  head: StoredHead;
   records: AsyncIterable<StoredRecord>;
 }
 
@@ -33,7 +34,14 @@ export interface LedgerChain {
  *   (file: a fsynced head file; Redis: the head key) and as of the same
  *   moment as the records, so newest entries removed from the store show.
  * - With a key (SVC_LEDGER_KEY), `append` seals each entry with `mac`
- *   `hmac-sha256` and its hash an HMAC under the key (see sealEntry).
+ *   `hmac-sha256` and its hash an HMAC under the key (see sealEntry), the
+ *   head it writes with `mac` (sealHead), and `prune` the anchor
+ *   (sealAnchor). Before appending after a head read from the store, the
+ *   ledger judges it (flawOfHead): a head not sealed as svc seals it is
+ *   built on, and its flaw carried, sealed, in every head written after, so
+ *   `chain` keeps answering it (SVC_LEDGER_ACCEPT_HEAD drops a flaw at that
+ *   head; a head sealed with SVC_LEDGER_KEY_PREVIOUS before a rotation is
+ *   no flaw).
  * - Intents: a record of type `intent` opens an intent; a record with
  *   `intentId` closes that intent, exactly once: when it is not an open
  *   intent of this ledger (unknown, not an intent, or already closed, also

@@ -11,14 +11,16 @@ import {
   type ChangeRecord,
 } from '../../domain/ledger/change-entry.js';
 import { keysOf } from '../../domain/ledger/change-keys.js';
-import { GENESIS_ANCHOR, sealEntry, type ChainAnchor, type StoredRecord } from '../../domain/ledger/hash-chain.js';
-import { entryFromText, entryText, recordFromText } from '../../domain/ledger/ledger-text.js';
+import { entrySealedWith, GENESIS_ANCHOR, sealEntry, type ChainAnchor, type StoredRecord } from '../../domain/ledger/hash-chain.js';
+import { sealAnchor, sealHead, type LedgerKeys, type StoredAnchor, type StoredHead } from '../../domain/ledger/ledger-seal.js';
+import { entryFromText, entryText } from '../../domain/ledger/ledger-text.js';
 import { checkIntentFields, intentNotOpen } from '../../domain/ledger/intents.js';
 import type { ChangeLedger, LedgerChain } from '../../domain/ports/change-ledger.js';
 import type { Clock } from '../../domain/ports/clock.js';
 import type { Logger } from '../../domain/ports/logger.js';
 import { isErrno, writeFileDurably } from '../fs/durable-file.js';
 import { KeyedMutex } from '../sessions/keyed-mutex.js';
+import { anchorLine, anchorOf, lineRecord } from './ledger-file-format.js';
 import { copyBytes, fileLines } from './ledger-file-lines.js';
 import { HEAD_FILE, LedgerHeadFile } from './ledger-head-file.js';
 import { LedgerIndex } from './ledger-index.js';
@@ -30,24 +32,17 @@ export interface FileChangeLedgerOptions {
   logger?: Logger;
   /** 8 lowercase hex digits; default crypto.randomBytes(4). */
   random?: () => string;
-  /** SVC_LEDGER_KEY: entries are sealed with an HMAC under it. */
+  /** SVC_LEDGER_KEY: entries, the head and the anchor are sealed with an HMAC under it. */
   key?: string;
+  /** SVC_LEDGER_KEY_PREVIOUS: a head sealed with it before a rotation is built on as sealed. */
+  previousKey?: string;
+  /** SVC_LEDGER_ACCEPT_HEAD: an unsealed head the operator accepted. */
+  acceptHead?: ChainAnchor;
 }
 
 /** The whole ledger: one entry per line. */
 export const LEDGER_FILE = 'changes.jsonl';
-const anchorLine = (a: ChainAnchor) => `${JSON.stringify({ anchor: { seq: a.seq, hash: a.hash } })}\n`;
 const MAX_LINE = MAX_ENTRY_BYTES + 1024;
-
-function anchorOf(text: string): ChainAnchor | undefined {
-  if (!text.startsWith('{"anchor"')) return undefined;
-  try {
-    const a = (JSON.parse(text) as { anchor?: ChainAnchor }).anchor;
-    return a && typeof a.seq === 'number' && typeof a.hash === 'string' ? { seq: a.seq, hash: a.hash } : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 /**
  * ChangeLedger in one append-only JSON-lines file, `<dir>/changes.jsonl`
@@ -74,8 +69,10 @@ export class FileChangeLedger implements ChangeLedger {
   private opening: Promise<FileHandle> | undefined;
   private readonly index = new LedgerIndex<{ offset: number; length: number }>();
   private size = 0;
-  private head: ChainAnchor = GENESIS_ANCHOR;
-  private anchor: ChainAnchor = GENESIS_ANCHOR;
+  private head: StoredHead = GENESIS_ANCHOR;
+  private anchor: StoredAnchor = GENESIS_ANCHOR;
+  /** The ledger key(s): what the head is judged and sealed with. */
+  private readonly seal: LedgerKeys;
   /** The file ends in a line cut short: the next append first ends it. */
   private tornTail = false;
 
@@ -85,6 +82,7 @@ export class FileChangeLedger implements ChangeLedger {
     this.random = options.random ?? (() => randomBytes(4).toString('hex'));
     this.file = path.join(options.dir, LEDGER_FILE);
     this.headFile = new LedgerHeadFile(path.join(options.dir, HEAD_FILE));
+    this.seal = { key: options.key, previousKey: options.previousKey, acceptHead: options.acceptHead };
   }
 
   async append(record: ChangeRecord): Promise<ChangeEntry> {
@@ -107,7 +105,8 @@ export class FileChangeLedger implements ChangeLedger {
         await handle.datasync();
         this.index.add({ ...keysOf(entry), loc: { offset: this.size, length: bytes.length - 1 } });
         this.size += bytes.length;
-        this.head = { seq: entry.seq, hash: entry.hash };
+        // a flaw found in the head before is carried, so what it may hide stays reported
+        this.head = sealHead({ seq: entry.seq, hash: entry.hash, flaw: this.head.flaw }, this.options.key);
         // the line is durable first: a crash between the two leaves the head one behind, which opening repairs
         await this.headFile.write(this.head);
         return entry;
@@ -172,7 +171,7 @@ export class FileChangeLedger implements ChangeLedger {
         const pruned = kept ? kept.seq - 1 - this.anchor.seq : this.head.seq - this.anchor.seq;
         if (pruned <= 0) return 0;
         const next: ChainAnchor = kept ? { seq: kept.seq - 1, hash: (await this.readAt(kept.loc))!.prevHash } : this.head;
-        await this.rewriteFrom(next, kept?.loc.offset ?? this.size);
+        await this.rewriteFrom(sealAnchor(next, this.options.key), kept?.loc.offset ?? this.size);
         return pruned;
       }),
     );
@@ -188,7 +187,7 @@ export class FileChangeLedger implements ChangeLedger {
     });
   }
 
-  private async rewriteFrom(anchor: ChainAnchor, offset: number): Promise<void> {
+  private async rewriteFrom(anchor: StoredAnchor, offset: number): Promise<void> {
     await writeFileDurably(this.file, async (out) => {
       await out.write(anchorLine(anchor));
       await copyBytes(this.handle!, offset, this.size, out);
@@ -217,13 +216,15 @@ export class FileChangeLedger implements ChangeLedger {
     this.tornTail = false;
     let first = true;
     let end = 0;
-    let lastPrevHash: string | undefined;
+    // the newest two entries: how they are sealed decides whether a head sealed with the previous key is one svc wrote
+    let last: { entry: ChangeEntry; text: string }[] = [];
     for await (const line of fileLines(handle, MAX_LINE)) {
       end = line.offset + line.length + (line.terminated ? 1 : 0);
       const anchor = first ? anchorOf(line.text) : undefined;
       first = false;
       if (anchor) {
-        this.anchor = this.head = anchor;
+        this.anchor = anchor;
+        this.head = { seq: anchor.seq, hash: anchor.hash };
         continue;
       }
       const entry = entryFromText(line.text);
@@ -241,11 +242,21 @@ export class FileChangeLedger implements ChangeLedger {
         continue;
       }
       this.index.add({ ...keysOf(entry), loc: { offset: line.offset, length: line.length } });
-      if (entry.seq > this.head.seq) [this.head, lastPrevHash] = [{ seq: entry.seq, hash: entry.hash }, entry.prevHash];
+      if (entry.seq > this.head.seq) {
+        this.head = { seq: entry.seq, hash: entry.hash };
+        last = [...last.slice(-1), { entry, text: line.text }];
+      }
     }
     this.size = end;
     this.handle = handle;
-    this.head = await this.headFile.reconcile(this.head, lastPrevHash, this.anchor, (message, fields) =>
+    const sealed = (record: { entry: ChangeEntry; text: string } | undefined) => record && entrySealedWith(record, this.seal);
+    const chainEnd = {
+      end: this.head,
+      lastPrevHash: last.at(-1)?.entry.prevHash,
+      endSealedWith: sealed(last.at(-1)),
+      beforeEndSealedWith: sealed(last.at(-2)),
+    };
+    this.head = await this.headFile.reconcile(chainEnd, this.anchor, this.seal, this.options.clock.now(), (message, fields) =>
       this.options.logger?.error(message, { file: this.file, ...fields }),
     );
     return handle;
@@ -266,11 +277,6 @@ export class FileChangeLedger implements ChangeLedger {
       throw new DependencyError('ledger', `The change ledger under ${this.options.dir} could not ${what}: ${(e as Error).message}`);
     }
   }
-}
-
-function lineRecord(line: { offset: number; text: string; terminated: boolean }): StoredRecord {
-  const where = line.terminated ? `the line at byte ${line.offset}` : `the last line (at byte ${line.offset}, with no newline after it)`;
-  return recordFromText(line.text, where);
 }
 
 const absentIsNull = (e: unknown) => {

@@ -1,52 +1,25 @@
 import { randomBytes } from 'node:crypto';
-import { ExecutionError } from '../../domain/errors.js';
+import { DependencyError, ExecutionError } from '../../domain/errors.js';
 import type { ChangeEntry, ChangeFilter, ChangePage, ChangePageRequest, ChangeRecord } from '../../domain/ledger/change-entry.js';
 import { keysOf, seqOfId } from '../../domain/ledger/change-keys.js';
-import { GENESIS_ANCHOR, sealEntry, type ChainAnchor, type StoredRecord } from '../../domain/ledger/hash-chain.js';
+import { entrySealedWith, GENESIS_ANCHOR, sealEntry, type ChainAnchor, type StoredRecord } from '../../domain/ledger/hash-chain.js';
+import {
+  flawOfHead,
+  headSealedWith,
+  sealAnchor,
+  sealHead,
+  type LedgerKeys,
+  type SealVerdict,
+  type StoredAnchor,
+  type StoredHead,
+} from '../../domain/ledger/ledger-seal.js';
 import { entryFromText, entryText, recordFromText } from '../../domain/ledger/ledger-text.js';
 import { checkIntentFields, intentNotOpen } from '../../domain/ledger/intents.js';
 import type { ChangeLedger, LedgerChain } from '../../domain/ports/change-ledger.js';
 import type { Clock } from '../../domain/ports/clock.js';
 import { LedgerIndex } from './ledger-index.js';
+import { APPEND_SCRIPT, fieldOf, headFromFields, PRUNE_SCRIPT } from './redis-ledger-scripts.js';
 import type { RedisConnection } from '../redis/redis-connection.js';
-
-/**
- * Compare-and-append: the entry goes on the stream only if the head of the
- * chain is still the one it was sealed after (KEYS: stream, head, open
- * intents; ARGV: expected head hash, seq, entry, entry hash, genesis hash,
- * the intent this entry opens or '', the intent it closes or ''). An intent
- * is closed by removing it from the open-intents hash in the same script:
- * of two replicas closing one intent at once, one removes it and appends,
- * the other is answered {2} and appends nothing. {1} when appended; {0,
- * seq, hash} with the head that won meanwhile, for the next attempt.
- */
-const APPEND_SCRIPT = `
-local head = redis.call('HMGET', KEYS[2], 'seq', 'hash')
-local seq = tonumber(head[1]) or 0
-local hash = head[2] or ARGV[5]
-if hash ~= ARGV[1] then return {0, seq, hash} end
-if ARGV[7] ~= '' and redis.call('HDEL', KEYS[3], ARGV[7]) == 0 then return {2} end
-redis.call('XADD', KEYS[1], ARGV[2] .. '-1', 'e', ARGV[3])
-redis.call('HSET', KEYS[2], 'seq', ARGV[2], 'hash', ARGV[4])
-if ARGV[6] ~= '' then redis.call('HSET', KEYS[3], ARGV[6], ARGV[2]) end
-return {1}
-`;
-
-/**
- * Trims the stream below the first kept seq and moves the anchor there, never backwards, and forgets open intents
- * trimmed with it (KEYS: stream, anchor, open intents; ARGV: anchor seq, anchor hash).
- */
-const PRUNE_SCRIPT = `
-local cur = tonumber(redis.call('HGET', KEYS[2], 'seq')) or 0
-if tonumber(ARGV[1]) <= cur then return 0 end
-redis.call('XTRIM', KEYS[1], 'MINID', (tonumber(ARGV[1]) + 1) .. '-0')
-redis.call('HSET', KEYS[2], 'seq', ARGV[1], 'hash', ARGV[2])
-local open = redis.call('HGETALL', KEYS[3])
-for i = 1, #open, 2 do
-  if tonumber(open[i + 1]) <= tonumber(ARGV[1]) then redis.call('HDEL', KEYS[3], open[i]) end
-end
-return 1
-`;
 
 const MAX_ATTEMPTS = 100;
 const BATCH = 2000;
@@ -56,8 +29,12 @@ const seqOfStreamId = (id: string) => Number(id.slice(0, id.indexOf('-')));
 export interface RedisChangeLedgerOptions {
   clock: Clock;
   random?: () => string;
-  /** SVC_LEDGER_KEY: entries are sealed with an HMAC under it. */
+  /** SVC_LEDGER_KEY: entries and the head are sealed with an HMAC under it. */
   key?: string;
+  /** SVC_LEDGER_KEY_PREVIOUS: a head sealed with it before a rotation is built on as sealed. */
+  previousKey?: string;
+  /** SVC_LEDGER_ACCEPT_HEAD: an unsealed head the operator accepted. */
+  acceptHead?: ChainAnchor;
 }
 
 /**
@@ -73,7 +50,10 @@ export interface RedisChangeLedgerOptions {
 export class RedisChangeLedger implements ChangeLedger {
   private readonly random: () => string;
   private readonly index = new LedgerIndex<string>();
-  private head: ChainAnchor | undefined;
+  /** The head this replica last wrote (or judged, as read from the store). */
+  private head: StoredHead | undefined;
+  /** The ledger key(s): what heads are judged and sealed with. */
+  private readonly seal: LedgerKeys;
   /** The last stream id this replica's index has read. */
   private seen = '-';
 
@@ -82,6 +62,7 @@ export class RedisChangeLedger implements ChangeLedger {
     private readonly options: RedisChangeLedgerOptions,
   ) {
     this.random = options.random ?? (() => randomBytes(4).toString('hex'));
+    this.seal = { key: options.key, previousKey: options.previousKey, acceptHead: options.acceptHead };
   }
 
   private get keys() {
@@ -96,11 +77,15 @@ export class RedisChangeLedger implements ChangeLedger {
   async append(record: ChangeRecord): Promise<ChangeEntry> {
     checkIntentFields(record);
     const k = this.keys;
-    let head = this.head ?? (await this.readHead());
+    // the seal as stored, compared by the script (what is judged is the parsed head)
+    let [head, storedMac] = this.head ? [this.head, this.head.mac ?? ''] : await this.readHead();
+    let flaw = this.head ? head.flaw : await this.flawOf(head);
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const place = { seq: head.seq + 1, prevHash: head.hash, atMs: this.options.clock.now(), random8Hex: this.random() };
       const entry = sealEntry(record, place, this.options.key);
       const text = entryText(entry);
+      // a flaw found in the head before is carried, so what it may hide stays reported
+      const next = sealHead({ seq: entry.seq, hash: entry.hash, flaw }, this.options.key);
       const result = (await this.redis.run({ command: 'EVAL', target: 'ledger', what: 'append a ledger entry' }, (c) =>
         c.eval(
           APPEND_SCRIPT,
@@ -115,14 +100,24 @@ export class RedisChangeLedger implements ChangeLedger {
           GENESIS_ANCHOR.hash,
           entry.type === 'intent' ? entry.id : '',
           record.intentId ?? '',
+          storedMac,
+          next.mac ?? '',
+          next.flaw ? JSON.stringify(next.flaw) : '',
         ),
-      )) as [number, number?, string?];
+      )) as [number, number?, string?, string?, string?];
       if (result[0] === 2) throw intentNotOpen(record.intentId!);
+      if (result[0] === 3)
+        throw new DependencyError(
+          'ledger',
+          `The change ledger on Redis cannot append at position ${entry.seq}: its stream already went past the head svc keeps (newest items were deleted and the head rewritten?); nothing was recorded: run svc changes verify (${String(result[1]).slice(0, 200)})`,
+        );
       if (result[0] === 1) {
-        this.head = { seq: entry.seq, hash: entry.hash };
+        this.head = next;
         return entry;
       }
-      head = { seq: Number(result[1]), hash: String(result[2]) };
+      // another replica appended meanwhile, or someone else wrote the head: judged as read
+      [head, storedMac] = headFromFields([String(result[1]), result[2] ?? null, result[3] || null, result[4] || null]);
+      flaw = await this.flawOf(head);
     }
     throw new ExecutionError(`The change ledger could not append after ${MAX_ATTEMPTS} attempts: other replicas kept appending first`);
   }
@@ -177,9 +172,11 @@ export class RedisChangeLedger implements ChangeLedger {
       const r = (await c.multi().hgetall(k.anchor).hgetall(k.head).xrevrange(k.stream, '+', '-', 'COUNT', 1).exec()) ?? [];
       return [r[0]?.[1] as Record<string, string>, r[1]?.[1] as Record<string, string>, r[2]?.[1] as [string, string[]][]];
     });
-    const anchor = anchorFields?.seq ? { seq: Number(anchorFields.seq), hash: anchorFields.hash } : GENESIS_ANCHOR;
+    const anchor: StoredAnchor = anchorFields?.seq
+      ? { seq: Number(anchorFields.seq), hash: anchorFields.hash, ...(anchorFields.mac ? { mac: anchorFields.mac } : {}) }
+      : GENESIS_ANCHOR;
     // every append sets the head key: a stream with entries and no head key had it removed, and the walk says so
-    const head = headFields?.seq ? { seq: Number(headFields.seq), hash: headFields.hash } : GENESIS_ANCHOR;
+    const [head] = headFromFields([headFields?.seq ?? null, headFields?.hash ?? null, headFields?.mac ?? null, headFields?.flaw ?? null]);
     const end = last?.[0]?.[0];
     const redis = this.redis;
     async function* records(): AsyncGenerator<StoredRecord> {
@@ -205,18 +202,46 @@ export class RedisChangeLedger implements ChangeLedger {
     const before = this.index.size;
     const k = this.keys;
     const done = await this.redis.run({ command: 'EVAL', target: 'ledger', what: 'prune the ledger' }, (c) =>
-      c.eval(PRUNE_SCRIPT, 3, k.stream, k.anchor, k.open, String(next.seq), next.hash!),
+      c.eval(
+        PRUNE_SCRIPT,
+        3,
+        k.stream,
+        k.anchor,
+        k.open,
+        String(next.seq),
+        next.hash!,
+        sealAnchor({ seq: next.seq, hash: next.hash! }, this.options.key).mac ?? '',
+      ),
     );
     if (done !== 1) return 0;
     this.index.dropThrough(next.seq);
     return before - this.index.size;
   }
 
-  private async readHead(): Promise<ChainAnchor> {
-    const [seq, hash] = await this.redis.run({ command: 'HMGET', target: 'ledger', what: 'read the ledger head' }, (c) =>
-      c.hmget(this.keys.head, 'seq', 'hash'),
+  /** The head as stored, and its seal as stored (what the append script compares). */
+  private async readHead(): Promise<[StoredHead, string]> {
+    const fields = await this.redis.run({ command: 'HMGET', target: 'ledger', what: 'read the ledger head' }, (c) =>
+      c.hmget(this.keys.head, 'seq', 'hash', 'mac', 'flaw'),
     );
-    return seq && hash ? { seq: Number(seq), hash } : GENESIS_ANCHOR;
+    return headFromFields(fields as [string | null, string | null, string | null, string | null]);
+  }
+
+  /**
+   * What is wrong with a head read from the store (see flawOfHead); for one
+   * sealed with the previous key, the entry at its position decides whether
+   * it is a rotation with no append since or a rewrite.
+   */
+  private async flawOf(head: StoredHead) {
+    if (this.seal.key === undefined || head.seq === 0) return undefined;
+    let atHead: SealVerdict | undefined;
+    if (headSealedWith(head, this.seal) === 'previous-key') {
+      const items = await this.redis.run({ command: 'XRANGE', target: 'ledger', what: 'read the entry at the ledger head' }, (c) =>
+        c.xrange(this.keys.stream, streamId(head.seq), streamId(head.seq)),
+      );
+      const record = items.length ? recordFromText(fieldOf(items[0][1]), 'head entry') : undefined;
+      atHead = record?.ok ? entrySealedWith(record, this.seal) : undefined;
+    }
+    return flawOfHead(head, this.seal, atHead, this.options.clock.now());
   }
 
   /** Brings this replica's index up to the stream: new entries in, pruned ones out. */
@@ -237,9 +262,4 @@ export class RedisChangeLedger implements ChangeLedger {
       if (items.length < BATCH) return;
     }
   }
-}
-
-function fieldOf(fields: string[]): string {
-  const i = fields.indexOf('e');
-  return i >= 0 && i % 2 === 0 ? (fields[i + 1] ?? '') : '';
 }

@@ -14,6 +14,7 @@ import type { Logger } from '../../domain/ports/logger.js';
 import type { Metrics } from '../../domain/ports/metrics.js';
 import type { Tracer } from '../../domain/ports/tracer.js';
 import type { Config } from '../config/config.js';
+import { ledgerKeys } from '../config/ledger-config.js';
 import { configSecrets } from '../config/config-secrets.js';
 import { NoopTracer } from '../tracing/noop-tracer.js';
 import { tracedChangeLedger } from '../tracing/traced-change-ledger.js';
@@ -67,7 +68,7 @@ export function registerLedger(deps: LedgerDeps): LedgerExports {
     revert: new RevertChange(port, reader, deps.writer, recorder, tracer, guard),
     listChanges: new ListChanges(port),
     getChange: new GetChange(port),
-    verifyLedger: new VerifyLedger(port, config.ledger.hmacSecret),
+    verifyLedger: new VerifyLedger(port, ledgerKeys(config.ledger)),
     recoverIntents: new RecoverIntents(port, reader, recorder, clock, logger, config.ledger.intentGraceSeconds * 1000),
     retention: new LedgerRetention(ledger, config.ledger.retentionDays, clock, logger),
   };

@@ -17,6 +17,7 @@ import { RedisRateLimiter } from '../rate-limit/redis-rate-limiter.js';
 import { InMemoryIngestedSourceStore } from '../uploads/in-memory-ingested-source-store.js';
 import { RedisIngestedSourceStore } from '../uploads/redis-ingested-source-store.js';
 import type { Config } from '../config/config.js';
+import { ledgerKeys } from '../config/ledger-config.js';
 import { FileSessionStore } from '../sessions/file-session-store.js';
 import { RedisConnection } from './redis-connection.js';
 import { RedisSessionStore } from '../sessions/redis-session-store.js';
@@ -57,7 +58,7 @@ export const UNSHARED_VECTORS =
 export function createSharedState(config: Config, clock: Clock, logger: Logger, tracer?: Tracer): SharedStateAdapters {
   const ttlMs = config.sessions.ttlSeconds * 1000;
   if (config.redis.url === undefined) {
-    const ledger = new FileChangeLedger({ dir: path.join(config.server.dataDir, 'ledger'), clock, logger, key: config.ledger.hmacSecret });
+    const ledger = new FileChangeLedger({ dir: path.join(config.server.dataDir, 'ledger'), clock, logger, ...ledgerKeys(config.ledger) });
     return {
       sessions: new FileSessionStore({ dir: path.join(config.server.dataDir, 'sessions'), ttlMs, clock, logger }),
       runs: new FileRunStore(path.join(config.server.dataDir, 'runs'), { ttlMs: config.runs.ttlSeconds * 1000, clock, logger }),
@@ -84,7 +85,7 @@ export function createSharedState(config: Config, clock: Clock, logger: Logger, 
     sharedState: { status: async () => ({ configured: true, provider: 'redis', ...(await redis.status()) }) },
     rateLimiter: new RedisRateLimiter(redis, new MemoryRateLimiter(clock), logger),
     scanStates: new RedisScanStateStore(redis, clock),
-    ledger: new RedisChangeLedger(redis, { clock, key: config.ledger.hmacSecret }),
+    ledger: new RedisChangeLedger(redis, { clock, ...ledgerKeys(config.ledger) }),
     ledgerStore: 'redis',
     ingestedSources: new RedisIngestedSourceStore(
       redis,

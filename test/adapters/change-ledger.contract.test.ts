@@ -6,26 +6,38 @@ import { FileChangeLedger, LEDGER_FILE } from '../../infrastructure/ledger/file-
 import { HEAD_FILE } from '../../infrastructure/ledger/ledger-head-file.js';
 import { RedisChangeLedger } from '../../infrastructure/ledger/redis-change-ledger.js';
 import type { RedisConnection } from '../../infrastructure/redis/redis-connection.js';
-import { changeLedgerContract } from '../contract/change-ledger-contract.js';
+import { changeLedgerContract, LEDGER_TEST_KEY, type ChangeLedgerFactory } from '../contract/change-ledger-contract.js';
+import { ledgerSealContract } from '../contract/ledger-seal-contract.js';
+import type { LedgerKeys } from '../../domain/ledger/ledger-seal.js';
 import { FakeChangeLedger } from '../fakes/fake-change-ledger.js';
 import { useRedis } from '../support/redis-fixture.js';
 import { expect } from 'chai';
-import { ConflictError } from '../../domain/errors.js';
+import { ConflictError, DependencyError } from '../../domain/errors.js';
+import { rejection } from '../support/rejection.js';
 import { verifyChain } from '../../domain/ledger/hash-chain.js';
 import { FakeClock } from '../support/fake-clock.js';
 import { aChangeRecord, anIntentRecord } from '../support/ledger-records.js';
 
-changeLedgerContract('file', async (clock, key) => {
+/** Sets the given fields of a JSON object, removing those given as undefined. */
+function merged<T extends object>(base: T, fields: Record<string, unknown>): T {
+  const out: Record<string, unknown> = { ...base, ...fields };
+  for (const [k, v] of Object.entries(fields)) if (v === undefined) delete out[k];
+  return out as T;
+}
+
+const fileLedger: ChangeLedgerFactory = async (clock, key) => {
   const root = await mkdtemp(path.join(tmpdir(), 'svc-ledger-'));
   const dir = path.join(root, 'ledger');
   const file = path.join(dir, LEDGER_FILE);
+  const headFile = path.join(dir, HEAD_FILE);
   const opened: FileChangeLedger[] = [];
-  const make = () => {
-    const l = new FileChangeLedger({ dir, clock, key });
+  const make = (keys: LedgerKeys = { key }) => {
+    const l = new FileChangeLedger({ dir, clock, ...keys });
     opened.push(l);
     return l;
   };
   const text = async () => (await readFile(file, 'utf8').catch(() => '')).split('\n').filter(Boolean);
+  const isAnchor = (l: string) => l.startsWith('{"anchor"');
   return {
     ledger: make(),
     reopen: make,
@@ -45,15 +57,32 @@ changeLedgerContract('file', async (clock, key) => {
         const all = await readFile(file, 'utf8');
         await truncate(file, Buffer.byteLength(all.slice(0, all.lastIndexOf('\n', all.length - 2) + 1)));
       },
+      cutOldest: async () => {
+        const ls = await text();
+        ls.splice(
+          ls.findIndex((l) => !isAnchor(l)),
+          1,
+        );
+        await writeFile(file, ls.map((l) => `${l}\n`).join(''));
+      },
+      writeHead: async (fields) => {
+        const head = JSON.parse(await readFile(headFile, 'utf8')) as Record<string, unknown>;
+        await writeFile(headFile, JSON.stringify(merged(head, fields)));
+      },
+      writeAnchor: async (fields) => {
+        const ls = await text();
+        const anchor = isAnchor(ls[0]) ? (JSON.parse(ls.shift()!) as { anchor: Record<string, unknown> }).anchor : {};
+        await writeFile(file, [JSON.stringify({ anchor: merged(anchor, fields) }), ...ls].map((l) => `${l}\n`).join(''));
+      },
     },
   };
-});
+};
 
-changeLedgerContract('fake', async (clock, key) => {
+const fakeLedger: ChangeLedgerFactory = async (clock, key) => {
   const ledger = new FakeChangeLedger(clock, key);
   return {
     ledger,
-    reopen: () => ledger,
+    reopen: (keys) => ledger.rekey(keys ?? { key }),
     cleanup: async () => undefined,
     store: {
       texts: async () => [...ledger.texts],
@@ -62,25 +91,48 @@ changeLedgerContract('fake', async (clock, key) => {
         if (head) ledger.head = head;
       },
       cutNewest: async () => void ledger.texts.pop(),
+      cutOldest: async () => void ledger.texts.shift(),
+      writeHead: async (fields) => void (ledger.head = merged(ledger.head, fields)),
+      writeAnchor: async (fields) => void (ledger.anchor = merged(ledger.anchor, fields)),
     },
   };
-});
+};
+
+changeLedgerContract('file', fileLedger);
+ledgerSealContract('file', fileLedger);
+changeLedgerContract('fake', fakeLedger);
+ledgerSealContract('fake', fakeLedger);
+
+/** HSET of the fields given, HDEL of those given as undefined (a flaw is stored as JSON). */
+async function setFields(conn: RedisConnection, key: string, fields: Record<string, unknown>): Promise<void> {
+  for (const [k, v] of Object.entries(fields))
+    if (v === undefined) await conn.client.hdel(key, k);
+    else await conn.client.hset(key, k, typeof v === 'object' ? JSON.stringify(v) : String(v));
+}
 
 function redisStore(conn: RedisConnection) {
   const stream = conn.key('ledger');
+  const headKey = conn.key('ledger', 'head');
   return {
     texts: async () => (await conn.client.xrange(stream, '-', '+')).map(([, f]) => f[1]),
     replace: async (texts: string[], head?: ChainAnchor) => {
       const p = conn.client.multi().del(stream);
       for (const t of texts) p.xadd(stream, `${(JSON.parse(t) as { seq: number }).seq}-1`, 'e', t);
-      if (head) p.hset(conn.key('ledger', 'head'), 'seq', String(head.seq), 'hash', head.hash);
+      if (head) p.del(headKey);
       await p.exec();
+      if (head) await setFields(conn, headKey, { ...head });
     },
     // XDEL of the last stream item
     cutNewest: async () => {
       const [[id]] = await conn.client.xrevrange(stream, '+', '-', 'COUNT', 1);
       await conn.client.xdel(stream, id);
     },
+    cutOldest: async () => {
+      const [[id]] = await conn.client.xrange(stream, '-', '+', 'COUNT', 1);
+      await conn.client.xdel(stream, id);
+    },
+    writeHead: (fields: Record<string, unknown>) => setFields(conn, headKey, fields),
+    writeAnchor: (fields: Record<string, unknown>) => setFields(conn, conn.key('ledger', 'anchor'), fields),
   };
 }
 
@@ -88,12 +140,58 @@ describe('RedisChangeLedger on a real redis-server', function () {
   this.timeout(30000);
   const redis = useRedis('svc-ledger:');
   // a keyed ledger made inside a test shares the keys of the test's (empty) one: only one of them appends
-  changeLedgerContract('redis', async (clock, key) => ({
+  const redisLedger: ChangeLedgerFactory = async (clock, key) => ({
     ledger: new RedisChangeLedger(redis.conn, { clock, key }),
-    reopen: () => new RedisChangeLedger(redis.conn, { clock, key }),
+    reopen: (keys = { key }) => new RedisChangeLedger(redis.conn, { clock, ...keys }),
     cleanup: async () => void (await redis.conn.client.flushdb()),
     store: redisStore(redis.conn),
-  }));
+  });
+  changeLedgerContract('redis', redisLedger);
+  ledgerSealContract('redis', redisLedger);
+
+  it('after XDEL of the newest items the stream refuses the next id: the append is refused before anything is written, the intent it closes stays open', async () => {
+    const clock = new FakeClock();
+    const a = new RedisChangeLedger(redis.conn, { clock, key: LEDGER_TEST_KEY });
+    try {
+      const intent = await a.append(anIntentRecord());
+      await a.append(aChangeRecord());
+      const second = await a.append(aChangeRecord({ request: 'third' }));
+      const store = redisStore(redis.conn);
+      await store.cutNewest();
+      await store.writeHead({ seq: second.seq - 1, hash: second.prevHash });
+      const b = new RedisChangeLedger(redis.conn, { clock, key: LEDGER_TEST_KEY });
+      const err = await rejection(b.append(aChangeRecord({ intentId: intent.id })));
+      expect(err).to.be.instanceOf(DependencyError);
+      expect((err as Error).message).to.match(/cannot append at position 3: its stream already went past the head/);
+      expect((await b.openIntents()).map((e) => e.id)).to.deep.equal([intent.id]);
+      expect(await redis.conn.client.xlen(redis.conn.key('ledger'))).to.equal(2);
+    } finally {
+      await redis.conn.client.flushdb();
+    }
+  });
+
+  it('a flaw one replica found in the head is carried by another replica’s next append', async () => {
+    const clock = new FakeClock();
+    const a = new RedisChangeLedger(redis.conn, { clock, key: LEDGER_TEST_KEY });
+    try {
+      const made = [];
+      for (let i = 0; i < 3; i++) made.push(await a.append(aChangeRecord({ request: `r${i}` })));
+      const store = redisStore(redis.conn);
+      // the stream rewritten without the newest entry, and a head with no seal at the entry before it
+      await store.replace((await store.texts()).slice(0, 2), { seq: 2, hash: made[1].hash });
+      const b = new RedisChangeLedger(redis.conn, { clock, key: LEDGER_TEST_KEY });
+      await b.append(aChangeRecord({ request: 'b finds it' }));
+      // a still holds the head it wrote: the script answers the head as stored, flaw and all, and a carries it
+      await a.append(aChangeRecord({ request: 'a carries it' }));
+      const { anchor, head, records } = await b.chain();
+      expect(head.flaw).to.include({ seq: 2, hash: made[1].hash, found: 'unsealed' });
+      const report = await verifyChain(records, anchor, { head, key: LEDGER_TEST_KEY });
+      expect(report).to.deep.include({ ok: false, entries: 4 });
+      expect(report.problem).to.match(/svc found the head at position 2 .* carrying no seal/);
+    } finally {
+      await redis.conn.client.flushdb();
+    }
+  });
 
   it('two replicas closing one intent at the same moment: one outcome is appended, the other replica is refused (ConflictError)', async () => {
     const clock = new FakeClock();

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { ConflictError, ValidationError } from '../../domain/errors.js';
 import { GENESIS_HASH, type ChangeEntry } from '../../domain/ledger/change-entry.js';
 import { entryHash, verifyChain, GENESIS_ANCHOR, type ChainAnchor, type IntegrityReport } from '../../domain/ledger/hash-chain.js';
+import type { LedgerKeys } from '../../domain/ledger/ledger-seal.js';
 import type { ChangeLedger } from '../../domain/ports/change-ledger.js';
 import { FakeClock } from '../support/fake-clock.js';
 import { aChangeRecord, anIntentRecord } from '../support/ledger-records.js';
@@ -15,17 +16,28 @@ export interface LedgerStoreAccess {
   replace(texts: string[], head?: ChainAnchor): Promise<void>;
   /** Removes the newest entry the way an attacker would on this store (cut the file's last line; XDEL the last stream item). */
   cutNewest(): Promise<void>;
+  /** Removes the oldest entry (the file's first entry line; XDEL the first stream item). */
+  cutOldest(): Promise<void>;
+  /** Sets these fields of the stored head, the others left as they are (`undefined` removes one): `HSET`, or an edit of the head file. */
+  writeHead(fields: Record<string, unknown>): Promise<void>;
+  /** The same for the anchor (the file's anchor line, the anchor key). */
+  writeAnchor(fields: Record<string, unknown>): Promise<void>;
 }
 
-/** A fresh, empty ledger on `clock` (sealing with `key` when given); `reopen` another instance on the same storage (a restart or another replica). */
+/**
+ * A fresh, empty ledger on `clock` (sealing with `key` when given); `reopen`
+ * another instance on the same storage (a restart or another replica), with
+ * other keys when given (a rotation, SVC_LEDGER_ACCEPT_HEAD).
+ */
 export type ChangeLedgerFactory = (
   clock: FakeClock,
   key?: string,
-) => Promise<{ ledger: ChangeLedger; reopen: () => ChangeLedger; cleanup: () => Promise<void>; store: LedgerStoreAccess }>;
+) => Promise<{ ledger: ChangeLedger; reopen: (keys?: LedgerKeys) => ChangeLedger; cleanup: () => Promise<void>; store: LedgerStoreAccess }>;
 
-async function verify(ledger: ChangeLedger, key?: string): Promise<IntegrityReport> {
+/** The walk over what the ledger answers now, without the head (tests compare everything else whole). */
+export async function verify(ledger: ChangeLedger, keys: string | LedgerKeys = {}): Promise<IntegrityReport> {
   const { anchor, head, records } = await ledger.chain();
-  const { head: _head, ...report } = await verifyChain(records, anchor, { head, key });
+  const { head: _head, ...report } = await verifyChain(records, anchor, { head, ...(typeof keys === 'string' ? { key: keys } : keys) });
   return report;
 }
 
@@ -270,10 +282,12 @@ export function changeLedgerContract(name: string, factory: ChangeLedgerFactory)
         const report = await verify(keyed.reopen(), LEDGER_TEST_KEY);
         expect(report).to.deep.include({ ok: false, firstBrokenId: made[1].id });
         expect(report.problem).to.match(/not sealed with the key although an entry before it is/);
-        // rewriting every entry without the key leaves them all counted as unkeyed: a ledger keyed from the start has none
+        // rewriting every entry without the key leaves them all counted as unkeyed, and the head it rewrote has no seal
         const all = forge(await keyed.store.texts(), 0, (e) => (e.request = 'nothing to see'));
         await keyed.store.replace(all.texts, all.head);
-        expect(await verify(keyed.reopen(), LEDGER_TEST_KEY)).to.deep.equal({ ok: true, entries: 5, keyed: true, unkeyed: 5 });
+        const whole = await verify(keyed.reopen(), LEDGER_TEST_KEY);
+        expect(whole).to.deep.include({ ok: false, entries: 5, keyed: true, unkeyed: 5 });
+        expect(whole.problem).to.match(/head .*position 5.* carrying no seal/);
       } finally {
         await keyed.cleanup();
       }

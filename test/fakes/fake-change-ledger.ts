@@ -1,6 +1,7 @@
 import type { ChangeEntry, ChangeFilter, ChangePage, ChangePageRequest, ChangeRecord } from '../../domain/ledger/change-entry.js';
 import { keysOf, matchesFilter } from '../../domain/ledger/change-keys.js';
-import { GENESIS_ANCHOR, sealEntry, type ChainAnchor } from '../../domain/ledger/hash-chain.js';
+import { entrySealedWith, GENESIS_ANCHOR, sealEntry } from '../../domain/ledger/hash-chain.js';
+import { flawOfHead, sealAnchor, sealHead, type LedgerKeys, type StoredAnchor, type StoredHead } from '../../domain/ledger/ledger-seal.js';
 import { entryText } from '../../domain/ledger/ledger-text.js';
 import { checkIntentFields, intentNotOpen } from '../../domain/ledger/intents.js';
 import type { ChangeLedger, LedgerChain } from '../../domain/ports/change-ledger.js';
@@ -10,15 +11,28 @@ import type { Clock } from '../../domain/ports/clock.js';
 export class FakeChangeLedger implements ChangeLedger {
   /** Stored texts in chain order; tests may edit them to play tampering. */
   readonly texts: string[] = [];
-  anchor: ChainAnchor = GENESIS_ANCHOR;
-  /** The head this ledger keeps apart from the texts (tests may edit the texts to cut the newest). */
-  head: ChainAnchor = GENESIS_ANCHOR;
+  anchor: StoredAnchor = GENESIS_ANCHOR;
+  /** The head this ledger keeps apart from the texts (tests may edit the texts to cut the newest, and the head to play a rewrite). */
+  head: StoredHead = GENESIS_ANCHOR;
   private n = 0;
+  private seal: LedgerKeys;
 
   constructor(
     private readonly clock: Clock,
-    private readonly key?: string,
-  ) {}
+    key?: string,
+  ) {
+    this.seal = { key };
+  }
+
+  private get key(): string | undefined {
+    return this.seal.key;
+  }
+
+  /** Seals and judges with these keys from now on (a restart with a rotated key, SVC_LEDGER_ACCEPT_HEAD). */
+  rekey(keys: LedgerKeys): this {
+    this.seal = { ...keys };
+    return this;
+  }
 
   /** When set, an append of this record throws it instead (a ledger that cannot write). */
   failAppend?: (record: ChangeRecord) => Error | undefined;
@@ -31,8 +45,11 @@ export class FakeChangeLedger implements ChangeLedger {
     if (record.intentId !== undefined && !this.open().some((e) => e.id === record.intentId)) throw intentNotOpen(record.intentId);
     const random = (++this.n).toString(16).padStart(8, '0').slice(-8);
     const entry = sealEntry(record, { seq: this.head.seq + 1, prevHash: this.head.hash, atMs: this.clock.now(), random8Hex: random }, this.key);
+    // the head is judged as stored each time (a test may have rewritten it), as a replica reading it from Redis would
+    const atHead = this.texts.map((text) => ({ entry: JSON.parse(text) as ChangeEntry, text })).find((r) => r.entry.seq === this.head.seq);
+    const flaw = flawOfHead(this.head, this.seal, atHead && entrySealedWith(atHead, this.seal), this.clock.now());
     this.texts.push(entryText(entry));
-    this.head = { seq: entry.seq, hash: entry.hash };
+    this.head = sealHead({ seq: entry.seq, hash: entry.hash, flaw }, this.key);
     return JSON.parse(this.texts.at(-1)!) as ChangeEntry;
   }
 
@@ -78,7 +95,7 @@ export class FakeChangeLedger implements ChangeLedger {
     const keep = all.findIndex((e) => Date.parse(e.at) >= cutoffMs);
     const drop = keep === -1 ? all.length : keep;
     if (drop === 0) return 0;
-    this.anchor = { seq: all[drop - 1].seq, hash: all[drop - 1].hash };
+    this.anchor = sealAnchor(all[drop - 1], this.key);
     this.texts.splice(0, drop);
     return drop;
   }

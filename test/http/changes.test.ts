@@ -4,6 +4,9 @@ import { FakeChangeLedger } from '../fakes/fake-change-ledger.js';
 import { FakeClock } from '../support/fake-clock.js';
 import { aChangeRecord } from '../support/ledger-records.js';
 import { auth, buildTestApp } from '../support/test-app.js';
+import { UNKEYED_WARNING } from '../../application/ledger/verify-ledger.js';
+
+const KEY = 'changes-test-ledger-key-0123456789abcdef';
 
 async function seeded(n: number) {
   const clock = new FakeClock();
@@ -64,11 +67,14 @@ describe('GET /api/v1/changes', () => {
   it('GET /api/v1/changes/integrity walks the chain: ok, then the first broken entry once one is edited', async () => {
     const { app, ledger } = await seeded(4);
     const last = JSON.parse(ledger.texts[3]);
+    // without SVC_LEDGER_KEY the answer says plainly what the check cannot find
     expect((await request(app).get('/api/v1/changes/integrity').set(auth).expect(200)).body.data).to.deep.equal({
       ok: true,
       entries: 4,
       head: { seq: 4, hash: last.hash },
+      warning: UNKEYED_WARNING,
     });
+    expect(UNKEYED_WARNING).to.match(/SVC_LEDGER_KEY is not set: whoever can write the ledger store .* can remove the newest entries and rewrite the head/);
     const third = JSON.parse(ledger.texts[2]);
     ledger.texts[2] = JSON.stringify({ ...third, caller: { username: 'nobody', roles: [] } });
     const res = await request(app).get('/api/v1/changes/integrity').set(auth).expect(200);
@@ -81,6 +87,24 @@ describe('GET /api/v1/changes', () => {
     const res = await request(app).get('/api/v1/changes/integrity').set(auth).expect(200);
     expect(res.body.data).to.deep.include({ ok: false, entries: 2, head: { seq: 3, hash: last.hash } });
     expect(res.body.data.problem).to.match(/the newest 1 entries were removed/);
+  });
+
+  it('GET /api/v1/changes/integrity with SVC_LEDGER_KEY: no warning; a head rewritten without the key is ok false, naming the head', async () => {
+    const clock = new FakeClock();
+    const ledger = new FakeChangeLedger(clock, KEY);
+    const made = [await ledger.append(aChangeRecord()), await ledger.append(aChangeRecord({ request: 'second' }))];
+    const { app } = buildTestApp({ SVC_LEDGER_KEY: KEY }, { ledger });
+    expect((await request(app).get('/api/v1/changes/integrity').set(auth).expect(200)).body.data).to.deep.equal({
+      ok: true,
+      entries: 2,
+      keyed: true,
+      head: { seq: 2, hash: made[1].hash },
+    });
+    ledger.texts.pop();
+    ledger.head = { seq: 1, hash: made[0].hash };
+    const res = await request(app).get('/api/v1/changes/integrity').set(auth).expect(200);
+    expect(res.body.data).to.deep.include({ ok: false, entries: 1, keyed: true });
+    expect(res.body.data.problem).to.match(/the head svc keeps is at position 1, carrying no seal/);
   });
 
   it('is in the OpenAPI document', async () => {

@@ -4,7 +4,7 @@ import type { ChangeList } from '../../../application/ledger/list-changes.js';
 import { ValidationError } from '../../../domain/errors.js';
 import type { ChangeView } from '../../../application/ledger/change-view.js';
 import type { RevertPreview } from '../../../application/ledger/revert-change.js';
-import type { IntegrityReport } from '../../../domain/ledger/hash-chain.js';
+import type { VerifiedLedger } from '../../../application/ledger/verify-ledger.js';
 import { CheckFailed, UsageError } from '../cli-errors.js';
 import type { CommandContext } from '../command-context.js';
 import { printJson, printPretty, table, writeOut } from '../output.js';
@@ -25,15 +25,17 @@ export function formatChanges(list: ChangeList): string {
   return list.changes.length ? `${table(rows)}${more}` : 'No change matches.';
 }
 
-export function formatIntegrity(r: IntegrityReport): string {
-  const head = r.head
-    ? `\nhead: seq ${r.head.seq}, hash ${r.head.hash}${r.keyed ? ` (keyed${r.unkeyed ? `; ${r.unkeyed} entries sealed before the key` : ''})` : ''}`
-    : '';
+export function formatIntegrity(r: VerifiedLedger): string {
+  const sealed = [r.unkeyed ? `${r.unkeyed} entries sealed before the key` : '', r.previousKey ? `${r.previousKey} entries sealed with the previous key` : '']
+    .filter(Boolean)
+    .join('; ');
+  const head = r.head ? `\nhead: seq ${r.head.seq}, hash ${r.head.hash}${r.keyed ? ` (keyed${sealed ? `; ${sealed}` : ''})` : ''}` : '';
+  const warning = r.warning ? `\nwarning: ${r.warning}` : '';
   const open = r.openIntents
     ? `\nopen intents: ${r.openIntents.count} (writes with no outcome recorded yet: ${r.openIntents.ids.slice(0, 10).join(', ')}${r.openIntents.count > 10 ? ', …' : ''})`
     : '';
-  if (r.ok) return `ok: ${r.entries} entries, the chain is unbroken${head}${open}`;
-  return `BROKEN after reading ${r.entries} entries${r.firstBrokenId ? `: first broken entry ${r.firstBrokenId}` : ''}\n${r.problem ?? ''}${head}${open}`;
+  if (r.ok) return `ok: ${r.entries} entries, the chain is unbroken${head}${open}${warning}`;
+  return `BROKEN after reading ${r.entries} entries${r.firstBrokenId ? `: first broken entry ${r.firstBrokenId}` : ''}\n${r.problem ?? ''}${head}${open}${warning}`;
 }
 
 export function registerChangesCommand(program: Command, context: CommandContext): void {
@@ -100,7 +102,7 @@ export function registerChangesCommand(program: Command, context: CommandContext
     .description('Walk the hash chain; exits 3 when it is broken')
     .action(async (_opts: unknown, cmd: Command) => {
       const { client, output } = context(cmd);
-      const data = await client.get<IntegrityReport>('/api/v1/changes/integrity');
+      const data = await client.get<VerifiedLedger>('/api/v1/changes/integrity');
       if (output === 'json') printJson(data);
       else writeOut(formatIntegrity(data));
       if (!data.ok) throw new CheckFailed('the ledger chain is broken');

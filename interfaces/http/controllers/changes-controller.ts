@@ -3,9 +3,8 @@ import type { Request as ExpressRequest } from 'express';
 import { inject, injectable } from 'tsyringe';
 import type { GetChange, LinkedChangeView } from '../../../application/ledger/get-change.js';
 import type { ChangeList, ListChanges } from '../../../application/ledger/list-changes.js';
-import type { VerifyLedger } from '../../../application/ledger/verify-ledger.js';
+import type { VerifiedLedger, VerifyLedger } from '../../../application/ledger/verify-ledger.js';
 import type { RevertChange, RevertPreview, RevertResult } from '../../../application/ledger/revert-change.js';
-import type { IntegrityReport } from '../../../domain/ledger/hash-chain.js';
 import { TOKENS } from '../../../infrastructure/tokens.js';
 import { callerOf, ok, type SuccessEnvelope } from '../envelope.js';
 
@@ -81,10 +80,15 @@ export class ChangesController extends Controller {
    * (seq and hash of the last entry svc appended) is what to keep elsewhere
    * as an anchor. `openIntents` (absent when none) counts and names the
    * intents with no outcome entry yet: writes in flight, or whose answer svc
-   * never recorded and that recovery has not closed yet.
+   * never recorded and that recovery has not closed yet. With SVC_LEDGER_KEY
+   * the head and the anchor must carry their seals (HMACs under the key): a
+   * head rewritten to match entries removed from the newest end, or an
+   * anchor rewritten with the oldest, makes `ok` false naming which;
+   * `previousKey` counts entries sealed with SVC_LEDGER_KEY_PREVIOUS. Without
+   * a key, `warning` says what the check cannot find.
    */
   @Get('integrity')
-  public async integrity(@Request() req: ExpressRequest): Promise<SuccessEnvelope<IntegrityReport>> {
+  public async integrity(@Request() req: ExpressRequest): Promise<SuccessEnvelope<VerifiedLedger>> {
     return ok(req, await this.verifyLedger.execute(callerOf(req.res!)));
   }
 
