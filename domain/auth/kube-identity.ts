@@ -1,5 +1,6 @@
 import { ForbiddenError } from '../errors.js';
 import type { Caller } from './caller.js';
+import { isReservedName } from './person.js';
 
 /**
  * Who svc acts as in the cluster when `SVC_KUBE_IMPERSONATE` is on: the
@@ -18,8 +19,6 @@ export const MAX_IDENTITY_GROUPS = 100;
 
 /** Printable ASCII without leading or trailing blanks: what an HTTP header can carry unchanged (no CR, LF, NUL or other control). */
 const HEADER_SAFE = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
-/** Kubernetes' own users and groups (`system:masters`, `system:serviceaccount:...`): never taken from a token claim or a file. */
-const RESERVED = /^system:/i;
 
 /**
  * The identity a caller is impersonated as: a named static token is
@@ -40,7 +39,8 @@ export function kubeIdentityOf(caller: Caller): KubeIdentity | undefined {
   for (const [what, name] of [['username', user] as const, ...caller.groups.map((g) => ['group', g] as const)]) {
     if (name.length > MAX_IDENTITY_NAME) throw refuse(`a ${what} longer than ${MAX_IDENTITY_NAME} characters`);
     if (!HEADER_SAFE.test(name)) throw refuse(`a ${what} with characters other than printable ASCII`);
-    if (RESERVED.test(name)) throw refuse(`the ${what} ${JSON.stringify(name.slice(0, 64))} is reserved by Kubernetes (system:)`);
+    // Kubernetes' own users and groups (system:masters, system:serviceaccount:...): never taken from a token claim or a file
+    if (isReservedName(name)) throw refuse(`the ${what} ${JSON.stringify(name.slice(0, 64))} is reserved by Kubernetes (system:)`);
   }
   return Object.freeze({ user, groups: Object.freeze([...caller.groups]) });
 }

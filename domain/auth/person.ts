@@ -31,6 +31,18 @@ export function normalisedUsername(username: string, kind?: CallerKind): string 
   return bare.normalize('NFKC').replace(INVISIBLE_ALL, '').toUpperCase().toLowerCase().normalize('NFKC');
 }
 
+/**
+ * Whether a name from a token or a file (a username claim, a group) is one
+ * of Kubernetes' own (`system:masters`, `system:serviceaccount:...`) as
+ * people and HTTP headers read it: NFKC (a full-width colon is a colon),
+ * invisible characters removed, blanks around it trimmed (a header value
+ * loses them), case-folded. ` system:masters`, `system：masters` and
+ * `system\u200b:masters` all are.
+ */
+export function isReservedName(name: string): boolean {
+  return normalisedUsername(name).trim().startsWith('system:');
+}
+
 /** Who did something, as a caller or a stored record names them (records stored before ids have none). */
 export interface PersonRef {
   readonly id?: string;

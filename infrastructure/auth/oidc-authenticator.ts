@@ -1,7 +1,7 @@
 import { hash } from 'node:crypto';
 import { createRemoteJWKSet, customFetch, jwtVerify, type JWTPayload } from 'jose';
 import { identityId, type Caller } from '../../domain/auth/caller.js';
-import { hasInvisible } from '../../domain/auth/person.js';
+import { hasInvisible, isReservedName } from '../../domain/auth/person.js';
 import { rolesFor, type RoleMapping } from '../../domain/auth/role-mapping.js';
 import type { Authentication } from '../../domain/ports/authenticator.js';
 import type { Logger } from '../../domain/ports/logger.js';
@@ -13,8 +13,8 @@ const ALGORITHMS = ['RS256', 'ES256', 'EdDSA'];
 const LEEWAY_S = 60;
 const MAX_GROUPS = 1000;
 const MAX_NAME = 256;
-/** Kubernetes' own users and groups (`system:masters`, `system:serviceaccount:...`). */
-const RESERVED = /^system:/i;
+/** A control character: no name from a token holds one. */
+const CONTROL = /\p{Cc}/u;
 /** Longest a remembered verdict lasts after the key set it was checked against was fetched. */
 export const KEYS_MAX_AGE_MS = 10 * 60_000;
 /**
@@ -104,10 +104,11 @@ export class OidcAuthenticator {
 
   private callerOf(payload: JWTPayload): Authentication {
     const { usernameClaim, groupsClaim, usernamePrefix, issuer } = this.config;
+    // jose checks iat only against a maximum age: a token dated ahead of the leeway was not issued by a sane clock
+    if (typeof payload.iat === 'number' && payload.iat * 1000 > this.now() + LEEWAY_S * 1000) return { refused: 'token issued in the future' };
     const claimed = payload[usernameClaim];
-    if (typeof claimed !== 'string' || claimed.length === 0 || claimed.length > MAX_NAME || /[\p{Cc}]/u.test(claimed))
+    if (typeof claimed !== 'string' || claimed.length === 0 || claimed.length > MAX_NAME || CONTROL.test(claimed))
       return { refused: `claim ${usernameClaim} is not a usable username` };
-    if (hasInvisible(claimed)) return { refused: `claim ${usernameClaim} holds invisible or format characters` };
     // an address the identity provider has not verified names nobody
     if (usernameClaim === 'email' && payload.email_verified !== true) return { refused: 'claim email_verified is not true' };
     if (typeof payload.sub !== 'string' || payload.sub.length === 0 || payload.sub.length > MAX_NAME) return { refused: 'claim sub is missing' };
@@ -115,13 +116,15 @@ export class OidcAuthenticator {
     if (!Array.isArray(raw) || raw.length > MAX_GROUPS || !raw.every((g) => typeof g === 'string' && g.length > 0 && g.length <= MAX_NAME))
       return { refused: `claim ${groupsClaim} must be at most ${MAX_GROUPS} group names` };
     const groups = Object.freeze([...(raw as string[])]);
-    // Kubernetes' own names are never taken from a token: 403 before any work (the token itself is valid)
-    const reserved = RESERVED.test(claimed) ? `the username ${JSON.stringify(claimed.slice(0, 64))}` : groups.find((g) => RESERVED.test(g));
-    if (reserved !== undefined)
-      return {
-        refused: `${reserved.startsWith('the username') ? reserved : `the group ${JSON.stringify(reserved.slice(0, 64))}`} is reserved by Kubernetes (system:)`,
-        forbidden: true,
-      };
+    // Kubernetes' own names are never taken from a token, however spelled: 403 before any work (the token itself is valid)
+    const group = groups.find(isReservedName);
+    const reserved = isReservedName(claimed)
+      ? `the username ${JSON.stringify(claimed.slice(0, 64))}`
+      : group && `the group ${JSON.stringify(group.slice(0, 64))}`;
+    if (reserved) return { refused: `${reserved} is reserved by Kubernetes (system:)`, forbidden: true };
+    // a group gets the rules of a username: two names that look alike are not two groups
+    if (hasInvisible(claimed)) return { refused: `claim ${usernameClaim} holds invisible or format characters` };
+    if (groups.some((g) => CONTROL.test(g) || hasInvisible(g))) return { refused: `claim ${groupsClaim} holds invisible or format characters` };
     const username = `${usernamePrefix}${claimed}`;
     const caller: Caller = Object.freeze({
       id: identityId('oidc', issuer, payload.sub),

@@ -1,4 +1,5 @@
 import { identityId, ROLES, SVC_ISSUER, type Caller, type Role } from '../../domain/auth/caller.js';
+import { isReservedName } from '../../domain/auth/person.js';
 import { rolesFor, type RoleMapping } from '../../domain/auth/role-mapping.js';
 
 /** A malformed tokens file; the message names the line. */
@@ -85,13 +86,13 @@ function parseLine(raw: string, n: number, roles: RoleMapping): { name: string; 
   const [name, role, digest, groupList] = cols;
   if (!NAME.test(name)) fail('the name must be 1-64 letters, digits, ., _, @ or -');
   // `admin` is SVC_AUTH_TOKEN's caller and `anonymous` the unauthenticated one: a line may not take either name (nor a Kubernetes system: one)
-  if (RESERVED_NAMES.has(name.toLowerCase()) || /^system:/i.test(name))
+  if (RESERVED_NAMES.has(name.toLowerCase()) || isReservedName(name))
     fail(`the name ${name} is reserved (admin, anonymous and system:* are not tokens-file names)`);
   if (!(ROLES as readonly string[]).includes(role)) fail(`"${role}" is not a role (${ROLES.join(', ')})`);
   if (!DIGEST.test(digest)) fail('the third column must be the 64 hex digits of the SHA-256 of the token');
   const groups = groupList === undefined ? [] : groupList.split(',');
   if (groups.length > 100 || !groups.every((g) => GROUP.test(g))) fail('groups must be at most 100 comma-separated names of printable ASCII without spaces');
-  const reserved = groups.find((g) => /^system:/i.test(g));
+  const reserved = groups.find(isReservedName);
   if (reserved !== undefined) fail(`the group ${reserved} is reserved by Kubernetes (system:)`);
   const caller: Caller = Object.freeze({
     id: identityId('tokens-file', SVC_ISSUER, name),

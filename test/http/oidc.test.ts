@@ -141,6 +141,19 @@ describe('OIDC bearer tokens (jose, against a real key endpoint)', function () {
     }
   });
 
+  it('at the door (issue 42): a token dated 5,000 s ahead is 401; a system: group however spelled is 403 before any work', async () => {
+    await refused(await idp.token({ sub: 'bob', groups: ['sre'], iat: Math.floor(Date.now() / 1000) + 5000 }), /token issued in the future/);
+    await refused(await idp.token({ sub: 'bob', groups: ['sre\u200b'] }), /claim groups holds invisible or format characters/);
+    for (const group of [' system:masters', 'system\uff1amasters', 'system\u200b:masters']) {
+      const res = await request(t.app)
+        .get('/api/v1/tools')
+        .set(bearer(await idp.token({ sub: 'mallory', groups: ['sre', group] })))
+        .expect(403);
+      expect(res.body.error.code, JSON.stringify(group)).to.equal('FORBIDDEN');
+      expect(res.body.error.message).to.match(/the group ".*" is reserved by Kubernetes \(system:\)/);
+    }
+  });
+
   it('OIDC and static tokens work side by side', async () => {
     const both = buildTestApp({ SVC_ROLES: ROLES, ...idp.env() });
     await request(both.app).get('/api/v1/tools').set({ Authorization: `Bearer test-bearer-token-0123456789abcdef` }).expect(200);

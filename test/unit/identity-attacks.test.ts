@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { createHash } from 'node:crypto';
 import type { Caller } from '../../domain/auth/caller.js';
 import { kubeIdentityOf } from '../../domain/auth/kube-identity.js';
-import { hasInvisible, normalisedUsername, samePerson } from '../../domain/auth/person.js';
+import { hasInvisible, isReservedName, normalisedUsername, samePerson } from '../../domain/auth/person.js';
 import { parseRoleMapping } from '../../domain/auth/role-mapping.js';
 import { ownerOf, requireOwnerOrAdmin, requireSecondApprover } from '../../domain/auth/session-owner.js';
 import { ForbiddenError } from '../../domain/errors.js';
@@ -92,6 +92,47 @@ describe('identity attacks (issue 31 items 1-3): a caller is an identity, not a 
       expect(verdict, JSON.stringify(claims)).to.deep.include({ forbidden: true });
       expect((verdict as { refused: string }).refused).to.match(/is reserved by Kubernetes \(system:\)/);
     }
+  });
+
+  it('a reserved name however spelled: a leading blank, a full-width colon, a zero-width space, full-width letters, in a group or the username (issue 42)', async () => {
+    const spellings = [
+      ' system:masters',
+      'system\uff1amasters',
+      'system\u200b:masters',
+      '\uff53\uff59\uff53\uff54\uff45\uff4d:masters',
+      'system:masters ',
+      'System\ufe55masters',
+    ];
+    for (const group of spellings) {
+      const verdict = await oidc.verify(await idp.token({ sub: 'mallory', groups: ['sre', group] }));
+      expect(verdict, JSON.stringify(group)).to.deep.include({ forbidden: true });
+      expect((verdict as { refused: string }).refused).to.match(/^the group ".*" is reserved by Kubernetes \(system:\)$/);
+    }
+    for (const sub of ['system\uff1aadmin', ' system:admin', 'system\u2060:admin']) {
+      const verdict = await oidc.verify(await idp.token({ sub, groups: ['sre'] }));
+      expect(verdict, JSON.stringify(sub)).to.deep.include({ forbidden: true });
+      expect((verdict as { refused: string }).refused).to.match(/^the username ".*" is reserved by Kubernetes/);
+    }
+    // the tokens file and impersonation read names the same way
+    expect(() => parseTokensFile(`ops operator ${sha('ops')} sre,SYSTEM:masters`, ROLES)).to.throw(/the group SYSTEM:masters is reserved/);
+    expect(isReservedName('systemic:masters')).to.equal(false);
+    expect(isReservedName('sre')).to.equal(false);
+  });
+
+  it('a group gets the character rules of a username: invisible, format and control characters are refused (401), look-alikes are not two groups', async () => {
+    for (const group of ['sre\u200b', 'platform\u2011admins\u202e', 'sre\u3164', 'oncall\n', 'sre\u0000']) {
+      const verdict = await oidc.verify(await idp.token({ sub: 'mallory', groups: [group] }));
+      expect(verdict, JSON.stringify(group)).to.deep.equal({ refused: 'claim groups holds invisible or format characters' });
+    }
+    // a name people read as one stays a name: accents, other scripts
+    expect(callerOf(await oidc.verify(await idp.token({ sub: 'zoë', groups: ['équipe', 'команда'] }))).groups).to.deep.equal(['équipe', 'команда']);
+  });
+
+  it('a token issued later than now plus the 60 s leeway is refused; within the leeway it passes', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    expect(await oidc.verify(await idp.token({ sub: 'bob', iat: now + 5000 }))).to.deep.equal({ refused: 'token issued in the future' });
+    expect(await oidc.verify(await idp.token({ sub: 'bob', iat: now + 61 + 5 }))).to.deep.equal({ refused: 'token issued in the future' });
+    expect(callerOf(await oidc.verify(await idp.token({ sub: 'bob', iat: now + 30 })))).to.include({ username: 'oidc:bob' });
   });
 
   it('the second approver is another person: not the same identity, nor the same normalised name under another token', async () => {
