@@ -3,6 +3,7 @@ import type { RiskLevel } from '../../domain/actions/cluster-action.js';
 import type { KubeObject, ResourceRef } from '../../domain/cluster/kube-types.js';
 import { DomainError, ExecutionError } from '../../domain/errors.js';
 import {
+  ledgerCallerOf,
   REQUEST_MAX_CHARS,
   type ChangeApproval,
   type ChangeEntry,
@@ -137,7 +138,7 @@ export class ChangeRecorder {
     const kind = planned.target.kind;
     const beforeState = objectState(before);
     const base = {
-      caller: { id: context.caller.id, username: context.caller.username, roles: [...context.caller.roles] },
+      caller: ledgerCallerOf(context.caller),
       tool: context.tool,
       ...(context.sessionId ? { sessionId: context.sessionId } : {}),
       ...(context.request ? { request: context.request.slice(0, REQUEST_MAX_CHARS) } : {}),

@@ -1,6 +1,14 @@
 import type { ResourceRef } from '../../domain/cluster/kube-types.js';
 import { DomainError } from '../../domain/errors.js';
-import { GIT_FILES_LISTED, GIT_TARGET, REQUEST_MAX_CHARS, type ChangeOutcome, type ChangeRecord, type GitChange } from '../../domain/ledger/change-entry.js';
+import {
+  GIT_FILES_LISTED,
+  GIT_TARGET,
+  ledgerCallerOf,
+  REQUEST_MAX_CHARS,
+  type ChangeOutcome,
+  type ChangeRecord,
+  type GitChange,
+} from '../../domain/ledger/change-entry.js';
 import { targetOf } from '../../domain/ledger/object-state.js';
 import { GitPublishError, type PublishOutcome } from '../../domain/ports/git-publisher.js';
 import type { OpenedPullRequest } from '../../domain/ports/pull-request-host.js';
@@ -67,7 +75,7 @@ export function gitChangeRecord(context: WriteContext, planned: PlannedPush, res
   };
   return {
     type: 'change',
-    caller: { id: context.caller.id, username: context.caller.username, roles: [...context.caller.roles] },
+    caller: ledgerCallerOf(context.caller),
     tool: context.tool,
     ...(context.sessionId ? { sessionId: context.sessionId } : {}),
     ...(context.request ? { request: context.request.slice(0, REQUEST_MAX_CHARS) } : {}),

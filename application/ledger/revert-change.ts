@@ -4,7 +4,7 @@ import type { DryRunResult, KubeObject, WritePreconditions } from '../../domain/
 import { ConflictError, DomainError, ERROR_CODES, ForbiddenError, NotFoundError, ValidationError } from '../../domain/errors.js';
 import type { RiskLevel } from '../../domain/actions/cluster-action.js';
 import { guardSettingsOf, OPEN_WRITE_SCOPE, type WriteScope } from '../../domain/actions/write-scope.js';
-import { NO_SECOND_APPROVER, secondApproverReason, type ApprovalPolicy, type SessionOwner } from '../../domain/auth/session-owner.js';
+import { actsAs, NO_SECOND_APPROVER, secondApproverReason, type ApprovalPolicy, type SessionOwner } from '../../domain/auth/session-owner.js';
 import type { ResourceRef } from '../../domain/cluster/kube-types.js';
 import { redactObject } from '../../domain/ledger/object-state.js';
 import { policyRefusal } from '../../domain/orgdata/policy-match.js';
@@ -92,7 +92,12 @@ const CALLER_KINDS: readonly CallerKind[] = ['static', 'tokens-file', 'oidc', 'a
 /** Who made a change, as the second-approver rule compares people: the kind is the identity id's first part (`kind:issuer:subject`). */
 function authorOf(entry: ChangeEntry): SessionOwner {
   const kind = CALLER_KINDS.find((k) => entry.caller.id?.startsWith(`${k}:`)) ?? 'anonymous';
-  return { ...(entry.caller.id ? { id: entry.caller.id } : {}), username: entry.caller.username, kind };
+  return {
+    ...(entry.caller.id ? { id: entry.caller.id } : {}),
+    username: entry.caller.username,
+    kind,
+    ...(entry.caller.person ? { person: entry.caller.person } : {}),
+  };
 }
 
 const redacted = (kind: string, o: KubeObject | null): KubeObject | null => (o ? (redactObject(kind, o) as KubeObject) : null);
@@ -216,8 +221,8 @@ export class RevertChange {
     const entry = await this.ledger.get(input.id);
     if (!entry)
       throw new NotFoundError(ERROR_CODES.NOT_FOUND, `No change ${JSON.stringify(input.id.slice(0, 80))} in the ledger (unknown, or removed by retention)`);
-    // the same identity (kind, issuer, subject), never the same name alone; an entry recorded before ids were is an admin's to revert
-    if (!hasRole(caller, 'admin') && (entry.caller.id === undefined || entry.caller.id !== caller.id)) {
+    // the same identity (kind, issuer, subject) or the same person by the people file, never the same name alone; an entry recorded before ids were is an admin's to revert
+    if (!hasRole(caller, 'admin') && !actsAs(entry.caller, caller)) {
       const whose = entry.caller.id === undefined ? `${entry.caller.username}'s change (recorded without an identity id)` : `${entry.caller.username}'s change`;
       throw new ForbiddenError(`Reverting ${whose} needs the admin role; an operator reverts only their own`, { required: 'admin' });
     }

@@ -1,5 +1,5 @@
-import { hasRole, storedIdentityId, type Caller } from '../../domain/auth/caller.js';
-import type { Owned } from '../../domain/auth/session-owner.js';
+import { hasRole, type Caller } from '../../domain/auth/caller.js';
+import { isOwner, type Owned } from '../../domain/auth/session-owner.js';
 import { ValidationError } from '../../domain/errors.js';
 import type { SessionStore } from '../../domain/ports/session-store.js';
 import { readSessionCursor, sessionCursor } from '../../domain/sessions/session-cursor.js';
@@ -42,7 +42,7 @@ export class ListSessions {
       ...(after ? { after } : {}),
       match: (s: Session<Owned>) => {
         // the caller's own: a session stored before owners were recorded is nobody's
-        if (mine && (s.state.owner === undefined || storedIdentityId(s.state.owner) !== input.caller.id)) return false;
+        if (mine && (s.state.owner === undefined || !isOwner(s.state.owner, input.caller))) return false;
         const summary = describeSession(s);
         if (input.status !== undefined && summary.status !== input.status) return false;
         summaries.set(s.id, summary);

@@ -34,6 +34,12 @@ export interface Caller {
   /** Every role the caller holds, lowest first (cumulative: `admin` comes with `operator` and `viewer`). */
   readonly roles: readonly Role[];
   readonly kind: CallerKind;
+  /**
+   * The person the people file (SVC_PEOPLE_FILE) says this identity is, when
+   * it names one: what ownership and the second approver compare across a
+   * person's credentials (a tokens-file name and an OIDC login).
+   */
+  readonly person?: string;
 }
 
 /** The issuer of the identities svc itself vouches for (`SVC_AUTH_TOKEN`, the tokens file, an unauthenticated loopback caller). */

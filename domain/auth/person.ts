@@ -1,4 +1,5 @@
 import { storedIdentityId, type CallerKind } from './caller.js';
+import type { PeopleDirectory } from './people.js';
 
 /**
  * Characters that show as nothing (or as a blank) and so let two names look
@@ -43,19 +44,26 @@ export function isReservedName(name: string): boolean {
   return normalisedUsername(name).trim().startsWith('system:');
 }
 
-/** Who did something, as a caller or a stored record names them (records stored before ids have none). */
+/** Who did something, as a caller or a stored record names them (records stored before ids have none, before the people file no person). */
 export interface PersonRef {
   readonly id?: string;
   readonly username: string;
   readonly kind?: CallerKind;
+  /** The people file's person, as recorded (see Caller.person). */
+  readonly person?: string;
 }
 
 /**
- * Whether two callers may be one person: the same identity id, or the same
- * normalised username (whatever kind of token each holds). The one
- * comparison the second-approver rule uses: a different person is a
- * different identity AND a different name.
+ * Whether two callers may be one person: the same person where the people
+ * file names both (as recorded, or for a record made before the file named
+ * it, as the file names its identity now), the same identity id, or the
+ * same normalised username (whatever kind of token each holds). The one
+ * comparison the second-approver rule uses: a different person is another
+ * person by the file, another identity AND another name.
  */
-export function samePerson(a: PersonRef, b: PersonRef): boolean {
+export function samePerson(a: PersonRef, b: PersonRef, people?: PeopleDirectory): boolean {
+  const pa = a.person ?? people?.personOfId(storedIdentityId(a));
+  const pb = b.person ?? people?.personOfId(storedIdentityId(b));
+  if (pa !== undefined && pa === pb) return true;
   return storedIdentityId(a) === storedIdentityId(b) || normalisedUsername(a.username, a.kind) === normalisedUsername(b.username, b.kind);
 }

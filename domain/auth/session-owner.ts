@@ -1,6 +1,7 @@
 import { ForbiddenError } from '../errors.js';
 import type { Caller, CallerKind } from './caller.js';
 import { hasRole, storedIdentityId } from './caller.js';
+import type { PeopleDirectory } from './people.js';
 import { samePerson } from './person.js';
 
 /** Who started a session: kept in the session's state, never a token. */
@@ -9,6 +10,8 @@ export interface SessionOwner {
   readonly id?: string;
   readonly username: string;
   readonly kind: CallerKind;
+  /** The people file's person of that identity when the session started (absent when the file names none). */
+  readonly person?: string;
 }
 
 /** A state that records who started it (absent on sessions stored before owners were). */
@@ -17,12 +20,22 @@ export interface Owned {
 }
 
 export function ownerOf(caller: Caller): SessionOwner {
-  return { id: caller.id, username: caller.username, kind: caller.kind };
+  return { id: caller.id, username: caller.username, kind: caller.kind, ...(caller.person !== undefined ? { person: caller.person } : {}) };
 }
 
-/** Whether the caller is the session's owner: the same identity (kind, issuer, subject), never only the same name. */
+/**
+ * Whether the caller acts as whoever a record names (a change's author): the
+ * same identity (kind, issuer, subject), or the same person where the people
+ * file named both; never only the same name. A record with neither matches
+ * nobody.
+ */
+export function actsAs(recorded: { id?: string; person?: string }, caller: Caller): boolean {
+  return (recorded.id !== undefined && recorded.id === caller.id) || (recorded.person !== undefined && recorded.person === caller.person);
+}
+
+/** Whether the caller is the session's owner: the same identity, or the same person by the people file (actsAs); never only the same name. */
 export function isOwner(owner: SessionOwner | undefined, caller: Caller): boolean {
-  return owner === undefined || storedIdentityId(owner) === caller.id;
+  return owner === undefined || actsAs({ id: storedIdentityId(owner), person: owner.person }, caller);
 }
 
 /** The owner as a refusal names them. */
@@ -51,10 +64,12 @@ export function requireSessionReader(owner: SessionOwner | undefined, caller: Ca
   requireOwnerOrAdmin(owner, caller, sessionId, 'read');
 }
 
-/** What the second-approver rule needs: `SVC_REQUIRE_SECOND_APPROVER` and `SVC_PROTECTED_NAMESPACES`. */
+/** What the second-approver rule needs: `SVC_REQUIRE_SECOND_APPROVER`, `SVC_PROTECTED_NAMESPACES`, and who is who (`SVC_PEOPLE_FILE`). */
 export interface ApprovalPolicy {
   readonly requireSecondApprover: boolean;
   readonly protectedNamespaces: readonly string[];
+  /** The people file: an identity it names is that person for records made before it named them too. */
+  readonly people?: PeopleDirectory;
 }
 
 export const NO_SECOND_APPROVER: ApprovalPolicy = { requireSecondApprover: false, protectedNamespaces: [] };
@@ -73,8 +88,9 @@ export function secondApproverReason(
 /**
  * With the second-approver rule on, a write of risk `high` (or into a
  * protected namespace) is approved by another person than the one who
- * started the session (`samePerson`: a different identity and a different
- * normalised username): the starter, under any of their tokens, gets 403.
+ * started the session (`samePerson`: another person by the people file, a
+ * different identity and a different normalised username): the starter,
+ * under any of their credentials, gets 403.
  */
 export function requireSecondApprover(
   policy: ApprovalPolicy,
@@ -86,7 +102,7 @@ export function requireSecondApprover(
   /** How the message names what is approved (default `Session <id>`, started by the owner). */
   subject?: string,
 ): void {
-  if (owner === undefined || !samePerson(owner, caller)) return;
+  if (owner === undefined || !samePerson(owner, caller, policy.people)) return;
   const why = secondApproverReason(policy, write);
   if (why === undefined) return;
   const what = subject

@@ -1,4 +1,4 @@
-import type { Role } from '../auth/caller.js';
+import type { Caller, Role } from '../auth/caller.js';
 import type { RiskLevel } from '../actions/cluster-action.js';
 import type { FieldChange } from '../operations/object-diff.js';
 
@@ -28,6 +28,13 @@ export interface LedgerCaller {
   id?: string;
   username: string;
   roles: Role[];
+  /** The people file's person of that identity (SVC_PEOPLE_FILE), when it names one: their other credentials revert it too. */
+  person?: string;
+}
+
+/** The caller as an entry records them. */
+export function ledgerCallerOf(caller: Caller): LedgerCaller {
+  return { id: caller.id, username: caller.username, roles: [...caller.roles], ...(caller.person !== undefined ? { person: caller.person } : {}) };
 }
 
 /** How the change was allowed. */

@@ -44,10 +44,10 @@ export interface AuthenticatorOptions {
 export function createAuthenticator(config: Config, logger: Logger, options: AuthenticatorOptions = {}): AuthenticatorParts | undefined {
   if (!config.server.authRequired) return undefined;
   const now = options.now ?? Date.now;
-  const statics = new StaticTokens(config.server.authToken, config.auth.tokensFile, config.auth.roles, logger);
+  const statics = new StaticTokens(config.server.authToken, config.auth.tokensFile, config.auth.roles, logger, config.auth.people);
   statics.watch(options.pollMs ?? TOKENS_FILE_POLL_MS);
   const verified = new VerifiedTokenCache(options.cacheEntries);
-  const oidc = config.auth.oidc && new OidcAuthenticator(config.auth.oidc, config.auth.roles, logger, now, () => verified.clear());
+  const oidc = config.auth.oidc && new OidcAuthenticator(config.auth.oidc, config.auth.roles, logger, now, () => verified.clear(), config.auth.people);
   const authenticator: Authenticator = {
     // both only grow, so their sum changes whenever either does
     get epoch() {

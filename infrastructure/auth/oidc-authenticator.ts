@@ -1,6 +1,7 @@
 import { hash } from 'node:crypto';
 import { createRemoteJWKSet, customFetch, jwtVerify, type JWTPayload } from 'jose';
 import { identityId, type Caller } from '../../domain/auth/caller.js';
+import { NO_PEOPLE, type PeopleDirectory } from '../../domain/auth/people.js';
 import { hasInvisible, isReservedName } from '../../domain/auth/person.js';
 import { rolesFor, type RoleMapping } from '../../domain/auth/role-mapping.js';
 import type { Authentication } from '../../domain/ports/authenticator.js';
@@ -80,6 +81,8 @@ export class OidcAuthenticator {
     private readonly logger: Logger,
     private readonly now: () => number = Date.now,
     private readonly onKeysChanged: () => void = () => undefined,
+    /** SVC_PEOPLE_FILE: the person an OIDC identity (or the address its token verified) is. */
+    private readonly people: PeopleDirectory = NO_PEOPLE,
   ) {}
 
   async verify(token: string): Promise<Authentication> {
@@ -126,12 +129,17 @@ export class OidcAuthenticator {
     if (hasInvisible(claimed)) return { refused: `claim ${usernameClaim} holds invisible or format characters` };
     if (groups.some((g) => CONTROL.test(g) || hasInvisible(g))) return { refused: `claim ${groupsClaim} holds invisible or format characters` };
     const username = `${usernamePrefix}${claimed}`;
+    const id = identityId('oidc', issuer, payload.sub);
+    // an address counts only as the identity provider verified it: registering alice@example.com unproven makes nobody alice
+    const verifiedEmail = payload.email_verified === true && typeof payload.email === 'string' ? payload.email : undefined;
+    const person = this.people.personOfOidc(id, verifiedEmail);
     const caller: Caller = Object.freeze({
-      id: identityId('oidc', issuer, payload.sub),
+      id,
       username,
       groups,
       roles: rolesFor(this.roles, username, groups),
       kind: 'oidc' as const,
+      ...(person !== undefined ? { person } : {}),
     });
     return { caller, until: Math.min((payload.exp as number) * 1000, this.keysFetchedAt + KEYS_MAX_AGE_MS) };
   }

@@ -1,6 +1,7 @@
 import { hash } from 'node:crypto';
 import { readFileSync, unwatchFile, watchFile, type Stats } from 'node:fs';
 import { STATIC_TOKEN_CALLER, type Caller } from '../../domain/auth/caller.js';
+import { NO_PEOPLE, type PeopleDirectory } from '../../domain/auth/people.js';
 import type { RoleMapping } from '../../domain/auth/role-mapping.js';
 import type { Logger } from '../../domain/ports/logger.js';
 import { ConfigError } from '../config/env-parsers.js';
@@ -33,6 +34,8 @@ export class StaticTokens {
     private readonly file: string | undefined,
     private readonly roles: RoleMapping,
     private readonly logger: Logger,
+    /** SVC_PEOPLE_FILE: the person each named token is. */
+    private readonly people: PeopleDirectory = NO_PEOPLE,
   ) {
     this.adminDigest = adminToken === undefined ? undefined : tokenDigest(adminToken);
     if (file !== undefined) {
@@ -83,7 +86,7 @@ export class StaticTokens {
     } catch (err) {
       return { callers: new Map(), problems: [`cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'}): no tokens-file token is accepted`] };
     }
-    return readTokensFile(text, this.roles);
+    return readTokensFile(text, this.roles, this.people);
   }
 
   private read(file: string): Map<string, Caller> {
@@ -93,6 +96,6 @@ export class StaticTokens {
     } catch (err) {
       throw new TokensFileError(`cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
     }
-    return parseTokensFile(text, this.roles);
+    return parseTokensFile(text, this.roles, this.people);
   }
 }

@@ -1,11 +1,12 @@
 import { identityId, ROLES, SVC_ISSUER, type Caller, type Role } from '../../domain/auth/caller.js';
+import { TOKENS_FILE_NAME } from '../../domain/auth/people-document.js';
+import { NO_PEOPLE, type PeopleDirectory } from '../../domain/auth/people.js';
 import { isReservedName } from '../../domain/auth/person.js';
 import { rolesFor, type RoleMapping } from '../../domain/auth/role-mapping.js';
 
 /** A malformed tokens file; the message names the line. */
 export class TokensFileError extends Error {}
 
-const NAME = /^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/;
 const DIGEST = /^[0-9a-fA-F]{64}$/;
 const RESERVED_NAMES = new Set(['admin', 'anonymous']);
 /** Printable ASCII but `,`: a group must be sendable as an Impersonate-Group header (SVC_KUBE_IMPERSONATE). */
@@ -25,8 +26,8 @@ export interface TokensFileReading {
  * by lowercase digest; a malformed line, a repeated name or digest throws
  * naming the line number (start-up stops).
  */
-export function parseTokensFile(text: string, roles: RoleMapping): Map<string, Caller> {
-  const { callers, problems } = readTokensFile(text, roles);
+export function parseTokensFile(text: string, roles: RoleMapping, people: PeopleDirectory = NO_PEOPLE): Map<string, Caller> {
+  const { callers, problems } = readTokensFile(text, roles, people);
   if (problems.length) throw new TokensFileError(problems[0]);
   return callers;
 }
@@ -37,12 +38,12 @@ export function parseTokensFile(text: string, roles: RoleMapping): Map<string, C
  * or digest) is left out, so a broken edit fails closed for the tokens it
  * touches and the others keep working.
  */
-export function readTokensFile(text: string, roles: RoleMapping): TokensFileReading {
+export function readTokensFile(text: string, roles: RoleMapping, people: PeopleDirectory = NO_PEOPLE): TokensFileReading {
   const problems: string[] = [];
   const lines: { line: number; name: string; digest: string; caller: Caller }[] = [];
   text.split(/\r?\n/).forEach((raw, i) => {
     try {
-      const parsed = parseLine(raw, i + 1, roles);
+      const parsed = parseLine(raw, i + 1, roles, people);
       if (parsed) lines.push({ line: i + 1, ...parsed });
     } catch (err) {
       problems.push((err as Error).message);
@@ -75,7 +76,7 @@ const EXPECTED = ' (expected: name role sha256-hex [group,group])';
 const lineOf = (problem: string) => Number(/^line (\d+)/.exec(problem)?.[1] ?? 0);
 
 /** One line: undefined for a blank or comment line; throws naming the line when it is malformed. */
-function parseLine(raw: string, n: number, roles: RoleMapping): { name: string; digest: string; caller: Caller } | undefined {
+function parseLine(raw: string, n: number, roles: RoleMapping, people: PeopleDirectory): { name: string; digest: string; caller: Caller } | undefined {
   const line = raw.replace(/#.*$/, '').trim();
   if (!line) return undefined;
   const fail = (why: string): never => {
@@ -84,7 +85,7 @@ function parseLine(raw: string, n: number, roles: RoleMapping): { name: string; 
   const cols = line.split(/\s+/);
   if (cols.length < 3 || cols.length > 4) fail(`${cols.length} columns`);
   const [name, role, digest, groupList] = cols;
-  if (!NAME.test(name)) fail('the name must be 1-64 letters, digits, ., _, @ or -');
+  if (!TOKENS_FILE_NAME.test(name)) fail('the name must be 1-64 letters, digits, ., _, @ or -');
   // `admin` is SVC_AUTH_TOKEN's caller and `anonymous` the unauthenticated one: a line may not take either name (nor a Kubernetes system: one)
   if (RESERVED_NAMES.has(name.toLowerCase()) || isReservedName(name))
     fail(`the name ${name} is reserved (admin, anonymous and system:* are not tokens-file names)`);
@@ -94,12 +95,15 @@ function parseLine(raw: string, n: number, roles: RoleMapping): { name: string; 
   if (groups.length > 100 || !groups.every((g) => GROUP.test(g))) fail('groups must be at most 100 comma-separated names of printable ASCII without spaces');
   const reserved = groups.find(isReservedName);
   if (reserved !== undefined) fail(`the group ${reserved} is reserved by Kubernetes (system:)`);
+  const id = identityId('tokens-file', SVC_ISSUER, name);
+  const person = people.personOfId(id);
   const caller: Caller = Object.freeze({
-    id: identityId('tokens-file', SVC_ISSUER, name),
+    id,
     username: name,
     groups: Object.freeze(groups),
     roles: rolesFor(roles, name, groups, [role as Role]),
     kind: 'tokens-file' as const,
+    ...(person !== undefined ? { person } : {}),
   });
   return { name, digest: digest.toLowerCase(), caller };
 }

@@ -1,6 +1,8 @@
 import path from 'node:path';
 import { EMPTY_ROLE_MAPPING, parseRoleMapping, type RoleMapping } from '../../domain/auth/role-mapping.js';
+import type { PeopleDirectory } from '../../domain/auth/people.js';
 import { bool, ConfigError, int, str, type Env } from './env-parsers.js';
+import { parsePeopleFile } from './people-file.js';
 import { isLoopbackHost } from './server-config.js';
 
 export interface OidcConfig {
@@ -30,6 +32,8 @@ export interface AuthConfig {
   /** `SVC_REQUIRE_SECOND_APPROVER`: a high-risk execution (or a deploy into a protected namespace) needs a second operator. */
   requireSecondApprover: boolean;
   protectedNamespaces: readonly string[];
+  /** `SVC_PEOPLE_FILE`: which identities are one person (ownership and the second approver compare people). */
+  people: PeopleDirectory;
 }
 
 /** A URL svc fetches keys from: https, or http only on a loopback address (a test IdP, a sidecar). */
@@ -89,14 +93,16 @@ export function parseAuthConfig(env: Env, cwd: string): AuthConfig {
       throw new ConfigError('SVC_ROLES', `${(err as Error).message}; write role=group,group;role=user (roles: viewer, operator, admin; * is any caller)`);
     }
   }
+  const oidc = parseOidc(env);
   return {
     tokensFile: file === undefined ? undefined : path.resolve(cwd, file),
-    oidc: parseOidc(env),
+    oidc,
     roles,
     requireSecondApprover: bool(env, 'SVC_REQUIRE_SECOND_APPROVER', false),
     protectedNamespaces: (str(env, 'SVC_PROTECTED_NAMESPACES') ?? '')
       .split(',')
       .map((n) => n.trim())
       .filter(Boolean),
+    people: parsePeopleFile(env, cwd, oidc?.issuer),
   };
 }
