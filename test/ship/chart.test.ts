@@ -47,7 +47,7 @@ const plainEnv = (objects: Manifest[]) =>
   );
 const rules = (objects: Manifest[]) => (one(objects, 'ClusterRole') as unknown as { rules: Rule[] }).rules;
 const WRITE_VERBS = ['create', 'update', 'patch', 'delete', 'deletecollection', 'escalate', 'bind', 'impersonate', '*'];
-const SECRET_ENV = ['SVC_AUTH_TOKEN', 'SVC_GIT_TOKEN', 'OPENAI_API_KEY', 'QDRANT_API_KEY'];
+const SECRET_ENV = ['SVC_AUTH_TOKEN', 'SVC_GIT_TOKEN', 'OPENAI_API_KEY', 'QDRANT_API_KEY', 'SVC_LEDGER_KEY', 'SVC_LEDGER_KEY_PREVIOUS'];
 
 /** The message of a render that must fail (the chart's `fail`). */
 function fails(values: Record<string, unknown>): string {
@@ -93,6 +93,8 @@ const OVERRIDES = {
     gitToken: { name: 'svc-git', key: 'token' },
     openaiApiKey: { name: 'llm', key: 'api-key' },
     qdrantApiKey: { name: 'qdrant-auth', key: 'api-key' },
+    ledgerKey: { name: 'svc-ledger-hmac', key: 'current-key' },
+    ledgerKeyPrevious: { name: 'svc-ledger-hmac', key: 'previous-key' },
   },
   prompts: {
     repo: 'https://github.com/acme/prompts.git',
@@ -282,6 +284,8 @@ describe('Helm chart charts/svc (rendered without helm or a cluster)', () => {
       expect(env.SVC_GIT_TOKEN.valueFrom!.secretKeyRef).to.deep.equal({ name: 'svc-git', key: 'token' });
       expect(env.OPENAI_API_KEY.valueFrom!.secretKeyRef).to.deep.equal({ name: 'llm', key: 'api-key' });
       expect(env.QDRANT_API_KEY.valueFrom!.secretKeyRef).to.deep.equal({ name: 'qdrant-auth', key: 'api-key' });
+      expect(env.SVC_LEDGER_KEY.valueFrom!.secretKeyRef).to.deep.equal({ name: 'svc-ledger-hmac', key: 'current-key' });
+      expect(env.SVC_LEDGER_KEY_PREVIOUS.valueFrom!.secretKeyRef).to.deep.equal({ name: 'svc-ledger-hmac', key: 'previous-key' });
       for (const name of SECRET_ENV) expect(env[name].value, name).to.equal(undefined);
     });
 
