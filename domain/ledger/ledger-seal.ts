@@ -117,7 +117,8 @@ export function anchorProblem(anchor: StoredAnchor, keys: LedgerKeys): string | 
 
 const FOUND: Record<HeadFlawKind, string> = {
   missing: 'missing or unreadable (svc took the head from the chain)',
-  unsealed: 'carrying no seal (written without SVC_LEDGER_KEY: by someone who can write the store, or by an svc before heads were sealed)',
+  unsealed:
+    'carrying no seal (written without SVC_LEDGER_KEY: by someone who can write the store, or before the key was set, or by an svc before heads were sealed)',
   'wrong-seal': 'carrying a seal that SVC_LEDGER_KEY does not make (rewritten without the key)',
   'previous-key': 'sealed with SVC_LEDGER_KEY_PREVIOUS although its entry is sealed with SVC_LEDGER_KEY (rewritten by someone holding only the previous key)',
 };

@@ -136,6 +136,38 @@ describe('FileChangeLedger', () => {
     expect(logger.lines.some((e) => e.level === 'error' && /head file is missing/.test(e.msg))).to.equal(true);
   });
 
+  it('with SVC_LEDGER_KEY, a head file removed is reported, not taken from the chain silently; a ledger keyed only now is reported until its head is accepted', async () => {
+    const key = 'k'.repeat(40);
+    const keyed = (more: Record<string, unknown> = {}) => {
+      const l = new FileChangeLedger({ dir, clock: new FakeClock(), key, ...more });
+      opened.push(l);
+      return l;
+    };
+    const walk = async (l: FileChangeLedger, keys: Record<string, unknown> = { key }) => {
+      const { anchor, head, records } = await l.chain();
+      return verifyChain(records, anchor, { head, ...keys });
+    };
+    // run without a key, then the key is set: the head svc wrote then has no seal
+    const { l, ids } = await seed(2);
+    await l.close();
+    const logger = new CapturingLogger();
+    const first = await walk(new FileChangeLedger({ dir, clock: new FakeClock(), key, logger }));
+    expect(first).to.deep.include({ ok: false, entries: 2, unkeyed: 2 });
+    expect(first.problem).to.match(/position 2 .* carrying no seal \(written without SVC_LEDGER_KEY: .* or before the key was set/);
+    expect(logger.lines.some((e) => e.level === 'error' && /head is not sealed with SVC_LEDGER_KEY/.test(e.msg))).to.equal(true);
+    const hash = JSON.parse((await lines())[1]).hash as string;
+    const accept = { acceptHead: { seq: 2, hash } };
+    expect(await walk(keyed(accept), { key, ...accept })).to.deep.include({ ok: true, entries: 2, unkeyed: 2 });
+    await keyed(accept).append(aChangeRecord({ request: 'sealed from here' }));
+    expect(await walk(keyed())).to.deep.include({ ok: true, entries: 3, unkeyed: 2 });
+    // the head file removed (with the newest entry, say): taken from the chain, and reported
+    await rm(path.join(dir, HEAD_FILE));
+    const missing = await walk(keyed());
+    expect(missing).to.deep.include({ ok: false, entries: 3 });
+    expect(missing.problem).to.match(/svc found the head at position 3 on .* missing or unreadable/);
+    expect(ids).to.have.length(2);
+  });
+
   it('turns an I/O failure into DependencyError(ledger)', async () => {
     await writeFile(path.join(root, 'not-a-dir'), 'x');
     const l = new FileChangeLedger({ dir: path.join(root, 'not-a-dir', 'ledger'), clock: new FakeClock() });
