@@ -11,7 +11,7 @@ import {
   type ChangeRecord,
 } from '../../domain/ledger/change-entry.js';
 import { keysOf } from '../../domain/ledger/change-keys.js';
-import { entrySealedWith, GENESIS_ANCHOR, sealEntry, type ChainAnchor, type StoredRecord } from '../../domain/ledger/hash-chain.js';
+import { GENESIS_ANCHOR, sealEntry, type ChainAnchor, type StoredRecord } from '../../domain/ledger/hash-chain.js';
 import { sealAnchor, sealHead, type LedgerKeys, type StoredAnchor, type StoredHead } from '../../domain/ledger/ledger-seal.js';
 import { entryFromText, entryText } from '../../domain/ledger/ledger-text.js';
 import { checkIntentFields, intentNotOpen } from '../../domain/ledger/intents.js';
@@ -229,16 +229,13 @@ export class FileChangeLedger implements ChangeLedger {
       }
       const entry = entryFromText(line.text);
       if (!line.terminated) this.tornTail = true;
-      if (!line.terminated && !entry) {
-        this.options.logger?.error('the ledger ends in a line cut short (a crash during an append): kept as it is and reported by the integrity check', {
-          file: this.file,
-          offset: line.offset,
-          bytes: line.length,
-        });
-        continue;
-      }
       if (!entry) {
-        this.options.logger?.error('the ledger has a line that is not an entry: reported by the integrity check', { file: this.file, offset: line.offset });
+        this.options.logger?.error(
+          line.terminated
+            ? 'the ledger has a line that is not an entry: reported by the integrity check'
+            : 'the ledger ends in a line cut short (a crash during an append): kept as it is and reported by the integrity check',
+          { file: this.file, offset: line.offset, bytes: line.length },
+        );
         continue;
       }
       this.index.add({ ...keysOf(entry), loc: { offset: line.offset, length: line.length } });
@@ -249,14 +246,7 @@ export class FileChangeLedger implements ChangeLedger {
     }
     this.size = end;
     this.handle = handle;
-    const sealed = (record: { entry: ChangeEntry; text: string } | undefined) => record && entrySealedWith(record, this.seal);
-    const chainEnd = {
-      end: this.head,
-      lastPrevHash: last.at(-1)?.entry.prevHash,
-      endSealedWith: sealed(last.at(-1)),
-      beforeEndSealedWith: sealed(last.at(-2)),
-    };
-    this.head = await this.headFile.reconcile(chainEnd, this.anchor, this.seal, this.options.clock.now(), (message, fields) =>
+    this.head = await this.headFile.reconcile({ end: this.head, last }, this.anchor, this.seal, this.options.clock.now(), (message, fields) =>
       this.options.logger?.error(message, { file: this.file, ...fields }),
     );
     return handle;

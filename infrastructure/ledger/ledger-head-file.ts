@@ -1,5 +1,6 @@
 import { open, type FileHandle } from 'node:fs/promises';
-import type { ChainAnchor } from '../../domain/ledger/hash-chain.js';
+import type { ChangeEntry } from '../../domain/ledger/change-entry.js';
+import { entrySealedWith, type ChainAnchor } from '../../domain/ledger/hash-chain.js';
 import { flawOfHead, headFlaw, sealHead, storedHeadOf, type LedgerKeys, type SealVerdict, type StoredHead } from '../../domain/ledger/ledger-seal.js';
 import { isErrno } from '../fs/durable-file.js';
 
@@ -12,11 +13,8 @@ const HEAD_BYTES = 512;
 export interface ChainEnd {
   /** The last whole entry (or the anchor, or the genesis). */
   end: ChainAnchor;
-  /** The last entry's prevHash. */
-  lastPrevHash?: string;
-  /** How the last entry, and the one before it, are sealed (see entrySealedWith). */
-  endSealedWith?: SealVerdict;
-  beforeEndSealedWith?: SealVerdict;
+  /** The newest two entries as stored: how they are sealed decides whether a head sealed with the previous key is one svc wrote. */
+  last: readonly { entry: ChangeEntry; text: string }[];
 }
 
 /**
@@ -73,7 +71,8 @@ export class LedgerHeadFile {
     nowMs: number,
     logError: (message: string, fields: Record<string, unknown>) => void,
   ): Promise<StoredHead> {
-    const { end } = chain;
+    const { end, last } = chain;
+    const sealedWith = (record: ChainEnd['last'][number] | undefined): SealVerdict | undefined => record && entrySealedWith(record, keys);
     const stored = await this.read();
     if (stored === 'missing' || stored === 'unreadable') {
       if (end.seq > anchor.seq || stored === 'unreadable')
@@ -83,12 +82,12 @@ export class LedgerHeadFile {
       if (end.seq === 0) return end;
       return this.write(sealHead({ ...end, flaw: headFlaw(end, 'missing', keys, nowMs) }, keys.key));
     }
-    if (end.seq === stored.seq + 1 && chain.lastPrevHash === stored.hash)
-      return this.write(sealHead({ ...end, flaw: flawOfHead(stored, keys, chain.beforeEndSealedWith, nowMs) }, keys.key));
+    if (end.seq === stored.seq + 1 && last.at(-1)?.entry.prevHash === stored.hash)
+      return this.write(sealHead({ ...end, flaw: flawOfHead(stored, keys, sealedWith(last.at(-2)), nowMs) }, keys.key));
     if (end.seq !== stored.seq || end.hash !== stored.hash)
       logError('the ledger does not end at the head svc wrote: reported by the integrity check', { head: stored.seq, chainEnd: end.seq });
     if (keys.key === undefined) return stored;
-    const flaw = flawOfHead(stored, keys, end.seq === stored.seq ? chain.endSealedWith : undefined, nowMs);
+    const flaw = flawOfHead(stored, keys, end.seq === stored.seq ? sealedWith(last.at(-1)) : undefined, nowMs);
     // sealed, and carrying what it carried: as it is
     if (flaw === stored.flaw) return stored;
     if (flaw && !stored.flaw)

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { DependencyError, ExecutionError } from '../../domain/errors.js';
+import { ExecutionError } from '../../domain/errors.js';
 import type { ChangeEntry, ChangeFilter, ChangePage, ChangePageRequest, ChangeRecord } from '../../domain/ledger/change-entry.js';
 import { keysOf, seqOfId } from '../../domain/ledger/change-keys.js';
 import { entrySealedWith, GENESIS_ANCHOR, sealEntry, type ChainAnchor, type StoredRecord } from '../../domain/ledger/hash-chain.js';
@@ -18,7 +18,7 @@ import { checkIntentFields, intentNotOpen } from '../../domain/ledger/intents.js
 import type { ChangeLedger, LedgerChain } from '../../domain/ports/change-ledger.js';
 import type { Clock } from '../../domain/ports/clock.js';
 import { LedgerIndex } from './ledger-index.js';
-import { APPEND_SCRIPT, fieldOf, headFromFields, PRUNE_SCRIPT } from './redis-ledger-scripts.js';
+import { APPEND_SCRIPT, appendArgv, fieldOf, headFromFields, PRUNE_SCRIPT, streamPastHead, type AppendResult } from './redis-ledger-scripts.js';
 import type { RedisConnection } from '../redis/redis-connection.js';
 
 const MAX_ATTEMPTS = 100;
@@ -83,34 +83,14 @@ export class RedisChangeLedger implements ChangeLedger {
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const place = { seq: head.seq + 1, prevHash: head.hash, atMs: this.options.clock.now(), random8Hex: this.random() };
       const entry = sealEntry(record, place, this.options.key);
-      const text = entryText(entry);
       // a flaw found in the head before is carried, so what it may hide stays reported
       const next = sealHead({ seq: entry.seq, hash: entry.hash, flaw }, this.options.key);
+      const argv = appendArgv({ hash: head.hash, mac: storedMac }, entry, entryText(entry), record.intentId, next);
       const result = (await this.redis.run({ command: 'EVAL', target: 'ledger', what: 'append a ledger entry' }, (c) =>
-        c.eval(
-          APPEND_SCRIPT,
-          3,
-          k.stream,
-          k.head,
-          k.open,
-          head.hash,
-          String(entry.seq),
-          text,
-          entry.hash,
-          GENESIS_ANCHOR.hash,
-          entry.type === 'intent' ? entry.id : '',
-          record.intentId ?? '',
-          storedMac,
-          next.mac ?? '',
-          next.flaw ? JSON.stringify(next.flaw) : '',
-        ),
-      )) as [number, number?, string?, string?, string?];
+        c.eval(APPEND_SCRIPT, 3, k.stream, k.head, k.open, ...argv),
+      )) as AppendResult;
       if (result[0] === 2) throw intentNotOpen(record.intentId!);
-      if (result[0] === 3)
-        throw new DependencyError(
-          'ledger',
-          `The change ledger on Redis cannot append at position ${entry.seq}: its stream already went past the head svc keeps (newest items were deleted and the head rewritten?); nothing was recorded: run svc changes verify (${String(result[1]).slice(0, 200)})`,
-        );
+      if (result[0] === 3) throw streamPastHead(entry.seq, result[1]);
       if (result[0] === 1) {
         this.head = next;
         return entry;

@@ -1,3 +1,5 @@
+import { DependencyError } from '../../domain/errors.js';
+import type { ChangeEntry } from '../../domain/ledger/change-entry.js';
 import { GENESIS_ANCHOR } from '../../domain/ledger/hash-chain.js';
 import { storedHeadOf, type StoredHead } from '../../domain/ledger/ledger-seal.js';
 
@@ -31,6 +33,24 @@ if ARGV[10] ~= '' then redis.call('HSET', KEYS[2], 'flaw', ARGV[10]) else redis.
 if ARGV[6] ~= '' then redis.call('HSET', KEYS[3], ARGV[6], ARGV[2]) end
 return {1}
 `;
+
+/** What APPEND_SCRIPT answers: appended, the head as stored meanwhile, the intent not open, the stream past the head. */
+export type AppendResult = [1] | [0, number, string, string, string] | [2] | [3, string];
+
+/** APPEND_SCRIPT's ARGV: the head the entry was sealed after (hash, and seal as stored), the entry, the intent it closes, the head it makes. */
+export function appendArgv(expected: { hash: string; mac: string }, entry: ChangeEntry, text: string, closes: string | undefined, next: StoredHead): string[] {
+  const opens = entry.type === 'intent' ? entry.id : '';
+  const flaw = next.flaw ? JSON.stringify(next.flaw) : '';
+  return [expected.hash, String(entry.seq), text, entry.hash, GENESIS_ANCHOR.hash, opens, closes ?? '', expected.mac, next.mac ?? '', flaw];
+}
+
+/** The refusal of an append whose id the stream no longer takes: its newest items were deleted (XDEL) and the head rewritten behind them. */
+export function streamPastHead(seq: number, error: string): DependencyError {
+  return new DependencyError(
+    'ledger',
+    `The change ledger on Redis cannot append at position ${seq}: its stream already went past the head svc keeps (newest items were deleted and the head rewritten?); nothing was recorded: run svc changes verify (${String(error).slice(0, 200)})`,
+  );
+}
 
 /**
  * Trims the stream below the first kept seq and moves the anchor there, never backwards, and forgets open intents
