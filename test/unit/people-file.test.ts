@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { configSecrets } from '../../infrastructure/config/config-secrets.js';
 import { loadConfig } from '../../infrastructure/config/config.js';
 import { ConfigError } from '../../infrastructure/config/env-parsers.js';
 import { MAX_PEOPLE_FILE_BYTES, parsePeopleFile } from '../../infrastructure/config/people-file.js';
@@ -43,7 +44,10 @@ describe('SVC_PEOPLE_FILE: who is who, checked at start', () => {
     const json = load(write(JSON.stringify({ people: [{ name: 'carol', tokens: ['carol'] }] }), 'json'));
     expect(json.personOfId('tokens-file:svc:carol')).to.equal('carol');
     expect(parsePeopleFile({}, dir, ISSUER).size).to.equal(0);
-    expect(loadConfig({ SVC_PEOPLE_FILE: write('people: [{name: dan, tokens: [dan]}]') }).auth.people.personOfId('tokens-file:svc:dan')).to.equal('dan');
+    const config = loadConfig({ SVC_AUTH_TOKEN: 'a-long-enough-token-123', SVC_PEOPLE_FILE: write('people: [{name: dan, tokens: [dan-ci]}]') });
+    expect(config.auth.people.personOfId('tokens-file:svc:dan-ci')).to.equal('dan');
+    // a list of tokens-file names is no credential: nothing of it is scrubbed as one
+    expect(configSecrets(config)).to.deep.equal(['a-long-enough-token-123']);
   });
 
   it('stops start-up naming the file and the entry for anything it cannot trust', () => {
