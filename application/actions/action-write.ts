@@ -1,7 +1,7 @@
 import { actionTarget, pinnedOperation, toOperation, type ActionPin, type ClusterAction } from '../../domain/actions/cluster-action.js';
 import { customResourceOperations, withOperations } from '../../domain/actions/custom-resource-patch.js';
 import { describeTarget } from '../../domain/actions/write-scope.js';
-import type { KubeObject, PatchBody } from '../../domain/cluster/kube-types.js';
+import type { PatchBody } from '../../domain/cluster/kube-types.js';
 import type { PreparedWrite, WriteRequest } from '../guarded-write/write-request.js';
 import type { ProposedAction } from './proposed-action.js';
 
@@ -31,19 +31,14 @@ export function pinOf(action: ClusterAction, approved: Approved | undefined): Ac
 const askedOf = (action: ClusterAction, computed: boolean): Pick<PreparedWrite, 'asked'> =>
   computed && action.type === 'patch' ? { asked: { patchType: 'merge', patch: action.patch as PatchBody } } : {};
 
-/** The live object's pins, as a preview records them. */
-const livePins = (action: ClusterAction, live: KubeObject): Approved => ({
-  effect: action.type === 'delete' ? 'delete' : 'update',
-  ...(typeof live.metadata.resourceVersion === 'string' && live.metadata.resourceVersion ? { resourceVersion: live.metadata.resourceVersion } : {}),
-  ...(typeof live.metadata.uid === 'string' && live.metadata.uid ? { uid: live.metadata.uid } : {}),
-});
-
 /**
- * A proposed action as the guarded-write pipeline previews it: against the
- * object just read, dry-run exactly as it would be sent at execution (pinned
- * to that object's version; an apply of an absent object as a create); a
- * custom resource's object patch turned into the JSON Patch operations from
- * that object (refused as NoChange when they are none).
+ * A proposed action as the guarded-write pipeline previews it, against the
+ * object just read: an apply of an absent object dry-run as the create it
+ * will be sent as; a custom resource's object patch turned into the JSON
+ * Patch operations from that object (refused as NoChange when they are
+ * none). The live version is recorded as the pin of the later write, not
+ * sent with the preview's dry run: a JSON Patch that replaces /metadata
+ * would be refused for the pin's own operation rather than judged.
  */
 export function previewedWrite(action: ClusterAction, now: Date): WriteRequest {
   return {
@@ -53,7 +48,7 @@ export function previewedWrite(action: ClusterAction, now: Date): WriteRequest {
     prepare: (live) => {
       const operations = customResourceOperations(action, live);
       const sent = withOperations(action, operations);
-      const pin = live === null ? { create: true as const } : pinOf(action, livePins(action, live));
+      const pin = live === null ? { create: true as const } : undefined;
       const prepared = { operation: pinnedOperation(sent, now, pin), ...(operations ? { jsonPatch: operations } : {}), ...askedOf(action, !!operations) };
       if (operations?.length !== 0) return prepared;
       const message = `${actionTarget(action).kind} ${actionTarget(action).name} already has what the patch sets: there is nothing to change`;

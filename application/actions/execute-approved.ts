@@ -6,7 +6,7 @@ import type { FieldChange } from '../../domain/operations/object-diff.js';
 import type { Clock } from '../../domain/ports/clock.js';
 import type { GuardedWrite } from '../guarded-write/guarded-write.js';
 import type { StoredPolicies } from './policy-source.js';
-import { approvedWrite } from './action-write.js';
+import { approvedWrite, pinOf } from './action-write.js';
 import { executeActions, notRun, type CheckedAction, type ExecutionReport, type WriteRecording } from './execute-actions.js';
 import { previewActions } from './preview-actions.js';
 import type { ProposedAction } from './proposed-action.js';
@@ -75,8 +75,8 @@ async function conflictMessage(
   approved: ProposedAction | undefined,
   refusal: { reason: string; message: string },
 ): Promise<string> {
-  const pin = approved?.resourceVersion;
-  if (refusal.reason !== 'Conflict' || !pin) return refusal.message;
+  const pin = pinOf(action, approved).resourceVersion;
+  if (refusal.reason !== 'Conflict' || !approved || !pin) return refusal.message;
   const drift = await describeDrift(deps, policies, action, approved);
   return `${describeTarget(actionTarget(action))} changed since approval (it was at resourceVersion ${pin}); nothing was applied. ${drift} Start again to review the change against the object as it is now.`;
 }
