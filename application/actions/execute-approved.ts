@@ -52,7 +52,11 @@ export async function executeApproved(
     const refusal =
       r.refusal ??
       (rank(r.risk) > rank(was)
-        ? { reason: 'RiskRaised', message: `svc now rates this change ${r.risk} (${r.riskReasons.join('; ')}), above the ${was} approved; nothing was applied. Start again to review it.`, causes: [] }
+        ? {
+            reason: 'RiskRaised',
+            message: `svc now rates this change ${r.risk} (${r.riskReasons.join('; ')}), above the ${was} approved; nothing was applied. Start again to review it.`,
+            causes: [],
+          }
         : undefined);
     if (refusal?.error instanceof DependencyError) throw new NothingAppliedError(refusal.error);
     if (refusal?.error) throw refusal.error;

@@ -20,12 +20,7 @@ export { MAX_DIFF_ENTRIES, UNNAMED_REMOVAL_NOTE } from '../guarded-write/write-r
  * malformed one) refuses only itself; an API server failing during the
  * preview is that action's refusal (`Unavailable`), not a failed call.
  */
-export async function previewActions(
-  guard: GuardedWrite,
-  actions: ClusterAction[],
-  now: Date,
-  policies?: StoredPolicies,
-): Promise<ProposedAction[]> {
+export async function previewActions(guard: GuardedWrite, actions: ClusterAction[], now: Date, policies?: StoredPolicies): Promise<ProposedAction[]> {
   const stored = policies ?? (await guard.policies());
   const out: ProposedAction[] = [];
   for (const [i, action] of actions.entries()) out.push(proposedAction(action, i + 1, await guard.check(previewedWrite(action, now), stored)));

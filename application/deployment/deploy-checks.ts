@@ -105,7 +105,11 @@ function solutionRule(chosen: Set<string>): (target: ResolvedTarget) => WriteRef
   return (target) => {
     if (chosen.has(`${target.group}/${target.kind}`)) return undefined;
     const kinds = [...chosen].map((k) => (k.startsWith('/') ? k.slice(1) : k)).join(', ') || 'none the cluster serves';
-    return { reason: 'OutsideSolution', message: `${describeResolved(target)} is not one of the kinds of the solution chosen (${kinds}): svc deploys only those`, causes: [] };
+    return {
+      reason: 'OutsideSolution',
+      message: `${describeResolved(target)} is not one of the kinds of the solution chosen (${kinds}): svc deploys only those`,
+      causes: [],
+    };
   };
 }
 

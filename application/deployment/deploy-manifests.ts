@@ -107,8 +107,15 @@ export class DeployManifests implements ToolHandler<ToolInput<'deployManifests'>
     private readonly pollIntervalMs = 1000,
   ) {
     requireDependencies('DeployManifests', deps, ['guard', 'reader', 'sessions', 'clock', 'recorder', 'metrics', 'verify']);
-    ({ guard: this.guard, reader: this.reader, sessions: this.sessions, clock: this.clock, recorder: this.recorder, metrics: this.metrics, verify: this.verify } =
-      deps);
+    ({
+      guard: this.guard,
+      reader: this.reader,
+      sessions: this.sessions,
+      clock: this.clock,
+      recorder: this.recorder,
+      metrics: this.metrics,
+      verify: this.verify,
+    } = deps);
   }
 
   async execute(input: ToolInput<'deployManifests'>, context?: ToolContext): Promise<ClusterDeployOutput> {
@@ -155,15 +162,7 @@ export class DeployManifests implements ToolHandler<ToolInput<'deployManifests'>
     const run = { solutionId, intent: session.state.intent, context, ledgerIds };
     const { outcomes, applied } = await applyAll((o, i, warnings) => this.applyOne(checked.checked[i], planned[i], run, warnings), objects, planned);
     if (outcomes.some((o) => o.outcome === 'failed'))
-      return this.stopped(
-        solutionId,
-        'apply_failed',
-        outcomes,
-        cleanupOffer(solutionId, outcomes),
-        started,
-        ledgerIds,
-        shown,
-      );
+      return this.stopped(solutionId, 'apply_failed', outcomes, cleanupOffer(solutionId, outcomes), started, ledgerIds, shown);
     const deadline = started + timeout * 1000;
     let statuses = await this.statuses(applied);
     while (statuses.some((s) => !s.ready) && this.clock.now() < deadline) {

@@ -71,7 +71,8 @@ export class GuardedWrite {
     const refused = (refusal: WriteRefusal, known: Partial<GuardedWriteResult> & { write?: WriteAsSent } = {}): GuardedWriteResult => {
       const { write = writeAsSent(request.operation), ...rest } = known;
       const { risk, riskReasons } = assessTarget(known.target, write, this.settings, request.label);
-      return { ref: request.ref, operation: request.operation, diff: [], ...rest, risk, riskReasons, refusal: redaction.refusal(refusal) };
+      const shown = redaction.withObjects(known.live);
+      return { ref: request.ref, operation: request.operation, diff: [], ...rest, risk, riskReasons, refusal: shown.refusal(refusal) };
     };
     const resolved = await this.resolve(request);
     if ('refusal' in resolved) return refused(resolved.refusal);

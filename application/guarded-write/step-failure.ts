@@ -18,8 +18,7 @@ export async function stepOf<T>(work: () => Promise<T>): Promise<{ value: T } | 
     if (e instanceof ExecutionError && !(e instanceof NotConfiguredError)) return { refusal: { ...base, reason: 'Rejected', error: e } };
     if (e instanceof ValidationError) return { refusal: { ...base, reason: 'Invalid', error: e } };
     if (e instanceof ForbiddenError) return { refusal: { ...base, reason: 'Forbidden', byCaller: true, error: e } };
-    if (e instanceof DependencyError)
-      return { refusal: { ...base, reason: 'Unavailable', message: `the preview could not be made: ${e.message}`, error: e } };
+    if (e instanceof DependencyError) return { refusal: { ...base, reason: 'Unavailable', message: `the preview could not be made: ${e.message}`, error: e } };
     throw e;
   }
 }

@@ -62,7 +62,8 @@ export function undoRequest(entry: ChangeEntry, inverse: InverseChange, force: b
 export function undoRefusal(entry: ChangeEntry, refusal: WriteRefusal, count: (metric: RefusalReason) => void): Error {
   if (refusal.error) return refusal.error;
   const metric = refusalMetric(refusal.reason);
-  if (!metric) return new ConflictError(`The API server refuses the undo of ${entry.id}: ${refusal.message}`, { reason: refusal.reason, causes: refusal.causes });
+  if (!metric)
+    return new ConflictError(`The API server refuses the undo of ${entry.id}: ${refusal.message}`, { reason: refusal.reason, causes: refusal.causes });
   count(metric);
   return new ValidationError(`svc refuses the undo of ${entry.id}: ${refusal.message}`, { reason: refusal.reason });
 }
@@ -79,7 +80,9 @@ const filledByTheCluster = (path: string): boolean => CLUSTER_FILLED.some((re) =
 function checkUnchanged(entry: ChangeEntry, inverse: InverseChange, live: KubeObject | null, force: boolean): void {
   if (inverse.method === 'create') {
     if (live)
-      throw new ConflictError(`${entry.target.kind}/${entry.target.name} exists again since ${entry.id} deleted it: delete it first to restore the recorded one`);
+      throw new ConflictError(
+        `${entry.target.kind}/${entry.target.name} exists again since ${entry.id} deleted it: delete it first to restore the recorded one`,
+      );
     return;
   }
   if (!live) throw new ConflictError(`${entry.target.kind}/${entry.target.name} no longer exists: nothing to revert ${entry.id} on`);

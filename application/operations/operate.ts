@@ -82,8 +82,7 @@ export class Operate implements ToolHandler<Input> {
         ? approveStep(session, input, planUnderApproval(operationPlanDigest(session.state), session.state.proposal.actions), this.deps.approval, context)
         : undefined;
     if (input.refinedIntent !== undefined) return this.refine(session, input.refinedIntent, input.evidence);
-    if (input.executeChoice === 1)
-      return this.run(session, input.delivery, context, approval, onFailureFor(input.onFailure, this.deps.verify.settings, false));
+    if (input.executeChoice === 1) return this.run(session, input.delivery, context, approval, onFailureFor(input.onFailure, this.deps.verify.settings, false));
     if (input.executeChoice === 2) return this.stop(session);
     requireSessionRead(session, this.deps.approval, context);
     return operationView(session);

@@ -26,7 +26,10 @@ export const NO_RECORDER: WriteRecorder = {
 };
 
 /** An execution's writes recorded nowhere (NO_RECORDER), for an anonymous caller. */
-export const UNRECORDED: WriteRecording = { recorder: NO_RECORDER, context: { caller: ANONYMOUS_CALLER, tool: 'test', approval: { mode: 'manual', by: 'test' } } };
+export const UNRECORDED: WriteRecording = {
+  recorder: NO_RECORDER,
+  context: { caller: ANONYMOUS_CALLER, tool: 'test', approval: { mode: 'manual', by: 'test' } },
+};
 
 /** Judges nothing: no snapshot, no verdict after an execution. */
 export const NO_VERIFY: ExecutionVerifier = {
@@ -40,7 +43,12 @@ export function guardOver(
   cluster: ClusterReader & ClusterWriter,
   options: { reader?: ClusterReader; scope?: WriteScope; policies?: PolicySource } = {},
 ): GuardedWrite {
-  return new GuardedWrite({ reader: options.reader ?? cluster, writer: cluster, scope: options.scope ?? OPEN_WRITE_SCOPE, policies: options.policies ?? NO_POLICIES });
+  return new GuardedWrite({
+    reader: options.reader ?? cluster,
+    writer: cluster,
+    scope: options.scope ?? OPEN_WRITE_SCOPE,
+    policies: options.policies ?? NO_POLICIES,
+  });
 }
 
 /**

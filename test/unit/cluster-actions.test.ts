@@ -81,7 +81,12 @@ describe('cluster actions', () => {
     const cluster = new FakeCluster().put(web);
     const ghost = { ...target, name: 'ghost' };
     cluster.rejectDryRun = () => undefined;
-    const ok = await executeApproved({ guard: guardOver(cluster), clock: new FakeClock() }, [{ type: 'scale', target, replicas: 4, ...common }], [], UNRECORDED);
+    const ok = await executeApproved(
+      { guard: guardOver(cluster), clock: new FakeClock() },
+      [{ type: 'scale', target, replicas: 4, ...common }],
+      [],
+      UNRECORDED,
+    );
     expect(ok.outcomes[0].status).to.equal('applied');
     expect((cluster.objects.get('apps/v1/Deployment/shop/web')!.spec as { replicas: number }).replicas).to.equal(4);
     expect(cluster.calls.indexOf('dryRunPatch')).to.be.below(cluster.calls.indexOf('patch'));

@@ -41,7 +41,10 @@ describe('revert through the write guard: allow-lists, policies, risk, preview a
   const revertWith = (guard: { scope?: WriteScope; policies?: PolicySource; approval?: ApprovalPolicy }) =>
     new RevertChange(
       ledger,
-      guardOver(cluster, { scope: guard.scope ?? OPEN_WRITE_SCOPE, policies: guard.policies ?? { forText: async () => [], stored: async () => ({ policies: [] }) } }),
+      guardOver(cluster, {
+        scope: guard.scope ?? OPEN_WRITE_SCOPE,
+        policies: guard.policies ?? { forText: async () => [], stored: async () => ({ policies: [] }) },
+      }),
       recorder,
       { approval: guard.approval ?? NO_SECOND_APPROVER, metrics: { ...NO_METRICS, refusal: (r) => void refusals.push(r) } },
     );

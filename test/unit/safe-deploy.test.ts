@@ -269,7 +269,12 @@ describe('deployManifests through the write guard: attacks from the recommendati
     expect(scoped.message).to.include('Node cp-1 is in a cluster-scoped object, outside SVC_WRITE_NAMESPACES (shop)');
     // the guard says the same of the target as discovery resolves it
     const guard = guardOver(kit.cluster, { scope: { namespaces: ['shop'], kinds: [] } });
-    const checked = await previewDeploy(guard, kit.cluster, [node], (await new SolutionSessions(kit.store, NO_SECOND_APPROVER).load(solutionId)).state.solution);
+    const checked = await previewDeploy(
+      guard,
+      kit.cluster,
+      [node],
+      (await new SolutionSessions(kit.store, NO_SECOND_APPROVER).load(solutionId)).state.solution,
+    );
     expect(checked.objects[0].refusal!.message).to.include('no namespace (cluster-scoped), outside SVC_WRITE_NAMESPACES (shop)');
     expect(applies(kit)).to.deep.equal([]);
   });
