@@ -25,6 +25,9 @@ import type { RevertChange } from '../ledger/revert-change.js';
 import { refKey, uniqueRefs } from './await-rollouts.js';
 import { currentRun, reportProgress } from '../runs/run-scope.js';
 import { requireDependencies } from '../required-deps.js';
+import type { ExecutionVerifier, VerifyInput } from './execution-verifier.js';
+
+export type { ExecutionVerifier, VerifyInput } from './execution-verifier.js';
 
 export type OnFailure = 'revert' | 'report';
 export const ON_FAILURE_VALUES = ['revert', 'report'] as const;
@@ -100,31 +103,6 @@ export interface ExecutionVerification {
 
 /** What was read before the write: one observation per object the execution changes. */
 export type VerifySnapshot = ReadonlyMap<string, WorkloadObservation>;
-
-/** The input of one verdict: the snapshot, the writes made, what is left of the run, what to do on degraded, and for whom. */
-export interface VerifyInput {
-  snapshot: VerifySnapshot;
-  writes: readonly ExecutedWrite[];
-  /** Milliseconds left of the run's deadline. */
-  deadlineMs: number;
-  onFailure: OnFailure;
-  /** Who the reverts are made for: the caller who executed (or whose automatic rule did). */
-  caller?: Caller;
-}
-
-/**
- * The verdict after every execution, as the writing tools take it
- * (VerifyExecution). Required of them: a tool built without one does not
- * start; a test that means to judge nothing passes the null object named for
- * it, whose `verify` answers undefined (no verdict).
- */
-export interface ExecutionVerifier {
-  readonly settings: VerifySettings;
-  /** Reads each object the execution will change, before the write. */
-  snapshot(targets: readonly ResourceRef[]): Promise<VerifySnapshot>;
-  /** The verdict over the settle window (and the revert of a degraded execution); undefined only from a null verifier. */
-  verify(input: VerifyInput): Promise<ExecutionVerification | undefined>;
-}
 
 const EVENT_LIMIT = 500;
 

@@ -126,6 +126,27 @@ describe('every write goes through the one pipeline: preview, execution, deployM
     expect(undo.cluster.writes).to.have.length(1); // the fixture's own change, not the undo
   });
 
+  it('the execute-time re-check judges what the dry run returns now: a webhook that makes the pod privileged since approval refuses it (RiskRaised)', async () => {
+    const scale: ClusterAction = { type: 'scale', target: WEB, replicas: 2, ...common };
+    const execute = world(web(1));
+    const approved = await previewActions(execute.guard, [scale], new Date(0));
+    expect(approved[0]).to.deep.include({ risk: 'low' });
+    // a mutating admission webhook installed since injects a privileged sidecar into what the server would store
+    const dryRunPatch = execute.cluster.dryRunPatch.bind(execute.cluster);
+    execute.cluster.dryRunPatch = async (ref, patch, options) => {
+      const v = await dryRunPatch(ref, patch, options);
+      if (!v.accepted) return v;
+      const spec = (v.object.spec as { template: { spec: { containers: unknown[] } } }).template.spec;
+      spec.containers.push({ name: 'agent', image: 'nginx:1.27', securityContext: { privileged: true } });
+      return v;
+    };
+    const report = await executeApproved({ guard: execute.guard, clock: execute.clock }, [scale], approved, UNRECORDED);
+    expect(report.dryRunPassed).to.equal(false);
+    expect(report.refused).to.deep.include({ action: 1, reason: 'RiskRaised' });
+    expect(report.refused?.message).to.match(/^svc now rates this change high \(.*privileged.*\), above the low approved; nothing was applied/);
+    expect(execute.cluster.writes).to.deep.equal([]);
+  });
+
   it("a Secret's stored value echoed by the API server is *** in each one's refusal; a value written shows as *** in each one's diff", async () => {
     await withinSecretScope(async () => {
       const echo = (cluster: FakeCluster) =>
