@@ -20,8 +20,8 @@ const masked = (v: unknown): unknown => (isJsonObject(v) ? Object.fromEntries(Ob
 /**
  * The one redaction of everything a guarded write shows (preview, deploy,
  * revert, the execute-time re-check): a Secret's `data` and `stringData`
- * values as `***` in the diff (a changed value still shows as a changed
- * field), and every value the write puts into a Secret or the objects hold
+ * values as `***` in the diff, whatever answered the objects (the adapter
+ * already does; a stand-in or another adapter may not), and every value the write puts into a Secret or the objects hold
  * scrubbed by value from the diff, messages and warnings (a value copied
  * into an annotation included). The values written also join the run's
  * Secret scope, so the answer, the session, the ledger and a model's next
