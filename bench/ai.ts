@@ -35,6 +35,7 @@ import { KubeApiServer } from '../infrastructure/sandbox/kube/kube-api-server.js
 import { PROVIDERS, startModelStandIn, type ModelStandIn, type Provider } from '../test/support/model-stand-ins.js';
 import type { Script } from '../test/support/scripted-model.js';
 import { analysisAnswer, callFn, webDeployment } from '../test/support/remediation-fixtures.js';
+import { openSafety } from '../test/fakes/null-safety.js';
 import { CallSamples, ms, percentile, StandInTimer, timedLlm, timedReader } from './support/ai-bench-kit.js';
 import { operateFigures } from './support/operate-bench.js';
 import { formatWorkflowMeasurement, measureWorkflow } from './support/workflow-bench.js';
@@ -125,6 +126,7 @@ async function remediateSection(provider: Provider): Promise<void> {
       tracer: new NoopTracer(),
       clock,
       limits: { timeoutMs: 300000, maxTokens: 10_000_000 },
+      ...openSafety(client, { reader: readOnlyView(client) }),
     });
     for (let run = 0; run < WARMUP + RUNS; run++) {
       if (run === WARMUP) [modelSamples, clusterSamples].forEach((s) => s.clear());

@@ -10,6 +10,7 @@ import { IngestSource } from '../application/ingest-source.js';
 import { IngestedPromptSource } from '../application/ingested-prompt-source.js';
 import { ListTools } from '../application/list-tools.js';
 import { OrgPolicySource } from '../application/actions/policy-source.js';
+import { GuardedWrite } from '../application/guarded-write/guarded-write.js';
 import type { ToolHandler } from '../application/tool-handler.js';
 import type { ClusterClient, ImpersonatingClusterClients } from '../domain/ports/cluster-client.js';
 import { actingUserForSpans, callerAwareCluster } from '../application/cluster/caller-aware-cluster.js';
@@ -142,6 +143,8 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
   const auth = createAuthenticator(config, logger);
   const onShutdown = [shared.close, async () => auth?.stop()];
   value(TOKENS.OnShutdown, onShutdown);
+  // the one guarded-write pipeline: every write of remediate, operate, deployManifests and a revert goes through it
+  const guard = new GuardedWrite({ reader, writer, scope: config.writes, policies });
   const ledger = registerLedger({
     config,
     ledger: meteredLedger(overrides.ledger ?? shared.ledger, metrics),
@@ -151,7 +154,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
     writer,
     clock,
     logger,
-    policies,
+    guard,
     metrics,
   });
   // the changes controller's use cases (the evaluation harness takes the port and the revert from AppParts)
@@ -182,6 +185,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
     sessions,
     tracer,
     clock,
+    guard,
     policies,
     recorder,
     revert: ledger.revert,
@@ -217,7 +221,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
         vectorStore: ports.vectorStore,
         recorder,
         revert: ledger.revert,
-        policies,
+        guard,
         metrics,
       }),
       operate: ai.operate,

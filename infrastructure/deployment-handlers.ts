@@ -13,7 +13,7 @@ import type { GitDelivery } from './gitops/git-delivery.js';
 import type { VerifyExecution } from '../application/actions/verify-execution.js';
 import type { ChangeRecorder } from '../application/ledger/change-recorder.js';
 import type { RevertChange } from '../application/ledger/revert-change.js';
-import type { PolicySource } from '../application/actions/policy-source.js';
+import type { GuardedWrite } from '../application/guarded-write/guarded-write.js';
 import type { Clock, Timers } from '../domain/ports/clock.js';
 import type { ClusterReader } from '../domain/ports/cluster-reader.js';
 import type { ClusterWriter } from '../domain/ports/cluster-writer.js';
@@ -30,7 +30,7 @@ export interface DeploymentDeps {
   config: Config;
   git: GitDelivery;
   /** The verdict after a deploy (and the revert of a degraded one). */
-  verify?: VerifyExecution;
+  verify: VerifyExecution;
   sessions: SessionStore;
   reader: ClusterReader;
   writer: ClusterWriter;
@@ -41,7 +41,8 @@ export interface DeploymentDeps {
   /** The ledger's recorder every write goes through, and its revert (cleanup after a failed deploy). */
   recorder: ChangeRecorder;
   revert: RevertChange;
-  policies: PolicySource;
+  /** The one guarded-write pipeline every deployed object goes through (the write scope and every stored policy). */
+  guard: GuardedWrite;
   metrics: Metrics;
 }
 
@@ -57,7 +58,7 @@ export function deploymentHandlers(deps: DeploymentDeps): Pick<TypedToolHandlers
     answerQuestion: new AnswerQuestion(reader, sessions),
     generateManifests: new GenerateManifests(llm, reader, writer, sessions, clock, limits),
     deployManifests: new DeployOrDeliver(
-      new DeployManifests(reader, writer, sessions, clock, 1000, config.writes, deps.recorder, deps.policies, deps.metrics, deps.verify),
+      new DeployManifests({ guard: deps.guard, reader, sessions, clock, recorder: deps.recorder, metrics: deps.metrics, verify: deps.verify }),
       new DeliverToGit(git.ports, sessions, git.settings),
       new CleanUpDeploy(sessions, deps.revert, clock),
     ),

@@ -24,6 +24,10 @@ import type { ClusterReader } from '../../domain/ports/cluster-reader.js';
 import type { RevertChange } from '../ledger/revert-change.js';
 import { refKey, uniqueRefs } from './await-rollouts.js';
 import { currentRun, reportProgress } from '../runs/run-scope.js';
+import { requireDependencies } from '../required-deps.js';
+import type { ExecutionVerifier, VerifyInput } from './execution-verifier.js';
+
+export type { ExecutionVerifier, VerifyInput } from './execution-verifier.js';
 
 export type OnFailure = 'revert' | 'report';
 export const ON_FAILURE_VALUES = ['revert', 'report'] as const;
@@ -119,16 +123,17 @@ export function onFailureFor(given: OnFailure | undefined, settings: VerifySetti
  * so someone else's change is reported, never overwritten). With `report`
  * the answer carries the calls that would revert. Each step is a `verify` run event.
  */
-export class VerifyExecution {
+export class VerifyExecution implements ExecutionVerifier {
   private readonly intervalMs: number;
 
   constructor(
     private readonly reader: ClusterReader,
     private readonly clock: Clock & Timers,
     readonly settings: VerifySettings,
-    private readonly revert?: RevertChange,
-    private readonly ledger?: ChangeLedger,
+    private readonly revert: RevertChange,
+    private readonly ledger: ChangeLedger,
   ) {
+    requireDependencies('VerifyExecution', { reader, clock, settings, revert, ledger }, ['reader', 'clock', 'settings', 'revert', 'ledger']);
     this.intervalMs = settings.intervalMs ?? Math.max(10, Math.min(1000, Math.floor(settings.windowMs / 5)));
   }
 
@@ -139,15 +144,7 @@ export class VerifyExecution {
     return seen;
   }
 
-  async verify(input: {
-    snapshot: VerifySnapshot;
-    writes: readonly ExecutedWrite[];
-    /** Milliseconds left of the run's deadline. */
-    deadlineMs: number;
-    onFailure: OnFailure;
-    /** Who the reverts are made for: the caller who executed (or whose automatic rule did). */
-    caller?: Caller;
-  }): Promise<ExecutionVerification> {
+  async verify(input: VerifyInput): Promise<ExecutionVerification> {
     const started = this.clock.now();
     const deleted = new Set(input.writes.filter((w) => w.deleted).map((w) => refKey(w.target)));
     const targets = uniqueRefs(input.writes.map((w) => w.target)).filter((t) => !deleted.has(refKey(t)));
@@ -216,8 +213,8 @@ export class VerifyExecution {
         notReverted.push({ target: w.target, reason: 'the change ledger did not record this write, so svc cannot revert it safely' });
         continue;
       }
-      if (!this.revert || !caller) {
-        notReverted.push({ ledgerId: w.ledgerId, target: w.target, reason: 'reverting is not available here (no change ledger or no caller)' });
+      if (!caller) {
+        notReverted.push({ ledgerId: w.ledgerId, target: w.target, reason: 'reverting is not available here (no caller to revert for)' });
         continue;
       }
       try {
@@ -243,7 +240,7 @@ export class VerifyExecution {
 
   /** The kubectl commands that would undo a write by hand, from its recorded inverse (a person checks the object first). */
   private async lastResort(w: ExecutedWrite): Promise<string[] | undefined> {
-    const inverse = w.ledgerId ? (await this.ledger?.get(w.ledgerId).catch(() => undefined))?.inverse : undefined;
+    const inverse = w.ledgerId ? (await this.ledger.get(w.ledgerId).catch(() => undefined))?.inverse : undefined;
     return inverse ? kubectlFor(w.target, inverse) : undefined;
   }
 

@@ -1,17 +1,15 @@
-import { guardSettingsOf, scopeRefusal, type WriteScope } from '../../domain/actions/write-scope.js';
+import { describeTarget, scopeRefusal, type WriteScope } from '../../domain/actions/write-scope.js';
 import { LedgerIntentError } from '../ledger/change-recorder.js';
-import type { DryRunResult, KubeObject, ResourceRef } from '../../domain/cluster/kube-types.js';
+import type { KubeObject, ResourceRef } from '../../domain/cluster/kube-types.js';
 import type { Solution } from '../../domain/deployment/solution.js';
 import { DomainError, ValidationError } from '../../domain/errors.js';
-import { diffObjects, diffSegments, type FieldChange } from '../../domain/operations/object-diff.js';
-import { redactObject } from '../../domain/ledger/object-state.js';
+import type { FieldChange } from '../../domain/operations/object-diff.js';
 import { planDigestOf } from '../../domain/sessions/approval-session.js';
-import { describeResolved, refOf as refOfTarget, resolveTarget, type ResolvedTarget } from '../../domain/write-guard/resolved-target.js';
-import { assessTarget, checkBeforeIo, judgeWrite } from '../../domain/write-guard/write-guard.js';
+import { describeResolved, refOf as refOfTarget, type ResolvedTarget } from '../../domain/write-guard/resolved-target.js';
 import type { ClusterReader } from '../../domain/ports/cluster-reader.js';
-import type { ClusterWriter } from '../../domain/ports/cluster-writer.js';
-import type { StoredPolicies } from '../actions/policy-source.js';
-import { MAX_DIFF_ENTRIES, policyVerdict } from '../actions/preview-actions.js';
+import { digestInputOf } from '../guarded-write/digest-input.js';
+import type { GuardedWrite } from '../guarded-write/guarded-write.js';
+import type { GuardedWriteResult, WriteRefusal } from '../guarded-write/write-request.js';
 
 /** What happened to one object of a deploy: its dry run, then its apply. */
 export interface ObjectOutcome extends ResourceRef {
@@ -84,11 +82,11 @@ export interface PreviewedObject extends ResourceRef {
   warnings?: string[];
 }
 
-/** A deploy's preview: each object, the digest of the whole plan, and the dry runs' verdicts (for the ledger). */
+/** A deploy's preview: each object, the digest of the whole plan, and each object's guarded-write result (its dry run, for the ledger). */
 export interface DeployPreview {
   objects: PreviewedObject[];
   planDigest: string;
-  verdicts: DryRunResult[];
+  checked: GuardedWriteResult[];
   refused: boolean;
 }
 
@@ -102,119 +100,71 @@ async function chosenKinds(reader: ClusterReader, solution: Solution): Promise<S
   return out;
 }
 
-const REDACTED_DIFF = (kind: string, o: KubeObject | null): KubeObject | null => (o ? (redactObject(kind, o) as KubeObject) : null);
+/** Only the chosen solution's kinds, by the group and kind discovery resolved (never the apiVersion a model wrote: a Knative Service is not the core Service). */
+function solutionRule(chosen: Set<string>): (target: ResolvedTarget) => WriteRefusal | undefined {
+  return (target) => {
+    if (chosen.has(`${target.group}/${target.kind}`)) return undefined;
+    const kinds = [...chosen].map((k) => (k.startsWith('/') ? k.slice(1) : k)).join(', ') || 'none the cluster serves';
+    return {
+      reason: 'OutsideSolution',
+      message: `${describeResolved(target)} is not one of the kinds of the solution chosen (${kinds}): svc deploys only those`,
+      causes: [],
+    };
+  };
+}
 
 /**
- * Previews every object of a deploy through the write guard before any is
- * applied (domain/write-guard): the target resolved from discovery (a kind
- * the cluster does not serve, a namespace on a cluster-scoped kind, or a
- * namespaced kind without one, refused); its group and kind must be one of
- * the chosen solution's resources as discovery resolves them (never the
- * apiVersion string a model wrote: a Knative Service is not the core
- * Service); the allow-lists (checkBeforeIo); the live object read; the
- * server-side dry run; the guard's judgement of the dry run's object against
- * the live one (its one risk and reasons; an image outside
- * SVC_IMAGE_REGISTRIES refused); every stored policy checked on it. Each
- * object is previewed on its own, also after a refusal, so every verdict is
- * shown. `planDigest` covers every object as sent, the live version each
- * preview read (the diff follows from both), the effects, risks and
- * refusals: a plan that changed (or a live object that moved) has another
- * digest; values the API server assigns anew at every dry run (a Service's
- * clusterIP) do not count.
+ * Previews every object of a deploy through the one guarded-write pipeline
+ * (GuardedWrite.check) before any is applied: the target resolved from
+ * discovery; its group and kind one of the chosen solution's resources as
+ * discovery resolves them; the allow-lists; the live object read; the
+ * server-side dry run of the apply; the write guard's judgement of the dry
+ * run's object against the live one (its one risk and reasons; an image
+ * outside SVC_IMAGE_REGISTRIES refused); every stored policy; the redacted
+ * diff. Each object is previewed on its own, also after a refusal, so every
+ * verdict is shown. A failure of the API server or of a dependency, other
+ * than discovery's, is thrown (the deploy answers it as such), as is the
+ * caller's RBAC refusing a dry run (403). `planDigest` covers each object's
+ * digest input (what is sent, the live version it was judged against, its
+ * effect, risk and refusal): a plan that changed (or a live object that
+ * moved) has another digest; values the API server assigns anew at every
+ * dry run (a Service's clusterIP) do not count.
  */
-export async function previewDeploy(
-  reader: ClusterReader,
-  writer: ClusterWriter,
-  objects: readonly KubeObject[],
-  solution: Solution,
-  scope: WriteScope,
-  policies?: StoredPolicies,
-): Promise<DeployPreview> {
-  const settings = guardSettingsOf(scope);
-  const chosen = await chosenKinds(reader, solution);
+export async function previewDeploy(guard: GuardedWrite, reader: ClusterReader, objects: readonly KubeObject[], solution: Solution): Promise<DeployPreview> {
+  const admit = solutionRule(await chosenKinds(reader, solution));
+  const policies = await guard.policies();
   const previewed: PreviewedObject[] = [];
-  const verdicts: DryRunResult[] = [];
-  const write = { verb: 'apply' as const };
+  const checked: GuardedWriteResult[] = [];
   for (const o of objects) {
-    const asked = refOf(o);
-    const refuse = (reason: string, message: string, target?: ResolvedTarget, extra: Partial<PreviewedObject> = {}) => {
-      const r = assessTarget(target, write, settings);
-      verdicts.push({ accepted: false, reason, message, causes: [] });
-      previewed.push({
-        ...(target ? refOfTarget(target) : asked),
-        effect: 'refused',
-        risk: r.risk,
-        ...(r.riskReasons.length ? { riskReasons: r.riskReasons } : {}),
-        refusal: { reason, message },
-        diff: [],
-        ...extra,
-      });
-    };
-    const served = await reader.resolveKind(o.apiVersion, o.kind).catch((e: unknown) => {
-      if (e instanceof DomainError) return e;
-      throw e;
-    });
-    if (served instanceof DomainError) {
-      refuse('Unavailable', `${named(o)}: discovery could not resolve its kind: ${served.message}`);
-      continue;
-    }
-    const resolved = resolveTarget(asked, served ?? undefined);
-    if (!('target' in resolved)) {
-      refuse('InvalidTarget', resolved.refusal);
-      continue;
-    }
-    const { target } = resolved;
-    if (!chosen.has(`${target.group}/${target.kind}`)) {
-      refuse(
-        'OutsideSolution',
-        `${describeResolved(target)} is not one of the kinds of the solution chosen (${[...chosen].map((k) => (k.startsWith('/') ? k.slice(1) : k)).join(', ') || 'none the cluster serves'}): svc deploys only those`,
-        target,
-      );
-      continue;
-    }
-    const early = checkBeforeIo(target, write, settings);
-    if (early) {
-      refuse(early.code, early.reason, target);
-      continue;
-    }
-    const live = await reader.get(refOfTarget(target));
-    const version = typeof live?.metadata.resourceVersion === 'string' ? { resourceVersion: live.metadata.resourceVersion } : {};
-    const answered = await writer.dryRunApply(o, { fieldManager: 'svc' });
-    if (!answered.accepted) {
-      refuse(answered.reason, answered.message, target, version);
-      continue;
-    }
-    const judged = judgeWrite({ target, live, result: answered.object, write, settings });
-    if (!judged.allowed) {
-      refuse(judged.code, judged.reason, target, version);
-      continue;
-    }
-    const action = { type: 'apply' as const, manifest: o, description: named(o), risk: 'low' as const, rationale: 'deployManifests' };
-    const broken = policyVerdict(action, answered.object, policies);
-    if (broken) {
-      refuse(broken.reason, broken.message, target, version);
-      continue;
-    }
-    verdicts.push(answered);
-    const diff = diffObjects(REDACTED_DIFF(target.kind, live), REDACTED_DIFF(target.kind, answered.object));
-    previewed.push({
-      ...refOfTarget(target),
-      // judged on the objects themselves: a change of a Secret's values alone shows as *** -> *** but is an update
-      effect: live ? (diffSegments(live, answered.object).length ? 'update' : 'unchanged') : 'create',
-      risk: judged.risk,
-      ...(judged.riskReasons.length ? { riskReasons: judged.riskReasons } : {}),
-      diff: diff.slice(0, MAX_DIFF_ENTRIES),
-      ...(diff.length > MAX_DIFF_ENTRIES ? { diffOmitted: diff.length - MAX_DIFF_ENTRIES } : {}),
-      ...version,
-      ...(answered.warnings?.length ? { warnings: answered.warnings } : {}),
-    });
+    const r = await guard.check({ ref: refOf(o), operation: { method: 'apply', manifest: o }, admit }, policies);
+    if (r.refusal?.error && r.target) throw r.refusal.error;
+    checked.push(r);
+    previewed.push(previewedObject(r));
   }
-  // what is sent, the live version each object is judged against, and svc's verdicts: not the dry runs' server-assigned values (a Service's clusterIP, a uid), which differ with every dry run
-  const planDigest = planDigestOf({
-    objects,
-    previewed: previewed.map(({ diff: _diff, diffOmitted: _omitted, warnings: _warnings, ...verdict }) => verdict),
-  });
-  return { objects: previewed, planDigest, verdicts, refused: previewed.some((p) => p.effect === 'refused') };
+  const planDigest = planDigestOf({ deploy: checked.map(digestInputOf) });
+  return { objects: previewed, planDigest, checked, refused: previewed.some((p) => p.effect === 'refused') };
+}
+
+/** One object as the deploy's preview shows it. */
+function previewedObject(r: GuardedWriteResult): PreviewedObject {
+  const version = r.resourceVersion ? { resourceVersion: r.resourceVersion } : {};
+  const risk = { risk: r.risk, ...(r.riskReasons.length ? { riskReasons: r.riskReasons } : {}) };
+  const ref = r.target ? refOfTarget(r.target) : r.ref;
+  if (r.refusal) {
+    // discovery failing is the object's refusal (Unavailable); every other failure was thrown
+    const message = r.target ? r.refusal.message : `${describeTarget(r.ref)}: ${r.refusal.message}`;
+    return { ...ref, effect: 'refused', ...risk, refusal: { reason: r.refusal.reason, message }, diff: [], ...version };
+  }
+  return {
+    ...ref,
+    // judged on the objects themselves: a change of a Secret's values alone shows as *** -> *** but is an update
+    effect: r.effect === 'create' ? 'create' : r.changed ? 'update' : 'unchanged',
+    ...risk,
+    diff: r.diff,
+    ...(r.diffOmitted ? { diffOmitted: r.diffOmitted } : {}),
+    ...version,
+    ...(r.warnings ? { warnings: r.warnings } : {}),
+  };
 }
 
 /** The outcome each previewed object starts with: what the apply will do, or its refusal. */

@@ -27,15 +27,15 @@ const refOf = (o: ObjectOutcome): ResourceRef => ({ apiVersion: o.apiVersion, ki
  * The objects this run created (outcome `created`: they did not exist
  * before it), newest first, with the call that deletes them and only them:
  * `deployManifests {solutionId, cleanup: true}` reverts each one's ledger
- * entry. An object the ledger did not record (it failed to append, or
- * `recorded` is false: no ledger) gets a kubectl command instead, said
- * plainly. undefined when the run created nothing.
+ * entry. An object the ledger did not record (it failed to append) gets a
+ * kubectl command instead, said plainly. undefined when the run created
+ * nothing.
  */
-export function cleanupOffer(solutionId: string, outcomes: readonly ObjectOutcome[], recorded: boolean): CleanupOffer | undefined {
+export function cleanupOffer(solutionId: string, outcomes: readonly ObjectOutcome[]): CleanupOffer | undefined {
   const created = outcomes
     .filter((o) => o.outcome === 'created')
     .reverse()
-    .map((o) => ({ ...refOf(o), ...(recorded && o.ledgerId ? { ledgerId: o.ledgerId } : {}) }));
+    .map((o) => ({ ...refOf(o), ...(o.ledgerId ? { ledgerId: o.ledgerId } : {}) }));
   if (created.length === 0) return undefined;
   const unrecorded = created.filter((o) => !o.ledgerId);
   const kubectl = unrecorded.map((o) =>

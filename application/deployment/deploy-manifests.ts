@@ -1,17 +1,20 @@
-import { OPEN_WRITE_SCOPE, type WriteScope } from '../../domain/actions/write-scope.js';
-import type { ClusterEvent, DryRunResult, KubeObject } from '../../domain/cluster/kube-types.js';
+import type { ClusterEvent, KubeObject } from '../../domain/cluster/kube-types.js';
 import { applyOrder } from '../../domain/deployment/manifest-checks.js';
 import { readiness } from '../../domain/deployment/readiness.js';
 import { assertCallAllowed, nextSteps } from '../../domain/deployment/workflow.js';
 import type { Clock, Timers } from '../../domain/ports/clock.js';
 import type { ClusterReader } from '../../domain/ports/cluster-reader.js';
-import type { ClusterWriter } from '../../domain/ports/cluster-writer.js';
 import type { ToolInput } from '../../domain/tools/tool-definitions.js';
 import type { ClusterDeployOutput } from '../../domain/tools/outputs/deployment-outputs.js';
 import type { ToolContext, ToolHandler } from '../tool-handler.js';
 import { reportProgress, throwIfCancelled } from '../runs/run-scope.js';
 import { DomainError, ForbiddenError } from '../../domain/errors.js';
-import { writeContextFor, type ChangeRecorder } from '../ledger/change-recorder.js';
+import { sentChangeOf } from '../guarded-write/operation-calls.js';
+import { writeContextFor, type WriteRecorder } from '../ledger/change-recorder.js';
+import type { GuardedWrite } from '../guarded-write/guarded-write.js';
+import type { GuardedWriteResult } from '../guarded-write/write-request.js';
+import { requireDependencies } from '../required-deps.js';
+import { callerIn } from '../sessions/session-access.js';
 import {
   ApplyFailure,
   applyAll,
@@ -24,21 +27,35 @@ import {
   type PreviewedObject,
 } from './deploy-checks.js';
 import type { SolutionState } from '../../domain/deployment/solution.js';
-import { NO_METRICS, type Metrics } from '../../domain/ports/metrics.js';
+import type { Metrics } from '../../domain/ports/metrics.js';
 import { refusalMetric } from '../../domain/write-guard/refusal-metric.js';
 import { cleanupOffer, type CleanupOffer } from './deploy-cleanup.js';
 import type { SolutionSessions } from './solution-sessions.js';
-import { NO_POLICIES, type PolicySource } from '../actions/policy-source.js';
 import {
   healthStep,
   onFailureFor,
   type ExecutionVerification,
+  type ExecutionVerifier,
   type OnFailure,
-  type VerifyExecution,
   type VerifySnapshot,
 } from '../actions/verify-execution.js';
 
 export const DEFAULT_DEPLOY_TIMEOUT_S = 30;
+
+/** What deployManifests is built from; the safety collaborators (the guarded-write pipeline, the recorder, the verdict, the refusal counters) are required. */
+export interface DeployManifestsDeps {
+  /** The one guarded-write pipeline: the write scope and every stored policy included. */
+  guard: GuardedWrite;
+  reader: ClusterReader;
+  sessions: SolutionSessions;
+  clock: Clock & Timers;
+  /** Records each applied object in the change ledger. */
+  recorder: WriteRecorder;
+  /** Counts the guard's refusals by reason. */
+  metrics: Metrics;
+  /** The deterministic verdict after the deploy, and the revert of a degraded one (docs/verify.md). */
+  verify: ExecutionVerifier;
+}
 /** An outcome svc refused itself (the organisation's policies), not the API server. */
 const SVC_REFUSAL = /^(PolicyViolation|PoliciesUnreadable|OutsideSolution|InvalidTarget|OutsideWriteScope|UnsafePatch|ImageRegistry): /;
 const MAX_EVENTS = 10;
@@ -77,22 +94,29 @@ export interface ObjectStatus {
  * events and their pods' events.
  */
 export class DeployManifests implements ToolHandler<ToolInput<'deployManifests'>> {
+  private readonly guard: GuardedWrite;
+  private readonly reader: ClusterReader;
+  private readonly sessions: SolutionSessions;
+  private readonly clock: Clock & Timers;
+  private readonly recorder: WriteRecorder;
+  private readonly metrics: Metrics;
+  private readonly verify: ExecutionVerifier;
+
   constructor(
-    private readonly reader: ClusterReader,
-    private readonly writer: ClusterWriter,
-    private readonly sessions: SolutionSessions,
-    private readonly clock: Clock & Timers,
+    deps: DeployManifestsDeps,
     private readonly pollIntervalMs = 1000,
-    private readonly scope: WriteScope = OPEN_WRITE_SCOPE,
-    /** Records each applied object in the change ledger. */
-    private readonly recorder?: ChangeRecorder,
-    /** The organisation's policies: every object's dry-run result is checked against every stored one. */
-    private readonly policies: PolicySource = NO_POLICIES,
-    /** Counts the guard's refusals by reason. */
-    private readonly metrics: Metrics = NO_METRICS,
-    /** The deterministic verdict after the deploy, and the revert of a degraded one (docs/verify.md). */
-    private readonly verify?: VerifyExecution,
-  ) {}
+  ) {
+    requireDependencies('DeployManifests', deps, ['guard', 'reader', 'sessions', 'clock', 'recorder', 'metrics', 'verify']);
+    ({
+      guard: this.guard,
+      reader: this.reader,
+      sessions: this.sessions,
+      clock: this.clock,
+      recorder: this.recorder,
+      metrics: this.metrics,
+      verify: this.verify,
+    } = deps);
+  }
 
   async execute(input: ToolInput<'deployManifests'>, context?: ToolContext): Promise<ClusterDeployOutput> {
     const { solutionId, timeout = DEFAULT_DEPLOY_TIMEOUT_S, onFailure } = input;
@@ -101,10 +125,10 @@ export class DeployManifests implements ToolHandler<ToolInput<'deployManifests'>
     // before any request: who may look at this deploy (its starter or an admin; with the second-approver rule, any operator, who may approve it)
     this.sessions.requireDeployReader(session, context);
     const objects = applyOrder(session.state.manifests!.objects);
-    assertDeployable(objects, session.state.solution, this.scope);
+    assertDeployable(objects, session.state.solution, this.guard.scope);
     const ledgerIds: string[] = [];
     const started = this.clock.now();
-    const checked = await previewDeploy(this.reader, this.writer, objects, session.state.solution, this.scope, await this.policies.stored());
+    const checked = await previewDeploy(this.guard, this.reader, objects, session.state.solution);
     for (const p of checked.objects) {
       const metric = p.refusal && refusalMetric(p.refusal.reason);
       if (metric) this.metrics.refusal(metric);
@@ -134,19 +158,11 @@ export class DeployManifests implements ToolHandler<ToolInput<'deployManifests'>
       if (e instanceof ForbiddenError && (e.details as { secondApproverRequired?: unknown } | undefined)?.secondApproverRequired) this.metrics.refusal('risk');
       throw e;
     }
-    const snapshot = await this.verify?.snapshot(objects.map(refOf));
+    const snapshot = await this.verify.snapshot(objects.map(refOf));
     const run = { solutionId, intent: session.state.intent, context, ledgerIds };
-    const { outcomes, applied } = await applyAll((o, i, warnings) => this.applyOne(o, checked.verdicts[i], planned[i], run, warnings), objects, planned);
+    const { outcomes, applied } = await applyAll((o, i, warnings) => this.applyOne(checked.checked[i], planned[i], run, warnings), objects, planned);
     if (outcomes.some((o) => o.outcome === 'failed'))
-      return this.stopped(
-        solutionId,
-        'apply_failed',
-        outcomes,
-        cleanupOffer(solutionId, outcomes, this.recorder !== undefined && context !== undefined),
-        started,
-        ledgerIds,
-        shown,
-      );
+      return this.stopped(solutionId, 'apply_failed', outcomes, cleanupOffer(solutionId, outcomes), started, ledgerIds, shown);
     const deadline = started + timeout * 1000;
     let statuses = await this.statuses(applied);
     while (statuses.some((s) => !s.ready) && this.clock.now() < deadline) {
@@ -157,7 +173,7 @@ export class DeployManifests implements ToolHandler<ToolInput<'deployManifests'>
     }
     const ready = statuses.every((s) => s.ready);
     const pending = ready ? [] : await Promise.all(statuses.filter((s) => !s.ready).map(async (s) => ({ ...s, events: await this.eventsAbout(s) })));
-    const health = snapshot && (await this.verdict(snapshot, outcomes, onFailure, context));
+    const health = await this.verdict(snapshot, outcomes, onFailure, context);
     // Reloaded: the wait may have been long, and the revision check must see what is stored now.
     const fresh = await this.sessions.load(solutionId);
     const saved = await this.sessions.save(fresh, {
@@ -201,7 +217,7 @@ export class DeployManifests implements ToolHandler<ToolInput<'deployManifests'>
         target: { apiVersion: o.apiVersion, kind: o.kind, name: o.name, ...(o.namespace ? { namespace: o.namespace } : {}) },
         ...(o.ledgerId ? { ledgerId: o.ledgerId } : {}),
       }));
-    if (!this.verify || writes.length === 0) return undefined;
+    if (writes.length === 0) return undefined;
     return this.verify.verify({
       snapshot,
       writes,
@@ -272,27 +288,26 @@ export class DeployManifests implements ToolHandler<ToolInput<'deployManifests'>
   }
 
   /**
-   * One object applied after the dry runs of all passed; with a recorder,
-   * through it: one ledger entry (with the deploy-time dry-run verdict and
-   * diff) whatever the API server answers. A refused apply's message names the entry.
+   * One object applied after the checks of all passed, exactly as its dry
+   * run sent it, through the recorder: one ledger entry (with the deploy-time
+   * dry-run verdict and diff) whatever the API server answers. A refused
+   * apply's message names the entry.
    */
   private async applyOne(
-    o: KubeObject,
-    verdict: DryRunResult,
+    checked: GuardedWriteResult,
     planned: ObjectOutcome,
     run: { solutionId: string; intent: string; context?: ToolContext; ledgerIds: string[] },
     warnings: string[],
   ): Promise<AppliedObject> {
-    const apply = () => this.writer.apply(o, { fieldManager: 'svc', warnings });
-    if (!this.recorder || !run.context) return { object: await apply() };
+    const apply = () => this.guard.send(checked.operation, warnings);
     const done = await this.recorder.write(
-      writeContextFor('deployManifests', run.solutionId, run.intent, run.context),
+      writeContextFor('deployManifests', run.solutionId, run.intent, run.context ?? { caller: callerIn(run.context) }),
       {
-        target: refOf(o),
-        change: { method: 'apply', patchType: 'apply', body: o },
+        target: checked.ref,
+        change: sentChangeOf(checked.operation),
         // the write guard's risk, never a model's
         risk: planned.risk,
-        dryRun: verdict.accepted ? { accepted: true, object: verdict.object } : { accepted: false, message: verdict.message },
+        dryRun: checked.dryRun ? { accepted: true, object: checked.dryRun.object } : { accepted: false, message: checked.refusal?.message ?? 'not dry-run' },
       },
       apply,
     );

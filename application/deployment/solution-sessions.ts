@@ -3,7 +3,8 @@ import type { SolutionState } from '../../domain/deployment/solution.js';
 import type { SessionStore } from '../../domain/ports/session-store.js';
 import type { Session } from '../../domain/sessions/session.js';
 import { unknownSession } from '../../domain/sessions/session-id.js';
-import { NO_SECOND_APPROVER, type ApprovalPolicy } from '../../domain/auth/session-owner.js';
+import type { ApprovalPolicy } from '../../domain/auth/session-owner.js';
+import { requireDependencies } from '../required-deps.js';
 import { callerIn, ownedBy, requireSessionOwner, requireSessionRead } from '../sessions/session-access.js';
 import { approvePlan, type Approval, type PlanUnderApproval } from '../../domain/sessions/approval-session.js';
 import type { ToolContext } from '../tool-handler.js';
@@ -14,8 +15,11 @@ const START = 'Call recommend with your intent to get a new solutionId.';
 export class SolutionSessions {
   constructor(
     private readonly store: SessionStore,
-    private readonly approval: ApprovalPolicy = NO_SECOND_APPROVER,
-  ) {}
+    /** SVC_REQUIRE_SECOND_APPROVER and SVC_PROTECTED_NAMESPACES (NO_SECOND_APPROVER, named, where none is meant). */
+    private readonly approval: ApprovalPolicy,
+  ) {
+    requireDependencies('SolutionSessions', { store, approval }, ['store', 'approval']);
+  }
 
   /** A new session, owned by the caller of `context`. */
   create(state: SolutionState, context?: ToolContext): Promise<Session<SolutionState>> {

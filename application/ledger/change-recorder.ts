@@ -99,6 +99,13 @@ const redactDiff = (kind: string, diff: FieldChange[]): FieldChange[] =>
     : diff;
 
 /**
+ * What a writing use case records its writes through: the ChangeRecorder.
+ * Always given (a use case built without one does not start); a test that
+ * means to record nothing passes the null object named for it.
+ */
+export type WriteRecorder = Pick<ChangeRecorder, 'write'>;
+
+/**
  * The intent of a write could not be recorded: the write was not sent
  * (nothing reaches a cluster that the ledger cannot record). 500
  * EXECUTION_ERROR; the message says what was not sent and why.

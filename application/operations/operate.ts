@@ -1,6 +1,7 @@
-import { approveStep, ownedBy, planUnderApproval, requireSessionRead } from '../sessions/session-access.js';
+import { approveStep, callerIn, ownedBy, planUnderApproval, requireSessionRead } from '../sessions/session-access.js';
 import type { Approval } from '../../domain/sessions/approval-session.js';
-import type { AiToolDeps } from '../ai/ai-tool-deps.js';
+import { AI_TOOL_SAFETY_DEPS, type AiToolDeps } from '../ai/ai-tool-deps.js';
+import { requireDependencies } from '../required-deps.js';
 import { requireConfigured } from '../ai/require-configured.js';
 import { NotConfiguredError, ValidationError } from '../../domain/errors.js';
 import { overallRisk } from '../../domain/operations/operation-plan.js';
@@ -8,8 +9,7 @@ import type { Session } from '../../domain/sessions/session.js';
 import { unknownSession } from '../../domain/sessions/session-id.js';
 import type { ToolInput } from '../../domain/tools/tool-definitions.js';
 import type { OperateOutput } from '../../domain/tools/outputs/operate-output.js';
-import { OPEN_WRITE_SCOPE } from '../../domain/actions/write-scope.js';
-import { NO_POLICIES, policiesText } from '../actions/policy-source.js';
+import { policiesText } from '../actions/policy-source.js';
 import { cannotExecute, refusals } from '../actions/proposed-action.js';
 import { closedRefusal, runOnce } from '../actions/run-once.js';
 import type { ToolContext, ToolHandler } from '../tool-handler.js';
@@ -52,16 +52,9 @@ export class Operate implements ToolHandler<Input> {
     /** Delivery through git of changes to GitOps-managed objects; without it only live changes are possible. */
     private readonly deliverFix?: DeliverFix,
   ) {
+    requireDependencies('Operate', deps, AI_TOOL_SAFETY_DEPS);
     this.planner = new PlanOperation(deps.llm, deps.reader, deps.tracer, deps.limits);
-    this.executor = new ExecuteOperation(
-      deps.reader,
-      deps.writer,
-      deps.clock,
-      deps.rollout,
-      { scope: deps.writeScope ?? OPEN_WRITE_SCOPE },
-      deps.policies,
-      deps.verify,
-    );
+    this.executor = new ExecuteOperation(deps, deps.rollout);
   }
 
   /** The answer is held to the tool's output schema by the compiler (OperationView must fit OperateOutput). */
@@ -89,8 +82,7 @@ export class Operate implements ToolHandler<Input> {
         ? approveStep(session, input, planUnderApproval(operationPlanDigest(session.state), session.state.proposal.actions), this.deps.approval, context)
         : undefined;
     if (input.refinedIntent !== undefined) return this.refine(session, input.refinedIntent, input.evidence);
-    if (input.executeChoice === 1)
-      return this.run(session, input.delivery, context, approval, onFailureFor(input.onFailure, this.deps.verify?.settings, false));
+    if (input.executeChoice === 1) return this.run(session, input.delivery, context, approval, onFailureFor(input.onFailure, this.deps.verify.settings, false));
     if (input.executeChoice === 2) return this.stop(session);
     requireSessionRead(session, this.deps.approval, context);
     return operationView(session);
@@ -176,7 +168,7 @@ export class Operate implements ToolHandler<Input> {
           gitToken: context?.gitToken,
           requestedBy: context?.caller.username ?? 'unknown',
           now: new Date(this.deps.clock.now()),
-          recording: this.recording(session, context)?.context,
+          recording: this.recording(session, context).context,
         });
         return { succeeded: !!gitDelivery, ...report, actions: report.outcomes, rollouts: [], objects: [], ...(gitDelivery ? { gitDelivery } : {}) };
       },
@@ -186,11 +178,10 @@ export class Operate implements ToolHandler<Input> {
     return operationView(saved);
   }
 
-  /** Each write recorded for the caller who approved it (executeChoice 1); the request is the intent and its refinements. */
-  private recording(session: Session<OperationState>, context: ToolContext | undefined): WriteRecording | undefined {
-    if (!this.deps.recorder || !context) return undefined;
+  /** Each write recorded for the caller who approved it (executeChoice 1; anonymous outside a request); the request is the intent and its refinements. */
+  private recording(session: Session<OperationState>, context: ToolContext | undefined): WriteRecording {
     const request = [session.state.intent, ...session.state.refinements].join('\n');
-    return { recorder: this.deps.recorder, context: writeContextFor('operate', session.id, request, context) };
+    return { recorder: this.deps.recorder, context: writeContextFor('operate', session.id, request, context ?? { caller: callerIn(context) }) };
   }
 
   private async stop(session: Session<OperationState>): Promise<OperationView> {
@@ -213,15 +204,11 @@ export class Operate implements ToolHandler<Input> {
     refinements: string[];
     previousPlan?: string;
   }): Promise<Pick<OperationState, 'plan' | 'proposal'>> {
-    const source = this.deps.policies ?? NO_POLICIES;
-    // the search gives the model context; the checks read every stored policy
-    const policies = await source.forText([input.intent, ...input.refinements].join('\n'));
+    // the search gives the model context; the guard checks every stored policy
+    const policies = await this.deps.policies.forText([input.intent, ...input.refinements].join('\n'));
     const { plan, investigation } = await this.planner.execute({ ...input, policies: policiesText(policies) });
     const now = new Date(this.deps.clock.now());
-    const previews = await previewActions(this.deps.reader, this.deps.writer, plan.actions, now, {
-      scope: this.deps.writeScope ?? OPEN_WRITE_SCOPE,
-      policies: await source.stored(),
-    });
+    const previews = await previewActions(this.deps.guard, plan.actions, now);
     const marks = await markProposal(this.deps.reader, plan.actions, this.deliverFix);
     const actions = previews.map((a, i) => (marks?.[i] ? { ...a, gitops: marks[i]! } : a));
     const warning = gitopsWarning(plan.actions, marks);

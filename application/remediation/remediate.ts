@@ -1,22 +1,22 @@
-import { NO_SECOND_APPROVER, secondApproverReason } from '../../domain/auth/session-owner.js';
+import { secondApproverReason } from '../../domain/auth/session-owner.js';
 import type { Approval } from '../../domain/sessions/approval-session.js';
-import { approveStep, ownedBy, planUnderApproval, requireSessionRead } from '../sessions/session-access.js';
-import type { AiToolDeps } from '../ai/ai-tool-deps.js';
+import { approveStep, callerIn, ownedBy, planUnderApproval, requireSessionRead } from '../sessions/session-access.js';
+import { AI_TOOL_SAFETY_DEPS, type AiToolDeps } from '../ai/ai-tool-deps.js';
 import { decideAutoExecution, namespacesNamedIn } from '../../domain/actions/auto-execution.js';
 import { DomainError, NotConfiguredError, ValidationError } from '../../domain/errors.js';
 import type { Session } from '../../domain/sessions/session.js';
 import { unknownSession } from '../../domain/sessions/session-id.js';
 import type { ToolInput } from '../../domain/tools/tool-definitions.js';
-import { OPEN_WRITE_SCOPE } from '../../domain/actions/write-scope.js';
 import { AwaitRollouts, rolloutLines, uniqueTargets, type RolloutWaitOptions } from '../actions/await-rollouts.js';
 import { executedWrites, onFailureFor, verdictLines, type OnFailure } from '../actions/verify-execution.js';
 import { executeApproved } from '../actions/execute-approved.js';
-import { NO_POLICIES, policiesText } from '../actions/policy-source.js';
-import { previewActions, type PreviewChecks } from '../actions/preview-actions.js';
+import { policiesText } from '../actions/policy-source.js';
+import { previewActions } from '../actions/preview-actions.js';
 import { cannotExecute, refusals } from '../actions/proposed-action.js';
 import { closedRefusal, NothingAppliedError, runOnce } from '../actions/run-once.js';
 import type { WriteRecording } from '../actions/execute-actions.js';
 import { writeContextFor } from '../ledger/change-recorder.js';
+import { requireDependencies } from '../required-deps.js';
 import { requireConfigured } from '../ai/require-configured.js';
 import { RunBudget } from '../ai/run-budget.js';
 import type { DeliverFix } from '../gitops/deliver-fix.js';
@@ -64,6 +64,7 @@ export class Remediate implements ToolHandler<Input> {
     /** Delivery through git of fixes to GitOps-managed objects; without it only live changes are possible. */
     private readonly deliverFix?: DeliverFix,
   ) {
+    requireDependencies('Remediate', deps, AI_TOOL_SAFETY_DEPS);
     this.investigate = new Investigate(deps.llm, deps.reader, deps.tracer);
     this.verify = new VerifyFix(deps.llm, deps.reader, deps.tracer);
     this.rollouts = new AwaitRollouts(deps.reader, deps.writer, deps.rollout);
@@ -107,16 +108,14 @@ export class Remediate implements ToolHandler<Input> {
       maxRiskLevel: input.maxRiskLevel ?? 'low',
     } as const;
     const budget = new RunBudget({ maxCalls: REMEDIATE_MODEL_CALLS, ...this.deps.limits });
-    const source = this.deps.policies ?? NO_POLICIES;
-    // the search gives the model context; the checks read every stored policy
-    const policies = await source.forText(input.issue);
-    const checks = { ...this.checks(), policies: await source.stored() };
+    // the search gives the model context; the guard checks every stored policy
+    const policies = await this.deps.policies.forText(input.issue);
     const {
       analysis,
       investigation,
       namespacesRead = [],
     } = await this.investigate.execute({ issue: input.issue, evidence: input.evidence, policies: policiesText(policies) }, budget);
-    const preview = analysis ? await previewActions(this.deps.reader, this.deps.writer, analysis.actions, new Date(this.deps.clock.now()), checks) : undefined;
+    const preview = analysis ? await previewActions(this.deps.guard, analysis.actions, new Date(this.deps.clock.now())) : undefined;
     const marks = analysis ? await markProposal(this.deps.reader, analysis.actions, this.deliverFix) : undefined;
     const gitopsRefusal = analysis && automaticRefusal(analysis.actions, marks);
     const decided =
@@ -138,7 +137,7 @@ export class Remediate implements ToolHandler<Input> {
             })
         : undefined;
     // automatic mode is the starter approving their own session: a second approver is someone else; the rule reads svc's risks
-    const needsSecond = decided?.execute && secondApproverReason(this.deps.approval ?? NO_SECOND_APPROVER, planUnderApproval('', preview ?? []));
+    const needsSecond = decided?.execute && secondApproverReason(this.deps.approval, planUnderApproval('', preview ?? []));
     const automatic = needsSecond ? { execute: false, reason: `not executed automatically: a second approver is needed (${needsSecond})` } : decided;
     const session = await this.deps.sessions.create<RemediationState>('remediation', {
       ...ownedBy(context),
@@ -188,10 +187,6 @@ export class Remediate implements ToolHandler<Input> {
     return saved.conflict ? (saved.current ?? session) : saved.session;
   }
 
-  private checks(): PreviewChecks {
-    return { scope: this.deps.writeScope ?? OPEN_WRITE_SCOPE };
-  }
-
   private async run(
     session: Session<RemediationState>,
     limits: RemediateDeps['limits'],
@@ -226,27 +221,24 @@ export class Remediate implements ToolHandler<Input> {
             gitToken: how.context?.gitToken,
             requestedBy: how.context?.caller.username ?? 'unknown',
             now: new Date(this.deps.clock.now()),
-            recording: this.recording(session, how.context)?.context,
+            recording: this.recording(session, how.context).context,
           });
         }
         const started = this.deps.clock.now();
         const baseline = await this.rollouts.baseline(actions);
-        const snapshot = await this.deps.verify?.snapshot(uniqueTargets(actions));
-        const report = await executeApproved(this.deps, this.checks(), actions, state.preview ?? [], this.recording(session, how.context));
+        const snapshot = await this.deps.verify.snapshot(uniqueTargets(actions));
+        const report = await executeApproved(this.deps, actions, state.preview ?? [], this.recording(session, how.context));
         if (!report.dryRunPassed || !report.outcomes.some((o) => o.status === 'applied')) return { report };
         // the check looks once the changed workloads rolled out (or stopped trying), not mid-rollout
         const rollouts = await this.rollouts.wait(actions, report.outcomes, baseline, limits.timeoutMs);
         // svc's own verdict first, deterministic; the model's check is told it as data and cannot overrule it
-        const health =
-          this.deps.verify && snapshot
-            ? await this.deps.verify.verify({
-                snapshot,
-                writes: executedWrites(actions, report.outcomes),
-                deadlineMs: limits.timeoutMs - (this.deps.clock.now() - started),
-                onFailure: onFailureFor(how.onFailure, this.deps.verify.settings, session.state.automatic?.execute === true),
-                ...(how.context ? { caller: how.context.caller } : {}),
-              })
-            : undefined;
+        const health = await this.deps.verify.verify({
+          snapshot,
+          writes: executedWrites(actions, report.outcomes),
+          deadlineMs: limits.timeoutMs - (this.deps.clock.now() - started),
+          onFailure: onFailureFor(how.onFailure, this.deps.verify.settings, session.state.automatic?.execute === true),
+          ...(how.context ? { caller: how.context.caller } : {}),
+        });
         const applied = report.outcomes
           .map((o) => `${o.action}. ${o.status}: ${o.description}${o.message ? ` (${o.message})` : ''}\n   ${o.kubectl}`)
           .join('\n');
@@ -268,13 +260,13 @@ export class Remediate implements ToolHandler<Input> {
     return remediationView(saved);
   }
 
-  /** Each write recorded for the caller: approved by them (executeChoice 1), or by the automatic rule that allowed it. */
-  private recording(session: Session<RemediationState>, context: ToolContext | undefined): WriteRecording | undefined {
-    if (!this.deps.recorder || !context) return undefined;
+  /** Each write recorded for the caller (anonymous outside a request): approved by them (executeChoice 1), or by the automatic rule that allowed it. */
+  private recording(session: Session<RemediationState>, context: ToolContext | undefined): WriteRecording {
     const auto = session.state.automatic;
+    const run = context ?? { caller: callerIn(context) };
     return {
       recorder: this.deps.recorder,
-      context: writeContextFor('remediate', session.id, session.state.issue, context, auto?.execute ? { mode: 'automatic', rule: auto.reason } : undefined),
+      context: writeContextFor('remediate', session.id, session.state.issue, run, auto?.execute ? { mode: 'automatic', rule: auto.reason } : undefined),
     };
   }
 

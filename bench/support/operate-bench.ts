@@ -12,6 +12,7 @@ import type { SessionStore } from '../../domain/ports/session-store.js';
 import { FakeCluster } from '../../test/fakes/fake-cluster.js';
 import { FakeLlm } from '../../test/fakes/fake-llm.js';
 import { FakeSessionStore } from '../../test/fakes/fake-session-store.js';
+import { openSafety } from '../../test/fakes/null-safety.js';
 import { FakeClock } from '../../test/support/fake-clock.js';
 import { deployment, planJson, rolledOut, scaleWeb } from '../../test/support/operate-fixtures.js';
 import { NoopTracer } from '../../infrastructure/tracing/noop-tracer.js';
@@ -55,6 +56,7 @@ export async function operateRound(sessions: SessionStore, clock: OperateDeps['c
     tracer: new NoopTracer(),
     clock,
     limits: { timeoutMs: 60_000, maxTokens: 1_000_000 },
+    ...openSafety(cluster),
   });
   let t = performance.now();
   const { sessionId } = await operate.execute({ intent: 'scale web in x to 5 replicas' });

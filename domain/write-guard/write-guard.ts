@@ -75,6 +75,8 @@ export interface GuardInput {
   settings: GuardSettings;
   /** The model's own label: it can raise the risk, never lower it. */
   label?: RiskLevel;
+  /** The labels of the target's live Namespace (undefined when cluster-scoped or unreadable). */
+  namespaceLabels?: Readonly<Record<string, string>>;
 }
 
 const rank = (r: RiskLevel) => RISK_LEVELS.indexOf(r);

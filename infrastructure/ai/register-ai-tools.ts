@@ -1,5 +1,6 @@
 import type { AiToolDeps } from '../../application/ai/ai-tool-deps.js';
 import type { PolicySource } from '../../application/actions/policy-source.js';
+import type { GuardedWrite } from '../../application/guarded-write/guarded-write.js';
 import { VerifyExecution } from '../../application/actions/verify-execution.js';
 import { DeliverFix } from '../../application/gitops/deliver-fix.js';
 import type { ChangeRecorder } from '../../application/ledger/change-recorder.js';
@@ -26,6 +27,9 @@ export interface AiToolsDeps {
   sessions: SessionStore;
   tracer: Tracer;
   clock: Clock & Timers;
+  /** The one guarded-write pipeline (the write scope and every stored policy). */
+  guard: GuardedWrite;
+  /** The policies shown to the model as context. */
   policies: PolicySource;
   /** The ledger's recorder, revert and port. */
   recorder: ChangeRecorder;
@@ -56,7 +60,7 @@ export function registerAiTools(deps: AiToolsDeps): AiToolsExports {
     tracer: deps.tracer,
     clock: deps.clock,
     limits: { timeoutMs: config.ai.timeoutMs, maxTokens: config.ai.maxTokens },
-    writeScope: config.writes,
+    guard: deps.guard,
     policies: deps.policies,
     recorder: deps.recorder,
     approval: config.auth,

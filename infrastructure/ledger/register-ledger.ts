@@ -5,7 +5,7 @@ import { RecoverIntents } from '../../application/ledger/recover-intents.js';
 import { VerifyLedger } from '../../application/ledger/verify-ledger.js';
 import { ChangeRecorder } from '../../application/ledger/change-recorder.js';
 import { RevertChange } from '../../application/ledger/revert-change.js';
-import type { PolicySource } from '../../application/actions/policy-source.js';
+import type { GuardedWrite } from '../../application/guarded-write/guarded-write.js';
 import type { ChangeLedger } from '../../domain/ports/change-ledger.js';
 import type { Clock, Timers } from '../../domain/ports/clock.js';
 import type { ClusterReader } from '../../domain/ports/cluster-reader.js';
@@ -31,7 +31,8 @@ export interface LedgerDeps {
   writer: ClusterWriter;
   clock: Clock & Timers;
   logger: Logger;
-  policies: PolicySource;
+  /** The one guarded-write pipeline an undo goes through like any write. */
+  guard: GuardedWrite;
   metrics: Metrics;
 }
 
@@ -60,12 +61,11 @@ export function registerLedger(deps: LedgerDeps): LedgerExports {
   const { config, ledger, tracer, reader, clock, logger } = deps;
   const port = tracer instanceof NoopTracer ? ledger : tracedChangeLedger(ledger, tracer, deps.store);
   const recorder = new ChangeRecorder(port, reader, logger, configSecrets(config));
-  // an undo passes the write guard like any write: the allow-lists, the policies, svc's risk and the second-approver rule
-  const guard = { scope: config.writes, policies: deps.policies, approval: config.auth, metrics: deps.metrics };
+  // an undo passes the guarded-write pipeline like any write (the allow-lists, the policies, svc's risk), and the second-approver rule
   return {
     port,
     recorder,
-    revert: new RevertChange(port, reader, deps.writer, recorder, tracer, guard),
+    revert: new RevertChange(port, deps.guard, recorder, { approval: config.auth, metrics: deps.metrics }, tracer),
     listChanges: new ListChanges(port),
     getChange: new GetChange(port),
     verifyLedger: new VerifyLedger(port, ledgerKeys(config.ledger)),

@@ -8,6 +8,15 @@ import { SolutionSessions } from '../../application/deployment/solution-sessions
 import { FakeCluster } from '../fakes/fake-cluster.js';
 import { FakeLlm } from '../fakes/fake-llm.js';
 import { FakeSessionStore } from '../fakes/fake-session-store.js';
+import { guardOver, NO_RECORDER, NO_VERIFY } from '../fakes/null-safety.js';
+import type { PolicySource } from '../../application/actions/policy-source.js';
+import type { ExecutionVerifier } from '../../application/actions/verify-execution.js';
+import type { WriteRecorder } from '../../application/ledger/change-recorder.js';
+import { OPEN_WRITE_SCOPE, type WriteScope } from '../../domain/actions/write-scope.js';
+import { NO_SECOND_APPROVER, type ApprovalPolicy } from '../../domain/auth/session-owner.js';
+import { NO_METRICS, type Metrics } from '../../domain/ports/metrics.js';
+import type { SessionStore } from '../../domain/ports/session-store.js';
+import type { Clock, Timers } from '../../domain/ports/clock.js';
 import { FakeEmbedder } from './fake-embedder.js';
 import { FakeVectorStore } from './fake-vector-store.js';
 import { InstantClock } from './instant-clock.js';
@@ -144,6 +153,29 @@ export function availableAtOnce(o: KubeObject): KubeObject {
   };
 }
 
+/** What deployManifests is built with in a test: every safety collaborator a null object (named) unless given. */
+export interface DeployOptions {
+  scope?: WriteScope;
+  policies?: PolicySource;
+  approval?: ApprovalPolicy;
+  recorder?: WriteRecorder;
+  metrics?: Metrics;
+  verify?: ExecutionVerifier;
+}
+
+/** deployManifests over `cluster` and `store`: OPEN_WRITE_SCOPE, NO_POLICIES, NO_SECOND_APPROVER, NO_RECORDER, NO_METRICS, NO_VERIFY unless given. */
+export function deployManifestsOver(kit: { cluster: FakeCluster; store: SessionStore; clock: Clock & Timers }, o: DeployOptions = {}): DeployManifests {
+  return new DeployManifests({
+    guard: guardOver(kit.cluster, { scope: o.scope ?? OPEN_WRITE_SCOPE, ...(o.policies ? { policies: o.policies } : {}) }),
+    reader: kit.cluster,
+    sessions: new SolutionSessions(kit.store, o.approval ?? NO_SECOND_APPROVER),
+    clock: kit.clock,
+    recorder: o.recorder ?? NO_RECORDER,
+    metrics: o.metrics ?? NO_METRICS,
+    verify: o.verify ?? NO_VERIFY,
+  });
+}
+
 /** The five use cases over fakes. */
 export function deployKit() {
   const clock = new InstantClock(() => Date.UTC(2026, 0, 1));
@@ -153,7 +185,7 @@ export function deployKit() {
   for (const s of KIT_SCHEMAS) cluster.schemas.set(`${s.apiVersion}/${s.kind}`, s);
   cluster.put({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'default' } }, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'shop' } });
   const store = new FakeSessionStore({ clock });
-  const sessions = new SolutionSessions(store);
+  const sessions = new SolutionSessions(store, NO_SECOND_APPROVER);
   const vectors = new FakeVectorStore();
   const embedder = new FakeEmbedder(4);
   const limits = { maxTokens: 1_000_000, timeoutMs: 60_000 };
@@ -168,6 +200,6 @@ export function deployKit() {
     choose: new ChooseSolution(cluster, sessions),
     answer: new AnswerQuestion(cluster, sessions),
     generate: new GenerateManifests(llm, cluster, cluster, sessions, clock, limits),
-    deploy: new DeployManifests(cluster, cluster, sessions, clock, 1000),
+    deploy: deployManifestsOver({ cluster, store, clock }),
   };
 }

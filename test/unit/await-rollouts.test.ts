@@ -1,11 +1,12 @@
 import { expect } from 'chai';
 import { AwaitRollouts } from '../../application/actions/await-rollouts.js';
-import { executeActions } from '../../application/actions/execute-actions.js';
+import { executeApproved } from '../../application/actions/execute-approved.js';
 import type { ClusterAction } from '../../domain/actions/cluster-action.js';
 import type { KubeObject } from '../../domain/cluster/kube-types.js';
 import { rolloutStatus } from '../../domain/cluster/rollout-status.js';
 import { readOnlyView } from '../../domain/ports/cluster-reader.js';
 import { FakeCluster } from '../fakes/fake-cluster.js';
+import { guardOver, UNRECORDED } from '../fakes/null-safety.js';
 import { InstantClock } from '../support/instant-clock.js';
 
 const AGENT = { apiVersion: 'apps/v1', kind: 'DaemonSet', name: 'agent', namespace: 'monitoring' };
@@ -60,7 +61,7 @@ describe('the rollout wait shared by operate and remediate (application/actions/
     const rollouts = new AwaitRollouts(readOnlyView(cluster), cluster, { timeoutMs: 5000, intervalMs: 10 });
     const actions = [setImage('agent:2')];
     const baseline = await rollouts.baseline(actions);
-    const report = await executeActions(cluster, actions, new InstantClock());
+    const report = await executeApproved({ guard: guardOver(cluster), clock: new InstantClock() }, actions, [], UNRECORDED);
     const [r] = await rollouts.wait(actions, report.outcomes, baseline, 60_000);
     expect(r).to.deep.include({ target: AGENT, state: 'timed-out', message: 'not rolled out within 5 s: 2 of 3 updated pods available' });
     expect(r.rollback?.patch).to.deep.equal({ spec: { template: { spec: { containers: [{ name: 'agent', image: 'agent:1' }] } } } });
@@ -68,7 +69,7 @@ describe('the rollout wait shared by operate and remediate (application/actions/
 
     cluster.onWrite = (o) => ({ ...o, status: { observedGeneration: 2, desiredNumberScheduled: 3, updatedNumberScheduled: 3, numberAvailable: 3 } });
     const fixed = [setImage('agent:3')];
-    const again = await executeActions(cluster, fixed, new InstantClock());
+    const again = await executeApproved({ guard: guardOver(cluster), clock: new InstantClock() }, fixed, [], UNRECORDED);
     expect(await rollouts.wait(fixed, again.outcomes, await rollouts.baseline([]), 60_000)).to.deep.equal([
       { target: AGENT, state: 'rolled-out', message: 'successfully rolled out (3 of 3 pods available)', waitedMs: 0 },
     ]);

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { executeActions } from '../../application/actions/execute-actions.js';
+import { executeApproved } from '../../application/actions/execute-approved.js';
 import { runOnce } from '../../application/actions/run-once.js';
 import { decideAutoExecution } from '../../domain/actions/auto-execution.js';
 import { clusterActionSchema, kubectlEquivalent, toOperation, type ClusterAction } from '../../domain/actions/cluster-action.js';
@@ -8,6 +8,7 @@ import { ValidationError } from '../../domain/errors.js';
 import { readOnlyView } from '../../domain/ports/cluster-reader.js';
 import { FakeCluster } from '../fakes/fake-cluster.js';
 import { FakeSessionStore } from '../fakes/fake-session-store.js';
+import { guardOver, UNRECORDED } from '../fakes/null-safety.js';
 import { FakeClock } from '../support/fake-clock.js';
 import { rejection } from '../support/rejection.js';
 
@@ -69,7 +70,7 @@ describe('cluster actions', () => {
       { type: 'patch', target, patch: { spec: { replicas: 2 } }, ...common },
       { type: 'delete', target, ...common, description: 'delete web' },
     ];
-    const report = await executeActions(cluster, actions, new FakeClock());
+    const report = await executeApproved({ guard: guardOver(cluster), clock: new FakeClock() }, actions, [], UNRECORDED);
     expect(report.dryRunPassed).to.equal(false);
     expect(report.refused).to.deep.include({ action: 2, description: 'delete web', reason: 'Forbidden', message: 'admission webhook denied' });
     expect(cluster.writes).to.deep.equal([]);
@@ -80,7 +81,12 @@ describe('cluster actions', () => {
     const cluster = new FakeCluster().put(web);
     const ghost = { ...target, name: 'ghost' };
     cluster.rejectDryRun = () => undefined;
-    const ok = await executeActions(cluster, [{ type: 'scale', target, replicas: 4, ...common }], new FakeClock());
+    const ok = await executeApproved(
+      { guard: guardOver(cluster), clock: new FakeClock() },
+      [{ type: 'scale', target, replicas: 4, ...common }],
+      [],
+      UNRECORDED,
+    );
     expect(ok.outcomes[0].status).to.equal('applied');
     expect((cluster.objects.get('apps/v1/Deployment/shop/web')!.spec as { replicas: number }).replicas).to.equal(4);
     expect(cluster.calls.indexOf('dryRunPatch')).to.be.below(cluster.calls.indexOf('patch'));
@@ -88,13 +94,14 @@ describe('cluster actions', () => {
     const flaky = new FakeCluster().put(web, { ...web, metadata: { name: 'ghost', namespace: 'shop' } });
     const origPatch = flaky.patch.bind(flaky);
     flaky.patch = async (ref, p) => (ref.name === 'ghost' ? Promise.reject(new ValidationError('gone')) : origPatch(ref, p));
-    const r = await executeActions(
-      flaky,
+    const r = await executeApproved(
+      { guard: guardOver(flaky), clock: new FakeClock() },
       [
         { type: 'scale', target: ghost, replicas: 1, ...common },
         { type: 'scale', target, replicas: 2, ...common },
       ],
-      new FakeClock(),
+      [],
+      UNRECORDED,
     );
     expect(r.outcomes.map((o) => o.status)).to.deep.equal(['failed', 'not-run']);
   });

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { executeActions } from '../../application/actions/execute-actions.js';
+import { executeApproved } from '../../application/actions/execute-approved.js';
 import { applyAll } from '../../application/deployment/deploy-checks.js';
 import { withinRun } from '../../application/runs/run-scope.js';
 import { ChangeRecorder, LedgerIntentError, type WriteContext } from '../../application/ledger/change-recorder.js';
@@ -13,6 +13,7 @@ import { verifyChain } from '../../domain/ledger/hash-chain.js';
 import { recoveredRecord } from '../../domain/ledger/intent-recovery.js';
 import { FakeChangeLedger } from '../fakes/fake-change-ledger.js';
 import { FakeCluster } from '../fakes/fake-cluster.js';
+import { guardOver } from '../fakes/null-safety.js';
 import { CapturingLogger } from '../support/capturing-logger.js';
 import { FakeClock } from '../support/fake-clock.js';
 import { rejection } from '../support/rejection.js';
@@ -146,7 +147,7 @@ describe('write-ahead ledger: the intent before every write, its outcome after, 
       },
     ];
     ledger.failAppend = (r) => (r.type === 'intent' && r.target.kind === 'ConfigMap' ? new DependencyError('redis', 'Redis is not answering') : undefined);
-    const err = await rejection<LedgerIntentError>(executeActions(cluster, actions, clock, [], { recorder, context: context() }));
+    const err = await rejection<LedgerIntentError>(executeApproved({ guard: guardOver(cluster), clock }, actions, [], { recorder, context: context() }));
     expect(err).to.be.instanceOf(LedgerIntentError);
     expect(err.message).to.match(
       /intent of the patch of ConfigMap\/cfg in shop, so it was not sent.*Applied before it: 1\. Scale web \(change ledger entry chg_2_\w+\)/,

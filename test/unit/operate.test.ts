@@ -7,6 +7,7 @@ import type { LlmProvider } from '../../domain/ports/llm-provider.js';
 import { FakeCluster } from '../fakes/fake-cluster.js';
 import { FakeLlm, type FakeReply } from '../fakes/fake-llm.js';
 import { FakeSessionStore } from '../fakes/fake-session-store.js';
+import { openSafety } from '../fakes/null-safety.js';
 import { FakeClock } from '../support/fake-clock.js';
 import { deployment, planJson, rolledOut, scaleWeb } from '../support/operate-fixtures.js';
 import { RecordingTracer } from '../support/recording-tracer.js';
@@ -30,6 +31,7 @@ function setup(script: FakeReply[], over: Partial<OperateDeps> = {}) {
     tracer: new RecordingTracer(),
     clock,
     limits: { timeoutMs: 5000, maxTokens: 1_000_000 },
+    ...openSafety(cluster),
     ...over,
   };
   return { clock, cluster, llm, sessions, operate: new Operate(deps) };

@@ -8,15 +8,14 @@ import { readOnlyView } from '../../domain/ports/cluster-reader.js';
 import { FakeCluster } from '../fakes/fake-cluster.js';
 import { FakeLlm, type FakeReply } from '../fakes/fake-llm.js';
 import { FakeSessionStore } from '../fakes/fake-session-store.js';
+import { openSafety } from '../fakes/null-safety.js';
 import { FakeClock } from '../support/fake-clock.js';
 import { FakeEmbedder } from '../support/fake-embedder.js';
 import { FakeVectorStore } from '../support/fake-vector-store.js';
 import { deployment, planJson, scaleWeb } from '../support/operate-fixtures.js';
 import { RecordingTracer } from '../support/recording-tracer.js';
 import { analysisAnswer } from '../support/remediation-fixtures.js';
-import { DeployManifests } from '../../application/deployment/deploy-manifests.js';
-import { SolutionSessions } from '../../application/deployment/solution-sessions.js';
-import { deployKit, manifestsAnswer, recommendAnswer, webManifests } from '../support/deploy-kit.js';
+import { deployKit, deployManifestsOver, manifestsAnswer, recommendAnswer, webManifests } from '../support/deploy-kit.js';
 import type { KubeObject } from '../../domain/cluster/kube-types.js';
 
 const AT_MOST_TWO: NamedPolicy = {
@@ -42,8 +41,9 @@ function deps(script: FakeReply[], source: PolicySource) {
   const clock = new FakeClock();
   const cluster = new FakeCluster().put(deployment());
   const llm = new FakeLlm(script);
-  const common = { llm, reader: readOnlyView(cluster), writer: cluster, sessions: new FakeSessionStore({ clock }), tracer: new RecordingTracer(), clock };
-  return { cluster, common: { ...common, limits: { timeoutMs: 5000, maxTokens: 1_000_000 }, policies: source } };
+  const reader = readOnlyView(cluster);
+  const common = { llm, reader, writer: cluster, sessions: new FakeSessionStore({ clock }), tracer: new RecordingTracer(), clock };
+  return { cluster, common: { ...common, limits: { timeoutMs: 5000, maxTokens: 1_000_000 }, ...openSafety(cluster, { reader, policies: source }) } };
 }
 
 describe('policies by kind, not by meaning: every stored policy, at preview and again at execute time (fake ports)', () => {
@@ -127,7 +127,7 @@ describe('deployManifests checks every stored policy on what each dry run return
     spec.initContainers = [{ name: 'setup', image: 'evil.example/miner:latest' }];
     const { kit, solutionId } = await generated([deployment, service]);
     const source = new Source({ policies: [IMAGES] });
-    const deploy = new DeployManifests(kit.cluster, kit.cluster, new SolutionSessions(kit.store), kit.clock, 1000, undefined, undefined, source);
+    const deploy = deployManifestsOver(kit, { policies: source });
     const r = await deploy.execute({ solutionId });
     expect(r.status).to.equal('dry_run_refused');
     expect(r.applied.map((o) => [o.kind, o.outcome])).to.deep.equal([
@@ -142,16 +142,7 @@ describe('deployManifests checks every stored policy on what each dry run return
 
   it('the same manifests within the policy deploy', async () => {
     const { kit, solutionId } = await generated(webManifests());
-    const deploy = new DeployManifests(
-      kit.cluster,
-      kit.cluster,
-      new SolutionSessions(kit.store),
-      kit.clock,
-      1000,
-      undefined,
-      undefined,
-      new Source({ policies: [IMAGES] }),
-    );
+    const deploy = deployManifestsOver(kit, { policies: new Source({ policies: [IMAGES] }) });
     const r = await deploy.execute({ solutionId, timeout: 1 });
     expect(r.applied.map((o) => o.outcome)).to.deep.equal(['created', 'created']);
   });

@@ -6,6 +6,7 @@ import type { ToolInput } from '../../domain/tools/tool-definitions.js';
 import { FakeCluster } from '../fakes/fake-cluster.js';
 import { FakeLlm, type FakeReply } from '../fakes/fake-llm.js';
 import { FakeSessionStore } from '../fakes/fake-session-store.js';
+import { openSafety } from '../fakes/null-safety.js';
 import { FakeClock } from '../support/fake-clock.js';
 import { RecordingTracer } from '../support/recording-tracer.js';
 import { rejection } from '../support/rejection.js';
@@ -17,14 +18,16 @@ function setup(llm: FakeLlm) {
   const clock = new FakeClock();
   const cluster = new FakeCluster().put(webDeployment('nginx:9.9-missing'));
   const sessions = new FakeSessionStore({ clock });
+  const reader = readOnlyView(cluster);
   const remediate = new Remediate({
     llm,
-    reader: readOnlyView(cluster),
+    reader,
     writer: cluster,
     sessions,
     tracer: new RecordingTracer(),
     clock,
     limits: { timeoutMs: 5000, maxTokens: 1_000_000 },
+    ...openSafety(cluster, { reader }),
   });
   const run = (input: ToolInput<'remediate'>) => remediate.execute(input);
   return { cluster, run };

@@ -8,6 +8,7 @@ import { UnconfiguredLlmProvider } from '../../infrastructure/not-configured/unc
 import { FakeCluster } from '../fakes/fake-cluster.js';
 import { FakeLlm, type FakeReply } from '../fakes/fake-llm.js';
 import { FakeSessionStore } from '../fakes/fake-session-store.js';
+import { openSafety } from '../fakes/null-safety.js';
 import { FakeClock } from '../support/fake-clock.js';
 import { RecordingTracer } from '../support/recording-tracer.js';
 import { rejection } from '../support/rejection.js';
@@ -25,7 +26,8 @@ function setup(llm: FakeLlm | UnconfiguredLlmProvider = new FakeLlm(), limits = 
   const cluster = new FakeCluster().put(webDeployment('nginx:9.9-missing'));
   const sessions = new FakeSessionStore({ clock });
   const tracer = new RecordingTracer();
-  const remediate = new Remediate({ llm, reader: readOnlyView(cluster), writer: cluster, sessions, tracer, clock, limits });
+  const reader = readOnlyView(cluster);
+  const remediate = new Remediate({ llm, reader, writer: cluster, sessions, tracer, clock, limits, ...openSafety(cluster, { reader }) });
   const run = (input: ToolInput<'remediate'>) => remediate.execute(input);
   return { clock, cluster, sessions, tracer, remediate, run, llm };
 }
@@ -302,6 +304,7 @@ describe('Remediate (use case on fake ports)', () => {
         tracer: new RecordingTracer(),
         clock,
         limits: { timeoutMs: 5000, maxTokens: 1000 },
+        ...openSafety(none),
       });
       const e2 = await rejection<DomainError>(noCluster.execute({ issue: 'web does not start' }));
       expect(e2.message).to.contain('KUBECONFIG');

@@ -7,6 +7,9 @@ import { ConflictError, ForbiddenError, ValidationError } from '../../domain/err
 import type { ChangeEntry } from '../../domain/ledger/change-entry.js';
 import { FakeChangeLedger } from '../fakes/fake-change-ledger.js';
 import { FakeCluster } from '../fakes/fake-cluster.js';
+import { guardOver } from '../fakes/null-safety.js';
+import { NO_SECOND_APPROVER } from '../../domain/auth/session-owner.js';
+import { NO_METRICS } from '../../domain/ports/metrics.js';
 import { FakeClock } from '../support/fake-clock.js';
 import { shopWebDeployment as deployment, shopWebRef as ref } from '../support/ledger-records.js';
 import { rejection } from '../support/rejection.js';
@@ -57,7 +60,7 @@ describe('ChangeRecorder and RevertChange', () => {
     cluster.put({ ...deployment(1), metadata: { ...deployment(1).metadata, resourceVersion: '100' } });
     ledger = new FakeChangeLedger(clock);
     recorder = new ChangeRecorder(ledger, cluster);
-    revert = new RevertChange(ledger, cluster, cluster, recorder);
+    revert = new RevertChange(ledger, guardOver(cluster), recorder, { approval: NO_SECOND_APPROVER, metrics: NO_METRICS });
   });
 
   it('records a patch with every field, then reverts it, recording a revert entry pointing at it', async () => {

@@ -1,7 +1,9 @@
 import { expect } from 'chai';
 import { ChangeRecorder, type WriteContext } from '../../application/ledger/change-recorder.js';
-import { RevertChange, type RevertGuard } from '../../application/ledger/revert-change.js';
-import { OPEN_WRITE_SCOPE } from '../../domain/actions/write-scope.js';
+import type { PolicySource } from '../../application/actions/policy-source.js';
+import { RevertChange } from '../../application/ledger/revert-change.js';
+import { OPEN_WRITE_SCOPE, type WriteScope } from '../../domain/actions/write-scope.js';
+import type { ApprovalPolicy } from '../../domain/auth/session-owner.js';
 import { rolesUpTo, type Caller } from '../../domain/auth/caller.js';
 import { NO_SECOND_APPROVER } from '../../domain/auth/session-owner.js';
 import { ConflictError, ForbiddenError, ValidationError } from '../../domain/errors.js';
@@ -11,6 +13,7 @@ import { NO_METRICS, type RefusalReason } from '../../domain/ports/metrics.js';
 import { parseKindName } from '../../domain/write-guard/kind-names.js';
 import { FakeChangeLedger } from '../fakes/fake-change-ledger.js';
 import { FakeCluster } from '../fakes/fake-cluster.js';
+import { guardOver } from '../fakes/null-safety.js';
 import { FakeClock } from '../support/fake-clock.js';
 import { shopWebDeployment as deployment, shopWebRef as ref } from '../support/ledger-records.js';
 import { rejection } from '../support/rejection.js';
@@ -35,14 +38,16 @@ describe('revert through the write guard: allow-lists, policies, risk, preview a
   let recorder: ChangeRecorder;
   let refusals: RefusalReason[];
   let rv: number;
-  const revertWith = (guard: Partial<RevertGuard>) =>
-    new RevertChange(ledger, cluster, cluster, recorder, undefined, {
-      scope: OPEN_WRITE_SCOPE,
-      policies: { forText: async () => [], stored: async () => ({ policies: [] }) },
-      approval: NO_SECOND_APPROVER,
-      metrics: { ...NO_METRICS, refusal: (r) => void refusals.push(r) },
-      ...guard,
-    });
+  const revertWith = (guard: { scope?: WriteScope; policies?: PolicySource; approval?: ApprovalPolicy }) =>
+    new RevertChange(
+      ledger,
+      guardOver(cluster, {
+        scope: guard.scope ?? OPEN_WRITE_SCOPE,
+        policies: guard.policies ?? { forText: async () => [], stored: async () => ({ policies: [] }) },
+      }),
+      recorder,
+      { approval: guard.approval ?? NO_SECOND_APPROVER, metrics: { ...NO_METRICS, refusal: (r) => void refusals.push(r) } },
+    );
   const context = (caller: Caller): WriteContext => ({ caller, tool: 'operate', request: 'web', approval: { mode: 'manual', by: caller.username } });
   const entry = async (id: string | undefined) => (await ledger.get(id!)) as ChangeEntry;
   const writes = () => cluster.writes.length;

@@ -1,18 +1,17 @@
 import { expect } from 'chai';
-import { DeployManifests } from '../../application/deployment/deploy-manifests.js';
 import { SolutionSessions } from '../../application/deployment/solution-sessions.js';
 import { ConflictError, ExecutionError, ForbiddenError, ValidationError } from '../../domain/errors.js';
 import { previewDeploy } from '../../application/deployment/deploy-checks.js';
-import { NO_POLICIES } from '../../application/actions/policy-source.js';
 import type { ToolContext } from '../../application/tool-handler.js';
-import { OPEN_WRITE_SCOPE, type WriteScope } from '../../domain/actions/write-scope.js';
+import type { WriteScope } from '../../domain/actions/write-scope.js';
 import { rolesUpTo, type Caller } from '../../domain/auth/caller.js';
 import { NO_SECOND_APPROVER } from '../../domain/auth/session-owner.js';
 import type { KubeObject } from '../../domain/cluster/kube-types.js';
 import { NO_METRICS, type RefusalReason } from '../../domain/ports/metrics.js';
 import { BUILT_IN_KINDS } from '../fakes/fake-cluster.js';
+import { guardOver } from '../fakes/null-safety.js';
 import { rejection } from '../support/rejection.js';
-import { availableAtOnce, deployKit, KIT_RESOURCES, manifestsAnswer, recommendAnswer, webManifests } from '../support/deploy-kit.js';
+import { availableAtOnce, deployKit, deployManifestsOver, KIT_RESOURCES, manifestsAnswer, recommendAnswer, webManifests } from '../support/deploy-kit.js';
 
 type Kit = ReturnType<typeof deployKit>;
 
@@ -33,7 +32,7 @@ describe('deployManifests writes safely: kinds of the solution only, every dry r
   it('refuses a ClusterRoleBinding riding along with a web app, before any request', async () => {
     const kit = deployKit();
     const solutionId = await generated(kit);
-    const sessions = new SolutionSessions(kit.store);
+    const sessions = new SolutionSessions(kit.store, NO_SECOND_APPROVER);
     const s = await sessions.load(solutionId);
     const crb = { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding', metadata: { name: 'web-admin' }, roleRef: {}, subjects: [] };
     await sessions.save(s, { ...s.state, manifests: { ...s.state.manifests!, objects: [...s.state.manifests!.objects, crb] } });
@@ -49,7 +48,7 @@ describe('deployManifests writes safely: kinds of the solution only, every dry r
   it('refuses objects outside SVC_WRITE_NAMESPACES, naming the list', async () => {
     const kit = deployKit();
     const solutionId = await generated(kit);
-    const deploy = new DeployManifests(kit.cluster, kit.cluster, new SolutionSessions(kit.store), kit.clock, 1000, { namespaces: ['prod'], kinds: [] });
+    const deploy = deployManifestsOver(kit, { scope: { namespaces: ['prod'], kinds: [] } });
     const err = await rejection(deploy.execute({ solutionId }));
     expect(err.message).to.contain('Service shop/web is in namespace shop, outside SVC_WRITE_NAMESPACES (prod)');
     expect(applies(kit)).to.deep.equal([]);
@@ -93,7 +92,7 @@ describe('deployManifests writes safely: kinds of the solution only, every dry r
       .to.contain('Stopped after 1 object(s) were applied')
       .and.contain('admission webhook denied')
       .and.contain('1 created object(s) are not in the change ledger: delete them with the kubectl commands in cleanup.kubectl');
-    const stored = (await new SolutionSessions(kit.store).load(solutionId)).state.deployment;
+    const stored = (await new SolutionSessions(kit.store, NO_SECOND_APPROVER).load(solutionId)).state.deployment;
     expect(stored?.ready).to.equal(false);
     expect(stored?.outcomes?.map((o) => [o.kind, o.outcome])).to.deep.equal([
       ['Service', 'created'],
@@ -106,7 +105,7 @@ describe('deployManifests writes safely: kinds of the solution only, every dry r
     kit.cluster.onWrite = availableAtOnce;
     const solutionId = await generated(kit);
     const scope = { namespaces: [], kinds: [], imageRegistries: ['docker.io'] };
-    const deploy = new DeployManifests(kit.cluster, kit.cluster, new SolutionSessions(kit.store), kit.clock, 1000, scope);
+    const deploy = deployManifestsOver(kit, { scope });
     const dep = await deploy.execute({ solutionId, timeout: 5 });
     expect(dep.status).to.equal('ready');
     expect(dep.applied.map((o) => [o.kind, o.outcome, o.risk])).to.deep.equal([
@@ -168,7 +167,7 @@ describe('deployManifests through the write guard: attacks from the recommendati
   async function rigged(kit: Kit, objects: KubeObject[], resources: { apiVersion: string; kind: string; namespaced: boolean }[] = [], owner?: Caller) {
     kit.cluster.resources = [...KIT_RESOURCES, ...BUILT_IN_KINDS.filter((k) => !KIT_RESOURCES.some((r) => r.apiVersion === k.apiVersion && r.kind === k.kind))];
     const solutionId = await generated(kit);
-    const sessions = new SolutionSessions(kit.store);
+    const sessions = new SolutionSessions(kit.store, NO_SECOND_APPROVER);
     const s = await sessions.load(solutionId);
     const solution = { ...s.state.solution, resources: [...s.state.solution.resources, ...resources.map((r) => ({ ...r, purpose: 'the model said so' }))] };
     await sessions.save(s, {
@@ -180,7 +179,7 @@ describe('deployManifests through the write guard: attacks from the recommendati
     return solutionId;
   }
   const deployer = (kit: Kit, approval = NO_SECOND_APPROVER, scope: WriteScope = { namespaces: [], kinds: [], imageRegistries: ['docker.io'] }) =>
-    new DeployManifests(kit.cluster, kit.cluster, new SolutionSessions(kit.store, approval), kit.clock, 1000, scope, undefined, NO_POLICIES, metrics);
+    deployManifestsOver(kit, { approval, scope, metrics });
 
   it('a ClusterRoleBinding the recommendation listed, "in" namespace shop: refused by discovery (cluster-scoped), nothing applied, counted', async () => {
     const kit = deployKit();
@@ -269,10 +268,13 @@ describe('deployManifests through the write guard: attacks from the recommendati
     expect(scoped).to.be.instanceOf(ValidationError);
     expect(scoped.message).to.include('Node cp-1 is in a cluster-scoped object, outside SVC_WRITE_NAMESPACES (shop)');
     // the guard says the same of the target as discovery resolves it
-    const checked = await previewDeploy(kit.cluster, kit.cluster, [node], (await new SolutionSessions(kit.store).load(solutionId)).state.solution, {
-      namespaces: ['shop'],
-      kinds: [],
-    });
+    const guard = guardOver(kit.cluster, { scope: { namespaces: ['shop'], kinds: [] } });
+    const checked = await previewDeploy(
+      guard,
+      kit.cluster,
+      [node],
+      (await new SolutionSessions(kit.store, NO_SECOND_APPROVER).load(solutionId)).state.solution,
+    );
     expect(checked.objects[0].refusal!.message).to.include('no namespace (cluster-scoped), outside SVC_WRITE_NAMESPACES (shop)');
     expect(applies(kit)).to.deep.equal([]);
   });
@@ -315,7 +317,7 @@ describe('deployManifests through the write guard: attacks from the recommendati
       policiesRespected: [],
       droppedResources: [],
     };
-    const checked = await previewDeploy(kit.cluster, kit.cluster, [ksvc], solution, OPEN_WRITE_SCOPE);
+    const checked = await previewDeploy(guardOver(kit.cluster), kit.cluster, [ksvc], solution);
     expect(checked.refused).to.equal(true);
     expect(checked.objects[0].refusal).to.deep.equal({
       reason: 'OutsideSolution',

@@ -7,6 +7,7 @@ import { readOnlyView } from '../../domain/ports/cluster-reader.js';
 import { FakeCluster } from '../fakes/fake-cluster.js';
 import { FakeLlm, type FakeReply } from '../fakes/fake-llm.js';
 import { FakeSessionStore } from '../fakes/fake-session-store.js';
+import { openSafety } from '../fakes/null-safety.js';
 import { FakeClock } from '../support/fake-clock.js';
 import { deployment, planJson, scaleWeb } from '../support/operate-fixtures.js';
 import { RecordingTracer } from '../support/recording-tracer.js';
@@ -25,8 +26,9 @@ function deps(script: FakeReply[]) {
   const clock = new FakeClock();
   const cluster = new FakeCluster().put(deployment(), secret);
   const llm = new FakeLlm(script);
-  const common = { llm, reader: readOnlyView(cluster), writer: cluster, sessions: new FakeSessionStore({ clock }), tracer: new RecordingTracer(), clock };
-  return { cluster, llm, common: { ...common, limits: { timeoutMs: 5000, maxTokens: 1_000_000 }, policies } };
+  const reader = readOnlyView(cluster);
+  const common = { llm, reader, writer: cluster, sessions: new FakeSessionStore({ clock }), tracer: new RecordingTracer(), clock };
+  return { cluster, llm, common: { ...common, limits: { timeoutMs: 5000, maxTokens: 1_000_000 }, ...openSafety(cluster, { reader, policies }) } };
 }
 
 describe('safe writes in the use cases: one floor and one policy check for operate and remediate (fake ports)', () => {
