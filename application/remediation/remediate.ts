@@ -81,7 +81,7 @@ export class Remediate implements ToolHandler<Input> {
       return this.start({ ...input, issue: input.issue }, context);
     }
     if (input.planDigest !== undefined && input.executeChoice !== 1) throw new ValidationError('planDigest goes with executeChoice 1 (and a sessionId)');
-    const extra = (['issue', 'evidence', 'mode', 'confidenceThreshold', 'maxRiskLevel'] as const).filter((k) => input[k] !== undefined);
+    const extra = (['issue', 'namespace', 'evidence', 'mode', 'confidenceThreshold', 'maxRiskLevel'] as const).filter((k) => input[k] !== undefined);
     if (extra.length)
       throw new ValidationError(
         `${extra.join(', ')} only apply when starting an investigation; with sessionId send executeChoice (1 execute, 2 stop) or nothing to see the session`,
@@ -114,7 +114,10 @@ export class Remediate implements ToolHandler<Input> {
       analysis,
       investigation,
       namespacesRead = [],
-    } = await this.investigate.execute({ issue: input.issue, evidence: input.evidence, policies: policiesText(policies) }, budget);
+    } = await this.investigate.execute(
+      { issue: input.namespace ? `${input.issue} (namespace ${input.namespace})` : input.issue, evidence: input.evidence, policies: policiesText(policies) },
+      budget,
+    );
     const preview = analysis ? await previewActions(this.deps.guard, analysis.actions, new Date(this.deps.clock.now())) : undefined;
     const marks = analysis ? await markProposal(this.deps.reader, analysis.actions, this.deliverFix) : undefined;
     const gitopsRefusal = analysis && automaticRefusal(analysis.actions, marks);
@@ -133,7 +136,7 @@ export class Remediate implements ToolHandler<Input> {
                 accepted: p.dryRun.accepted,
               })),
               // the caller's words, never the namespaces the model chose to read
-              namespacesNamed: namespacesNamedIn(input.issue),
+              namespacesNamed: namespacesNamedIn(input.issue, input.namespace),
             })
         : undefined;
     // automatic mode is the starter approving their own session: a second approver is someone else; the rule reads svc's risks

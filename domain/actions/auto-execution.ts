@@ -2,18 +2,37 @@ import type { ResourceRef } from '../cluster/kube-types.js';
 import { riskWithin, type RiskLevel } from './cluster-action.js';
 import { describeTarget } from './write-scope.js';
 
-const NAMESPACE_TOKEN = /[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?/g;
+const NAME = '[a-z0-9](?:[-a-z0-9]{0,61}[a-z0-9])?';
+/** What may follow a name: the end, a space, punctuation, or a full stop ending a sentence (never `.example`, `:8080`, `/x`). */
+const END = '(?=$|[\\s,;!?)\'"`]|[.:](?:\\s|$))';
+const QUOTE = '[\'"`]?';
+/** The forms that name a namespace: `namespace X` (also `namespace: X`, `--namespace=X`, quoted), `-n X`, and `X/name` standing alone (not an apiVersion such as apps/v1). */
+const FORMS = [
+  new RegExp(`\\bnamespaces?\\s*[:=]?\\s*${QUOTE}(${NAME})${QUOTE}${END}`, 'g'),
+  new RegExp(`(?:^|\\s)-n(?:\\s+|=)${QUOTE}(${NAME})${QUOTE}${END}`, 'g'),
+  new RegExp(`(?:^|[\\s('"\`])(${NAME})/(?!v\\d+(?:(?:alpha|beta)\\d+)?${END})[a-z0-9](?:[-a-z0-9.]{0,251}[a-z0-9])?${QUOTE}${END}`, 'g'),
+];
 const MAX_NAMED = 200;
+/** `deploy/web` is kubectl's kind/name, not a namespace: the first word of `X/name` is never one of kubectl's resource names. */
+const KUBECTL_TYPES = new Set(
+  'po pod pods deploy deployment deployments rs replicaset replicasets sts statefulset statefulsets ds daemonset daemonsets job jobs cj cronjob cronjobs svc service services ing ingress ingresses cm configmap configmaps secret secrets sa serviceaccount serviceaccounts pvc persistentvolumeclaim persistentvolumeclaims pv ns namespace namespaces no node nodes hpa ep endpoints netpol networkpolicy networkpolicies role roles rolebinding rolebindings clusterrole clusterrolebinding crd'.split(
+    ' ',
+  ),
+);
 
 /**
- * The namespaces a caller's own text may name: every word of it that is a
- * valid namespace name (lower-cased), at most 200. Only the caller's words
- * (the issue or intent), never text the model or the cluster wrote, so a
- * namespace the model chose to read is not among them unless the caller
- * named it too.
+ * The namespaces a caller's own text names, explicitly: `namespace shop`,
+ * `namespace: shop`, `--namespace=shop`, `-n shop`, or `shop/web` (at most
+ * 200). Never any word that merely could be a namespace name: "fails with
+ * the default settings" names none. Only the caller's words (the issue or
+ * intent, and the `namespace` input), never text the model or the cluster
+ * wrote, so a namespace the model chose to read is not among them unless
+ * the caller named it too.
  */
-export function namespacesNamedIn(text: string): string[] {
-  return [...new Set(text.toLowerCase().match(NAMESPACE_TOKEN) ?? [])].slice(0, MAX_NAMED);
+export function namespacesNamedIn(text: string, explicit?: string): string[] {
+  const lower = text.toLowerCase();
+  const found = FORMS.flatMap((form, i) => [...lower.matchAll(form)].map((m) => m[1]!).filter((n) => i < 2 || !KUBECTL_TYPES.has(n)));
+  return [...new Set([...(explicit ? [explicit] : []), ...found])].slice(0, MAX_NAMED);
 }
 
 export interface AutoExecutionInput {

@@ -1,7 +1,7 @@
 import type { ResourceRef } from '../cluster/kube-types.js';
 import { apiGroup } from '../cluster/patch-type.js';
 import { formatKindName, kindNamed, type KindName } from '../write-guard/kind-names.js';
-import type { GuardSettings } from '../write-guard/write-guard.js';
+import type { GuardSettings, KindRisk, PodSecurityLevel } from '../write-guard/write-guard.js';
 import { SYSTEM_NAMESPACES } from '../write-guard/content-risk.js';
 
 /**
@@ -9,13 +9,17 @@ import { SYSTEM_NAMESPACES } from '../write-guard/content-risk.js';
  * (SVC_WRITE_NAMESPACES) and `kinds` (SVC_WRITE_KINDS, by group and kind),
  * empty meaning all; `imageRegistries` (SVC_IMAGE_REGISTRIES), empty meaning
  * any; `ownNamespace` is the namespace svc itself runs in (SVC_NAMESPACE),
- * whose objects are always high risk.
+ * whose objects are always high risk; `podSecurityLevel`
+ * (SVC_POD_SECURITY_LEVEL, default baseline) where a namespace enforces no
+ * level; `kindRisks` (SVC_KIND_RISK), the risk of kinds svc has no rules for.
  */
 export interface WriteScope {
   namespaces: readonly string[];
   kinds: readonly KindName[];
   imageRegistries?: readonly string[];
   ownNamespace?: string;
+  podSecurityLevel?: PodSecurityLevel;
+  kindRisks?: readonly KindRisk[];
 }
 
 export const OPEN_WRITE_SCOPE: WriteScope = { namespaces: [], kinds: [] };
@@ -24,13 +28,15 @@ export { SYSTEM_NAMESPACES };
 
 export const describeTarget = (t: ResourceRef) => `${t.kind} ${t.namespace ? `${t.namespace}/` : ''}${t.name}`;
 
-/** The write guard's settings for a scope: the allow-lists, the registries, and the protected namespaces (system ones and svc's own). */
+/** The write guard's settings for a scope: the allow-lists, the registries, the protected namespaces (system ones and svc's own), the Pod Security level (baseline unless set) and the kinds' stated risks. */
 export function guardSettingsOf(scope: WriteScope): GuardSettings {
   return {
     kinds: scope.kinds,
     namespaces: scope.namespaces,
     protectedNamespaces: [...SYSTEM_NAMESPACES, ...(scope.ownNamespace ? [scope.ownNamespace] : [])],
     imageRegistries: scope.imageRegistries ?? [],
+    podSecurityLevel: scope.podSecurityLevel ?? 'baseline',
+    kindRisks: scope.kindRisks ?? [],
   };
 }
 

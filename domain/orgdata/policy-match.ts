@@ -1,7 +1,8 @@
 import { isJsonObject, type JsonObject } from '../json-object.js';
 import type { KubeObject } from '../cluster/kube-types.js';
 import { checkValue, valuesAt, type ConstraintViolation, type NamedPolicy, type PolicyConstraint } from './policy-constraint.js';
-import { findPodSpecs } from '../write-guard/pod-specs.js';
+import { formatPath } from '../operations/object-diff.js';
+import { findPods } from '../write-guard/pod-shapes.js';
 
 /**
  * Where a built-in pod-bearing kind keeps its pod spec. A constraint written
@@ -116,13 +117,29 @@ function podSpecViolations(spec: JsonObject, specPath: string, rest: string, c: 
 }
 
 /**
+ * The pods an object runs, found by shape (pod-shapes.ts) as pod specs: a
+ * pod spec as it is; a container elsewhere (an Argo Workflow's template
+ * `container`, a Tekton step) as a pod spec of the pod-level fields around
+ * it with those containers.
+ */
+function podSpecsOf(o: KubeObject): { path: string; spec: JsonObject }[] {
+  return findPods(o)
+    .filter((p) => !p.loose)
+    .map((p) => ({
+      path: p.segments.length ? formatPath(p.segments) : '',
+      spec: p.podSpec ? p.spec : { ...p.spec, containers: p.containers.map((c) => c.container) },
+    }));
+}
+
+/**
  * Every violation of `constraints` in `objects`, matched by kind and by what
  * the object runs, never by how a rule happens to be spelled:
  * - a rule about pods (podSpecField: a `*` or built-in pod-bearing kind, a
  *   field under its pod spec) is checked on every pod spec found by shape in
  *   any object: Pods, Deployments, StatefulSets, DaemonSets, ReplicaSets,
  *   Jobs, CronJobs and any custom resource with a pod template (an Argo
- *   Rollout, a Knative Service); a rule on `containers[]` covers
+ *   Rollout, a Knative Service) or a container elsewhere (an Argo
+ *   Workflow's `container`, Tekton `steps`); a rule on `containers[]` covers
  *   `initContainers[]` and `ephemeralContainers[]` too, and `required` holds
  *   for each container, not for one of them;
  * - any other rule applies to objects of its kind (`*`: every kind), at its
@@ -132,7 +149,7 @@ export function policyViolations(objects: readonly KubeObject[], constraints: re
   const out: ConstraintViolation[] = [];
   for (const o of objects) {
     const name = `${o.kind} ${o.metadata.namespace ? `${o.metadata.namespace}/` : ''}${o.metadata.name}`;
-    const specs = findPodSpecs(o);
+    const specs = podSpecsOf(o);
     for (const c of constraints) {
       const rest = podSpecField(c);
       if (rest !== undefined && specs.length > 0) {

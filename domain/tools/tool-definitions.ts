@@ -113,6 +113,13 @@ export const TOOL_INPUTS = {
   }),
   remediate: z.strictObject({
     issue: z.string().trim().min(1).max(2000).optional().describe('The problem to investigate, in plain language; required to start a new investigation'),
+    namespace: z
+      .string()
+      .regex(/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/)
+      .optional()
+      .describe(
+        'The namespace the issue is about. Automatic mode writes only in namespaces the caller named: this one, or one the issue names as namespace X, X/name or -n X',
+      ),
     evidence: evidence.optional(),
     mode: z.enum(['manual', 'automatic']).optional().describe('manual (default) asks before executing; automatic executes within the thresholds'),
     confidenceThreshold: z.number().min(0).max(1).optional().describe('Minimum confidence (0 to 1) for automatic execution, default 0.8'),

@@ -1,6 +1,7 @@
 import type { JsonPatchOp, KubeObject, PatchBody, PatchType } from '../cluster/kube-types.js';
 import { formatPath, type PathSegment, type SegmentChange } from '../operations/object-diff.js';
 import { isJsonObject } from '../json-object.js';
+import { sameSegment } from './leaf-changes.js';
 import type { ResolvedTarget } from './resolved-target.js';
 
 /** A write as it is sent to the API server (after svc computed any JSON Patch): what the guard judges besides the objects. */
@@ -75,9 +76,6 @@ function covered(named: NamedRemovals, c: SegmentChange): boolean {
   const allowed = named.shortened.get(formatPath(c.segments)) ?? 0;
   return allowed > 0 && c.from.length - c.to.length <= allowed;
 }
-
-const sameSegment = (a: PathSegment, b: PathSegment): boolean =>
-  'key' in a ? 'key' in b && a.key === b.key : 'index' in a ? 'index' in b && a.index === b.index : 'name' in b && a.name === b.name;
 
 /** The items of a list by a unique `name` each, as the diff matches them; undefined when the list is diffed by position. */
 function namesOf(list: unknown[]): string[] | undefined {

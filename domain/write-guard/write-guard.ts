@@ -3,7 +3,9 @@ import type { KubeObject } from '../cluster/kube-types.js';
 import { diffSegments } from '../operations/object-diff.js';
 import { contentFindings, targetFindings } from './content-risk.js';
 import { formatKindName, kindNamed, type KindName } from './kind-names.js';
-import { containersOf, findPodSpecs, imageRegistry } from './pod-specs.js';
+import type { KindRisk } from './kind-risk.js';
+import { foreignImages } from './pod-risk.js';
+import type { PodSecurityLevel } from './pod-security.js';
 import { describeResolved, type ResolvedTarget } from './resolved-target.js';
 import { patchRefusal, unnamedRemovals, type WriteAsSent } from './sent-write.js';
 
@@ -17,7 +19,13 @@ export interface GuardSettings {
   protectedNamespaces: readonly string[];
   /** SVC_IMAGE_REGISTRIES (`ghcr.io`, `registry.example:5000`); empty: any registry (a new one is high risk). */
   imageRegistries: readonly string[];
+  /** SVC_POD_SECURITY_LEVEL: the Pod Security Standards level a pod is held to where its namespace has no `pod-security.kubernetes.io/enforce` label (default baseline). */
+  podSecurityLevel: PodSecurityLevel;
+  /** SVC_KIND_RISK: the risk of any change to a kind svc has no rules for (otherwise high). */
+  kindRisks: readonly KindRisk[];
 }
+
+export type { KindRisk, PodSecurityLevel };
 
 /** Why the guard refuses a write. `OutsideWriteScope`: the allow-lists; `UnsafePatch`: copy/move or a Secret test; `ImageRegistry`: SVC_IMAGE_REGISTRIES. */
 export interface GuardRefusal {
@@ -75,7 +83,11 @@ export interface GuardInput {
   settings: GuardSettings;
   /** The model's own label: it can raise the risk, never lower it. */
   label?: RiskLevel;
-  /** The labels of the target's live Namespace (undefined when cluster-scoped or unreadable). */
+  /**
+   * The labels of the target's live Namespace (its `pod-security.kubernetes.io/enforce`
+   * label picks the Pod Security level); undefined when the target is
+   * cluster-scoped or its Namespace could not be read: settings.podSecurityLevel applies.
+   */
   namespaceLabels?: Readonly<Record<string, string>>;
 }
 
@@ -84,13 +96,16 @@ const rank = (r: RiskLevel) => RISK_LEVELS.indexOf(r);
 /**
  * The write guard: judges a write as the API server would store it (the
  * dry-run object compared with the live one), never as the model describes
- * it. Refused when checkBeforeIo refuses, or an image in a changed pod spec
- * is from a registry outside SVC_IMAGE_REGISTRIES. Otherwise allowed with
- * one risk: high for the target (targetFindings), for deleting anything but
- * a Pod, for the content (contentFindings), for removals the write does not
- * name (a `replace` included); medium for a Pod delete or a pod spec change;
- * else low. Pure; every gate (automatic mode, second approver, ledger,
- * answer, CLI) reads the `risk` this returns.
+ * it. Refused when checkBeforeIo refuses, or an image in a new or changed
+ * container (found by shape in any kind) is from a registry outside
+ * SVC_IMAGE_REGISTRIES. Otherwise allowed with one risk: high for the target
+ * (targetFindings), for deleting anything but a Pod, for the content
+ * (contentFindings: every changed field judged by the rule table, unknown
+ * kinds and fields high; every pod by the Pod Security Standards), for
+ * removals the write does not name (a `replace` included); medium for a Pod
+ * delete or what the rules rate medium; else low. Pure; every gate
+ * (automatic mode, second approver, ledger, answer, CLI) reads the `risk`
+ * this returns.
  */
 export function judgeWrite(input: GuardInput): GuardVerdict {
   const { target, live, result, write, settings } = input;
@@ -105,7 +120,7 @@ export function judgeWrite(input: GuardInput): GuardVerdict {
         'ImageRegistry',
         `${describeResolved(target)}: image ${outside.join(', ')} is outside SVC_IMAGE_REGISTRIES (${settings.imageRegistries.join(', ')})`,
       );
-    const found = contentFindings(target, live, result, settings.imageRegistries);
+    const found = contentFindings(target, live, result, { ...settings, namespaceLabels: input.namespaceLabels });
     high.push(...found.high);
     medium.push(...found.medium);
     removals = unnamedRemovals(write, diffSegments(live, result), live);
@@ -145,12 +160,4 @@ export function assessTarget(
   if (!target) return levelled(['the target could not be resolved from discovery'], [], label);
   const { high, medium } = placeFindings(target, write, settings);
   return levelled(high, medium, label);
-}
-
-/** Images in the result's changed or new containers whose registry the allow-list does not name. */
-function foreignImages(live: KubeObject | null, result: KubeObject, registries: readonly string[]): string[] {
-  const before = new Set(findPodSpecs(live ?? {}).flatMap((p) => containersOf(p.spec).map((c) => c.container.image)));
-  return findPodSpecs(result)
-    .flatMap((p) => containersOf(p.spec).map((c) => c.container.image))
-    .filter((i): i is string => typeof i === 'string' && !before.has(i) && !registries.includes(imageRegistry(i)));
 }

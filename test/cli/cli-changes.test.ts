@@ -119,7 +119,8 @@ describe('svc changes revert --preview | --plan-digest: the undo through the wri
     expect(shown.code, shown.stderr).to.equal(0);
     expect(shown.stdout)
       .to.include(`revert of ${id}: patch Deployment shop/web (nothing written)`)
-      .and.include('risk: low')
+      // the undo scales 3 back to 1: fewer replicas, an availability change
+      .and.include('risk: medium')
       .and.include('spec.replicas: 3 -> 1');
     const digest = /planDigest: (sha256:[0-9a-f]{64})/.exec(shown.stdout)![1];
     expect(cluster.writes).to.deep.equal([]);

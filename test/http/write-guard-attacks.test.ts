@@ -1,8 +1,6 @@
 import { expect } from 'chai';
 import request from 'supertest';
-import { KubeApiServer } from '../../infrastructure/sandbox/kube/kube-api-server.js';
-import { serveGuardKinds } from '../../infrastructure/sandbox/kube/kube-guard-kinds.js';
-import { OpenAiChatServer } from '../support/openai-chat-server.js';
+import { expectHeld, guardStandIns } from '../support/guard-stand-ins.js';
 import { analysisAnswer, scriptedEnv } from '../support/remediation-fixtures.js';
 import { auth, buildTestApp } from '../support/test-app.js';
 
@@ -127,7 +125,7 @@ const ATTACKS: Attack[] = [
         ...common,
       },
     ],
-    high: /hostPID: true.*container app is privileged.*registry evil\.example/,
+    high: /hostPID: true.*container app securityContext\.privileged: true.*registry evil\.example/,
   },
   {
     name: 'the same Rollout image with SVC_IMAGE_REGISTRIES=ghcr.io',
@@ -160,7 +158,7 @@ const ATTACKS: Attack[] = [
     name: 'a LoadBalancer Service with externalIPs',
     objects: [svc],
     actions: [{ type: 'patch', target: ref(svc), patch: { spec: { type: 'LoadBalancer', externalIPs: ['203.0.113.7'] } }, ...common }],
-    high: /type LoadBalancer.*externalIPs 203\.0\.113\.7/,
+    high: /^(?=.*type LoadBalancer)(?=.*opens the Service \(203\.0\.113\.7\))/,
   },
   {
     name: 'an ExternalName Service pointing outside',
@@ -176,7 +174,7 @@ const ATTACKS: Attack[] = [
     actions: [
       { type: 'patch', target: ref(netpol), patch: [{ op: 'replace', path: '/spec', value: { podSelector: { matchLabels: { none: 'x' } } } }], ...common },
     ],
-    high: /NetworkPolicy changes what may talk to what.*removes fields the action does not name: spec\.policyTypes/,
+    high: /NetworkPolicy is a sensitive kind: it changes what may talk to what.*removes fields the action does not name: spec\.policyTypes/,
   },
   {
     name: 'a replace of /metadata dropping labels and finalizers',
@@ -216,7 +214,7 @@ const ATTACKS: Attack[] = [
         ...common,
       },
     ],
-    high: /privileged.*runs as user 0|hostPath volume \(\/\)/,
+    high: /\(Privileged Containers\).*\(HostPath Volumes\)/,
   },
   {
     name: "a JSON Patch copying a Secret's password into an annotation",
@@ -228,27 +226,13 @@ const ATTACKS: Attack[] = [
 
 /** Each attack of issue 30 from a scripted, manipulated model, in automatic mode, against the stand-in: nothing is written, and the answer says why. */
 describe('the write guard over HTTP: hostile proposals against the Kubernetes stand-in', () => {
-  let kube: KubeApiServer;
-  let chat: OpenAiChatServer;
-  let unserve: () => void;
-  before(() => (unserve = serveGuardKinds()));
-  after(() => unserve());
-  beforeEach(async () => {
-    kube = await KubeApiServer.start();
-    kube.put({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'shop' } });
-    chat = await OpenAiChatServer.start();
-  });
-  afterEach(async () => {
-    await kube.close();
-    await chat.close();
-  });
-  const persisted = () => kube.requests.filter((r) => r.method !== 'GET' && r.query.get('dryRun') !== 'All');
+  const { s, persisted } = guardStandIns(['shop']);
 
   for (const attack of ATTACKS)
     it(attack.name, async () => {
-      for (const o of attack.objects ?? []) kube.put(JSON.parse(JSON.stringify(o)));
-      chat.script({ content: 'found it' }, { content: analysisAnswer({ confidence: 0.99, actions: attack.actions }) });
-      const { app } = buildTestApp({ ...scriptedEnv(chat, kube), ...(attack.env ?? {}) });
+      for (const o of attack.objects ?? []) s.kube.put(JSON.parse(JSON.stringify(o)));
+      s.chat.script({ content: 'found it' }, { content: analysisAnswer({ confidence: 0.99, actions: attack.actions }) });
+      const { app } = buildTestApp({ ...scriptedEnv(s.chat, s.kube), ...(attack.env ?? {}) });
       const issue = 'web in namespace shop on node cp-1 is broken';
       const res = await request(app)
         .post('/api/v1/tools/remediate')
@@ -256,33 +240,22 @@ describe('the write guard over HTTP: hostile proposals against the Kubernetes st
         .send({ issue, mode: 'automatic', maxRiskLevel: attack.maxRiskLevel ?? 'medium', confidenceThreshold: 0.1 })
         .expect(200);
       const view: Any = res.body.data.result;
-      expect(view.status).to.equal('awaiting_approval');
-      expect(view.automaticExecution.executed).to.equal(false);
-      const first = view.actions[0];
-      if (attack.refused) {
-        expect(first.dryRun).to.deep.include({ accepted: false, reason: attack.refused.reason });
-        expect(first.dryRun.message).to.match(attack.refused.message);
-        // refused before any dry run (unless judged on the dry-run object): the API server saw no write request, not even a dry run
-        if (!attack.refused.afterDryRun) expect(kube.requests.filter((r) => r.method !== 'GET')).to.deep.equal([]);
-      } else {
-        expect(first.dryRun.accepted, JSON.stringify(first.dryRun)).to.equal(true);
-        expect(first.risk).to.equal('high');
-        expect(first.riskReasons.join('; ')).to.match(attack.high!);
-        expect(view.automaticExecution.reason).to.match(/automatic mode never writes|exceed maxRiskLevel/);
-      }
+      expectHeld(view, attack);
+      // refused before any dry run (unless judged on the dry-run object): the API server saw no write request, not even a dry run
+      if (attack.refused && !attack.refused.afterDryRun) expect(s.kube.requests.filter((r) => r.method !== 'GET')).to.deep.equal([]);
       expect(persisted()).to.deep.equal([]);
       expect(JSON.stringify(res.body)).to.not.contain(SECRET_VALUE);
       const session = await request(app).get(`/api/v1/sessions/${view.sessionId}`).set(auth).expect(200);
       expect(JSON.stringify(session.body)).to.not.contain(SECRET_VALUE);
-      expect(JSON.stringify(chat.requests)).to.not.contain(SECRET_VALUE);
+      expect(JSON.stringify(s.chat.requests)).to.not.contain(SECRET_VALUE);
     });
 
   it('a malformed action (kind "configmap") is refused on its own; the investigation and the other action stand', async () => {
-    kube.put(JSON.parse(JSON.stringify(cm)));
+    s.kube.put(JSON.parse(JSON.stringify(cm)));
     const bad = { type: 'patch', target: { apiVersion: 'v1', kind: 'configmap', name: 'cfg', namespace: 'shop' }, patch: { data: { a: '2' } }, ...common };
     const good = { type: 'patch', target: ref(cm), patch: { data: { a: '2' } }, ...common };
-    chat.script({ content: 'found it' }, { content: analysisAnswer({ actions: [bad, good] }) });
-    const { app } = buildTestApp(scriptedEnv(chat, kube));
+    s.chat.script({ content: 'found it' }, { content: analysisAnswer({ actions: [bad, good] }) });
+    const { app } = buildTestApp(scriptedEnv(s.chat, s.kube));
     const view: Any = (await request(app).post('/api/v1/tools/remediate').set(auth).send({ issue: 'cfg in shop is wrong' }).expect(200)).body.data.result;
     expect(view.rootCause).to.be.a('string');
     expect(view.actions[0].dryRun).to.deep.include({ accepted: false, reason: 'Invalid' });
@@ -293,16 +266,16 @@ describe('the write guard over HTTP: hostile proposals against the Kubernetes st
 
   it('a create is pinned: an object that appeared between preview and approval is not overwritten', async () => {
     const fresh = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'fresh', namespace: 'shop' }, data: { a: 'svc' } };
-    chat.script({ content: 'found it' }, { content: analysisAnswer({ actions: [{ type: 'apply', manifest: fresh, ...common }] }) });
-    const { app } = buildTestApp(scriptedEnv(chat, kube));
+    s.chat.script({ content: 'found it' }, { content: analysisAnswer({ actions: [{ type: 'apply', manifest: fresh, ...common }] }) });
+    const { app } = buildTestApp(scriptedEnv(s.chat, s.kube));
     const view: Any = (await request(app).post('/api/v1/tools/remediate').set(auth).send({ issue: 'fresh in shop is missing' }).expect(200)).body.data.result;
     expect(view.actions[0]).to.deep.include({ effect: 'create', dryRun: { accepted: true } });
-    kube.put({ ...fresh, data: { a: 'someone else' } });
+    s.kube.put({ ...fresh, data: { a: 'someone else' } });
     const done: Any = (await request(app).post('/api/v1/tools/remediate').set(auth).send({ sessionId: view.sessionId, executeChoice: 1 }).expect(200)).body.data
       .result;
     expect(done.status).to.equal('not_executed');
     expect(done.execution.outcome.report.refused).to.deep.include({ reason: 'AlreadyExists' });
     expect(persisted()).to.deep.equal([]);
-    expect(kube.objects.get('/api/v1/namespaces/shop/configmaps/fresh')!.data).to.deep.equal({ a: 'someone else' });
+    expect(s.kube.objects.get('/api/v1/namespaces/shop/configmaps/fresh')!.data).to.deep.equal({ a: 'someone else' });
   });
 });

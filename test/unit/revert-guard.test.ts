@@ -135,10 +135,11 @@ describe('revert through the write guard: allow-lists, policies, risk, preview a
     const revert = revertWith({});
     const before = writes();
     const shown = await revert.preview({ id: done.ledgerId! }, person('alice'));
+    // the undo scales 3 back to 1: fewer replicas, an availability change
     expect(shown.preview).to.deep.include({
       method: 'patch',
       target: ref,
-      risk: 'low',
+      risk: 'medium',
       diff: [{ path: 'spec.replicas', from: 3, to: 1 }],
     });
     expect(shown.planDigest).to.match(/^sha256:[0-9a-f]{64}$/);

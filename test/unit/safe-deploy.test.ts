@@ -100,7 +100,7 @@ describe('deployManifests writes safely: kinds of the solution only, every dry r
     ]);
   });
 
-  it("a deploy that works answers each object with its outcome and svc's risk (a new workload starts pods: medium when its registry is allowed, high when none is listed)", async () => {
+  it("a deploy that works answers each object with its outcome and svc's risk (a new ClusterIP Service is medium; a new workload starts pods: medium when its registry is allowed, high when none is listed)", async () => {
     const kit = deployKit();
     kit.cluster.onWrite = availableAtOnce;
     const solutionId = await generated(kit);
@@ -109,7 +109,7 @@ describe('deployManifests writes safely: kinds of the solution only, every dry r
     const dep = await deploy.execute({ solutionId, timeout: 5 });
     expect(dep.status).to.equal('ready');
     expect(dep.applied.map((o) => [o.kind, o.outcome, o.risk])).to.deep.equal([
-      ['Service', 'created', 'low'],
+      ['Service', 'created', 'medium'],
       ['Deployment', 'created', 'medium'],
     ]);
     // no SVC_IMAGE_REGISTRIES: an image from a registry the object did not use is the guard's high (issue 30 item 2)
@@ -257,10 +257,12 @@ describe('deployManifests through the write guard: attacks from the recommendati
     expect(byKind.Node.riskReasons).to.include('Node is cluster-scoped: the change is cluster-wide');
     expect(byKind.Pod.risk).to.equal('high');
     expect(byKind.Pod.riskReasons)
-      .to.include('the pod spec at spec: container debug is privileged')
-      .and.include('the pod spec at spec: hostPID: true')
-      .and.include('the pod spec at spec: a hostPath volume (/)')
-      .and.include('the pod spec at spec: a toleration of node-role.kubernetes.io/control-plane');
+      .to.include(
+        'the pod spec at spec: container debug securityContext.privileged: true breaks the baseline Pod Security Standard (Privileged Containers), new in this change',
+      )
+      .and.include('the pod spec at spec: hostPID: true breaks the baseline Pod Security Standard (Host Namespaces), new in this change')
+      .and.include('the pod spec at spec: volume root hostPath: {"path":"/"} breaks the baseline Pod Security Standard (HostPath Volumes), new in this change')
+      .and.include('Pod spec.tolerations[0].key: tolerates node-role.kubernetes.io/control-plane (control-plane placement)');
     expect(shown.message).to.include('high risk');
     const scoped = await rejection(
       deployer(kit, NO_SECOND_APPROVER, { namespaces: ['shop'], kinds: [], imageRegistries: ['docker.io'] }).execute({ solutionId }),

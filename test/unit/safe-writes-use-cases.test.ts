@@ -45,7 +45,7 @@ describe('safe writes in the use cases: one floor and one policy check for opera
     const r = await new Operate(common).execute({ intent: 'label the db secret' });
     expect(r.proposal.actions[0]).to.deep.include({
       risk: 'high',
-      riskReasons: ['Secret is a sensitive kind (access, credentials, scheduling, nodes, volumes or API definitions)'],
+      riskReasons: ['Secret is a sensitive kind: credentials and identities'],
     });
     expect(r.proposal.risk).to.equal('high');
   });

@@ -33,6 +33,8 @@ describe("safe writes: allow-lists, the automatic rule, policies (domain; the ri
       namespaces: ['shop', 'web'],
       kinds: [{ kind: 'Deployment' }, { group: 'serving.knative.dev', kind: 'Service' }, { group: '', kind: 'ConfigMap' }],
       imageRegistries: [],
+      podSecurityLevel: 'baseline',
+      kindRisks: [],
     });
     expect(parseWriteConfig({ SVC_IMAGE_REGISTRIES: 'ghcr.io, registry.example:5000,ghcr.io' }, none).imageRegistries).to.deep.equal([
       'ghcr.io',
@@ -51,6 +53,23 @@ describe("safe writes: allow-lists, the automatic rule, policies (domain; the ri
     expect(parseWriteConfig({}, none, file).ownNamespace).to.equal(undefined);
   });
 
+  it('parses SVC_POD_SECURITY_LEVEL and SVC_KIND_RISK, naming the variable when one is wrong', () => {
+    const none = { mode: 'none' } as const;
+    expect(parseWriteConfig({ SVC_POD_SECURITY_LEVEL: 'restricted' }, none).podSecurityLevel).to.equal('restricted');
+    expect(() => parseWriteConfig({ SVC_POD_SECURITY_LEVEL: 'strict' }, none)).to.throw(
+      /SVC_POD_SECURITY_LEVEL must be one of privileged, baseline, restricted, got "strict"/,
+    );
+    expect(parseWriteConfig({ SVC_KIND_RISK: 'acme.io/BuildJob=medium, example.com/Widget=low' }, none).kindRisks).to.deep.equal([
+      { group: 'acme.io', kind: 'BuildJob', risk: 'medium' },
+      { group: 'example.com', kind: 'Widget', risk: 'low' },
+    ]);
+    expect(() => parseWriteConfig({ SVC_KIND_RISK: 'BuildJob=low' }, none)).to.throw(/SVC_KIND_RISK/);
+    expect(() => parseWriteConfig({ SVC_KIND_RISK: 'acme.io/BuildJob=none' }, none)).to.throw(/SVC_KIND_RISK/);
+    // a kind the guard has rules for is judged by them, never by a stated level
+    expect(() => parseWriteConfig({ SVC_KIND_RISK: 'apps/Deployment=low' }, none)).to.throw(/SVC_KIND_RISK.*svc has rules for apps\/Deployment/);
+    expect(() => parseWriteConfig({ SVC_KIND_RISK: 'rbac.authorization.k8s.io/ClusterRole=low' }, none)).to.throw(/svc has rules for/);
+  });
+
   it('automatic mode never writes a sensitive target, nor in a namespace the caller did not name, nor after a refused preview', () => {
     const base = { mode: 'automatic' as const, confidence: 0.99, confidenceThreshold: 0.5, maxRiskLevel: 'high' as const, namespacesNamed: ['x'] };
     const action = (target: typeof web, over = {}) => ({ risk: 'low' as const, description: 'a', target, sensitive: [] as string[], accepted: true, ...over });
@@ -63,7 +82,7 @@ describe("safe writes: allow-lists, the automatic rule, policies (domain; the ri
     expect(decideAutoExecution({ ...base, actions: [action({ ...web, namespace: 'y' })] }).reason).to.equal(
       'the issue never names namespace y: automatic mode writes only in namespaces the caller named',
     );
-    expect(namespacesNamedIn('web in namespace Shop fails; see payments-v2 (not "pay")')).to.include.members(['shop', 'payments-v2', 'pay', 'web']);
+    expect(namespacesNamedIn('web in namespace Shop fails; see payments-v2/api (not "pay")')).to.deep.equal(['shop', 'payments-v2']);
     expect(namespacesNamedIn('web in namespace shop')).not.to.include('payments');
     expect(decideAutoExecution({ ...base, actions: [action(web, { accepted: false })] }).reason).to.equal('1 action(s) were refused before execution: a');
     expect(decideAutoExecution({ ...base, actions: [action(web)] }).execute).to.equal(true);

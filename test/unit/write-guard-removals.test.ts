@@ -136,7 +136,7 @@ describe('write guard: removals named inside list items', () => {
 
   it('the guard raises an unnamed removal inside a list item to high and names it; a named one stays medium', () => {
     const target = { group: 'apps', version: 'v1', kind: 'Deployment', resource: 'deployments', namespaced: true, name: 'web', namespace: 'shop' };
-    const settings = { kinds: [], namespaces: [], protectedNamespaces: [], imageRegistries: [] };
+    const settings = { kinds: [], namespaces: [], protectedNamespaces: [], imageRegistries: [], podSecurityLevel: 'baseline' as const, kindRisks: [] };
     const write = json([
       { op: 'remove', path: '/spec/template/spec/containers/0/env/1' },
       { op: 'replace', path: '/spec/template/spec/containers/1/env', value: env('X') },

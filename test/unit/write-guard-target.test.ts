@@ -16,7 +16,14 @@ const served = (group: string, version: string, kind: string, resource: string, 
 });
 const NODE = served('', 'v1', 'Node', 'nodes', false);
 const DEPLOY = served('apps', 'v1', 'Deployment', 'deployments', true);
-const open: GuardSettings = { kinds: [], namespaces: [], protectedNamespaces: ['kube-system'], imageRegistries: [] };
+const open: GuardSettings = {
+  kinds: [],
+  namespaces: [],
+  protectedNamespaces: ['kube-system'],
+  imageRegistries: [],
+  podSecurityLevel: 'baseline',
+  kindRisks: [],
+};
 const resolved = (info: ApiResourceInfo, name: string, namespace?: string): ResolvedTarget => {
   const r = resolveTarget({ apiVersion: info.apiVersion, kind: info.kind, name, ...(namespace ? { namespace } : {}) }, info);
   if (!('target' in r)) throw new Error(r.refusal);

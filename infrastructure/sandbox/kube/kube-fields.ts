@@ -91,6 +91,12 @@ const POD_SPEC: Fields = {
   readinessGates: OPEN,
   shareProcessNamespace: OPEN,
   os: OPEN,
+  hostAliases: OPEN,
+  hostUsers: OPEN,
+  setHostnameAsFQDN: OPEN,
+  schedulingGates: OPEN,
+  resourceClaims: OPEN,
+  resources: OPEN,
 };
 
 const TEMPLATE: Fields = { metadata: METADATA, spec: POD_SPEC };

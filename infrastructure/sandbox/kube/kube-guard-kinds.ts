@@ -5,17 +5,30 @@ const RW = ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'];
 /**
  * Kinds the write guard's tests need, as the API server's discovery serves
  * them: v1 Node and scheduling.k8s.io PriorityClass (cluster-scoped),
- * networking.k8s.io NetworkPolicy, and custom resources as their CRDs make
- * the server serve them: an Argo Rollout and a Knative Service (pod
- * templates), Kyverno's ClusterPolicy (cluster-scoped) and Policy.
+ * networking.k8s.io NetworkPolicy and Ingress, batch Job, and custom
+ * resources as their CRDs make the server serve them: an Argo Rollout and a
+ * Knative Service (pod templates), an Argo Workflow (a `container` per
+ * template) and a Tekton TaskRun (`steps`), an Istio AuthorizationPolicy,
+ * Kyverno's ClusterPolicy (cluster-scoped) and Policy, and acme.io
+ * BuildJob, a kind no one knows.
  */
 const GUARD_RESOURCES: Record<string, FakeResource[]> = {
   v1: [{ name: 'nodes', singularName: 'node', kind: 'Node', namespaced: false, verbs: RW, shortNames: ['no'] }],
   'networking.k8s.io/v1': [
     { name: 'networkpolicies', singularName: 'networkpolicy', kind: 'NetworkPolicy', namespaced: true, verbs: RW, shortNames: ['netpol'] },
+    { name: 'ingresses', singularName: 'ingress', kind: 'Ingress', namespaced: true, verbs: RW, shortNames: ['ing'] },
   ],
+  'batch/v1': [{ name: 'jobs', singularName: 'job', kind: 'Job', namespaced: true, verbs: RW }],
   'scheduling.k8s.io/v1': [{ name: 'priorityclasses', singularName: 'priorityclass', kind: 'PriorityClass', namespaced: false, verbs: RW, shortNames: ['pc'] }],
-  'argoproj.io/v1alpha1': [{ name: 'rollouts', singularName: 'rollout', kind: 'Rollout', namespaced: true, verbs: RW, shortNames: ['ro'] }],
+  'argoproj.io/v1alpha1': [
+    { name: 'rollouts', singularName: 'rollout', kind: 'Rollout', namespaced: true, verbs: RW, shortNames: ['ro'] },
+    { name: 'workflows', singularName: 'workflow', kind: 'Workflow', namespaced: true, verbs: RW, shortNames: ['wf'] },
+  ],
+  'tekton.dev/v1': [{ name: 'taskruns', singularName: 'taskrun', kind: 'TaskRun', namespaced: true, verbs: RW, shortNames: ['tr'] }],
+  'security.istio.io/v1': [
+    { name: 'authorizationpolicies', singularName: 'authorizationpolicy', kind: 'AuthorizationPolicy', namespaced: true, verbs: RW, shortNames: ['ap'] },
+  ],
+  'acme.io/v1': [{ name: 'buildjobs', singularName: 'buildjob', kind: 'BuildJob', namespaced: true, verbs: RW }],
   'serving.knative.dev/v1': [{ name: 'services', singularName: 'service', kind: 'Service', namespaced: true, verbs: RW, shortNames: ['ksvc'] }],
   'kyverno.io/v1': [
     { name: 'clusterpolicies', singularName: 'clusterpolicy', kind: 'ClusterPolicy', namespaced: false, verbs: RW, shortNames: ['cpol'] },
