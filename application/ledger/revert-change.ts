@@ -1,5 +1,5 @@
 import { actingFor } from '../cluster/acting-caller.js';
-import type { Caller, CallerKind } from '../../domain/auth/caller.js';
+import { CALLER_KINDS, type Caller } from '../../domain/auth/caller.js';
 import { ConflictError, DomainError, ForbiddenError, ValidationError } from '../../domain/errors.js';
 import type { RiskLevel } from '../../domain/actions/cluster-action.js';
 import { secondApproverReason, type ApprovalPolicy, type SessionOwner } from '../../domain/auth/session-owner.js';
@@ -72,7 +72,6 @@ interface GuardedUndo {
   planDigest: string;
 }
 
-const CALLER_KINDS: readonly CallerKind[] = ['static', 'tokens-file', 'oidc', 'anonymous'];
 
 /** Who made a change, as the second-approver rule compares people: the kind is the identity id's first part (`kind:issuer:subject`). */
 function authorOf(entry: ChangeEntry): SessionOwner {

@@ -14,7 +14,8 @@ export type Role = (typeof ROLES)[number];
  * static token, an OIDC/JWT bearer token, or nobody (svc runs without
  * authentication on a loopback bind).
  */
-export type CallerKind = 'static' | 'tokens-file' | 'oidc' | 'anonymous';
+export const CALLER_KINDS = ['static', 'tokens-file', 'oidc', 'anonymous'] as const;
+export type CallerKind = (typeof CALLER_KINDS)[number];
 
 export interface Caller {
   /**

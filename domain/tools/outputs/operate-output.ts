@@ -1,3 +1,4 @@
+import { approvalOutput } from './approval-output.js';
 import { z } from 'zod';
 import { RISK_LEVELS } from '../../actions/cluster-action.js';
 import { fixDeliveryOutput, gitopsMarkOutput } from './gitops-output.js';
@@ -68,10 +69,7 @@ export const operateOutput = z.object({
       finishedAt: z.string().optional(),
       outcome: outcome.optional(),
       error: z.string().optional(),
-      approval: z
-        .object({ by: z.object({ username: z.string(), kind: z.enum(['static', 'tokens-file', 'oidc', 'anonymous']) }), planDigest: z.string() })
-        .optional()
-        .describe('who approved the plan that ran, and its digest'),
+      approval: approvalOutput.optional(),
     })
     .optional(),
   stoppedAt: z.string().optional(),

@@ -1,3 +1,4 @@
+import { approvalOutput } from './approval-output.js';
 import { z } from 'zod';
 import { rolloutReportOutput } from './rollout-output.js';
 import { executionHealthOutput } from './health-output.js';
@@ -85,10 +86,7 @@ export const remediateOutput = z.object({
       startedAt: z.string(),
       finishedAt: z.string().optional(),
       error: z.string().optional(),
-      approval: z
-        .object({ by: z.object({ username: z.string(), kind: z.enum(['static', 'tokens-file', 'oidc', 'anonymous']) }), planDigest: z.string() })
-        .optional()
-        .describe('who approved the plan that ran, and its digest'),
+      approval: approvalOutput.optional(),
       outcome: z
         .object({
           report: z.object({
