@@ -92,7 +92,7 @@ async function measureStore(name: string, store: VectorStore): Promise<Rate[]> {
         store.upsert('patterns', [{ id: `raw-${concurrency}-${i}`, vector: ready[i], payload: { ...docs[i], dataType: 'pattern' } }]),
       ),
     );
-    rows.push(await rate(`${name}: create (use case), x${concurrency}`, OPS, concurrency, (i) => ops.create(docs[i])));
+    rows.push(await rate(`${name}: create (use case), x${concurrency}`, OPS, concurrency, (i) => ops.create(docs[i], 'bench')));
   }
   rows.push(await rate(`${name}: raw search top-10, x1`, OPS, 1, (i) => store.search('patterns', { vector: queryVectors[i], limit: 10 })));
   rows.push(await rate(`${name}: search (use case, embeds the query), x1`, OPS, 1, (i) => ops.search(queries[i], 10)));

@@ -64,8 +64,9 @@ export class DocumentOperations extends CollectionOperations {
     super(dataType, collection);
   }
 
-  async create(input: OrgDocumentInput) {
-    const doc = toOrgDocument(this.dataType, input, this.newId(), new Date(this.clock.now()).toISOString());
+  /** `caller`: the name a document that names no creator records (the caller's person, else their username). */
+  async create(input: OrgDocumentInput, caller: string) {
+    const doc = toOrgDocument(this.dataType, input, this.newId(), new Date(this.clock.now()).toISOString(), caller);
     await this.collection.upsert([{ id: doc.id, text: documentEmbeddingText(doc), payload: { ...doc } }]);
     return { dataType: this.dataType, operation: 'create', id: doc.id, item: doc };
   }

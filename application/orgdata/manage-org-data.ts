@@ -29,7 +29,7 @@ export class ManageOrgData implements ToolHandler<Input> {
     const ops = dataType === 'pattern' ? this.patterns : dataType === 'policy' ? this.policies : this.capabilities;
     switch (operation) {
       case 'create':
-        return (ops as DocumentOperations).create(required(input.document, 'document'));
+        return (ops as DocumentOperations).create(required(input.document, 'document'), creatorOf(context));
       case 'list':
         return ops.list(input.limit, input.cursor);
       case 'get':
@@ -63,6 +63,11 @@ export class ManageOrgData implements ToolHandler<Input> {
     );
     return { ...answer, progress };
   }
+}
+
+/** Who a document names as its creator when the caller names none: their person, else their username (anonymous outside a request). */
+function creatorOf(context: ToolContext | undefined): string {
+  return context?.caller.person ?? context?.caller.username ?? 'anonymous';
 }
 
 function required<T>(value: T | undefined, field: string): T {

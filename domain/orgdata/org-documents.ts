@@ -34,7 +34,9 @@ export const orgDocumentInput = z.strictObject({
     .optional()
     .describe('Pattern only (required there): the resource kinds the pattern combines, e.g. ["Deployment", "Service", "HorizontalPodAutoscaler"]'),
   rationale: text(DOCUMENT_LIMITS.rationale).describe('Why the organisation wants this'),
-  createdBy: text(DOCUMENT_LIMITS.createdBy).describe('Who created it (a person or team)'),
+  createdBy: text(DOCUMENT_LIMITS.createdBy)
+    .optional()
+    .describe('Who created it (a person or team); when absent, the caller (their person, else their username)'),
   constraints: z
     .array(policyConstraintSchema)
     .max(DOCUMENT_LIMITS.constraints)
@@ -70,9 +72,17 @@ export interface PolicyDocument {
 
 export type OrgDocument = PatternDocument | PolicyDocument;
 
-/** A validated input as the stored document of its type. */
-export function toOrgDocument(dataType: 'pattern' | 'policy', input: OrgDocumentInput, id: string, createdAt: string): OrgDocument {
-  const common = { id, description: input.description, triggers: input.triggers, rationale: input.rationale, createdBy: input.createdBy, createdAt };
+/** A validated input as the stored document of its type; `createdBy` is the caller's name when the input names no creator. */
+export function toOrgDocument(
+  dataType: 'pattern' | 'policy',
+  input: OrgDocumentInput,
+  id: string,
+  createdAt: string,
+  /** Who calls: the creator when the input names none. */
+  caller: string,
+): OrgDocument {
+  const createdBy = input.createdBy ?? caller.slice(0, DOCUMENT_LIMITS.createdBy);
+  const common = { id, description: input.description, triggers: input.triggers, rationale: input.rationale, createdBy, createdAt };
   return dataType === 'pattern'
     ? { ...common, dataType, suggestedResources: input.suggestedResources ?? [] }
     : { ...common, dataType, constraints: input.constraints ?? [] };

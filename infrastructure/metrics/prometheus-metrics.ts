@@ -22,8 +22,33 @@ function processDefaults(): Registry {
   if (!processRegistry) {
     processRegistry = new Registry();
     collectDefaultMetrics({ register: processRegistry });
+    processCpuSeconds(processRegistry);
   }
   return processRegistry;
+}
+
+/**
+ * CPU seconds since the process started, as /proc/self/stat counts them
+ * (process.cpuUsage() is cumulative): prom-client's own counters start from
+ * the moment they were registered, so they miss the startup (loading modules,
+ * reading configuration), which is most of the CPU a quiet process used.
+ */
+function processCpuSeconds(registry: Registry): void {
+  const names = { user: 'process_cpu_user_seconds_total', system: 'process_cpu_system_seconds_total', total: 'process_cpu_seconds_total' };
+  for (const name of Object.values(names)) registry.removeSingleMetric(name);
+  const counter = (name: string, help: string, seconds: (u: NodeJS.CpuUsage) => number) =>
+    new Counter({
+      name,
+      help: `${help}, since the process started.`,
+      registers: [registry],
+      collect() {
+        this.reset();
+        this.inc(seconds(process.cpuUsage()) / 1e6);
+      },
+    });
+  counter(names.user, 'Total user CPU time spent in seconds', (u) => u.user);
+  counter(names.system, 'Total system CPU time spent in seconds', (u) => u.system);
+  counter(names.total, 'Total user and system CPU time spent in seconds', (u) => u.user + u.system);
 }
 
 /**

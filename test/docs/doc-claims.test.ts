@@ -58,6 +58,31 @@ describe('the docs claim nothing the repository lacks', () => {
     expect(broken).to.deep.equal([]);
   });
 
+  it('every section of a page that the chart, the Dockerfile or a page names (`page.md, "Heading"`, `page.md#anchor`) exists', () => {
+    const chart = readdirSync(path.join(root, 'charts/svc'), { recursive: true, encoding: 'utf8' })
+      .filter((f) => /\.(ya?ml|tpl|txt)$/.test(f))
+      .map((f) => `charts/svc/${f}`);
+    const missing: string[] = [];
+    let named = 0;
+    for (const file of [...PAGES, ...chart, 'Dockerfile']) {
+      const text = readFileSync(path.join(root, file), 'utf8').replace(/\n#\s*/g, ' ');
+      const refs = [
+        ...[...text.matchAll(/([\w./-]+\.md),? (?:section )?"([^"]+)"/g)].map(([, page, heading]) => ({ page, anchor: slug(heading), shown: heading })),
+        // Markdown links are checked above; here the bare `page.md#anchor` of comments and prose
+        ...[...text.matchAll(/(?<!\]\()(?<![\w./-])([\w./-]+\.md)#([\w-]+)/g)].map(([, page, anchor]) => ({ page, anchor, shown: anchor })),
+      ];
+      for (const ref of refs) {
+        named += 1;
+        const candidates = [path.join(root, path.dirname(file), ref.page), path.join(root, ref.page)];
+        const found = candidates.find((c) => existsSync(c));
+        if (!found) missing.push(`${file}: ${ref.page} (no such file)`);
+        else if (!read(path.relative(root, found)).anchors.has(ref.anchor)) missing.push(`${file}: ${ref.page}, "${ref.shown}" (no such section)`);
+      }
+    }
+    expect(missing).to.deep.equal([]);
+    expect(named, 'the chart names sections of the docs').to.be.greaterThan(0);
+  });
+
   it('every `npm run <script>` named in a page is a script of package.json', () => {
     const scripts = Object.keys((JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts);
     const missing: string[] = [];

@@ -103,4 +103,19 @@ describe('GET /metrics', function () {
     expect(text).to.match(/^nodejs_eventloop_lag_seconds \d/m);
     for (const secret of [TEST_TOKEN, VIEWER, sha(VIEWER)]) expect(text).to.not.include(secret);
   });
+
+  it('counts CPU seconds since the process started, user plus system, as process.cpuUsage() does', async () => {
+    // burn some CPU first, so a counter that starts at registration (or a ms/1000 slip) would be far off
+    const until = Date.now() + 200;
+    while (Date.now() < until) Math.sqrt(Math.random());
+    const before = process.cpuUsage();
+    const text = await scrape();
+    const after = process.cpuUsage();
+    const value = (name: string) => Number(new RegExp(`^${name} ([0-9.e+-]+)$`, 'm').exec(text)?.[1]);
+    const total = value('process_cpu_seconds_total');
+    expect(total).to.be.at.least((before.user + before.system) / 1e6);
+    expect(total).to.be.at.most((after.user + after.system) / 1e6);
+    expect(value('process_cpu_user_seconds_total')).to.be.within(before.user / 1e6, after.user / 1e6);
+    expect(value('process_cpu_system_seconds_total')).to.be.within(before.system / 1e6, after.system / 1e6);
+  });
 });

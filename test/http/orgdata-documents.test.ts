@@ -55,6 +55,17 @@ for (const backend of [embeddedBackend(), qdrantBackend()] as StoreBackend[]) {
       expect((await ok(app, { dataType: 'policy', operation: 'list' })).total).to.equal(4);
     });
 
+    it('fills createdBy from the caller when the document names no creator, and keeps the one it names', async () => {
+      const { app } = buildTestApp(backend.env());
+      const { createdBy: _given, ...unnamed } = policyDoc;
+      const filled = await ok(app, { dataType: 'policy', operation: 'create', document: unnamed });
+      // SVC_AUTH_TOKEN's caller is named admin
+      expect(filled.item.createdBy).to.equal('admin');
+      expect((await ok(app, { dataType: 'policy', operation: 'get', id: filled.id })).item.createdBy).to.equal('admin');
+      const named = await ok(app, { dataType: 'policy', operation: 'create', document: { ...policyDoc, description: 'named one' } });
+      expect(named.item.createdBy).to.equal(policyDoc.createdBy);
+    });
+
     it('answers 400 VALIDATION_ERROR listing the valid combinations for a wrong one, and for deleteAll without confirm', async () => {
       const { app } = buildTestApp(backend.env());
       const wrong = await orgData(app, { dataType: 'pattern', operation: 'scan' }).expect(400);

@@ -77,6 +77,13 @@ describe('Dockerfile', () => {
     expect(all(runtime, 'WORKDIR').map((i) => i.args)).to.deep.equal(['/app']);
   });
 
+  it("docs/deploying.md's Image section names every path the runtime stage copies", () => {
+    const deploying = readFileSync(path.join(root, 'docs/deploying.md'), 'utf8');
+    const image = deploying.slice(deploying.indexOf('\n## Image\n'), deploying.indexOf('\n## Helm chart\n'));
+    const shipped = all(runtime, 'COPY').map((c) => copyParts(c).dest.replace(/^\.\//, '').replace(/\/$/, ''));
+    expect(shipped.filter((p) => !image.includes(`\`${p}\``))).to.deep.equal([]);
+  });
+
   it('binds 0.0.0.0 on port 3456 and keeps data in the /data volume', () => {
     const env = Object.assign({}, ...all(runtime, 'ENV').map(keyValues)) as Record<string, string>;
     expect(env).to.include({ HOST: '0.0.0.0', PORT: '3456', SVC_DATA_DIR: '/data', NODE_ENV: 'production' });
