@@ -22,6 +22,7 @@ import { observeObjectsRead } from './kubernetes/kube-object-view.js';
 import type { RunStore } from '../domain/ports/run-store.js';
 import { runAwareLlm, runAwareWriter } from '../application/runs/run-aware-ports.js';
 import { registerRuns } from './runs/register-runs.js';
+import { FollowUpRunsLink } from '../application/runs/follow-up-runs.js';
 import type { ChangeLedger } from '../domain/ports/change-ledger.js';
 import type { Clock, Timers } from '../domain/ports/clock.js';
 import type { Embedder } from '../domain/ports/embedder.js';
@@ -177,7 +178,10 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
   };
   // GitOps: the delivery a fix or a deploy may go through instead of the cluster
   const git = createGitDelivery(config, logger, tracer, recorder);
+  // a verdict that comes after the answer runs as a follow-up run of this replica's executor (bound below)
+  const followUps = new FollowUpRunsLink();
   const ai = registerAiTools({
+    followUps,
     config,
     llm,
     reader,
@@ -252,7 +256,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
   value(TOKENS.ListPrompts, prompts.listPrompts);
   value(TOKENS.RenderPrompt, prompts.renderPrompt);
   value(TOKENS.RefreshPrompts, prompts.refreshPrompts);
-  const runs = registerRuns({ config, store: overrides.runs ?? shared.runs, executeTool, registry, logger, metrics });
+  const runs = registerRuns({ config, store: overrides.runs ?? shared.runs, executeTool, registry, logger, metrics, followUps });
   // the tools and runs controllers' use cases; tests and the bench read the store
   value(TOKENS.RunStore, runs.store);
   value(TOKENS.StartRun, runs.startRun);

@@ -23,11 +23,11 @@ import type { Clock, Timers } from '../../domain/ports/clock.js';
 import type { ClusterReader } from '../../domain/ports/cluster-reader.js';
 import type { RevertChange } from '../ledger/revert-change.js';
 import { refKey, uniqueRefs } from './await-rollouts.js';
-import { currentRun, reportProgress } from '../runs/run-scope.js';
+import { currentRun, outsideRun, reportProgress } from '../runs/run-scope.js';
 import { requireDependencies } from '../required-deps.js';
-import type { ExecutionVerifier, VerifyInput } from './execution-verifier.js';
+import type { ExecutionVerifier, FollowUpRuns, VerifyInput } from './execution-verifier.js';
 
-export type { ExecutionVerifier, VerifyInput } from './execution-verifier.js';
+export type { ExecutionVerifier, FollowUpRuns, VerifyInput } from './execution-verifier.js';
 
 export type OnFailure = 'revert' | 'report';
 export const ON_FAILURE_VALUES = ['revert', 'report'] as const;
@@ -39,6 +39,34 @@ export interface VerifySettings {
   intervalMs?: number;
   /** SVC_ON_FAILURE_DEFAULT: onFailure when the call sends none; unset: `report` for manual execution, `revert` for automatic. */
   onFailureDefault?: OnFailure;
+  /** SVC_VERIFY_STABLE_MS: every changed object healthy (rolled out, ready) for this long ends the window early, healthy; default 5000. */
+  stableMs?: number;
+  /**
+   * SVC_VERIFY_ANSWER_MS: how long a call waits for the verdict (and, before it, for the rollouts); past it the
+   * answer carries the verdict so far and the window goes on as a follow-up run; default 10000. A run of its
+   * own (`Prefer: respond-async`) waits the whole window.
+   */
+  answerMs?: number;
+}
+
+export const DEFAULT_STABLE_MS = 5000;
+export const DEFAULT_ANSWER_MS = 10000;
+
+/** How long this call may wait for rollouts and the verdict before answering: the answer cap, or no cap in a run of its own. */
+export function answerWithinMs(settings: VerifySettings | undefined): number {
+  return currentRun()?.respondAsync ? Number.POSITIVE_INFINITY : (settings?.answerMs ?? DEFAULT_ANSWER_MS);
+}
+
+/** A verdict given before the window ended: how to follow it to its end. */
+export interface VerifyFollowUp {
+  /** The follow-up run (`GET /api/v1/runs/{runId}`); absent when runs are not available here. */
+  runId?: string;
+  /** Its progress events (`verify` steps, then `done` with the final verdict as the run's result). */
+  events?: string;
+  /** The ledger entries of the writes being watched (a revert of a degraded one names them in `revertOf`). */
+  ledgerIds: string[];
+  /** The session that records the final verdict, when the tool has one. */
+  note: string;
 }
 
 /** One write of the execution, in the order it was made. */
@@ -98,7 +126,30 @@ export interface ExecutionVerification {
   notReverted?: UnrevertedWrite[];
   /** With degraded and onFailure report: the calls that revert, newest first. */
   revertCalls?: RevertCall[];
+  /** Every changed object was healthy for SVC_VERIFY_STABLE_MS: the window ended early. */
+  stable?: true;
+  /** The verdict so far: the answer could not wait for the window's end (SVC_VERIFY_ANSWER_MS); it goes on in `followUp`. */
+  pending?: true;
+  followUp?: VerifyFollowUp;
+  /** ISO 8601: when a verdict that came after the answer was reached. */
+  decidedAt?: string;
   summary: string;
+}
+
+/** Where the watch reports, and what stops it: the call's until the answer, the follow-up run's after. */
+interface WatchIo {
+  report: (data: Record<string, unknown>) => void;
+  aborted: () => boolean;
+}
+
+/** What the watch saw: the last judgement of each object, and how long and how often it looked. */
+interface Watched {
+  targets: number;
+  judged: WorkloadJudgement[];
+  windowMs: number;
+  started: number;
+  observations: number;
+  stable?: true;
 }
 
 /** What was read before the write: one observation per object the execution changes. */
@@ -125,6 +176,7 @@ export function onFailureFor(given: OnFailure | undefined, settings: VerifySetti
  */
 export class VerifyExecution implements ExecutionVerifier {
   private readonly intervalMs: number;
+  private readonly stableMs: number;
 
   constructor(
     private readonly reader: ClusterReader,
@@ -132,9 +184,12 @@ export class VerifyExecution implements ExecutionVerifier {
     readonly settings: VerifySettings,
     private readonly revert: RevertChange,
     private readonly ledger: ChangeLedger,
+    /** Where the rest of a window goes once the call answered; without it the rest is watched untracked. */
+    private readonly followUps?: FollowUpRuns,
   ) {
     requireDependencies('VerifyExecution', { reader, clock, settings, revert, ledger }, ['reader', 'clock', 'settings', 'revert', 'ledger']);
     this.intervalMs = settings.intervalMs ?? Math.max(10, Math.min(1000, Math.floor(settings.windowMs / 5)));
+    this.stableMs = settings.stableMs ?? DEFAULT_STABLE_MS;
   }
 
   async snapshot(targets: readonly ResourceRef[]): Promise<VerifySnapshot> {
@@ -146,6 +201,67 @@ export class VerifyExecution implements ExecutionVerifier {
 
   async verify(input: VerifyInput): Promise<ExecutionVerification> {
     const started = this.clock.now();
+    const run = currentRun();
+    // until the answer: the call's progress and cancel; after it, the follow-up run's
+    const io: WatchIo = { report: (data) => reportProgress('verify', data), aborted: () => run?.signal.aborted === true };
+    let due: (w: Watched) => void = () => undefined;
+    const answerDue = new Promise<Watched>((resolve) => (due = resolve));
+    const watching = this.watch(input, started, started + answerWithinMs(this.settings), io, (w) => due(w));
+    const first = await Promise.race([watching.then((w) => ({ ended: true, w })), answerDue.then((w) => ({ ended: false, w }))]);
+    if (first.ended) return this.conclude(input, first.w, io);
+    return this.handOff(input, first.w, watching, io);
+  }
+
+  /** The answer before the window ended: the verdict so far and where the rest goes (a follow-up run, then the session). */
+  private async handOff(input: VerifyInput, soFar: Watched, watching: Promise<Watched>, io: WatchIo): Promise<ExecutionVerification> {
+    const finish = async (): Promise<ExecutionVerification> => {
+      const final = { ...(await this.conclude(input, await watching, io)), decidedAt: new Date(this.clock.now()).toISOString() };
+      await input.onLaterVerdict?.(final);
+      return final;
+    };
+    const caller = input.caller;
+    const runId =
+      this.followUps && caller
+        ? await this.followUps
+            .start({ tool: input.tool ?? 'verify', caller }, (scope) => {
+              io.report = (data) => scope.progress('verify', data);
+              io.aborted = () => scope.signal.aborted;
+              return finish();
+            })
+            .catch(() => undefined)
+        : undefined;
+    if (!runId) {
+      // no run to follow it in: the window still ends, and the verdict still reaches the session
+      io.report = () => undefined;
+      io.aborted = () => false;
+      void outsideRun(finish).catch(() => undefined);
+    }
+    const ledgerIds = input.writes.flatMap((w) => (w.ledgerId ? [w.ledgerId] : []));
+    const verdict = overallHealth(soFar.judged);
+    const followUp: VerifyFollowUp = {
+      ...(runId ? { runId, events: `/api/v1/runs/${runId}/events` } : {}),
+      ledgerIds,
+      note: `The settle window goes on for up to ${Math.round(soFar.windowMs / 1000)} s after the write${
+        runId ? `: follow run ${runId} (svc runs watch ${runId})` : ''
+      }; the final verdict is recorded on the session${input.onFailure === 'revert' ? ', and a degraded change is reverted' : ', and a degraded change is reported with the calls that revert it'}${
+        ledgerIds.length ? ` (GET /api/v1/changes/{id} shows revertedBy for ${ledgerIds.join(', ')})` : ''
+      }.`,
+    };
+    const base = this.base(input, soFar);
+    return {
+      ...base,
+      pending: true,
+      followUp,
+      summary: `Verdict so far: ${verdict}${base.evidence.length ? ` (${base.evidence.slice(0, 3).join('; ')})` : ''}; still watching. ${followUp.note}`,
+    };
+  }
+
+  /**
+   * Reads the changed objects until the window ends, one is degraded (final),
+   * every one was healthy for stableMs, or there is nothing to judge. Calls
+   * `onDue` once with what it saw so far when the answer may wait no longer.
+   */
+  private async watch(input: VerifyInput, started: number, answerBy: number, io: WatchIo, onDue: (w: Watched) => void): Promise<Watched> {
     const deleted = new Set(input.writes.filter((w) => w.deleted).map((w) => refKey(w.target)));
     const targets = uniqueRefs(input.writes.map((w) => w.target)).filter((t) => !deleted.has(refKey(t)));
     const windowMs = Math.max(0, Math.min(this.settings.windowMs, input.deadlineMs));
@@ -155,8 +271,10 @@ export class VerifyExecution implements ExecutionVerifier {
     let judged: WorkloadJudgement[];
     let observations = 0;
     let last: Health | undefined;
+    let healthySince: number | undefined;
+    let answered = false;
     for (;;) {
-      const windowOver = this.clock.now() >= end || observations + 1 >= maxObservations || currentRun()?.signal.aborted === true;
+      const windowOver = this.clock.now() >= end || observations + 1 >= maxObservations || io.aborted();
       judged = [];
       for (const t of targets) {
         const after = await this.observe(t);
@@ -165,19 +283,47 @@ export class VerifyExecution implements ExecutionVerifier {
       }
       observations += 1;
       const now = overallHealth(judged);
-      if (now !== last) reportProgress('verify', { step: 'observed', verdict: now, afterMs: this.clock.now() - started });
+      const at = this.clock.now();
+      if (now !== last) io.report({ step: 'observed', verdict: now, afterMs: at - started });
       last = now;
-      if (windowOver || judged.some((j) => j.final && j.health === 'degraded')) break;
-      await this.sleep(Math.min(this.intervalMs, Math.max(0, end - this.clock.now())));
+      healthySince = now === 'healthy' ? (healthySince ?? at) : undefined;
+      const stable = healthySince !== undefined && at - healthySince >= this.stableMs;
+      const seen = { targets: targets.length, judged, windowMs, started, observations };
+      if (windowOver || judged.length === 0 || stable || judged.some((j) => j.final && j.health === 'degraded'))
+        return { ...seen, ...(stable && !windowOver ? { stable: true as const } : {}) };
+      if (!answered && at >= answerBy) {
+        answered = true;
+        onDue(seen);
+      }
+      const untilStable = healthySince !== undefined ? healthySince + this.stableMs - at : Number.POSITIVE_INFINITY;
+      await this.sleep(Math.min(this.intervalMs, Math.max(0, end - at), Math.max(0, untilStable)));
     }
-    const verdict = overallHealth(judged);
-    const objects = judged.map(({ target, health, evidence }) => ({ target, health, evidence }));
-    const evidence = judged
+  }
+
+  private base(input: VerifyInput, w: Watched) {
+    const verdict = overallHealth(w.judged);
+    const objects = w.judged.map(({ target, health, evidence }) => ({ target, health, evidence }));
+    const evidence = w.judged
       .filter((j) => j.health === verdict || verdict === 'healthy')
       .flatMap((j) => j.evidence.map((e) => `${describeTarget(j.target)}: ${e}`));
-    reportProgress('verify', { step: 'verdict', verdict, evidence: evidence.slice(0, 3) });
-    const base = { verdict, evidence, objects, windowMs, observedMs: this.clock.now() - started, observations, onFailure: input.onFailure };
-    if (verdict !== 'degraded') return { ...base, summary: summaryOf(verdict, evidence, targets.length) };
+    return {
+      verdict,
+      evidence,
+      objects,
+      windowMs: w.windowMs,
+      observedMs: this.clock.now() - w.started,
+      observations: w.observations,
+      onFailure: input.onFailure,
+      ...(w.stable ? { stable: true as const } : {}),
+    };
+  }
+
+  /** The verdict once the watch ended; on degraded, the revert or the report onFailure asks for. */
+  private async conclude(input: VerifyInput, w: Watched, io: WatchIo): Promise<ExecutionVerification> {
+    const base = this.base(input, w);
+    const { verdict, evidence } = base;
+    io.report({ step: 'verdict', verdict, evidence: evidence.slice(0, 3), ...(w.stable ? { stable: true } : {}) });
+    if (verdict !== 'degraded') return { ...base, summary: summaryOf(verdict, evidence, w.targets, w.stable === true) };
     const recorded = [...input.writes].reverse();
     if (input.onFailure === 'report') {
       const revertCalls = recorded.filter((w) => w.ledgerId).map((w) => revertCall(w.ledgerId!));
@@ -193,7 +339,7 @@ export class VerifyExecution implements ExecutionVerifier {
         }`,
       };
     }
-    const { reverted, notReverted } = await this.revertAll(recorded, input.caller);
+    const { reverted, notReverted } = await this.revertAll(recorded, input.caller, io);
     return {
       ...base,
       reverted,
@@ -205,6 +351,7 @@ export class VerifyExecution implements ExecutionVerifier {
   private async revertAll(
     writes: readonly ExecutedWrite[],
     caller: Caller | undefined,
+    io: WatchIo,
   ): Promise<{ reverted: RevertedWrite[]; notReverted: UnrevertedWrite[] }> {
     const reverted: RevertedWrite[] = [];
     const notReverted: UnrevertedWrite[] = [];
@@ -220,7 +367,7 @@ export class VerifyExecution implements ExecutionVerifier {
       try {
         const done = await this.revert.execute({ id: w.ledgerId }, caller);
         reverted.push({ ledgerId: w.ledgerId, revertId: done.revert.id, target: w.target });
-        reportProgress('verify', { step: 'reverted', ledgerId: w.ledgerId, revertId: done.revert.id });
+        io.report({ step: 'reverted', ledgerId: w.ledgerId, revertId: done.revert.id });
       } catch (e) {
         if (!(e instanceof DomainError)) throw e;
         const details = asJsonObject(e.details);
@@ -232,7 +379,7 @@ export class VerifyExecution implements ExecutionVerifier {
         const revertId = typeof details.revertId === 'string' ? details.revertId : undefined;
         const kubectl = await this.lastResort(w);
         notReverted.push({ ledgerId: w.ledgerId, target: w.target, reason: e.message, ...(revertId ? { revertId } : {}), ...(kubectl ? { kubectl } : {}) });
-        reportProgress('verify', { step: 'revert-failed', ledgerId: w.ledgerId, reason: e.message.slice(0, 300) });
+        io.report({ step: 'revert-failed', ledgerId: w.ledgerId, reason: e.message.slice(0, 300) });
       }
     }
     return { reverted, notReverted };
@@ -347,8 +494,9 @@ export function kubectlFor(t: ResourceRef, inverse: InverseChange): string[] {
   }
 }
 
-function summaryOf(verdict: Health, evidence: string[], judged: number): string {
-  if (verdict === 'healthy') return `Verified: every changed object is healthy (${evidence.slice(0, 3).join('; ')}).`;
+function summaryOf(verdict: Health, evidence: string[], judged: number, stable: boolean): string {
+  if (verdict === 'healthy')
+    return `Verified: every changed object is healthy (${evidence.slice(0, 3).join('; ')})${stable ? ', and stayed so for SVC_VERIFY_STABLE_MS' : ''}.`;
   if (judged === 0) return 'Nothing to verify: the execution changed no object whose health svc can read.';
   return `Could not tell whether the change helped or hurt: ${evidence.slice(0, 3).join('; ') || 'no health to read'}.`;
 }
@@ -380,6 +528,7 @@ export function verdictLines(v: ExecutionVerification): string {
     ...(v.reverted ?? []).map((r) => `reverted: ${r.ledgerId} by ${r.revertId} (${describeTarget(r.target)})`),
     ...(v.notReverted ?? []).map((n) => `not reverted: ${n.ledgerId ?? describeTarget(n.target)}: ${n.reason}`),
     ...(v.verdict === 'degraded' && v.onFailure === 'report' ? ['left in place: onFailure report'] : []),
+    ...(v.pending ? ['pending: the verdict so far; svc goes on watching after this answer (a degraded change is then reverted or reported)'] : []),
   ].join('\n');
 }
 

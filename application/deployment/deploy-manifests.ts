@@ -225,6 +225,7 @@ export class DeployManifests implements ToolHandler<ToolInput<'deployManifests'>
       deadlineMs: this.verify.settings.windowMs,
       onFailure: onFailureFor(onFailure, this.verify.settings, false),
       ...(context ? { caller: context.caller } : {}),
+      tool: 'deployManifests',
     });
   }
 

@@ -7,7 +7,7 @@ import { AwaitRollouts, uniqueTargets, type RolloutWaitOptions } from '../action
 import { executeApproved } from '../actions/execute-approved.js';
 import type { WriteRecording } from '../actions/execute-actions.js';
 import type { ProposedAction } from '../actions/proposed-action.js';
-import { executedWrites, type OnFailure } from '../actions/verify-execution.js';
+import { answerWithinMs, executedWrites, type ExecutionVerification, type OnFailure } from '../actions/verify-execution.js';
 import type { AiToolDeps } from '../ai/ai-tool-deps.js';
 import { requireDependencies } from '../required-deps.js';
 import type { ExecutionOutcome } from './operation-state.js';
@@ -43,6 +43,8 @@ export class ExecuteOperation {
     deadlineMs: number,
     recording: WriteRecording,
     onFailure: { onFailure: OnFailure; caller?: Caller } = { onFailure: 'report' },
+    /** Where a verdict that comes after the answer is recorded (the session). */
+    onLaterVerdict?: (v: ExecutionVerification) => Promise<void>,
   ): Promise<ExecutionOutcome> {
     const { clock, verify } = this.deps;
     const started = clock.now();
@@ -51,9 +53,19 @@ export class ExecuteOperation {
     const report = await executeApproved(this.deps, actions, approved, recording);
     const base = { dryRunPassed: report.dryRunPassed, ...(report.refused ? { refused: report.refused } : {}), actions: report.outcomes };
     if (!report.dryRunPassed) return { ...base, succeeded: false, rollouts: [], objects: [] };
-    const rollouts = await this.rollouts.wait(actions, report.outcomes, baseline, deadlineMs);
+    // within the answer cap (SVC_VERIFY_ANSWER_MS): a rollout still going on then is the verdict's to watch
+    const rollouts = await this.rollouts.wait(actions, report.outcomes, baseline, Math.min(deadlineMs, answerWithinMs(verify.settings)));
     const writes = executedWrites(actions, report.outcomes);
-    const health = writes.length ? await verify.verify({ snapshot, writes, deadlineMs: deadlineMs - (clock.now() - started), ...onFailure }) : undefined;
+    const health = writes.length
+      ? await verify.verify({
+          snapshot,
+          writes,
+          deadlineMs: deadlineMs - (clock.now() - started),
+          ...onFailure,
+          tool: 'operate',
+          ...(onLaterVerdict ? { onLaterVerdict } : {}),
+        })
+      : undefined;
 
     const objects: ExecutionOutcome['objects'] = [];
     for (const t of uniqueTargets(actions)) objects.push({ target: t, state: await this.stateOf(t) });

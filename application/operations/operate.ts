@@ -16,9 +16,10 @@ import type { ToolContext, ToolHandler } from '../tool-handler.js';
 import { ExecuteOperation, type RolloutWaitOptions } from './execute-operation.js';
 import type { WriteRecording } from '../actions/execute-actions.js';
 import { onFailureFor, type OnFailure } from '../actions/verify-execution.js';
+import { laterVerdictOn } from '../actions/later-verdict.js';
 import { writeContextFor } from '../ledger/change-recorder.js';
 import { operationView, type OperationView } from './operation-view.js';
-import { operationPlanDigest, type OperationState, type Proposal } from './operation-state.js';
+import { operationPlanDigest, type ExecutionOutcome, type OperationState, type Proposal } from './operation-state.js';
 import { PlanOperation, type PlanLimits } from './plan-operation.js';
 import { previewActions } from '../actions/preview-actions.js';
 import type { DeliverFix } from '../gitops/deliver-fix.js';
@@ -158,6 +159,12 @@ export class Operate implements ToolHandler<Input> {
             this.deps.limits.timeoutMs - (this.deps.clock.now() - started),
             this.recording(session, context),
             { onFailure, ...(context ? { caller: context.caller } : {}) },
+            // a degraded verdict after the answer also means the operation did not succeed
+            laterVerdictOn<ExecutionOutcome>(this.deps.sessions, 'operation', session.id, (outcome, health) => ({
+              ...outcome,
+              health,
+              succeeded: outcome.succeeded && health.verdict !== 'degraded',
+            })),
           );
         if (!this.deliverFix) throw new NotConfiguredError('Delivery through git', 'this server was built without it');
         const { report, gitDelivery } = await deliverInstead(this.deps.writer, this.deliverFix, {

@@ -8,7 +8,8 @@ import type { Session } from '../../domain/sessions/session.js';
 import { unknownSession } from '../../domain/sessions/session-id.js';
 import type { ToolInput } from '../../domain/tools/tool-definitions.js';
 import { AwaitRollouts, rolloutLines, uniqueTargets, type RolloutWaitOptions } from '../actions/await-rollouts.js';
-import { executedWrites, onFailureFor, verdictLines, type OnFailure } from '../actions/verify-execution.js';
+import { answerWithinMs, executedWrites, onFailureFor, verdictLines, type OnFailure } from '../actions/verify-execution.js';
+import { laterVerdictOn } from '../actions/later-verdict.js';
 import { executeApproved } from '../actions/execute-approved.js';
 import { policiesText } from '../actions/policy-source.js';
 import { previewActions } from '../actions/preview-actions.js';
@@ -233,7 +234,8 @@ export class Remediate implements ToolHandler<Input> {
         const report = await executeApproved(this.deps, actions, state.preview ?? [], this.recording(session, how.context));
         if (!report.dryRunPassed || !report.outcomes.some((o) => o.status === 'applied')) return { report };
         // the check looks once the changed workloads rolled out (or stopped trying), not mid-rollout
-        const rollouts = await this.rollouts.wait(actions, report.outcomes, baseline, limits.timeoutMs);
+        // within the answer cap (SVC_VERIFY_ANSWER_MS): a rollout still going on then is the verdict's to watch
+        const rollouts = await this.rollouts.wait(actions, report.outcomes, baseline, Math.min(limits.timeoutMs, answerWithinMs(this.deps.verify.settings)));
         // svc's own verdict first, deterministic; the model's check is told it as data and cannot overrule it
         const health = await this.deps.verify.verify({
           snapshot,
@@ -241,6 +243,8 @@ export class Remediate implements ToolHandler<Input> {
           deadlineMs: limits.timeoutMs - (this.deps.clock.now() - started),
           onFailure: onFailureFor(how.onFailure, this.deps.verify.settings, session.state.automatic?.execute === true),
           ...(how.context ? { caller: how.context.caller } : {}),
+          tool: 'remediate',
+          onLaterVerdict: laterVerdictOn<RemediationOutcome>(this.deps.sessions, 'remediation', session.id),
         });
         const applied = report.outcomes
           .map((o) => `${o.action}. ${o.status}: ${o.description}${o.message ? ` (${o.message})` : ''}\n   ${o.kubectl}`)

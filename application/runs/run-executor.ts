@@ -6,8 +6,12 @@ import { NO_METRICS, type Metrics } from '../../domain/ports/metrics.js';
 import type { RunStore } from '../../domain/ports/run-store.js';
 import { doneSoFar, INTERRUPTED_MESSAGE, type RunError } from '../../domain/runs/run.js';
 import type { ExecuteTool } from '../execute-tool.js';
+import { newRunId } from '../../domain/runs/run.js';
+import type { FollowUpRuns } from '../actions/execution-verifier.js';
 import { finishRun, iso } from './finish-run.js';
 import { ProgressWriter } from './progress-writer.js';
+import { runCallerOf } from './run-access.js';
+import { withinRun, type RunScope } from './run-scope.js';
 
 export interface RunLimits {
   /** SVC_RUNS_MAX_ACTIVE: runs running at once on this replica; the rest wait, queued, in order. */
@@ -40,9 +44,11 @@ type Outcome = { kind: 'ok'; value: unknown } | { kind: 'error'; error: unknown 
  * renews the lease of every run it holds, and hears cancels from any replica
  * through the store.
  */
-export class RunExecutor {
+export class RunExecutor implements FollowUpRuns {
   private readonly queue: RunJob[] = [];
   private readonly active = new Map<string, AbortController>();
+  /** Follow-up runs (work a call left behind): held here, but not counted against maxActive. */
+  private readonly following = new Map<string, AbortController>();
   private stopLeases?: () => void;
   private stopped = false;
 
@@ -56,12 +62,61 @@ export class RunExecutor {
     readonly owner: string,
     /** Runs active on this replica, as they start and end. */
     private readonly metrics: Metrics = NO_METRICS,
+    /** 32 lowercase hex digits from a CSPRNG: the ids of follow-up runs (without it there are none). */
+    private readonly randomHex32?: () => string,
   ) {}
 
   enqueue(job: RunJob): void {
     this.queue.push(job);
     this.pump();
     this.keepLeases();
+  }
+
+  /**
+   * Work a call left behind (the rest of a settle window after the answer)
+   * as a run of its own for the caller: stored running at once (no per-caller
+   * limit: the call was already admitted), its lease kept, its events what the
+   * work reports, a cancel aborting its scope's signal, ended with the work's
+   * result. Answers the run id, or undefined once this executor stopped.
+   */
+  async start(what: { tool: string; caller: Caller }, work: (scope: RunScope) => Promise<unknown>): Promise<string | undefined> {
+    if (this.stopped || !this.randomHex32) return undefined;
+    const now = this.clock.now();
+    const runId = newRunId(this.randomHex32());
+    const made = await this.store.create({
+      runId,
+      tool: what.tool,
+      caller: runCallerOf(what.caller),
+      status: 'running',
+      createdAt: iso(now),
+      startedAt: iso(now),
+      owner: this.owner,
+      leaseUntil: now + this.limits.leaseMs,
+    });
+    if (!made.created) return undefined;
+    const controller = new AbortController();
+    this.following.set(runId, controller);
+    this.keepLeases();
+    const progress = new ProgressWriter(this.store, runId, this.clock, this.logger);
+    void (async () => {
+      const unsubscribe = await this.store.subscribe(runId, (s) => {
+        if (s.type === 'cancel') controller.abort();
+      });
+      try {
+        const scope: RunScope = { runId, signal: controller.signal, progress: progress.sink, respondAsync: true };
+        const outcome = await withinRun(scope, () => work(scope)).then(
+          (value): Outcome => ({ kind: 'ok', value }),
+          (error: unknown): Outcome => ({ kind: 'error', error }),
+        );
+        await progress.close();
+        if (outcome.kind === 'ok') await finishRun(this.store, this.clock, runId, ['running'], { status: 'succeeded', result: outcome.value });
+        else if (outcome.kind === 'error') await finishRun(this.store, this.clock, runId, ['running'], { status: 'failed', error: errorOf(outcome.error, runId) });
+      } finally {
+        unsubscribe();
+        this.following.delete(runId);
+      }
+    })().catch((e) => this.logger.error('follow-up run failed to finish', { runId, err: e instanceof Error ? e.stack : String(e) }));
+    return runId;
   }
 
   /** A run cancelled while queued here leaves the queue. */
@@ -74,9 +129,9 @@ export class RunExecutor {
   async stop(): Promise<void> {
     this.stopped = true;
     this.stopLeases?.();
-    const held = [...this.queue.map((j) => j.runId), ...this.active.keys()];
+    const held = [...this.queue.map((j) => j.runId), ...this.active.keys(), ...this.following.keys()];
     this.queue.length = 0;
-    for (const c of this.active.values()) c.abort();
+    for (const c of [...this.active.values(), ...this.following.values()]) c.abort();
     await Promise.all(
       held.map((id) =>
         finishRun(this.store, this.clock, id, ['queued', 'running'], {
@@ -166,7 +221,7 @@ export class RunExecutor {
   private keepLeases(): void {
     if (this.stopLeases || this.stopped) return;
     const tick = () => {
-      const ids = [...this.active.keys(), ...this.queue.map((j) => j.runId)];
+      const ids = [...this.active.keys(), ...this.following.keys(), ...this.queue.map((j) => j.runId)];
       if (ids.length === 0) {
         this.stopLeases = undefined;
         return;

@@ -1,7 +1,7 @@
 import type { AiToolDeps } from '../../application/ai/ai-tool-deps.js';
 import type { PolicySource } from '../../application/actions/policy-source.js';
 import type { GuardedWrite } from '../../application/guarded-write/guarded-write.js';
-import { VerifyExecution } from '../../application/actions/verify-execution.js';
+import { VerifyExecution, type FollowUpRuns } from '../../application/actions/verify-execution.js';
 import { DeliverFix } from '../../application/gitops/deliver-fix.js';
 import type { ChangeRecorder } from '../../application/ledger/change-recorder.js';
 import type { RevertChange } from '../../application/ledger/revert-change.js';
@@ -37,6 +37,8 @@ export interface AiToolsDeps {
   ledger: ChangeLedger;
   /** The GitOps delivery a fix may go through instead of the cluster. */
   git: GitDelivery;
+  /** Where a verdict that comes after the answer runs (the runs module binds it). */
+  followUps?: FollowUpRuns;
 }
 
 /** What the AI tools module gives the rest of the composition. */
@@ -51,7 +53,7 @@ export interface AiToolsExports {
 export function registerAiTools(deps: AiToolsDeps): AiToolsExports {
   const { config } = deps;
   // the revert of a degraded execution goes through the ledger's revert
-  const verify = new VerifyExecution(deps.reader, deps.clock, config.ai.verify, deps.revert, deps.ledger);
+  const verify = new VerifyExecution(deps.reader, deps.clock, config.ai.verify, deps.revert, deps.ledger, deps.followUps);
   const aiTools: AiToolDeps = {
     llm: deps.llm,
     reader: deps.reader,

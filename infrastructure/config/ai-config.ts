@@ -14,6 +14,10 @@ export interface AiConfig {
     windowMs: number;
     /** SVC_ON_FAILURE_DEFAULT: onFailure when a call sends none; unset: report for manual execution, revert for automatic. */
     onFailureDefault?: 'revert' | 'report';
+    /** SVC_VERIFY_STABLE_MS: every changed object healthy for this long ends the window early, default 5000. */
+    stableMs: number;
+    /** SVC_VERIFY_ANSWER_MS: how long a call waits for rollouts and the verdict before it answers with the verdict so far, default 10000. */
+    answerMs: number;
   };
 }
 
@@ -24,6 +28,8 @@ export function parseAiConfig(env: Env): AiConfig {
     rolloutPollMs: int(env, 'SVC_ROLLOUT_POLL_MS', 1000, 10, 60000),
     verify: {
       windowMs: int(env, 'SVC_VERIFY_WINDOW_MS', 60000, 0, 3600000),
+      stableMs: int(env, 'SVC_VERIFY_STABLE_MS', 5000, 0, 3600000),
+      answerMs: int(env, 'SVC_VERIFY_ANSWER_MS', 10000, 0, 600000),
       ...(str(env, 'SVC_ON_FAILURE_DEFAULT') !== undefined
         ? { onFailureDefault: oneOf(env, 'SVC_ON_FAILURE_DEFAULT', ['revert', 'report'] as const, 'report') }
         : {}),

@@ -4,6 +4,7 @@ import { CancelRun } from '../../application/runs/cancel-run.js';
 import { GetRun } from '../../application/runs/get-run.js';
 import { ListRuns } from '../../application/runs/list-runs.js';
 import { RunExecutor } from '../../application/runs/run-executor.js';
+import type { FollowUpRunsLink } from '../../application/runs/follow-up-runs.js';
 import { StartRun } from '../../application/runs/start-run.js';
 import { WatchRun } from '../../application/runs/watch-run.js';
 import { StreamSlots } from '../../application/runs/stream-slots.js';
@@ -26,6 +27,8 @@ export interface RunsDeps {
   registry: ToolRegistry;
   logger: Logger;
   metrics: Metrics;
+  /** Bound to this replica's executor: where the AI tools' verdicts that come after the answer run. */
+  followUps?: FollowUpRunsLink;
 }
 
 /** What the runs module gives the rest of the composition. */
@@ -59,7 +62,10 @@ export function registerRuns(deps: RunsDeps): RunsExports {
     { maxActive: config.runs.maxActive, maxPerCaller: config.runs.maxPerCaller, leaseMs: config.runs.leaseMs, cancelGraceMs: CANCEL_GRACE_MS },
     `replica-${randomBytes(8).toString('hex')}`,
     metrics,
+    () => randomBytes(16).toString('hex'),
   );
+  // the rest of a settle window a call left behind becomes a run of this executor
+  deps.followUps?.bind(executor);
   return {
     store,
     executor,

@@ -32,6 +32,20 @@ export const executionHealthOutput = z
       .array(z.object({ ledgerId: z.string(), method: z.literal('POST'), path: z.string(), body: z.object({}), cli: z.string() }))
       .optional()
       .describe('with degraded and onFailure report: the calls that revert, newest first'),
+    stable: z.literal(true).optional().describe('every changed object was healthy for SVC_VERIFY_STABLE_MS: the window ended early'),
+    pending: z
+      .literal(true)
+      .optional()
+      .describe('the verdict so far: the answer did not wait for the end of the window (SVC_VERIFY_ANSWER_MS); followUp says where the rest goes'),
+    followUp: z
+      .object({
+        runId: z.string().optional().describe('the follow-up run watching the rest of the window: GET /api/v1/runs/{runId}'),
+        events: z.string().optional().describe("the run's progress events (verify steps, then done with the final verdict)"),
+        ledgerIds: z.array(z.string()).describe('the ledger entries of the writes being watched'),
+        note: z.string(),
+      })
+      .optional(),
+    decidedAt: z.string().optional().describe('ISO 8601: when a verdict that came after the answer was reached (it replaced the verdict so far on the session)'),
     summary: z.string(),
   })
   .describe("svc's verdict after the write, before any model is asked (docs/verify.md)");
