@@ -11,6 +11,7 @@ import type { ToolContext, ToolHandlers } from './tool-handler.js';
 import { withinRun, type RunScope } from './runs/run-scope.js';
 import { actingFor } from './cluster/acting-caller.js';
 import { scrubInScope, withinSecretScope } from './security/secret-scope.js';
+import { newTally, withinTally, type ToolTally } from './tool-tally.js';
 
 export interface ExecuteToolInput {
   toolName: string;
@@ -53,7 +54,51 @@ export class ExecuteTool {
     const started = this.clock.now();
     const sessionId = typeof params.sessionId === 'string' ? params.sessionId : undefined;
     const inputJson = JSON.stringify(params);
-    const result = await this.tracer.inSpan(
+    const tally = newTally();
+    const ledgerIds: string[] = [];
+    let outcome = 'success';
+    try {
+      const result = await withinTally(tally, () => this.traced(input, params, started, sessionId, inputJson, ledgerIds));
+      return { result, tool: input.toolName, executionTime: this.clock.now() - started };
+    } catch (err) {
+      outcome = err instanceof CancelledError ? 'cancelled' : err instanceof DomainError ? err.code : 'error';
+      throw err;
+    } finally {
+      this.logRun(input, sessionId, outcome, started, tally, ledgerIds);
+    }
+  }
+
+  /**
+   * The one info line of a tool run: which tool, for whom (the identity's
+   * kind, issuer and subject), on which session, how it ended, how long it
+   * took, its model calls and tokens, its cluster writes and ledger entries.
+   */
+  private logRun(input: ExecuteToolInput, sessionId: string | undefined, outcome: string, started: number, tally: ToolTally, ledgerIds: string[]): void {
+    const { kind, issuer, subject } = identityParts(input.caller.id);
+    this.logger.info('tool run', {
+      tool: input.toolName,
+      outcome,
+      durationMs: this.clock.now() - started,
+      caller: { kind: input.caller.kind ?? kind, issuer, subject, username: input.caller.username },
+      ...(sessionId ? { sessionId } : {}),
+      requestId: input.requestId,
+      ...(input.run?.runId ? { runId: input.run.runId } : {}),
+      modelCalls: tally.modelCalls,
+      tokens: { input: tally.inputTokens, output: tally.outputTokens },
+      clusterWrites: tally.clusterWrites,
+      ...(ledgerIds.length ? { ledgerIds: [...ledgerIds] } : {}),
+    });
+  }
+
+  private traced(
+    input: ExecuteToolInput,
+    params: Record<string, unknown>,
+    started: number,
+    sessionId: string | undefined,
+    inputJson: string,
+    ledgerIds: string[],
+  ) {
+    return this.tracer.inSpan(
       `execute_tool ${input.toolName}`,
       {
         'gen_ai.operation.name': 'execute_tool',
@@ -67,7 +112,6 @@ export class ExecuteTool {
         'svc.enduser.token_kind': input.caller.kind,
       },
       async (span) => {
-        const ledgerIds: string[] = [];
         // the changes this run made, also when it failed after making some
         const changes = () => (ledgerIds.length ? { 'svc.ledger.ids': [...ledgerIds] } : {});
         try {
@@ -88,7 +132,6 @@ export class ExecuteTool {
         }
       },
     );
-    return { result, tool: input.toolName, executionTime: this.clock.now() - started };
   }
 
   private async run(name: string, params: Record<string, unknown>, context: ToolContext) {
@@ -116,6 +159,21 @@ export class ExecuteTool {
       throw new Error(`result of ${name} does not match its output schema: ${issues}`);
     }
   }
+}
+
+/** An identity id (`kind:issuer:subject`, the subject's `%` and `:` percent-encoded) as its parts. */
+function identityParts(id: string): { kind: string; issuer: string; subject: string } {
+  const first = id.indexOf(':');
+  const last = id.lastIndexOf(':');
+  if (first < 0 || last <= first) return { kind: '', issuer: '', subject: id };
+  const subject = id.slice(last + 1);
+  let decoded = subject;
+  try {
+    decoded = decodeURIComponent(subject);
+  } catch {
+    // kept as stored
+  }
+  return { kind: id.slice(0, first), issuer: id.slice(first + 1, last), subject: decoded };
 }
 
 /**

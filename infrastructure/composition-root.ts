@@ -114,7 +114,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
   const adapters = {
     vectorStore: overrides.vectorStore ?? createVectorStore(config.vector, logger),
     embedder: overrides.embedder ?? createEmbedder(config.vector),
-    llm: meteredLlm(overrides.llm ?? createLlmProvider(config.llm), metrics),
+    llm: meteredLlm(overrides.llm ?? createLlmProvider(config.llm), metrics, logger),
     cluster: meteredCluster(actingCluster(config, overrides.cluster ?? createLazyClusterClient(config.cluster), logger), metrics),
   };
   // Tools see the ports through their span decorators (when tracing is on)...

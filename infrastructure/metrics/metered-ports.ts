@@ -6,6 +6,8 @@ import type { Metrics } from '../../domain/ports/metrics.js';
 import type { ChatOptions, ChatResult } from '../../domain/llm/llm-types.js';
 import { UnconfiguredClusterClient } from '../not-configured/unconfigured-cluster-client.js';
 import { UnconfiguredLlmProvider } from '../not-configured/unconfigured-llm-provider.js';
+import type { Logger } from '../../domain/ports/logger.js';
+import { tallyClusterWrite, tallyModelCall } from '../../application/tool-tally.js';
 
 type Method = (...args: unknown[]) => Promise<unknown>;
 /** What to record around one call of a method: `settled` gets the result or the error. */
@@ -48,28 +50,43 @@ function meterMethods<T extends object>(inner: T, plan: Plan): T {
   });
 }
 
-/** Model calls by provider, model and outcome, and the tokens each reported. An unconfigured provider makes no call: left as it is. */
-export function meteredLlm(inner: LlmProvider, metrics: Metrics): LlmProvider {
+/**
+ * Model calls by provider, model and outcome, and the tokens each reported;
+ * each also counted into the current tool call's tally, and one debug line per
+ * call (provider, model, outcome, duration, tokens). An unconfigured provider makes no call: left as it is.
+ */
+export function meteredLlm(inner: LlmProvider, metrics: Metrics, logger?: Logger): LlmProvider {
   if (inner instanceof UnconfiguredLlmProvider) return inner;
   return meterMethods(inner, {
     chat: (args) => {
       const status = inner.status();
       const model = (args[1] as ChatOptions | undefined)?.model ?? status.model ?? 'unknown';
-      return ({ result, error }) =>
-        metrics.modelCall(
-          status.provider,
+      const started = Date.now();
+      return ({ result, error }) => {
+        const outcome = error === undefined ? 'success' : outcomeOf(error);
+        const usage = error === undefined ? (result as ChatResult).usage : undefined;
+        metrics.modelCall(status.provider, model, outcome, usage);
+        tallyModelCall(usage);
+        logger?.debug('model call', {
+          provider: status.provider,
           model,
-          error === undefined ? 'success' : outcomeOf(error),
-          error === undefined ? (result as ChatResult).usage : undefined,
-        );
+          outcome,
+          durationMs: Date.now() - started,
+          inputTokens: usage?.inputTokens ?? 0,
+          outputTokens: usage?.outputTokens ?? 0,
+        });
+      };
     },
   });
 }
 
-/** Writes sent to the cluster (apply, create, patch, delete: dry runs and waits are not writes), by verb and outcome. */
+/** Writes sent to the cluster (apply, create, patch, delete: dry runs and waits are not writes), by verb and outcome; each counted into the current tool call's tally. */
 export function meteredCluster(inner: ClusterClient, metrics: Metrics): ClusterClient {
   if (inner instanceof UnconfiguredClusterClient) return inner;
-  const write = (verb: string) => () => (o: { error?: unknown }) => metrics.clusterWrite(verb, o.error === undefined ? 'success' : outcomeOf(o.error));
+  const write = (verb: string) => () => (o: { error?: unknown }) => {
+    metrics.clusterWrite(verb, o.error === undefined ? 'success' : outcomeOf(o.error));
+    tallyClusterWrite();
+  };
   return meterMethods(inner, { apply: write('apply'), create: write('create'), patch: write('patch'), delete: write('delete') });
 }
 

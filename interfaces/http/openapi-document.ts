@@ -16,9 +16,20 @@ const jsonContent = (schema: Json) => ({ 'application/json': { schema } });
 const ERROR_RESPONSES: Json = {
   '400': { description: 'VALIDATION_ERROR: invalid or missing parameters, or a body that is not a JSON object', content: jsonContent(ref('ErrorEnvelope')) },
   '401': { description: 'UNAUTHORIZED: missing or invalid bearer token', content: jsonContent(ref('ErrorEnvelope')) },
-  '404': { description: 'TOOL_NOT_FOUND: no tool of that name', content: jsonContent(ref('ErrorEnvelope')) },
+  '403': {
+    description: "FORBIDDEN: the caller lacks the role, the session is someone else's, or a second approver is needed",
+    content: jsonContent(ref('ErrorEnvelope')),
+  },
+  '404': { description: 'TOOL_NOT_FOUND: no tool of that name; NOT_FOUND: no such session or entry', content: jsonContent(ref('ErrorEnvelope')) },
   '405': { description: 'METHOD_NOT_ALLOWED: tool endpoints accept only POST', content: jsonContent(ref('ErrorEnvelope')) },
+  '409': {
+    description: 'CONFLICT: the plan changed since the planDigest sent, or the object changed since it was read',
+    content: jsonContent(ref('ErrorEnvelope')),
+  },
+  '413': { description: 'PAYLOAD_TOO_LARGE: the body is over the limit', content: jsonContent(ref('ErrorEnvelope')) },
+  '429': { description: 'RATE_LIMITED: too many AI tool calls or runs for this caller', content: jsonContent(ref('ErrorEnvelope')) },
   '500': { description: 'EXECUTION_ERROR: the tool failed; INTERNAL_ERROR: server error', content: jsonContent(ref('ErrorEnvelope')) },
+  '502': { description: 'DEPENDENCY_ERROR: the model, the cluster or another dependency failed', content: jsonContent(ref('ErrorEnvelope')) },
 };
 
 const SHARED_SCHEMAS: Json = {
