@@ -72,7 +72,6 @@ interface GuardedUndo {
   planDigest: string;
 }
 
-
 /** Who made a change, as the second-approver rule compares people: the kind is the identity id's first part (`kind:issuer:subject`). */
 function authorOf(entry: ChangeEntry): SessionOwner {
   const kind = CALLER_KINDS.find((k) => entry.caller.id?.startsWith(`${k}:`)) ?? 'anonymous';

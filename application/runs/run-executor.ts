@@ -110,7 +110,8 @@ export class RunExecutor implements FollowUpRuns {
         );
         await progress.close();
         if (outcome.kind === 'ok') await finishRun(this.store, this.clock, runId, ['running'], { status: 'succeeded', result: outcome.value });
-        else if (outcome.kind === 'error') await finishRun(this.store, this.clock, runId, ['running'], { status: 'failed', error: errorOf(outcome.error, runId) });
+        else if (outcome.kind === 'error')
+          await finishRun(this.store, this.clock, runId, ['running'], { status: 'failed', error: errorOf(outcome.error, runId) });
       } finally {
         unsubscribe();
         this.following.delete(runId);

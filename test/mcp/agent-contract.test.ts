@@ -15,6 +15,8 @@ type Json = Record<string, any>;
 const sha = (t: string) => createHash('sha256').update(t).digest('hex');
 const WEB_TARGET = { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', namespace: 'x' };
 const deleteWeb = { type: 'delete', target: WEB_TARGET, description: 'Delete web', risk: 'low', rationale: 'asked' };
+/** executeChoice 1 with the plan digest the proposal (or refinement) showed: what an agent approves. */
+const approval = (sessionId: string, planDigest: string) => ({ sessionId, executeChoice: 1, planDigest });
 const PEOPLE = { alice: 'alice-token-0123456789', bob: 'bob-token-0123456789' };
 
 /**
@@ -94,7 +96,7 @@ describe('agents as clients: every flow answers what its schema declares, in tim
         checks,
         mcp,
         'operate',
-        { sessionId: proposed.sessionId, executeChoice: 1, planDigest: refined.planDigest },
+        approval(proposed.sessionId, refined.planDigest),
         'operate approve (progress token)',
         progress,
       );
@@ -111,13 +113,7 @@ describe('agents as clients: every flow answers what its schema declares, in tim
       chat.script({ content: 'web wants 3' }, { content: analysisAnswer({ actions: [scaleWeb(3)] }) }, { content: verifiedAnswer(true) });
       const investigated = (await callChecked(checks, mcp, 'remediate', { issue: 'web in namespace x is overloaded' }, 'remediate propose')).data.result;
       expect(investigated.status).to.equal('awaiting_approval');
-      const fixed = await callChecked(
-        checks,
-        mcp,
-        'remediate',
-        { sessionId: investigated.sessionId, executeChoice: 1, planDigest: investigated.planDigest },
-        'remediate approve',
-      );
+      const fixed = await callChecked(checks, mcp, 'remediate', approval(investigated.sessionId, investigated.planDigest), 'remediate approve');
       expect(fixed.ms).to.be.below(30_000);
       expect(fixed.data.result.execution.approval.by.id).to.be.a('string');
       chat.script({ content: 'web wants 2' }, { content: analysisAnswer({ actions: [scaleWeb(2)] }) });
@@ -132,13 +128,7 @@ describe('agents as clients: every flow answers what its schema declares, in tim
         expect((await callChecked(checks, mcp, 'remediate', args, label)).result.isError).to.equal(true);
       proposeOperate(5);
       const third = (await callChecked(checks, mcp, 'operate', { intent: 'scale web in x to 5' }, 'operate propose 3')).data.result;
-      const wrongDigest = await callChecked(
-        checks,
-        mcp,
-        'operate',
-        { sessionId: third.sessionId, executeChoice: 1, planDigest: 'f'.repeat(64) },
-        'operate wrong digest',
-      );
+      const wrongDigest = await callChecked(checks, mcp, 'operate', approval(third.sessionId, 'f'.repeat(64)), 'operate wrong digest');
       expect(wrongDigest.result.isError).to.equal(true);
       expect((await callChecked(checks, mcp, 'version', {}, 'version')).result.isError).to.not.equal(true);
 
@@ -147,14 +137,7 @@ describe('agents as clients: every flow answers what its schema declares, in tim
       const r1 = await rest(checks, server.url, bearer, 'operate', { intent: 'scale web in x to 2' }, 'propose');
       expect(r1.status).to.equal(200);
       const t0 = Date.now();
-      const r2 = await rest(
-        checks,
-        server.url,
-        bearer,
-        'operate',
-        { sessionId: r1.body.data.result.sessionId, executeChoice: 1, planDigest: r1.body.data.result.planDigest },
-        'approve',
-      );
+      const r2 = await rest(checks, server.url, bearer, 'operate', approval(r1.body.data.result.sessionId, r1.body.data.result.planDigest), 'approve');
       expect(r2.status, JSON.stringify(r2.body)).to.equal(200);
       expect(Date.now() - t0).to.be.below(30_000);
       expect((await rest(checks, server.url, bearer, 'operate', { sessionId: third.sessionId, executeChoice: 2 }, 'stop')).status).to.equal(200);
@@ -182,7 +165,7 @@ describe('agents as clients: every flow answers what its schema declares, in tim
           checks,
           mcp,
           'operate',
-          { sessionId: proposed.sessionId, executeChoice: 1, planDigest: proposed.planDigest },
+          approval(proposed.sessionId, proposed.planDigest),
           `anonymous approve${withProgress ? ' (progress token)' : ''}`,
           withProgress ? progress : undefined,
         );
@@ -203,30 +186,18 @@ describe('agents as clients: every flow answers what its schema declares, in tim
     try {
       chat.script({ content: 'ok' }, { content: planJson([deleteWeb], { summary: 'Delete web', risk: 'high' }) });
       const proposed = (await callChecked(checks, alice, 'operate', { intent: 'delete web in x' }, 'second approver propose')).data.result;
-      const own = await callChecked(
-        checks,
-        alice,
-        'operate',
-        { sessionId: proposed.sessionId, executeChoice: 1, planDigest: proposed.planDigest },
-        'starter approves',
-      );
+      const own = await callChecked(checks, alice, 'operate', approval(proposed.sessionId, proposed.planDigest), 'starter approves');
       expect(own.result.isError).to.equal(true);
       const restOwn = await rest(
         checks,
         server.url,
         { Authorization: `Bearer ${PEOPLE.alice}` },
         'operate',
-        { sessionId: proposed.sessionId, executeChoice: 1, planDigest: proposed.planDigest },
+        approval(proposed.sessionId, proposed.planDigest),
         'starter approves',
       );
       expect(restOwn.status).to.equal(403);
-      const approved = await callChecked(
-        checks,
-        bob,
-        'operate',
-        { sessionId: proposed.sessionId, executeChoice: 1, planDigest: proposed.planDigest },
-        'second approver approves',
-      );
+      const approved = await callChecked(checks, bob, 'operate', approval(proposed.sessionId, proposed.planDigest), 'second approver approves');
       expect(approved.result.isError, JSON.stringify(approved.data)).to.not.equal(true);
       expect(approved.data.result.execution.approval.by).to.deep.include({ username: 'bob', kind: 'tokens-file' });
       expect(approved.ms).to.be.below(30_000);

@@ -45,7 +45,10 @@ export const executionHealthOutput = z
         note: z.string(),
       })
       .optional(),
-    decidedAt: z.string().optional().describe('ISO 8601: when a verdict that came after the answer was reached (it replaced the verdict so far on the session)'),
+    decidedAt: z
+      .string()
+      .optional()
+      .describe('ISO 8601: when a verdict that came after the answer was reached (it replaced the verdict so far on the session)'),
     summary: z.string(),
   })
   .describe("svc's verdict after the write, before any model is asked (docs/verify.md)");
