@@ -10,6 +10,7 @@ import { planJson, scaleWeb, webManifest } from '../support/operate-fixtures.js'
 import { analysisAnswer, verifiedAnswer } from '../support/remediation-fixtures.js';
 import { startAccessServer, TEST_TOKEN, type AccessServer } from '../support/access-server.js';
 import { callChecked, ContractChecks, httpTransport, sdkClient } from '../support/agent-contract.js';
+import { OidcServer } from '../support/oidc-server.js';
 
 type Json = Record<string, any>;
 const sha = (t: string) => createHash('sha256').update(t).digest('hex');
@@ -204,6 +205,29 @@ describe('agents as clients: every flow answers what its schema declares, in tim
     } finally {
       await alice.client.close();
       await bob.client.close();
+    }
+  });
+
+  it('with an OIDC token: the SDK client proposes and approves; approval.by carries the OIDC identity and matches its schema', async () => {
+    const idp = await OidcServer.start(['RS256']);
+    try {
+      const { server, checks } = await start({ SVC_AUTH_TOKEN: undefined, SVC_ROLES: 'operator=sre', ...idp.env() });
+      const token = await idp.token({ sub: 'carol', groups: ['sre'] });
+      const mcp = await sdkClient(httpTransport(server.url, { Authorization: `Bearer ${token}` }));
+      try {
+        proposeOperate(3);
+        const proposed = (await callChecked(checks, mcp, 'operate', { intent: 'scale web in x to 3' }, 'oidc propose')).data.result;
+        const approved = await callChecked(checks, mcp, 'operate', approval(proposed.sessionId, proposed.planDigest), 'oidc approve');
+        expect(approved.result.isError, JSON.stringify(approved.data)).to.not.equal(true);
+        expect(approved.data.result.execution.approval.by).to.deep.include({ username: 'oidc:carol', kind: 'oidc' });
+        expect(approved.ms).to.be.below(30_000);
+        const r = await rest(checks, server.url, { Authorization: `Bearer ${token}` }, 'operate', { sessionId: proposed.sessionId }, 'oidc look');
+        expect(r.status).to.equal(200);
+      } finally {
+        await mcp.client.close();
+      }
+    } finally {
+      await idp.close();
     }
   });
 });
