@@ -1,5 +1,5 @@
 import type { GuardedWrite } from '../guarded-write/guarded-write.js';
-import type { Clock } from '../../domain/ports/clock.js';
+import type { Clock, Timers } from '../../domain/ports/clock.js';
 import type { ClusterReader } from '../../domain/ports/cluster-reader.js';
 import type { ClusterWriter } from '../../domain/ports/cluster-writer.js';
 import type { LlmProvider } from '../../domain/ports/llm-provider.js';
@@ -32,7 +32,7 @@ export interface AiToolDeps {
   writer: ClusterWriter;
   sessions: SessionStore;
   tracer: Tracer;
-  clock: Clock;
+  clock: Clock & Timers;
   limits: AiRunLimits;
   /** The one guarded-write pipeline every preview and execution goes through (SVC_WRITE_NAMESPACES, SVC_WRITE_KINDS, SVC_IMAGE_REGISTRIES, svc's namespace, the stored policies). */
   guard: GuardedWrite;

@@ -69,8 +69,13 @@ export class ExecuteOperation {
 
     const objects: ExecutionOutcome['objects'] = [];
     for (const t of uniqueTargets(actions)) objects.push({ target: t, state: await this.stateOf(t) });
-    const succeeded = report.outcomes.every((o) => o.status === 'applied') && rollouts.every((r) => r.state === 'rolled-out') && health?.verdict !== 'degraded';
+    const succeeded = succeededBy(report.outcomes, rollouts, health);
     return { ...base, succeeded, rollouts, objects, ...(health ? { health } : {}) };
+  }
+
+  /** A verdict reached after the answer, on the outcome the answer recorded: it replaces the verdict so far, and decides `succeeded` again. */
+  static withLaterVerdict(outcome: ExecutionOutcome, health: ExecutionVerification): ExecutionOutcome {
+    return { ...outcome, health, succeeded: succeededBy(outcome.actions, outcome.rollouts, health) };
   }
 
   private async stateOf(t: ResourceRef): Promise<string> {
@@ -82,4 +87,14 @@ export class ExecuteOperation {
       return `${t.kind} ${t.name}: could not be read (${e.message})`;
     }
   }
+}
+
+/**
+ * Every action applied, no degraded verdict, and every rollout finished; a
+ * rollout the answer stopped waiting for (the verdict still pending, or found
+ * healthy by it since) does not fail the execution by itself.
+ */
+function succeededBy(actions: ExecutionOutcome['actions'], rollouts: ExecutionOutcome['rollouts'], health: ExecutionVerification | undefined): boolean {
+  if (!actions.every((o) => o.status === 'applied') || health?.verdict === 'degraded') return false;
+  return health?.pending === true || health?.verdict === 'healthy' || rollouts.every((r) => r.state === 'rolled-out');
 }

@@ -160,11 +160,7 @@ export class Operate implements ToolHandler<Input> {
             this.recording(session, context),
             { onFailure, ...(context ? { caller: context.caller } : {}) },
             // a degraded verdict after the answer also means the operation did not succeed
-            laterVerdictOn<ExecutionOutcome>(this.deps.sessions, 'operation', session.id, (outcome, health) => ({
-              ...outcome,
-              health,
-              succeeded: outcome.succeeded && health.verdict !== 'degraded',
-            })),
+            laterVerdictOn<ExecutionOutcome>(this.deps.sessions, this.deps.clock, 'operation', session.id, ExecuteOperation.withLaterVerdict),
           );
         if (!this.deliverFix) throw new NotConfiguredError('Delivery through git', 'this server was built without it');
         const { report, gitDelivery } = await deliverInstead(this.deps.writer, this.deliverFix, {

@@ -244,7 +244,7 @@ export class Remediate implements ToolHandler<Input> {
           onFailure: onFailureFor(how.onFailure, this.deps.verify.settings, session.state.automatic?.execute === true),
           ...(how.context ? { caller: how.context.caller } : {}),
           tool: 'remediate',
-          onLaterVerdict: laterVerdictOn<RemediationOutcome>(this.deps.sessions, 'remediation', session.id),
+          onLaterVerdict: laterVerdictOn<RemediationOutcome>(this.deps.sessions, this.deps.clock, 'remediation', session.id),
         });
         const applied = report.outcomes
           .map((o) => `${o.action}. ${o.status}: ${o.description}${o.message ? ` (${o.message})` : ''}\n   ${o.kubectl}`)
