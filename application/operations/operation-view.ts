@@ -92,6 +92,8 @@ function nextStep(id: string, status: OperationStatus, state: OperationState): s
     case 'executing':
       return `Being executed by another request: send {"sessionId":"${id}"} again to see its outcome.`;
     case 'executed':
+      if (state.execution?.outcome?.health?.pending)
+        return `Applied; svc is still watching the change (execution.outcome.health.followUp): ${state.execution.outcome.health.summary} Send {"sessionId":"${id}"} later for the final verdict.`;
       if (state.execution?.outcome?.health?.verdict === 'unknown')
         return `Applied; svc could not verify the result (see execution.outcome.health): ${state.execution.outcome.health.summary}`;
       return state.proposal.warning
