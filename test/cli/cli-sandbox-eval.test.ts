@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createClusterClient } from '../../infrastructure/kubernetes/create-cluster-client.js';
 import { loadConfig } from '../../infrastructure/config/config.js';
-import { scenarioNames, defaultScenariosDir } from '../../infrastructure/evaluation/scenario-loader.js';
+import { scenarioNames, defaultScenariosDir } from '../../lab/evaluation/scenario-loader.js';
 import { CLI_PATH, runCli } from '../support/run-cli.js';
 
 describe('svc sandbox and svc eval', function () {

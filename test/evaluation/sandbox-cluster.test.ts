@@ -2,8 +2,8 @@ import { expect } from 'chai';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { defaultScenariosDir, loadScenario, type LoadedScenario } from '../../infrastructure/evaluation/scenario-loader.js';
-import { ScenarioCluster } from '../../infrastructure/sandbox/scenario-cluster.js';
+import { defaultScenariosDir, loadScenario, type LoadedScenario } from '../../lab/evaluation/scenario-loader.js';
+import { ScenarioCluster } from '../../lab/sandbox/scenario-cluster.js';
 import { createClusterClient } from '../../infrastructure/kubernetes/create-cluster-client.js';
 import { loadConfig } from '../../infrastructure/config/config.js';
 

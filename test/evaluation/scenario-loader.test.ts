@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { defaultScenariosDir, loadScenario, loadScenarios, ScenarioError } from '../../infrastructure/evaluation/scenario-loader.js';
+import { defaultScenariosDir, loadScenario, loadScenarios, ScenarioError } from '../../lab/evaluation/scenario-loader.js';
 
 const EXAMPLE = 'web-image-tag-typo';
 

@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import { scoreCase } from '../../domain/evaluation/score-case.js';
 import type { TranscriptReply } from '../../domain/evaluation/transcript.js';
-import { runCase } from '../../infrastructure/evaluation/run-case.js';
-import { defaultScenariosDir, loadScenario, scenarioNames, type LoadedScenario } from '../../infrastructure/evaluation/scenario-loader.js';
-import { ReplayLlm } from '../../infrastructure/evaluation/transcript-llm.js';
+import { runCase } from '../../lab/evaluation/run-case.js';
+import { defaultScenariosDir, loadScenario, scenarioNames, type LoadedScenario } from '../../lab/evaluation/scenario-loader.js';
+import { ReplayLlm } from '../../lab/evaluation/transcript-llm.js';
 
 /** Every scenario in scenarios/, in replay: the pipeline, the sandbox and the scorers on every change. */
 describe('scenarios in replay (svc eval --replay, one case each)', function () {

@@ -1,5 +1,6 @@
 import { Option, type Command } from 'commander';
 import { RequestFailed, UsageError } from '../cli-errors.js';
+import { loadLab } from '../lab-entry.js';
 import { writeOut } from '../output.js';
 
 const positiveInt = (flag: string) => (v: string) => {
@@ -29,8 +30,8 @@ export function registerEvalCommand(program: Command): void {
     .addOption(new Option('--min-pass <rate>', 'exit 1 when pass@1 is below this rate (0 to 1)').argParser(rate))
     .option('--scenario-dir <dir>', 'a scenarios folder other than the one shipped with svc')
     .action(async (o: Record<string, unknown>) => {
-      // Loaded only here: the other commands never pull in the evaluation, its sandbox or its adapters.
-      const { EvalUsageError, runEvaluation } = await import('../../../infrastructure/evaluation/eval-main.js');
+      // Loaded only here, at run time: the other commands never pull in lab/ (the harness, its sandbox, its adapters).
+      const { EvalUsageError, runEvaluation } = await loadLab();
       const options = {
         scenarios: (o.scenario as string[] | undefined) ?? [],
         tags:

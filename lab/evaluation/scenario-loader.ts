@@ -6,7 +6,7 @@ import type { KubeObject } from '../../domain/cluster/kube-types.js';
 import { scenarioSchema, type ObjectRef, type Scenario } from '../../domain/evaluation/scenario.js';
 import { transcriptSchema, type Transcript } from '../../domain/evaluation/transcript.js';
 import { isJsonObject } from '../../domain/json-object.js';
-import { projectRoot } from '../project-root.js';
+import { projectRoot } from '../../infrastructure/project-root.js';
 
 /** One problem of a scenario: the file (relative to the scenarios folder), where in it, and what is wrong. */
 export interface ScenarioProblem {

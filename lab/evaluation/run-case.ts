@@ -5,8 +5,8 @@ import { rolesUpTo, type Caller, identityId, SVC_ISSUER } from '../../domain/aut
 import { DomainError } from '../../domain/errors.js';
 import type { CaseObservation } from '../../domain/evaluation/case-result.js';
 import type { LlmProvider } from '../../domain/ports/llm-provider.js';
-import { appParts, buildContainer } from '../composition-root.js';
-import { loadConfig } from '../config/config.js';
+import { appParts, buildContainer } from '../../infrastructure/composition-root.js';
+import { loadConfig } from '../../infrastructure/config/config.js';
 import { ScenarioCluster } from '../sandbox/scenario-cluster.js';
 import { notRestored, observedWrites, snapshot } from './case-writes.js';
 import { flowOf } from './case-flow.js';
