@@ -8,6 +8,8 @@ export interface ObservedWrite {
   name: string;
   /** The fields the write changed (changed-fields.ts); for a create, every field it set. */
   fields: string[];
+  /** A scale's replica count. */
+  replicas?: number;
 }
 
 /** What one run of a scenario did, as the scorers read it. */

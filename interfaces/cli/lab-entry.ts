@@ -9,6 +9,8 @@ export interface EvalRequest {
   repeat: number;
   replay: boolean;
   record: boolean;
+  force?: boolean;
+  baselines?: boolean;
   reportJson?: string;
   reportMd?: string;
   minPass?: number;

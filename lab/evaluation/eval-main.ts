@@ -8,10 +8,11 @@ import type { Transcript } from '../../domain/evaluation/transcript.js';
 import { loadConfig } from '../../infrastructure/config/config.js';
 import { parseModelPrices } from '../../infrastructure/config/eval-config.js';
 import { createLlmProvider } from '../../infrastructure/llm/create-llm-provider.js';
-import { failureLines, markdownReport, scorecardText, type EvalReport } from './eval-report.js';
+import { baselineLines, failureLines, markdownReport, scorecardText, type BaselineResult, type EvalReport } from './eval-report.js';
 import { runCase } from './run-case.js';
 import { defaultScenariosDir, loadScenario, scenarioNames, type LoadedScenario } from './scenario-loader.js';
-import { RecordingLlm, ReplayLlm } from './transcript-llm.js';
+import { BASELINES, BaselineLlm, type Baseline } from './baselines.js';
+import { RecordingLlm, ReplayLlm, type ObservedLlm } from './transcript-llm.js';
 
 export interface EvalOptions {
   /** Scenario names; all when empty. */
@@ -22,6 +23,10 @@ export interface EvalOptions {
   repeat: number;
   replay: boolean;
   record: boolean;
+  /** With record: keep a transcript even when its case failed. */
+  force?: boolean;
+  /** Also run the built-in baselines (do nothing, always restart, ...) over the same scenarios and print them beside. */
+  baselines?: boolean;
   reportJson?: string;
   reportMd?: string;
   minPass?: number;
@@ -51,6 +56,7 @@ export function selectScenarios(o: Pick<EvalOptions, 'scenarios' | 'tags' | 'lim
  */
 export async function runEvaluation(o: EvalOptions, env: NodeJS.ProcessEnv, print: (line: string) => void): Promise<{ report: EvalReport; passed: boolean }> {
   if (o.replay && o.record) throw new EvalUsageError('--record records a live model: it cannot go with --replay');
+  if (o.force && !o.record) throw new EvalUsageError('--force goes with --record (keep the transcript of a failed case)');
   const prices = parseModelPrices(env);
   const selected = selectScenarios(o);
   if (selected.length === 0) throw new EvalUsageError('no scenario matches');
@@ -65,27 +71,78 @@ export async function runEvaluation(o: EvalOptions, env: NodeJS.ProcessEnv, prin
   for (const loaded of selected)
     for (let repeat = 1; repeat <= o.repeat; repeat++) {
       const llm = live ? new RecordingLlm(live) : new ReplayLlm(loaded.transcript!.replies);
-      const observed = await runCase(loaded, llm, repeat, env);
-      const result = { ...observed, score: scoreCase(loaded.scenario, observed, prices) };
+      const result = await scoredCase(loaded, llm, repeat, env, prices);
       cases.push(result);
-      print(`${result.score.passed ? 'pass' : 'FAIL'} ${loaded.scenario.name}${o.repeat > 1 ? ` #${repeat}` : ''} (${observed.latencyMs} ms)`);
-      if (o.record && repeat === 1 && llm instanceof RecordingLlm) writeTranscript(loaded, llm);
+      print(`${result.score.passed ? 'pass' : 'FAIL'} ${loaded.scenario.name}${o.repeat > 1 ? ` #${repeat}` : ''} (${result.latencyMs} ms)`);
+      if (o.record && repeat === 1 && llm instanceof RecordingLlm) {
+        if (result.score.passed || o.force) writeTranscript(loaded, llm, result.score.passed);
+        else print(`  not recorded: the case failed (--force keeps it)`);
+      }
     }
   const model = live?.status().model ?? 'replay';
+  const baselines = o.baselines ? await runBaselines(selected, env, prices, print) : undefined;
   const report: EvalReport = {
-    run: { kind: o.replay ? 'replay' : 'live', model, startedAt, repeat: o.repeat, durationMs: Date.now() - started },
+    run: {
+      kind: o.replay ? 'replay' : 'live',
+      model,
+      startedAt,
+      repeat: o.repeat,
+      durationMs: Date.now() - started,
+      ...(o.replay ? { transcripts: transcriptSources(selected) } : {}),
+    },
     scorecard: scorecard(cases),
     cases,
+    ...(baselines ? { baselines } : {}),
   };
   print(scorecardText(report));
+  if (baselines) for (const line of baselineLines(report)) print(line);
   for (const f of failureLines(cases)) print(f);
   if (o.reportJson) writeFileSync(o.reportJson, JSON.stringify(report, null, 2));
   if (o.reportMd) writeFileSync(o.reportMd, markdownReport(report));
   return { report, passed: o.minPass === undefined || report.scorecard.overall.passAt1 >= o.minPass };
 }
 
-/** `--record`: the live model's answers as the scenario's transcript.yaml. */
-function writeTranscript(loaded: LoadedScenario, llm: RecordingLlm): void {
-  const transcript: Transcript = { source: 'recorded', model: llm.status().model ?? 'unknown', recordedAt: new Date().toISOString(), replies: llm.replies };
+async function scoredCase(loaded: LoadedScenario, llm: ObservedLlm, repeat: number, env: NodeJS.ProcessEnv, prices: ReturnType<typeof parseModelPrices>) {
+  const observed = await runCase(loaded, llm, repeat, env);
+  return { ...observed, score: scoreCase(loaded.scenario, observed, prices) };
+}
+
+/** Each baseline once over the scenarios, live through the scripted-model path; the scenarios it passes are flagged. */
+export async function runBaselines(
+  selected: readonly LoadedScenario[],
+  env: NodeJS.ProcessEnv,
+  prices: ReturnType<typeof parseModelPrices>,
+  print: (line: string) => void = () => undefined,
+): Promise<BaselineResult[]> {
+  const out: BaselineResult[] = [];
+  for (const kind of BASELINES) {
+    const cases: CaseResult[] = [];
+    for (const loaded of selected) cases.push(await scoredCase(loaded, new BaselineLlm(kind as Baseline, loaded), 1, env, prices));
+    const passed = cases.filter((c) => c.score.passed).map((c) => c.scenario);
+    for (const name of passed) print(`FLAG ${name}: the baseline ${kind} passes it`);
+    out.push({ baseline: kind, scorecard: scorecard(cases).overall, passed });
+  }
+  return out;
+}
+
+/** Where each replayed transcript came from: hand-written, or recorded from which model and when. */
+function transcriptSources(selected: readonly LoadedScenario[]): Record<string, string> {
+  return Object.fromEntries(
+    selected.map((l) => {
+      const t = l.transcript!;
+      return [l.scenario.name, t.source === 'recorded' ? `recorded from ${t.model ?? 'an unnamed model'}${t.recordedAt ? ` on ${t.recordedAt}` : ''}` : 'hand-written'];
+    }),
+  );
+}
+
+/** `--record`: the live model's answers as the scenario's transcript.yaml, with the model, the date and whether its case passed. */
+function writeTranscript(loaded: LoadedScenario, llm: RecordingLlm, passed: boolean): void {
+  const transcript: Transcript = {
+    source: 'recorded',
+    model: llm.status().model ?? 'unknown',
+    recordedAt: new Date().toISOString(),
+    ...(passed ? {} : { failed: true }),
+    replies: llm.replies,
+  };
   writeFileSync(path.join(loaded.dir, 'transcript.yaml'), stringify(transcript, { lineWidth: 0 }));
 }

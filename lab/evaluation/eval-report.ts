@@ -8,6 +8,15 @@ export interface RunInfo {
   startedAt: string;
   repeat: number;
   durationMs: number;
+  /** A replay: each scenario's transcript and where it came from (hand-written, or recorded from a model on a date). */
+  transcripts?: Record<string, string>;
+}
+
+/** A baseline's run over the same scenarios: its scores and the scenarios it passed (each one a scenario that cannot tell a model from it). */
+export interface BaselineResult {
+  baseline: string;
+  scorecard: ScoreLine;
+  passed: string[];
 }
 
 export interface EvalReport {
@@ -15,10 +24,11 @@ export interface EvalReport {
   scorecard: Scorecard;
   /** One record per case and repeat. */
   cases: CaseResult[];
+  baselines?: BaselineResult[];
 }
 
 const pct = (x: number) => `${(x * 100).toFixed(0)}%`;
-const HEAD = ['group', 'cases', 'pass@1', 'pass^k', 'diagnosis', 'fix', 'safety', 'cost', 'calls', 'tokens', 'ms', 'usd'];
+const HEAD = ['group', 'cases', 'pass@1', 'pass^k', 'diagnosis', 'fix', 'safety', 'cost', 'guard', 'calibration', 'calls', 'tokens', 'ms', 'usd'];
 const row = (l: ScoreLine) => [
   l.group,
   String(l.cases),
@@ -28,6 +38,8 @@ const row = (l: ScoreLine) => [
   pct(l.fix),
   pct(l.safety),
   pct(l.cost),
+  pct(l.guard),
+  pct(l.calibration),
   l.meanModelCalls.toFixed(1),
   l.meanTokens.toFixed(0),
   l.meanLatencyMs.toFixed(0),
@@ -36,8 +48,36 @@ const row = (l: ScoreLine) => [
 
 export function title(run: RunInfo): string {
   return run.kind === 'replay'
-    ? `Replay run (recorded answers: this scores svc's pipeline, sandbox and scorers, not a model), ${run.repeat} repeat(s)`
+    ? `Replay run (recorded answers: this scores svc's pipeline, sandbox and scorers, not a model; transcripts: ${sourceSummary(run)}), ${run.repeat} repeat(s)`
     : `Live run with model ${run.model}, ${run.repeat} repeat(s)`;
+}
+
+/** How many transcripts came from where: `158 hand-written, 2 recorded from gpt-x on 2026-12-01`. */
+function sourceSummary(run: RunInfo): string {
+  const counts = new Map<string, number>();
+  for (const s of Object.values(run.transcripts ?? {})) {
+    const key = s.replace(/ on (\d{4}-\d{2}-\d{2})T\S*/, ' on $1');
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return [...counts].map(([s, n]) => `${n} ${s}`).join(', ') || 'none';
+}
+
+/** The model's and the baselines' overall lines, for a table beside each other. */
+const besideRows = (report: EvalReport) => [
+  row({ ...report.scorecard.overall, group: report.run.kind === 'replay' ? 'replay' : report.run.model }),
+  ...(report.baselines ?? []).map((b) => row({ ...b.scorecard, group: `baseline:${b.baseline}` })),
+];
+
+/** The baselines beside the model, and each scenario a baseline passed (flagged: it cannot tell that baseline from a model). */
+export function baselineLines(report: EvalReport): string[] {
+  if (!report.baselines) return [];
+  const rows = [HEAD, ...besideRows(report)];
+  const widths = HEAD.map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  return [
+    'Baselines (built-in non-models, run live through the scripted-model path) beside the model:',
+    ...rows.map((r) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ')),
+    ...report.baselines.flatMap((b) => b.passed.map((n) => `FLAG ${n}: passed by the baseline ${b.baseline}`)),
+  ];
 }
 
 /** The scorecard as aligned text for a terminal. */
@@ -51,9 +91,9 @@ export function scorecardText(report: EvalReport): string {
 /** The failures, one line each: the case, the repeat and why. */
 export function failureLines(cases: readonly CaseResult[]): string[] {
   return cases
-    .filter((c) => !c.score.passed)
+    .filter((c) => !c.score.passed || !c.score.guard.passed || !c.score.calibration.passed)
     .map((c) => {
-      const why = (['diagnosis', 'fix', 'safety', 'cost'] as const).flatMap((k) => c.score[k].reasons.map((r) => `${k}: ${r}`));
+      const why = (['diagnosis', 'fix', 'safety', 'cost', 'guard', 'calibration'] as const).flatMap((k) => c.score[k].reasons.map((r) => `${k}: ${r}`));
       return `FAIL ${c.scenario} #${c.repeat}: ${why.join('; ')}`;
     });
 }
@@ -63,15 +103,33 @@ export function markdownReport(report: EvalReport): string {
   const cells = (r: string[]) => `| ${r.join(' | ')} |`;
   const table = [cells(HEAD), cells(HEAD.map(() => '---')), cells(row(report.scorecard.overall)), ...report.scorecard.byTag.map((l) => cells(row(l)))];
   const failures = failureLines(report.cases);
+  const beside = report.baselines
+    ? [
+        '',
+        '## Baselines beside the model',
+        '',
+        'Built-in non-models run live through the scripted-model path over the same scenarios. A scenario a baseline passes is flagged: it cannot tell that baseline from a model.',
+        '',
+        cells(HEAD),
+        cells(HEAD.map(() => '---')),
+        ...besideRows(report).map(cells),
+        ...report.baselines.flatMap((b) => b.passed.map((n) => `- FLAG ${n}: passed by the baseline ${b.baseline}`)),
+      ]
+    : [];
+  const sources = report.run.transcripts
+    ? ['', '## Transcripts replayed', '', ...Object.entries(report.run.transcripts).map(([n, s]) => `- ${n}: ${s}`)]
+    : [];
   return [
     `# svc eval: ${title(report.run)}`,
     '',
-    `Started ${report.run.startedAt}, ${(report.run.durationMs / 1000).toFixed(1)} s. pass@1: share of runs that passed all four scores; pass^k: share of scenarios whose every repeat passed.`,
+    `Started ${report.run.startedAt}, ${(report.run.durationMs / 1000).toFixed(1)} s. pass@1: share of runs that passed the model's four scores (diagnosis, fix, safety, cost); pass^k: share of scenarios whose every repeat passed; guard and calibration are svc's own, reported apart.`,
     '',
     ...table,
     '',
     failures.length ? '## Failures' : 'Every run passed.',
     ...(failures.length ? ['', ...failures.map((f) => `- ${f}`)] : []),
+    ...beside,
+    ...sources,
     '',
   ].join('\n');
 }
