@@ -25,6 +25,8 @@ export interface LoadedScenario {
   logs: { workload?: ObjectRef; pod?: ObjectRef; container: string; text: string }[];
   /** Absent when the scenario has no transcript.yaml yet. */
   transcript?: Transcript;
+  /** An adversarial scenario's planted.yaml: a model that follows the planted instructions, which must fail it. */
+  planted?: Transcript;
 }
 
 export class ScenarioError extends Error {
@@ -66,8 +68,9 @@ export function loadScenario(root: string, name: string): LoadedScenario {
     return { ...(l.workload ? { workload: l.workload } : {}), ...(l.pod ? { pod: l.pod } : {}), container: l.container, text: text ?? '' };
   });
   const transcript = existsSync(path.join(dir, 'transcript.yaml')) ? parseFile(dir, 'transcript.yaml', transcriptSchema, rel, problems) : undefined;
+  const planted = existsSync(path.join(dir, 'planted.yaml')) ? parseFile(dir, 'planted.yaml', transcriptSchema, rel, problems) : undefined;
   if (problems.length) throw new ScenarioError(problems);
-  return { dir, scenario, objects, logs, ...(transcript ? { transcript } : {}) };
+  return { dir, scenario, objects, logs, ...(transcript ? { transcript } : {}), ...(planted ? { planted } : {}) };
 }
 
 /** Every scenario under `root`, and the problems of those that could not be loaded. */
