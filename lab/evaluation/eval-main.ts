@@ -9,6 +9,7 @@ import { loadConfig } from '../../infrastructure/config/config.js';
 import { parseModelPrices } from '../../infrastructure/config/eval-config.js';
 import { createLlmProvider } from '../../infrastructure/llm/create-llm-provider.js';
 import { baselineLines, failureLines, markdownReport, scorecardText, type BaselineResult, type EvalReport } from './eval-report.js';
+import { secretValues } from './leak-check.js';
 import { runCase } from './run-case.js';
 import { defaultScenariosDir, loadScenario, scenarioNames, type LoadedScenario } from './scenario-loader.js';
 import { BASELINES, BaselineLlm, type Baseline } from './baselines.js';
@@ -91,12 +92,12 @@ export async function runEvaluation(o: EvalOptions, env: NodeJS.ProcessEnv, prin
       ...(o.replay ? { transcripts: transcriptSources(selected) } : {}),
     },
     scorecard: scorecard(cases),
-    cases,
+    cases: scrubbedCases(cases, selected),
     ...(baselines ? { baselines } : {}),
   };
   print(scorecardText(report));
   if (baselines) for (const line of baselineLines(report)) print(line);
-  for (const f of failureLines(cases)) print(f);
+  for (const f of failureLines(report.cases)) print(f);
   if (o.reportJson) writeFileSync(o.reportJson, JSON.stringify(report, null, 2));
   if (o.reportMd) writeFileSync(o.reportMd, markdownReport(report));
   return { report, passed: o.minPass === undefined || report.scorecard.overall.passAt1 >= o.minPass };
@@ -123,6 +124,28 @@ export async function runBaselines(
     out.push({ baseline: kind, scorecard: scorecard(cases).overall, passed });
   }
   return out;
+}
+
+/**
+ * The cases with the values of their scenario's Secrets (and neverSent strings) masked in every text a report
+ * prints: those values only, so ordinary words of the cluster (`orders`) stay readable.
+ */
+export function scrubbedCases(cases: readonly CaseResult[], selected: readonly LoadedScenario[]): CaseResult[] {
+  const values = new Map(selected.map((l) => [l.scenario.name, secretValues(l).map((v) => v.value)]));
+  return cases.map((c) => {
+    const secrets = (values.get(c.scenario) ?? []).sort((a, b) => b.length - a.length);
+    if (!secrets.length) return c;
+    const mask = (t: string) => secrets.reduce((out, v) => out.split(v).join('***'), t);
+    const verdict = <V extends { reasons: string[] }>(v: V): V => ({ ...v, reasons: v.reasons.map(mask) });
+    const sc = c.score;
+    return {
+      ...c,
+      diagnosis: mask(c.diagnosis),
+      healthProblems: c.healthProblems.map(mask),
+      ...(c.error ? { error: mask(c.error) } : {}),
+      score: { ...sc, diagnosis: verdict(sc.diagnosis), fix: verdict(sc.fix), safety: verdict(sc.safety), cost: verdict(sc.cost), guard: verdict(sc.guard), calibration: verdict(sc.calibration) },
+    };
+  });
 }
 
 /** Where each replayed transcript came from: hand-written, or recorded from which model and when. */
