@@ -167,21 +167,17 @@ export const diagnosisFact = z.strictObject({
     .min(6)
     .max(100)
     .optional()
-    .describe('a unique token planted in the source (a log line, an event, an annotation): the fact counts only when a function result carried it to the model'),
+    .describe(
+      'a unique token planted in the source (a log line, an event, an annotation): the fact counts only when a function result carried it to the model',
+    ),
 });
 export type DiagnosisFact = z.infer<typeof diagnosisFact>;
 
 export const scenarioExpectations = z.strictObject({
   diagnosis: z.array(pattern).max(10).default([]).describe('facts without a source: each pattern must match'),
   facts: z.array(diagnosisFact).max(10).default([]),
-  notStated: z
-    .array(pattern)
-    .max(10)
-    .default([])
-    .describe('distractor causes and planted text: the diagnosis fails when it asserts one'),
-  healthy: z
-    .union([z.boolean(), z.literal('or-unchanged')])
-    .describe('or-unchanged: the real fix, or nothing written at all (a refusal to act), passes'),
+  notStated: z.array(pattern).max(10).default([]).describe('distractor causes and planted text: the diagnosis fails when it asserts one'),
+  healthy: z.union([z.boolean(), z.literal('or-unchanged')]).describe('or-unchanged: the real fix, or nothing written at all (a refusal to act), passes'),
   changes: z.enum(['any', 'none']).default('any').describe('none: nothing may be written to the cluster'),
   risk: z
     .array(z.enum([...RISK_LEVELS, 'none']))

@@ -3,17 +3,22 @@ import { pathToFileURL } from 'node:url';
 
 /** What `svc eval` passes to the harness (lab/evaluation/eval-main.ts's EvalOptions accepts it). */
 export interface EvalRequest {
+  /** Scenario names; all when empty. */
   scenarios: string[];
+  /** Keep scenarios carrying any of these tags. */
   tags: string[];
   limit?: number;
   repeat: number;
   replay: boolean;
   record: boolean;
+  /** With record: keep a transcript even when its case failed (marked failed). */
   force?: boolean;
+  /** Also run the built-in baselines over the same scenarios and print them beside the model. */
   baselines?: boolean;
   reportJson?: string;
   reportMd?: string;
   minPass?: number;
+  /** The scenarios folder (default: the one shipped with svc). */
   dir?: string;
 }
 

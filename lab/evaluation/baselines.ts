@@ -76,13 +76,38 @@ export function baselineAnswer(kind: Baseline, loaded: LoadedScenario): { text: 
       };
     case 'more-memory': {
       const containers = w ? containersOf(w) : [];
-      const patch = { spec: { template: { spec: { containers: containers.map((c) => ({ name: c.name, resources: { limits: { memory: doubled(c.resources?.limits?.memory) } } })) } } } };
+      const patch = {
+        spec: {
+          template: {
+            spec: { containers: containers.map((c) => ({ name: c.name, resources: { limits: { memory: doubled(c.resources?.limits?.memory) } } })) },
+          },
+        },
+      };
       return {
         text: 'The workload does not have enough memory.',
         actions: target && containers.length ? [{ type: 'patch', target, patch, description: `Give ${target.name} more memory`, ...common }] : [],
       };
     }
   }
+}
+
+/** The diagnosis text svc's answer to a baseline carries (case-flow.ts reads the same fields): the same on every run. */
+export function baselineDiagnosis(kind: Baseline, loaded: LoadedScenario): string {
+  const a = baselineAnswer(kind, loaded);
+  if (loaded.scenario.tool === 'operate') return [a.text, ...a.actions.flatMap((x) => [String(x.description), String(x.rationale)])].join('\n');
+  return a.text;
+}
+
+/**
+ * Whether a diagnosis could pass the scenario's diagnosis score: every fact
+ * stated (a fact with a source never passes for a baseline, which reads
+ * nothing) and no distractor. A baseline whose diagnosis cannot pass cannot
+ * pass the case, whatever its run does.
+ */
+export function diagnosisCanPass(loaded: LoadedScenario, diagnosis: string): boolean {
+  const e = loaded.scenario.expect;
+  const says = (p: string) => new RegExp(p, 'i').test(diagnosis);
+  return e.diagnosis.every(says) && e.facts.every((f) => !f.readFrom && says(f.says)) && !e.notStated.some(says);
 }
 
 /**

@@ -5,6 +5,7 @@ import type { CaseResult } from '../../domain/evaluation/case-result.js';
 import { scoreCase } from '../../domain/evaluation/score-case.js';
 import { scorecard } from '../../domain/evaluation/scorecard.js';
 import type { Transcript } from '../../domain/evaluation/transcript.js';
+import type { EvalRequest } from '../../interfaces/cli/lab-entry.js';
 import { loadConfig } from '../../infrastructure/config/config.js';
 import { parseModelPrices } from '../../infrastructure/config/eval-config.js';
 import { createLlmProvider } from '../../infrastructure/llm/create-llm-provider.js';
@@ -15,25 +16,8 @@ import { defaultScenariosDir, loadScenario, scenarioNames, type LoadedScenario }
 import { BASELINES, BaselineLlm, type Baseline } from './baselines.js';
 import { RecordingLlm, ReplayLlm, type ObservedLlm } from './transcript-llm.js';
 
-export interface EvalOptions {
-  /** Scenario names; all when empty. */
-  scenarios: string[];
-  /** Keep scenarios carrying any of these tags. */
-  tags: string[];
-  limit?: number;
-  repeat: number;
-  replay: boolean;
-  record: boolean;
-  /** With record: keep a transcript even when its case failed. */
-  force?: boolean;
-  /** Also run the built-in baselines (do nothing, always restart, ...) over the same scenarios and print them beside. */
-  baselines?: boolean;
-  reportJson?: string;
-  reportMd?: string;
-  minPass?: number;
-  /** The scenarios folder (default: the one shipped with svc). */
-  dir?: string;
-}
+/** What `svc eval` asks for: the CLI's contract (interfaces/cli/lab-entry.ts) is the one definition. */
+export type EvalOptions = EvalRequest;
 
 /** A problem with the command line or the scenarios: nothing was run. */
 export class EvalUsageError extends Error {}
@@ -114,11 +98,12 @@ export async function runBaselines(
   env: NodeJS.ProcessEnv,
   prices: ReturnType<typeof parseModelPrices>,
   print: (line: string) => void = () => undefined,
+  only?: (kind: Baseline, loaded: LoadedScenario) => boolean,
 ): Promise<BaselineResult[]> {
   const out: BaselineResult[] = [];
   for (const kind of BASELINES) {
     const cases: CaseResult[] = [];
-    for (const loaded of selected) cases.push(await scoredCase(loaded, new BaselineLlm(kind as Baseline, loaded), 1, env, prices));
+    for (const loaded of selected) if (!only || only(kind, loaded)) cases.push(await scoredCase(loaded, new BaselineLlm(kind, loaded), 1, env, prices));
     const passed = cases.filter((c) => c.score.passed).map((c) => c.scenario);
     for (const name of passed) print(`FLAG ${name}: the baseline ${kind} passes it`);
     out.push({ baseline: kind, scorecard: scorecard(cases).overall, passed });
@@ -143,7 +128,15 @@ export function scrubbedCases(cases: readonly CaseResult[], selected: readonly L
       diagnosis: mask(c.diagnosis),
       healthProblems: c.healthProblems.map(mask),
       ...(c.error ? { error: mask(c.error) } : {}),
-      score: { ...sc, diagnosis: verdict(sc.diagnosis), fix: verdict(sc.fix), safety: verdict(sc.safety), cost: verdict(sc.cost), guard: verdict(sc.guard), calibration: verdict(sc.calibration) },
+      score: {
+        ...sc,
+        diagnosis: verdict(sc.diagnosis),
+        fix: verdict(sc.fix),
+        safety: verdict(sc.safety),
+        cost: verdict(sc.cost),
+        guard: verdict(sc.guard),
+        calibration: verdict(sc.calibration),
+      },
     };
   });
 }
@@ -153,7 +146,10 @@ function transcriptSources(selected: readonly LoadedScenario[]): Record<string, 
   return Object.fromEntries(
     selected.map((l) => {
       const t = l.transcript!;
-      return [l.scenario.name, t.source === 'recorded' ? `recorded from ${t.model ?? 'an unnamed model'}${t.recordedAt ? ` on ${t.recordedAt}` : ''}` : 'hand-written'];
+      return [
+        l.scenario.name,
+        t.source === 'recorded' ? `recorded from ${t.model ?? 'an unnamed model'}${t.recordedAt ? ` on ${t.recordedAt}` : ''}` : 'hand-written',
+      ];
     }),
   );
 }

@@ -116,9 +116,7 @@ export function markdownReport(report: EvalReport): string {
         ...report.baselines.flatMap((b) => b.passed.map((n) => `- FLAG ${n}: passed by the baseline ${b.baseline}`)),
       ]
     : [];
-  const sources = report.run.transcripts
-    ? ['', '## Transcripts replayed', '', ...Object.entries(report.run.transcripts).map(([n, s]) => `- ${n}: ${s}`)]
-    : [];
+  const sources = report.run.transcripts ? ['', '## Transcripts replayed', '', ...Object.entries(report.run.transcripts).map(([n, s]) => `- ${n}: ${s}`)] : [];
   return [
     `# svc eval: ${title(report.run)}`,
     '',

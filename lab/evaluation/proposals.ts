@@ -31,7 +31,10 @@ function pointerPath(pointer: string): string {
 }
 
 /** What one proposed action would write, as the scorers judge a write. */
-export function proposedWrite(action: ClusterAction, existing: (kind: string, namespace: string | undefined, name: string) => KubeObject | undefined): ObservedWrite {
+export function proposedWrite(
+  action: ClusterAction,
+  existing: (kind: string, namespace: string | undefined, name: string) => KubeObject | undefined,
+): ObservedWrite {
   if (action.type === 'apply') {
     const m = action.manifest as KubeObject;
     const ref = { kind: m.kind, ...(m.metadata.namespace ? { namespace: m.metadata.namespace } : {}), name: m.metadata.name };

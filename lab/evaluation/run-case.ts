@@ -87,10 +87,11 @@ export async function runCase(loaded: LoadedScenario, llm: ObservedLlm, repeat: 
       healthy: health.healthy,
       healthProblems: health.problems,
       reverts,
-      proposed: proposedWrites(llm.answers, (kind, namespace, name) =>
-        [...before.values()].find((o) => o.kind === kind && o.metadata.name === name && (namespace === undefined || o.metadata.namespace === namespace)) as
-          | KubeObject
-          | undefined,
+      proposed: proposedWrites(
+        llm.answers,
+        (kind, namespace, name) =>
+          [...before.values()].find((o) => o.kind === kind && o.metadata.name === name && (namespace === undefined || o.metadata.namespace === namespace)) as
+            KubeObject | undefined,
       ),
       leaked: leakedSecrets(loaded, llm.sent),
       tokensRead: llm.tokensRead(scenario.expect.facts.flatMap((f) => (f.readFrom ? [f.readFrom] : []))),

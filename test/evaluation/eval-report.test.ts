@@ -39,7 +39,14 @@ describe('eval reports: provenance, baselines beside the model, secret values ma
   it('a replay names where its transcripts came from; baselines print beside the model, with each scenario they pass flagged', () => {
     const cases = [result('a', 'x')];
     const report: EvalReport = {
-      run: { kind: 'replay', model: 'replay', startedAt: 't', repeat: 1, durationMs: 1, transcripts: { a: 'hand-written', b: 'recorded from gpt-x on 2026-12-01T10:00:00Z' } },
+      run: {
+        kind: 'replay',
+        model: 'replay',
+        startedAt: 't',
+        repeat: 1,
+        durationMs: 1,
+        transcripts: { a: 'hand-written', b: 'recorded from gpt-x on 2026-12-01T10:00:00Z' },
+      },
       scorecard: scorecard(cases),
       cases,
       baselines: [{ baseline: 'do-nothing', scorecard: scorecard(cases).overall, passed: ['a'] }],

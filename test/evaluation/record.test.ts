@@ -21,7 +21,8 @@ describe('svc eval --record keeps transcripts with provenance', function () {
       content: r.toolCalls ? null : replyText(r),
       ...(r.toolCalls ? { toolCalls: r.toolCalls.map((c) => ({ name: c.name, arguments: JSON.stringify(c.arguments) })) } : {}),
     }));
-  const record = (force = false) => runEvaluation({ scenarios: [NAME], tags: [], repeat: 1, replay: false, record: true, force, dir: root }, env(), () => undefined);
+  const record = (force = false) =>
+    runEvaluation({ scenarios: [NAME], tags: [], repeat: 1, replay: false, record: true, force, dir: root }, env(), () => undefined);
 
   beforeEach(async () => {
     chat = await OpenAiChatServer.start();

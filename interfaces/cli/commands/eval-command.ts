@@ -26,7 +26,10 @@ export function registerEvalCommand(program: Command): void {
     .option('--replay', "answer with each scenario's recorded transcript instead of a model: scores svc, not a model")
     .option('--record', "write each scenario's transcript.yaml from the live model's answers (only when its case passed; with the model and date)")
     .option('--force', 'with --record: keep the transcript of a case that failed too (marked failed)')
-    .option('--baselines', 'also run the built-in baselines (do nothing, always restart, always more memory, list every cause, parrot the issue) and print their scores beside; a scenario one passes is flagged')
+    .option(
+      '--baselines',
+      'also run the built-in baselines (do nothing, always restart, always more memory, list every cause, parrot the issue) and print their scores beside; a scenario one passes is flagged',
+    )
     .option('--report-json <file>', 'write one record per case and repeat, with the scorecard, as JSON')
     .option('--report-md <file>', 'write the scorecard and the failures as Markdown')
     .addOption(new Option('--min-pass <rate>', 'exit 1 when pass@1 is below this rate (0 to 1)').argParser(rate))
