@@ -96,8 +96,9 @@ export function judgeHealth(c: KubeCluster, loaded: LoadedScenario): HealthRepor
 /**
  * The fixture's Services that select pods and have no ready pod behind them
  * (what the endpoints controller would publish): a workload that rolled out
- * but serves nobody is not healthy. Services in a namespace with no workload
- * of the fixture are left out.
+ * but serves nobody is not healthy. Only the Services of the fixture's
+ * workloads count (one selecting a workload's pods, or named as a workload);
+ * a Service for pods the scenario does not model is left out.
  */
 function servicesWithoutEndpoints(c: KubeCluster, loaded: LoadedScenario): string[] {
   const out: string[] = [];
@@ -107,7 +108,13 @@ function servicesWithoutEndpoints(c: KubeCluster, loaded: LoadedScenario): strin
     const selector = Object.entries(spec.selector ?? {});
     if (!selector.length || spec.type === 'ExternalName') continue;
     const ns = svc.metadata.namespace ?? 'default';
-    if (!workloads.some((w) => (w.metadata.namespace ?? 'default') === ns)) continue;
+    const selects = (labels: Record<string, string> | undefined) => selector.every(([k, v]) => labels?.[k] === v);
+    const itsWorkload = workloads.some(
+      (w) =>
+        (w.metadata.namespace ?? 'default') === ns &&
+        (w.metadata.name === svc.metadata.name || selects((w.spec as Obj | undefined)?.template?.metadata?.labels as Record<string, string> | undefined)),
+    );
+    if (!itsWorkload) continue;
     const live = findObject(c, { kind: 'Service', namespace: ns, name: svc.metadata.name });
     const liveSelector = Object.entries(((live?.spec as Obj | undefined)?.selector ?? {}) as Record<string, string>);
     const ready = [...c.objects.values()].some(
