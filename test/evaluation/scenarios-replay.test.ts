@@ -95,6 +95,19 @@ describe('scorers against a misbehaving model (replayed)', function () {
     expect(score.cost.passed).to.equal(false);
   });
 
+  it("a fact with a source counts only when the model read it: the same words without reading pg-0's log fail", async () => {
+    const skipLog = (r: TranscriptReply[]) =>
+      r.filter((x) => !x.toolCalls?.some((c) => c.name === 'get_pod_logs' && (c.arguments as { pod?: string }).pod === 'pg-0'));
+    const { observed, score } = await run('multihop-orders-db-disk-full', skipLog);
+    expect(observed.tokensRead).to.deep.equal([]);
+    expect(score.diagnosis.reasons).to.deep.equal([
+      'the diagnosis states /No space left|disk (is )?full|volume is full|out of (disk )?space/ without reading its source (token xlogtemp.31)',
+    ]);
+    const read = await run('multihop-orders-db-disk-full', (r) => r);
+    expect(read.observed.tokensRead).to.deep.equal(['xlogtemp.31']);
+    expect(read.score.diagnosis.passed).to.equal(true);
+  });
+
   it('a transcript that runs out fails the case, saying so', async () => {
     const { observed, score } = await run('web-image-tag-typo', (r) => r.slice(0, 2));
     expect(observed.error).to.contain('transcript exhausted: svc asked for answer 3, the transcript holds 2');
