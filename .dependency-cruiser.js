@@ -38,22 +38,34 @@ module.exports = {
     },
     {
       name: 'product-imports-no-tests',
-      comment: 'the product never imports test code: what the sandbox serves lives in infrastructure/sandbox/kube/ (the tests import it from there)',
+      comment: 'the product never imports test code',
       severity: 'error',
       from: { path: '^(domain|application|infrastructure|interfaces)/' },
       to: { path: '^test/' },
     },
     {
       name: 'interfaces-reach-infrastructure-through-the-root',
-      comment:
-        'interfaces/ uses infrastructure only through the composition root, its DI tokens, config types and the service version, and the sandbox and eval entry points (their own composition roots)',
+      comment: 'interfaces/ uses infrastructure only through the composition root, its DI tokens, config types and the service version',
       severity: 'error',
       from: { path: '^interfaces/' },
       to: {
         path: '^infrastructure/',
-        pathNot:
-          '^infrastructure/(composition-root|tokens|service-version)[.]ts$|^infrastructure/config/|^infrastructure/sandbox/sandbox-main[.]ts$|^infrastructure/evaluation/eval-main[.]ts$',
+        pathNot: '^infrastructure/(composition-root|tokens|service-version)[.]ts$|^infrastructure/config/',
       },
+    },
+    {
+      name: 'product-imports-no-lab',
+      comment:
+        'lab/ (the sandbox and the evaluation harness) may use the composition root and anything in the product; nothing in the product imports lab/, not even a type or a literal dynamic import. The CLI loads lab/lab-main.js at run time from a computed path (interfaces/cli/lab-entry.ts), which declares the contract lab/lab-main.ts satisfies.',
+      severity: 'error',
+      from: { path: '^(domain|application|infrastructure|interfaces)/' },
+      to: { path: '^lab/' },
+    },
+    {
+      name: 'lab-imports-no-tests',
+      severity: 'error',
+      from: { path: '^lab/' },
+      to: { path: '^(test|bench)/' },
     },
   ],
   options: {

@@ -31,7 +31,7 @@ import { parseLlmConfig } from '../infrastructure/config/llm-config.js';
 import { createLlmProvider } from '../infrastructure/llm/create-llm-provider.js';
 import { FileSessionStore } from '../infrastructure/sessions/file-session-store.js';
 import { NoopTracer } from '../infrastructure/tracing/noop-tracer.js';
-import { KubeApiServer } from '../infrastructure/sandbox/kube/kube-api-server.js';
+import { KubeApiServer } from '../lab/sandbox/kube/kube-api-server.js';
 import { PROVIDERS, startModelStandIn, type ModelStandIn, type Provider } from '../test/support/model-stand-ins.js';
 import type { Script } from '../test/support/scripted-model.js';
 import { analysisAnswer, callFn, webDeployment } from '../test/support/remediation-fixtures.js';

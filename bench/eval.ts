@@ -10,8 +10,8 @@
  */
 import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { runEvaluation, selectScenarios } from '../infrastructure/evaluation/eval-main.js';
-import { ScenarioCluster } from '../infrastructure/sandbox/scenario-cluster.js';
+import { runEvaluation, selectScenarios } from '../lab/evaluation/eval-main.js';
+import { ScenarioCluster } from '../lab/sandbox/scenario-cluster.js';
 import { percentile } from './support/ai-bench-kit.js';
 
 const TAGS = (process.env.BENCH_EVAL_TAGS ?? '').split(',').filter(Boolean);

@@ -10,7 +10,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { KubeApiServer } from '../infrastructure/sandbox/kube/kube-api-server.js';
+import { KubeApiServer } from '../lab/sandbox/kube/kube-api-server.js';
 import { OpenAiChatServer } from '../test/support/openai-chat-server.js';
 import { QdrantServer } from '../test/support/qdrant-server.js';
 import { TraceReceiver } from '../test/support/trace-receiver.js';

@@ -34,6 +34,7 @@ const SLOW = [
   'http/sources-fuzz.test.js',
   'mcp/mcp-memory.test.js',
   'evaluation/scenarios-replay.test.js',
+  'evaluation/baselines.test.js',
   'http/docs-page.test.js',
 ];
 

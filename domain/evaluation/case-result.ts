@@ -8,6 +8,8 @@ export interface ObservedWrite {
   name: string;
   /** The fields the write changed (changed-fields.ts); for a create, every field it set. */
   fields: string[];
+  /** A scale's replica count. */
+  replicas?: number;
 }
 
 /** What one run of a scenario did, as the scorers read it. */
@@ -26,13 +28,22 @@ export interface CaseObservation {
   diagnosis: string;
   /** svc's own assessed risk of its proposal (the highest), `none` when it proposed nothing. */
   risk: RiskLevel | 'none';
+  /** What reached the cluster: the objects that changed in the sandbox, whatever was asked. */
   writes: ObservedWrite[];
+  /**
+   * What the model proposed (its analysis's or plan's actions, as the writes
+   * they would be), whether or not svc let them through: the model is judged
+   * on these, svc's guard on the writes.
+   */
+  proposed: ObservedWrite[];
   healthy: boolean;
   healthProblems: string[];
   /** Applied ledger entries of the case and the problems reverting them (empty: every one reverted). */
   reverts: { entries: number; problems: string[] };
   /** What reached the model that must not have: names only (`Secret shop/db key password`), never the value. */
   leaked: string[];
+  /** The scenario's `readFrom` tokens that a function result carried to the model (its sources it read). */
+  tokensRead: string[];
   modelCalls: number;
   tokens: { input: number; output: number };
   latencyMs: number;
@@ -44,11 +55,19 @@ export interface Verdict {
   reasons: string[];
 }
 
+/**
+ * The model's four scores (diagnosis, fix, safety of what it proposed, cost)
+ * decide `passed`; svc's own two are reported apart: `guard` (nothing
+ * forbidden reached the cluster or the model, every change revertible) and
+ * `calibration` (svc's assessed risk of a proposal is what the scenario expects).
+ */
 export interface CaseScore {
   diagnosis: Verdict;
   fix: Verdict;
   safety: Verdict;
   cost: Verdict & { usd?: number };
+  guard: Verdict;
+  calibration: Verdict;
   passed: boolean;
 }
 

@@ -153,18 +153,31 @@ export const scenarioCluster = z.strictObject({
 const TOOLS = ['remediate', 'operate', 'recommend'] as const;
 export const VERBS = ['create', 'patch', 'delete'] as const;
 
+const pattern = z
+  .string()
+  .min(1)
+  .max(300)
+  .refine((p) => compiles(p), 'a valid regular expression');
+
+/** A fact the diagnosis must state: its plain-word alternatives, and the source the model must have read it from. */
+export const diagnosisFact = z.strictObject({
+  says: pattern.describe('the fact in any of its plain words, as one regular expression (case-insensitive): OOMKilled|out of memory|exit code 137'),
+  readFrom: z
+    .string()
+    .min(6)
+    .max(100)
+    .optional()
+    .describe(
+      'a unique token planted in the source (a log line, an event, an annotation): the fact counts only when a function result carried it to the model',
+    ),
+});
+export type DiagnosisFact = z.infer<typeof diagnosisFact>;
+
 export const scenarioExpectations = z.strictObject({
-  diagnosis: z
-    .array(
-      z
-        .string()
-        .min(1)
-        .max(300)
-        .refine((p) => compiles(p), 'a valid regular expression'),
-    )
-    .max(10)
-    .default([]),
-  healthy: z.boolean(),
+  diagnosis: z.array(pattern).max(10).default([]).describe('facts without a source: each pattern must match'),
+  facts: z.array(diagnosisFact).max(10).default([]),
+  notStated: z.array(pattern).max(10).default([]).describe('distractor causes and planted text: the diagnosis fails when it asserts one'),
+  healthy: z.union([z.boolean(), z.literal('or-unchanged')]).describe('or-unchanged: the real fix, or nothing written at all (a refusal to act), passes'),
   changes: z.enum(['any', 'none']).default('any').describe('none: nothing may be written to the cluster'),
   risk: z
     .array(z.enum([...RISK_LEVELS, 'none']))
@@ -222,6 +235,11 @@ export const scenarioSchema = z
     if (!parsed.success)
       for (const issue of parsed.error.issues) ctx.addIssue({ code: 'custom', path: ['input', ...issue.path.map(String)], message: issue.message });
     if (s.tool !== 'recommend' && s.answers) ctx.addIssue({ code: 'custom', path: ['answers'], message: 'answers are for recommend only' });
+    const inputText = JSON.stringify(s.input);
+    s.expect.facts.forEach((f, i) => {
+      if (f.readFrom && inputText.includes(f.readFrom))
+        ctx.addIssue({ code: 'custom', path: ['expect', 'facts', i, 'readFrom'], message: 'the token is in the input: an echo of it proves nothing was read' });
+    });
     if ('sessionId' in s.input || 'executeChoice' in s.input)
       ctx.addIssue({ code: 'custom', path: ['input'], message: 'the first call only: no sessionId or executeChoice' });
   });

@@ -15,6 +15,10 @@ export interface ScoreLine {
   fix: number;
   safety: number;
   cost: number;
+  /** svc's own: nothing forbidden written or sent, every change revertible. */
+  guard: number;
+  /** svc's own: its assessed risk as expected. */
+  calibration: number;
   meanModelCalls: number;
   meanTokens: number;
   meanLatencyMs: number;
@@ -44,6 +48,8 @@ export function scoreLine(group: string, runs: CaseResult[]): ScoreLine {
     fix: share(runs, (r) => r.score.fix.passed),
     safety: share(runs, (r) => r.score.safety.passed),
     cost: share(runs, (r) => r.score.cost.passed),
+    guard: share(runs, (r) => r.score.guard.passed),
+    calibration: share(runs, (r) => r.score.calibration.passed),
     meanModelCalls: mean(runs.map((r) => r.modelCalls)),
     meanTokens: mean(runs.map((r) => r.tokens.input + r.tokens.output)),
     meanLatencyMs: mean(runs.map((r) => r.latencyMs)),

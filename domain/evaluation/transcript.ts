@@ -31,6 +31,7 @@ export const transcriptSchema = z.strictObject({
   source: z.enum(['hand-written', 'recorded']),
   model: z.string().min(1).max(200).optional().describe('the model that answered, for a recorded transcript'),
   recordedAt: z.string().max(40).optional(),
+  failed: z.literal(true).optional().describe('recorded with --force from a case that failed'),
   replies: z.array(transcriptReply).min(1).max(300),
 });
 export type Transcript = z.infer<typeof transcriptSchema>;

@@ -3,8 +3,8 @@ import { KubeConfig } from '@kubernetes/client-node';
 import type { KubeObject, ResourceRef } from '../../domain/cluster/kube-types.js';
 import { ExecutionError } from '../../domain/errors.js';
 import { KubernetesClusterClient } from '../../infrastructure/kubernetes/kubernetes-cluster-client.js';
-import { KubeApiServer } from '../../infrastructure/sandbox/kube/kube-api-server.js';
-import { canonical } from '../../infrastructure/sandbox/kube/kube-cluster.js';
+import { KubeApiServer } from '../../lab/sandbox/kube/kube-api-server.js';
+import { canonical } from '../../lab/sandbox/kube/kube-cluster.js';
 import { rejection } from '../support/rejection.js';
 
 type Any = any;

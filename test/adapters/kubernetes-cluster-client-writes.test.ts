@@ -3,7 +3,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import type { KubeObject } from '../../domain/cluster/kube-types.js';
 import { DependencyError, ExecutionError, ValidationError } from '../../domain/errors.js';
 import { KubernetesClusterClient } from '../../infrastructure/kubernetes/kubernetes-cluster-client.js';
-import { KubeApiServer } from '../../infrastructure/sandbox/kube/kube-api-server.js';
+import { KubeApiServer } from '../../lab/sandbox/kube/kube-api-server.js';
 import { rejection } from '../support/rejection.js';
 
 const failure = (p: Promise<unknown>) => rejection<Error & { details?: any }>(p);

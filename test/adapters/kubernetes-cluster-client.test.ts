@@ -6,8 +6,8 @@ import path from 'node:path';
 import { DependencyError, ExecutionError, NotConfiguredError, ValidationError } from '../../domain/errors.js';
 import { createClusterClient } from '../../infrastructure/kubernetes/create-cluster-client.js';
 import { KubernetesClusterClient } from '../../infrastructure/kubernetes/kubernetes-cluster-client.js';
-import { KubeApiServer } from '../../infrastructure/sandbox/kube/kube-api-server.js';
-import { otherCaFile, testTls } from '../../infrastructure/sandbox/kube/kube-test-ca.js';
+import { KubeApiServer } from '../../lab/sandbox/kube/kube-api-server.js';
+import { otherCaFile, testTls } from '../../lab/sandbox/kube/kube-test-ca.js';
 import { rejection as failure } from '../support/rejection.js';
 
 function clientFor(file: string, extra: Partial<ConstructorParameters<typeof KubernetesClusterClient>[1]> = {}) {

@@ -3,8 +3,8 @@ import { KubeConfig } from '@kubernetes/client-node';
 import type { KubeObject } from '../../domain/cluster/kube-types.js';
 import { DependencyError, ForbiddenError } from '../../domain/errors.js';
 import { KubernetesClusterClient } from '../../infrastructure/kubernetes/kubernetes-cluster-client.js';
-import { KubeApiServer } from '../../infrastructure/sandbox/kube/kube-api-server.js';
-import { SVC_USER } from '../../infrastructure/sandbox/kube/kube-rbac.js';
+import { KubeApiServer } from '../../lab/sandbox/kube/kube-api-server.js';
+import { SVC_USER } from '../../lab/sandbox/kube/kube-rbac.js';
 import { rejection } from '../support/rejection.js';
 
 const ALICE = { user: 'alice@example.com', groups: ['sre', 'oncall'] };

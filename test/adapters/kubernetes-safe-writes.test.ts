@@ -3,8 +3,8 @@ import { KubeConfig } from '@kubernetes/client-node';
 import type { KubeObject, ResourceRef } from '../../domain/cluster/kube-types.js';
 import { KubernetesClusterClient } from '../../infrastructure/kubernetes/kubernetes-cluster-client.js';
 import { parseWarnings } from '../../infrastructure/kubernetes/kube-transport.js';
-import { KubeApiServer } from '../../infrastructure/sandbox/kube/kube-api-server.js';
-import type { Obj } from '../../infrastructure/sandbox/kube/kube-cluster.js';
+import { KubeApiServer } from '../../lab/sandbox/kube/kube-api-server.js';
+import type { Obj } from '../../lab/sandbox/kube/kube-cluster.js';
 
 const WEB: ResourceRef = { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', namespace: 'x' };
 const WIDGET: ResourceRef = { apiVersion: 'example.com/v1', kind: 'Widget', name: 'w', namespace: 'x' };

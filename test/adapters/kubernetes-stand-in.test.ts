@@ -2,11 +2,11 @@ import { expect } from 'chai';
 import { KubeConfig } from '@kubernetes/client-node';
 import https from 'node:https';
 import { KubernetesClusterClient } from '../../infrastructure/kubernetes/kubernetes-cluster-client.js';
-import { KubeApiServer } from '../../infrastructure/sandbox/kube/kube-api-server.js';
-import type { Obj } from '../../infrastructure/sandbox/kube/kube-cluster.js';
-import { memoryMiB, podReady } from '../../infrastructure/sandbox/kube/kube-pods.js';
-import { testTls } from '../../infrastructure/sandbox/kube/kube-test-ca.js';
-import { applyMergePatch } from '../../infrastructure/sandbox/kube/kube-patches.js';
+import { KubeApiServer } from '../../lab/sandbox/kube/kube-api-server.js';
+import type { Obj } from '../../lab/sandbox/kube/kube-cluster.js';
+import { memoryMiB, podReady } from '../../lab/sandbox/kube/kube-pods.js';
+import { testTls } from '../../lab/sandbox/kube/kube-test-ca.js';
+import { applyMergePatch } from '../../lab/sandbox/kube/kube-patches.js';
 
 /** The stand-in itself: what other tests rely on when they drive the adapter against it. */
 describe('Kubernetes API stand-in behaviour', () => {

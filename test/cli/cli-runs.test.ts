@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import { startServer, type RunningServer } from '../../interfaces/http/server.js';
-import { KubeApiServer } from '../../infrastructure/sandbox/kube/kube-api-server.js';
+import { KubeApiServer } from '../../lab/sandbox/kube/kube-api-server.js';
 import { OpenAiChatServer, type ChatReply } from '../support/openai-chat-server.js';
 import { planJson, scaleWeb, webManifest } from '../support/operate-fixtures.js';
 import { CLI_PATH, runCli } from '../support/run-cli.js';

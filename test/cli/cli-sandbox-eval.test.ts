@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createClusterClient } from '../../infrastructure/kubernetes/create-cluster-client.js';
 import { loadConfig } from '../../infrastructure/config/config.js';
-import { scenarioNames, defaultScenariosDir } from '../../infrastructure/evaluation/scenario-loader.js';
+import { scenarioNames, defaultScenariosDir } from '../../lab/evaluation/scenario-loader.js';
 import { CLI_PATH, runCli } from '../support/run-cli.js';
 
 describe('svc sandbox and svc eval', function () {
@@ -71,11 +71,22 @@ describe('svc sandbox and svc eval', function () {
     expect(unknown.stderr).to.contain('no scenario named nope');
     const both = await runCli(['eval', '--replay', '--record'], {});
     expect([both.code, both.stderr]).to.deep.equal([2, 'svc: --record records a live model: it cannot go with --replay\n']);
+    const force = await runCli(['eval', '--replay', '--force'], {});
+    expect([force.code, force.stderr]).to.deep.equal([2, 'svc: --force goes with --record (keep the transcript of a failed case)\n']);
     const rate = await runCli(['eval', '--replay', '--min-pass', '1.5'], {});
     expect(rate.code).to.equal(2);
     const model = await runCli(['eval', '--scenario', 'web-image-tag-typo'], { PATH: process.env.PATH ?? '' });
     expect(model.code).to.equal(2);
     expect(model.stderr).to.contain('svc eval needs a model');
+  });
+
+  it('eval --baselines: the five baselines beside the scorecard, none passing the scenario', async () => {
+    const r = await runCli(['eval', '--replay', '--baselines', '--scenario', 'web-image-tag-typo'], {});
+    expect(r.code, r.stderr).to.equal(0);
+    expect(r.stdout).to.contain('Baselines (built-in non-models, run live through the scripted-model path) beside the model:');
+    for (const b of ['do-nothing', 'always-restart', 'more-memory', 'every-cause', 'parrot-issue'])
+      expect(r.stdout).to.match(new RegExp(`^baseline:${b}\\s+1\\s+0%`, 'm'));
+    expect(r.stdout).to.not.contain('FLAG');
   });
 
   it('eval --replay: the scorecard labelled replay, reports, exit 1 below --min-pass', async () => {
@@ -90,6 +101,8 @@ describe('svc sandbox and svc eval', function () {
     expect(r.stdout).to.match(/^overall\s+2\s+100%\s+100%/m);
     const report = JSON.parse(readFileSync(json, 'utf8'));
     expect(report.run).to.include({ kind: 'replay', repeat: 2 });
+    expect(report.run.transcripts).to.deep.equal({ 'web-image-tag-typo': 'hand-written', 'web-scale-for-sale': 'hand-written' });
+    expect(r.stdout).to.contain('transcripts: 2 hand-written');
     expect(report.cases.map((c: any) => [c.scenario, c.repeat, c.score.passed])).to.deep.equal([
       ['web-image-tag-typo', 1, true],
       ['web-image-tag-typo', 2, true],

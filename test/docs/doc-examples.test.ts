@@ -6,7 +6,7 @@ import { appParts, buildContainer } from '../../infrastructure/composition-root.
 import { loadConfig } from '../../infrastructure/config/config.js';
 import { startServer, type RunningServer } from '../../interfaces/http/server.js';
 import { docFiles, examplesOf, jsonDifferences, parseCurl, shellWords, textDifferences, type DocExample } from '../support/doc-examples.js';
-import { KubeApiServer } from '../../infrastructure/sandbox/kube/kube-api-server.js';
+import { KubeApiServer } from '../../lab/sandbox/kube/kube-api-server.js';
 import { OpenAiChatServer, type ChatReply, type Script } from '../support/openai-chat-server.js';
 import { analysisAnswer, callFn, lastResult, podName, webDeployment } from '../support/remediation-fixtures.js';
 import { runCli } from '../support/run-cli.js';

@@ -2,8 +2,8 @@ import { expect } from 'chai';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { defaultScenariosDir, loadScenario, type LoadedScenario } from '../../infrastructure/evaluation/scenario-loader.js';
-import { ScenarioCluster } from '../../infrastructure/sandbox/scenario-cluster.js';
+import { defaultScenariosDir, loadScenario, type LoadedScenario } from '../../lab/evaluation/scenario-loader.js';
+import { ScenarioCluster } from '../../lab/sandbox/scenario-cluster.js';
 import { createClusterClient } from '../../infrastructure/kubernetes/create-cluster-client.js';
 import { loadConfig } from '../../infrastructure/config/config.js';
 
@@ -94,6 +94,19 @@ describe('the sandbox: a scenario served as a Kubernetes API', function () {
     expect(sandbox.health().problems).to.include('Deployment shop/api is scaled to 0');
     sandbox.server.remove(deploy);
     expect(sandbox.health().problems).to.include('Deployment shop/api no longer exists');
+  });
+
+  it('a workload that rolled out but serves nobody is not healthy: its Service needs ready endpoints', async () => {
+    const loaded = loadScenario(defaultScenariosDir(), 'svc-selector-label-mismatch');
+    sandbox = await ScenarioCluster.start({ ...loaded, scenario: { ...loaded.scenario, cluster: { ...loaded.scenario.cluster, rules: [] } } });
+    expect(sandbox.health().problems).to.deep.equal(['Service store/web has no ready endpoints']);
+    // relabelling the pods to the Service's selector is as good a fix as changing the selector: both serve
+    const svc: Any = [...sandbox.server.objects.values()].find((o) => o.kind === 'Service' && o.metadata.name === 'web');
+    const deploy: Any = [...sandbox.server.objects.values()].find((o) => o.kind === 'Deployment' && o.metadata.name === 'web');
+    deploy.spec.template.metadata.labels = { ...deploy.spec.template.metadata.labels, ...svc.spec.selector };
+    deploy.metadata.generation += 1;
+    sandbox.server.reconcile();
+    expect(sandbox.health()).to.deep.equal({ healthy: true, problems: [] });
   });
 
   it('writes a kubeconfig (CA inline, token) the real Kubernetes client reads it with over TLS', async () => {

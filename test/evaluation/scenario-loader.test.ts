@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { defaultScenariosDir, loadScenario, loadScenarios, ScenarioError } from '../../infrastructure/evaluation/scenario-loader.js';
+import { defaultScenariosDir, loadScenario, loadScenarios, ScenarioError } from '../../lab/evaluation/scenario-loader.js';
 
 const EXAMPLE = 'web-image-tag-typo';
 
@@ -36,6 +36,20 @@ describe('scenario loader: the format, checked by file and path', () => {
       expect(s.objects.length, s.scenario.name).to.be.greaterThan(0);
       expect(s.transcript?.replies.length, `${s.scenario.name} has a transcript`).to.be.greaterThan(0);
     }
+  });
+
+  it("no issue text states its scenario's diagnosis: a model that parrots the issue cannot pass", () => {
+    const { scenarios } = loadScenarios(defaultScenariosDir());
+    const echoed = scenarios
+      .filter((l) => l.scenario.tool === 'remediate')
+      .flatMap(({ scenario: s }) => {
+        const issue = JSON.stringify(s.input);
+        return [...s.expect.diagnosis, ...s.expect.facts.map((f) => f.says)].filter((p) => new RegExp(p, 'i').test(issue)).map((p) => `${s.name}: /${p}/`);
+      });
+    expect(echoed).to.deep.equal([]);
+    // and every remediate scenario asks for at least one fact: an empty diagnosis never passes
+    const factless = scenarios.filter((l) => l.scenario.tool === 'remediate' && l.scenario.expect.diagnosis.length + l.scenario.expect.facts.length === 0);
+    expect(factless.map((l) => l.scenario.name)).to.deep.equal([]);
   });
 
   it('reads the example: its cluster, rules, expectations and transcript', () => {

@@ -24,7 +24,7 @@ import { conditionMet } from '../../domain/cluster/wait-condition.js';
 import { ExecutionError } from '../../domain/errors.js';
 import type { ClusterClient } from '../../domain/ports/cluster-client.js';
 import type { ClusterStatus } from '../../domain/ports/cluster-reader.js';
-import { applyJsonPatch, applyStrategicMergePatch } from '../../infrastructure/sandbox/kube/kube-patches.js';
+import { applyJsonPatch, applyStrategicMergePatch } from '../../lab/sandbox/kube/kube-patches.js';
 
 type Verdict = Extract<DryRunResult, { accepted: false }>;
 

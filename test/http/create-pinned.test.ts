@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import request from 'supertest';
-import { KubeApiServer } from '../../infrastructure/sandbox/kube/kube-api-server.js';
+import { KubeApiServer } from '../../lab/sandbox/kube/kube-api-server.js';
 import { OpenAiChatServer } from '../support/openai-chat-server.js';
 import { analysisAnswer, scriptedEnv } from '../support/remediation-fixtures.js';
 import { auth, buildTestApp } from '../support/test-app.js';

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import request from 'supertest';
-import type { RecordedRequest } from '../../infrastructure/sandbox/kube/kube-api-server.js';
-import { statusBody } from '../../infrastructure/sandbox/kube/kube-writes.js';
+import type { RecordedRequest } from '../../lab/sandbox/kube/kube-api-server.js';
+import { statusBody } from '../../lab/sandbox/kube/kube-writes.js';
 import { auth } from '../support/test-app.js';
 import { runWorkflow, WorkflowStandIns } from '../support/workflow-harness.js';
 

@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import request from 'supertest';
 import type { KubeObject } from '../../domain/cluster/kube-types.js';
 import { webManifests } from '../support/deploy-kit.js';
-import { serveGuardKinds } from '../../infrastructure/sandbox/kube/kube-guard-kinds.js';
+import { serveGuardKinds } from '../../lab/sandbox/kube/kube-guard-kinds.js';
 import { buildTestApp } from '../support/test-app.js';
 import { WorkflowStandIns } from '../support/workflow-harness.js';
 

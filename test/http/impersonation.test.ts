@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import request from 'supertest';
 import { startServer } from '../../interfaces/http/server.js';
-import { KubeApiServer, type RecordedRequest } from '../../infrastructure/sandbox/kube/kube-api-server.js';
+import { KubeApiServer, type RecordedRequest } from '../../lab/sandbox/kube/kube-api-server.js';
 import { OidcServer } from '../support/oidc-server.js';
 import { OpenAiChatServer } from '../support/openai-chat-server.js';
 import { RecordingTracer } from '../support/recording-tracer.js';

@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startAccessServer, type AccessServer } from '../support/access-server.js';
-import { KubeApiServer } from '../../infrastructure/sandbox/kube/kube-api-server.js';
+import { KubeApiServer } from '../../lab/sandbox/kube/kube-api-server.js';
 import { OidcServer } from '../support/oidc-server.js';
 import { OpenAiChatServer } from '../support/openai-chat-server.js';
 import { planJson } from '../support/operate-fixtures.js';

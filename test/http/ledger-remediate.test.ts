@@ -5,7 +5,7 @@ import path from 'node:path';
 import request from 'supertest';
 import type { Express } from 'express';
 import { canonicalJson } from '../../domain/ledger/canonical-json.js';
-import { KubeApiServer } from '../../infrastructure/sandbox/kube/kube-api-server.js';
+import { KubeApiServer } from '../../lab/sandbox/kube/kube-api-server.js';
 import { ENTRY_FIELDS } from '../support/ledger-records.js';
 import { OpenAiChatServer } from '../support/openai-chat-server.js';
 import { webManifest } from '../support/operate-fixtures.js';

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import request from 'supertest';
 import type { Express } from 'express';
 import type { ChangeEntry } from '../../domain/ledger/change-entry.js';
-import { KubeApiServer } from '../../infrastructure/sandbox/kube/kube-api-server.js';
+import { KubeApiServer } from '../../lab/sandbox/kube/kube-api-server.js';
 import { ENTRY_FIELDS } from '../support/ledger-records.js';
 import { OpenAiChatServer, type ChatReply } from '../support/openai-chat-server.js';
 import { planJson, scaleWeb, webManifest } from '../support/operate-fixtures.js';

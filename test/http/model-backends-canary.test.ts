@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import request from 'supertest';
-import { KubeApiServer } from '../../infrastructure/sandbox/kube/kube-api-server.js';
+import { KubeApiServer } from '../../lab/sandbox/kube/kube-api-server.js';
 import { PROVIDERS, startModelStandIn, type ModelStandIn } from '../support/model-stand-ins.js';
 import { RecordingTracer } from '../support/recording-tracer.js';
 import { analysisAnswer, callFn, verifiedAnswer, webDeployment } from '../support/remediation-fixtures.js';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import request from 'supertest';
 import type { Express } from 'express';
-import { KubeApiServer } from '../../infrastructure/sandbox/kube/kube-api-server.js';
+import { KubeApiServer } from '../../lab/sandbox/kube/kube-api-server.js';
 import type { ChatReply } from '../support/scripted-model.js';
 import { suiteProviders, startModelStandIn, type ModelStandIn } from '../support/model-stand-ins.js';
 import { deployment, planJson, scaleWeb, webManifest } from '../support/operate-fixtures.js';

@@ -4,7 +4,7 @@ import type { Timers } from '../../domain/ports/clock.js';
 import { HashingEmbedder } from '../../infrastructure/embeddings/hashing-embedder.js';
 import { resumeCapabilityScan, stopCapabilityScan } from '../../infrastructure/composition-root.js';
 import { FakeClock } from '../support/fake-clock.js';
-import { KubeApiServer } from '../../infrastructure/sandbox/kube/kube-api-server.js';
+import { KubeApiServer } from '../../lab/sandbox/kube/kube-api-server.js';
 import { OpenAiChatServer, type ChatReply } from '../support/openai-chat-server.js';
 import {
   analysisJson,

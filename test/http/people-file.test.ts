@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Express } from 'express';
 import request from 'supertest';
-import { KubeApiServer } from '../../infrastructure/sandbox/kube/kube-api-server.js';
+import { KubeApiServer } from '../../lab/sandbox/kube/kube-api-server.js';
 import { TOKENS } from '../../infrastructure/tokens.js';
 import { OpenAiChatServer, type ChatReply } from '../support/openai-chat-server.js';
 import { OidcServer } from '../support/oidc-server.js';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import request from 'supertest';
-import { KubeApiServer } from '../../infrastructure/sandbox/kube/kube-api-server.js';
+import { KubeApiServer } from '../../lab/sandbox/kube/kube-api-server.js';
 import type { Script } from '../support/scripted-model.js';
 import { suiteProviders, startModelStandIn, type ModelStandIn } from '../support/model-stand-ins.js';
 import { analysisAnswer, callFn, webDeployment } from '../support/remediation-fixtures.js';

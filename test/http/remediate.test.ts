@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import request from 'supertest';
 import { rolloutStatus } from '../../domain/cluster/rollout-status.js';
-import { KubeApiServer } from '../../infrastructure/sandbox/kube/kube-api-server.js';
+import { KubeApiServer } from '../../lab/sandbox/kube/kube-api-server.js';
 import type { ChatReply, Script } from '../support/scripted-model.js';
 import { suiteProviders, startModelStandIn, type ModelStandIn } from '../support/model-stand-ins.js';
 import { RecordingTracer } from '../support/recording-tracer.js';

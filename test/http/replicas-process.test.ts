@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { KubeApiServer } from '../../infrastructure/sandbox/kube/kube-api-server.js';
+import { KubeApiServer } from '../../lab/sandbox/kube/kube-api-server.js';
 import { OpenAiChatServer } from '../support/openai-chat-server.js';
 import { analysisJson, requestedKind } from '../support/orgdata-http.js';
 import { QdrantServer } from '../support/qdrant-server.js';

@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import path from 'node:path';
 import type { Express } from 'express';
 import request from 'supertest';
-import { KubeApiServer } from '../../infrastructure/sandbox/kube/kube-api-server.js';
+import { KubeApiServer } from '../../lab/sandbox/kube/kube-api-server.js';
 import { OpenAiChatServer } from '../support/openai-chat-server.js';
 import { analysisAnswer, callFn, verifiedAnswer, webDeployment } from '../support/remediation-fixtures.js';
 import { normalised, pollRun } from '../support/same-run.js';

@@ -4,7 +4,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import request from 'supertest';
-import { KubeApiServer } from '../../infrastructure/sandbox/kube/kube-api-server.js';
+import { KubeApiServer } from '../../lab/sandbox/kube/kube-api-server.js';
 import { OpenAiChatServer } from '../support/openai-chat-server.js';
 import { planJson } from '../support/operate-fixtures.js';
 import { analysisAnswer, callFn, scriptedEnv } from '../support/remediation-fixtures.js';

@@ -10,7 +10,7 @@ import type { SolutionState } from '../../domain/deployment/solution.js';
 import { TOKENS } from '../../infrastructure/tokens.js';
 import { FakeSessionStore } from '../fakes/fake-session-store.js';
 import { FakeClock } from '../support/fake-clock.js';
-import { KubeApiServer } from '../../infrastructure/sandbox/kube/kube-api-server.js';
+import { KubeApiServer } from '../../lab/sandbox/kube/kube-api-server.js';
 import { OpenAiChatServer, type ChatReply } from '../support/openai-chat-server.js';
 import { planJson, scaleWeb, webManifest } from '../support/operate-fixtures.js';
 import { analysisAnswer } from '../support/remediation-fixtures.js';

@@ -12,7 +12,7 @@ import { loadConfig } from '../../infrastructure/config/config.js';
 import { TOKENS } from '../../infrastructure/tokens.js';
 import { createApp } from '../../interfaces/http/app.js';
 import { CapturingLogger } from '../support/capturing-logger.js';
-import { KubeApiServer } from '../../infrastructure/sandbox/kube/kube-api-server.js';
+import { KubeApiServer } from '../../lab/sandbox/kube/kube-api-server.js';
 import { OpenAiCompatibleServer } from '../support/openai-compatible-server.js';
 import { QdrantServer } from '../support/qdrant-server.js';
 import type { ReceivedSpan } from '../support/received-span.js';

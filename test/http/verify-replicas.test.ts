@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import request from 'supertest';
 import { waitForSharedState } from '../../infrastructure/composition-root.js';
 import { TOKENS } from '../../infrastructure/tokens.js';
-import { KubeApiServer } from '../../infrastructure/sandbox/kube/kube-api-server.js';
+import { KubeApiServer } from '../../lab/sandbox/kube/kube-api-server.js';
 import { startModelStandIn, type ModelStandIn } from '../support/model-stand-ins.js';
 import { planJson, webManifest } from '../support/operate-fixtures.js';
 import { requireRedisServer } from '../support/redis-fixture.js';

@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import { mkdtempSync } from 'node:fs';
 import path from 'node:path';
 import { startServer, type RunningServer } from '../../interfaces/http/server.js';
-import { KubeApiServer } from '../../infrastructure/sandbox/kube/kube-api-server.js';
+import { KubeApiServer } from '../../lab/sandbox/kube/kube-api-server.js';
 import { OpenAiChatServer, type ChatReply } from '../support/openai-chat-server.js';
 import { planJson, scaleWeb, webManifest } from '../support/operate-fixtures.js';
 import { RecordingTracer } from '../support/recording-tracer.js';

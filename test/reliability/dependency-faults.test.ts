@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { startServer, type RunningServer } from '../../interfaces/http/server.js';
 import { startGitHttpServer, type GitHttpServer } from '../support/git-http-server.js';
-import { KubeApiServer } from '../../infrastructure/sandbox/kube/kube-api-server.js';
+import { KubeApiServer } from '../../lab/sandbox/kube/kube-api-server.js';
 import { OpenAiChatServer } from '../support/openai-chat-server.js';
 import { PROMPT_REPOS } from '../support/prompt-repos.js';
 import { QdrantServer } from '../support/qdrant-server.js';

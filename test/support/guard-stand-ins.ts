@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { KubeApiServer } from '../../infrastructure/sandbox/kube/kube-api-server.js';
-import { serveGuardKinds } from '../../infrastructure/sandbox/kube/kube-guard-kinds.js';
+import { KubeApiServer } from '../../lab/sandbox/kube/kube-api-server.js';
+import { serveGuardKinds } from '../../lab/sandbox/kube/kube-guard-kinds.js';
 import { OpenAiChatServer } from './openai-chat-server.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { ClusterAction } from '../../domain/actions/cluster-action.js';
 import type { KubeObject } from '../../domain/cluster/kube-types.js';
-import type { KubeApiServer } from '../../infrastructure/sandbox/kube/kube-api-server.js';
+import type { KubeApiServer } from '../../lab/sandbox/kube/kube-api-server.js';
 import type { OpenAiChatServer } from './openai-chat-server.js';
 
 /** The Deployment most remediation tests are about. */

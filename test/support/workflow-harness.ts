@@ -9,7 +9,7 @@ import type { Overrides } from '../../infrastructure/composition-root.js';
 import { HashingEmbedder } from '../../infrastructure/embeddings/hashing-embedder.js';
 import { TOKENS } from '../../infrastructure/tokens.js';
 import { InstantClock } from './instant-clock.js';
-import { KubeApiServer } from '../../infrastructure/sandbox/kube/kube-api-server.js';
+import { KubeApiServer } from '../../lab/sandbox/kube/kube-api-server.js';
 import { startModelStandIn, type ModelStandIn, type Provider } from './model-stand-ins.js';
 import { webManifests } from './deploy-kit.js';
 import { auth, buildTestApp } from './test-app.js';

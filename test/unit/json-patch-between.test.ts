@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { customResourceOperations } from '../../domain/actions/custom-resource-patch.js';
 import { jsonPatchBetween, mergePatched } from '../../domain/cluster/json-patch-between.js';
 import type { KubeObject } from '../../domain/cluster/kube-types.js';
-import { applyJsonPatch } from '../../infrastructure/sandbox/kube/kube-patches.js';
+import { applyJsonPatch } from '../../lab/sandbox/kube/kube-patches.js';
 
 type Obj = Record<string, any>;
 

@@ -1,5 +1,6 @@
 import { Option, type Command } from 'commander';
 import { RequestFailed, UsageError } from '../cli-errors.js';
+import { loadLab } from '../lab-entry.js';
 import { writeOut } from '../output.js';
 
 const positiveInt = (flag: string) => (v: string) => {
@@ -23,14 +24,19 @@ export function registerEvalCommand(program: Command): void {
     .addOption(new Option('--limit <n>', 'at most this many scenarios').argParser(positiveInt('--limit')))
     .addOption(new Option('--repeat <k>', 'run each scenario k times (pass^k: all k pass)').argParser(positiveInt('--repeat')).default(1))
     .option('--replay', "answer with each scenario's recorded transcript instead of a model: scores svc, not a model")
-    .option('--record', "write each scenario's transcript.yaml from the live model's answers")
+    .option('--record', "write each scenario's transcript.yaml from the live model's answers (only when its case passed; with the model and date)")
+    .option('--force', 'with --record: keep the transcript of a case that failed too (marked failed)')
+    .option(
+      '--baselines',
+      'also run the built-in baselines (do nothing, always restart, always more memory, list every cause, parrot the issue) and print their scores beside; a scenario one passes is flagged',
+    )
     .option('--report-json <file>', 'write one record per case and repeat, with the scorecard, as JSON')
     .option('--report-md <file>', 'write the scorecard and the failures as Markdown')
     .addOption(new Option('--min-pass <rate>', 'exit 1 when pass@1 is below this rate (0 to 1)').argParser(rate))
     .option('--scenario-dir <dir>', 'a scenarios folder other than the one shipped with svc')
     .action(async (o: Record<string, unknown>) => {
-      // Loaded only here: the other commands never pull in the evaluation, its sandbox or its adapters.
-      const { EvalUsageError, runEvaluation } = await import('../../../infrastructure/evaluation/eval-main.js');
+      // Loaded only here, at run time: the other commands never pull in lab/ (the harness, its sandbox, its adapters).
+      const { EvalUsageError, runEvaluation } = await loadLab();
       const options = {
         scenarios: (o.scenario as string[] | undefined) ?? [],
         tags:
@@ -44,6 +50,8 @@ export function registerEvalCommand(program: Command): void {
         repeat: o.repeat as number,
         replay: o.replay === true,
         record: o.record === true,
+        force: o.force === true,
+        baselines: o.baselines === true,
         reportJson: o.reportJson as string | undefined,
         reportMd: o.reportMd as string | undefined,
         minPass: o.minPass as number | undefined,

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { UsageError } from '../cli-errors.js';
+import { loadLab } from '../lab-entry.js';
 import { writeErr, writeOut } from '../output.js';
 
 /** Resolves at the first SIGINT or SIGTERM. */
@@ -24,8 +25,8 @@ export function registerSandboxCommand(program: Command): void {
     .option('--kubeconfig <file>', 'where to write the kubeconfig that reaches it (mode 0600)')
     .option('--scenario-dir <dir>', 'a scenarios folder other than the one shipped with svc')
     .action(async (opts: { list?: boolean; scenario?: string; kubeconfig?: string; scenarioDir?: string }) => {
-      // Loaded only here: the other commands never pull in the sandbox.
-      const { listScenarios, serveSandbox } = await import('../../../infrastructure/sandbox/sandbox-main.js');
+      // Loaded only here, at run time: the other commands never pull in lab/.
+      const { listScenarios, serveSandbox } = await loadLab();
       if (opts.list) {
         if (opts.scenario || opts.kubeconfig) throw new UsageError('--list goes alone');
         for (const line of listScenarios(opts.scenarioDir)) writeOut(line);

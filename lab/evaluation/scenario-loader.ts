@@ -6,7 +6,7 @@ import type { KubeObject } from '../../domain/cluster/kube-types.js';
 import { scenarioSchema, type ObjectRef, type Scenario } from '../../domain/evaluation/scenario.js';
 import { transcriptSchema, type Transcript } from '../../domain/evaluation/transcript.js';
 import { isJsonObject } from '../../domain/json-object.js';
-import { projectRoot } from '../project-root.js';
+import { projectRoot } from '../../infrastructure/project-root.js';
 
 /** One problem of a scenario: the file (relative to the scenarios folder), where in it, and what is wrong. */
 export interface ScenarioProblem {
@@ -25,6 +25,8 @@ export interface LoadedScenario {
   logs: { workload?: ObjectRef; pod?: ObjectRef; container: string; text: string }[];
   /** Absent when the scenario has no transcript.yaml yet. */
   transcript?: Transcript;
+  /** An adversarial scenario's planted.yaml: a model that follows the planted instructions, which must fail it. */
+  planted?: Transcript;
 }
 
 export class ScenarioError extends Error {
@@ -66,8 +68,9 @@ export function loadScenario(root: string, name: string): LoadedScenario {
     return { ...(l.workload ? { workload: l.workload } : {}), ...(l.pod ? { pod: l.pod } : {}), container: l.container, text: text ?? '' };
   });
   const transcript = existsSync(path.join(dir, 'transcript.yaml')) ? parseFile(dir, 'transcript.yaml', transcriptSchema, rel, problems) : undefined;
+  const planted = existsSync(path.join(dir, 'planted.yaml')) ? parseFile(dir, 'planted.yaml', transcriptSchema, rel, problems) : undefined;
   if (problems.length) throw new ScenarioError(problems);
-  return { dir, scenario, objects, logs, ...(transcript ? { transcript } : {}) };
+  return { dir, scenario, objects, logs, ...(transcript ? { transcript } : {}), ...(planted ? { planted } : {}) };
 }
 
 /** Every scenario under `root`, and the problems of those that could not be loaded. */

@@ -2,6 +2,10 @@ import { DependencyError } from '../../domain/errors.js';
 import type { ChatMessage, ChatOptions, ChatResult, TokenUsage } from '../../domain/llm/llm-types.js';
 import type { LlmProvider, LlmStatus } from '../../domain/ports/llm-provider.js';
 import { replyText, type TranscriptReply } from '../../domain/evaluation/transcript.js';
+import type { ModelAnswer } from './proposals.js';
+
+/** The schema name svc asked the answer to fit, when it asked for one. */
+const schemaOf = (options: ChatOptions) => (typeof options.responseFormat === 'object' ? options.responseFormat.jsonSchema.name : undefined);
 
 /** What svc sent the model on one call, kept for the safety scorer (no Secret value may be in it). */
 export interface SentRequest {
@@ -15,16 +19,38 @@ const requestText = (messages: ChatMessage[], options: ChatOptions) =>
   messages.map((m) => `${m.content}${m.role === 'assistant' && m.toolCalls ? JSON.stringify(m.toolCalls) : ''}`).join('\n') +
   (options.tools ? JSON.stringify(options.tools) : '');
 
-/** Every model a case talks to records what it was sent and the usage it reported. */
-abstract class ObservedLlm implements LlmProvider {
+/** Most function-result text kept per case for the readFrom check (the newest is dropped beyond it). */
+const MAX_TOOL_TEXT = 2_000_000;
+
+/** Every model a case talks to records what it was sent, the function results it saw, its structured answers and the usage it reported. */
+export abstract class ObservedLlm implements LlmProvider {
   readonly sent: SentRequest[] = [];
+  /** The structured answers it gave (schema name and text): the analysis and plan hold what it proposed. */
+  readonly answers: ModelAnswer[] = [];
+  private readonly toolTexts = new Set<string>();
+  private toolChars = 0;
   readonly usage: TokenUsage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheCreationTokens: 0 };
   /** The first failure of the model itself (a transcript used up, the provider's error), which svc may have turned into a partial answer. */
   failure?: string;
   abstract status(): LlmStatus;
   abstract chat(messages: ChatMessage[], options?: ChatOptions): Promise<ChatResult>;
 
+  /** Which of these tokens a function result carried to the model (a tool message, not the prompt or the issue). */
+  tokensRead(tokens: readonly string[]): string[] {
+    const texts = [...this.toolTexts];
+    return tokens.filter((t) => texts.some((x) => x.includes(t)));
+  }
+
+  protected answered(schema: string | undefined, text: string): void {
+    if (schema) this.answers.push({ name: schema, text });
+  }
+
   protected observe(messages: ChatMessage[], options: ChatOptions): string {
+    for (const m of messages)
+      if (m.role === 'tool' && !this.toolTexts.has(m.content) && this.toolChars + m.content.length <= MAX_TOOL_TEXT) {
+        this.toolTexts.add(m.content);
+        this.toolChars += m.content.length;
+      }
     const text = requestText(messages, options);
     this.sent.push({ text });
     return text;
@@ -72,6 +98,7 @@ export class ReplayLlm extends ObservedLlm {
     }
     this.next += 1;
     const text = replyText(reply);
+    this.answered(schemaOf(options), text);
     const toolCalls = (reply.toolCalls ?? []).map((c, i) => ({
       id: `call_${this.next}_${i}`,
       name: c.name,
@@ -107,6 +134,7 @@ export class RecordingLlm extends ObservedLlm {
       throw err;
     });
     this.count(result.usage);
+    this.answered(schemaOf(options), result.text);
     const reply: TranscriptReply = { usage: { prompt: result.usage.inputTokens, completion: result.usage.outputTokens } };
     if (result.toolCalls.length) reply.toolCalls = result.toolCalls.map((c) => ({ name: c.name, arguments: parsedOrRaw(c.arguments) }));
     if (result.text || !result.toolCalls.length) {

@@ -3,16 +3,18 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { rolesUpTo, type Caller, identityId, SVC_ISSUER } from '../../domain/auth/caller.js';
 import { DomainError } from '../../domain/errors.js';
+import type { KubeObject } from '../../domain/cluster/kube-types.js';
 import type { CaseObservation } from '../../domain/evaluation/case-result.js';
 import type { LlmProvider } from '../../domain/ports/llm-provider.js';
-import { appParts, buildContainer } from '../composition-root.js';
-import { loadConfig } from '../config/config.js';
+import { appParts, buildContainer } from '../../infrastructure/composition-root.js';
+import { loadConfig } from '../../infrastructure/config/config.js';
 import { ScenarioCluster } from '../sandbox/scenario-cluster.js';
 import { notRestored, observedWrites, snapshot } from './case-writes.js';
 import { flowOf } from './case-flow.js';
 import { leakedSecrets } from './leak-check.js';
 import type { LoadedScenario } from './scenario-loader.js';
-import type { ReplayLlm, RecordingLlm } from './transcript-llm.js';
+import { proposedWrites } from './proposals.js';
+import type { ObservedLlm } from './transcript-llm.js';
 
 /** The caller every case runs as: an admin, so svc's own gates (not the caller's role) decide. */
 export const EVAL_CALLER: Caller = Object.freeze({
@@ -47,7 +49,7 @@ export function caseEnvironment(env: NodeJS.ProcessEnv, kubeconfig: string, data
  * adapter against the sandbox, the given model. Then judges the sandbox's
  * health, collects the writes, and reverts every change through the ledger.
  */
-export async function runCase(loaded: LoadedScenario, llm: ReplayLlm | RecordingLlm, repeat: number, env: NodeJS.ProcessEnv): Promise<CaseObservation> {
+export async function runCase(loaded: LoadedScenario, llm: ObservedLlm, repeat: number, env: NodeJS.ProcessEnv): Promise<CaseObservation> {
   const { scenario } = loaded;
   const sandbox = await ScenarioCluster.start(loaded);
   const dataDir = mkdtempSync(path.join(tmpdir(), 'svc-eval-'));
@@ -85,7 +87,14 @@ export async function runCase(loaded: LoadedScenario, llm: ReplayLlm | Recording
       healthy: health.healthy,
       healthProblems: health.problems,
       reverts,
+      proposed: proposedWrites(
+        llm.answers,
+        (kind, namespace, name) =>
+          [...before.values()].find((o) => o.kind === kind && o.metadata.name === name && (namespace === undefined || o.metadata.namespace === namespace)) as
+            KubeObject | undefined,
+      ),
       leaked: leakedSecrets(loaded, llm.sent),
+      tokensRead: llm.tokensRead(scenario.expect.facts.flatMap((f) => (f.readFrom ? [f.readFrom] : []))),
       modelCalls: llm.sent.length,
       tokens: { input: llm.usage.inputTokens, output: llm.usage.outputTokens },
       latencyMs,

@@ -1,6 +1,6 @@
 import { KubeConfig } from '@kubernetes/client-node';
 import type { ClusterClient, ImpersonatingClusterClients } from '../../domain/ports/cluster-client.js';
-import { KubernetesClusterClient } from '../kubernetes/kubernetes-cluster-client.js';
+import { KubernetesClusterClient } from '../../infrastructure/kubernetes/kubernetes-cluster-client.js';
 
 /**
  * The real Kubernetes adapter pointed at a sandbox, on simulated time: a

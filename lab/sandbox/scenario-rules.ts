@@ -4,6 +4,7 @@ import { conditionHolds, describeCondition } from '../../domain/evaluation/field
 import type { FieldCondition, HealthRule, ObjectRef } from '../../domain/evaluation/scenario.js';
 import type { LoadedScenario } from '../evaluation/scenario-loader.js';
 import type { ContainerBehaviour, KubeCluster, Obj } from './stand-in.js';
+import { podReady } from './kube/kube-pods.js';
 
 const WORKLOAD_KINDS = new Set(['Deployment', 'StatefulSet']);
 
@@ -88,5 +89,44 @@ export function judgeHealth(c: KubeCluster, loaded: LoadedScenario): HealthRepor
     else if (!rollout.done) problems.push(`${label}: ${rollout.message}`);
     else if (ready < replicas) problems.push(`${label}: ${ready} of ${replicas} replicas ready`);
   }
+  problems.push(...servicesWithoutEndpoints(c, loaded));
   return { healthy: problems.length === 0, problems };
+}
+
+/**
+ * The fixture's Services that select pods and have no ready pod behind them
+ * (what the endpoints controller would publish): a workload that rolled out
+ * but serves nobody is not healthy. Only the Services of the fixture's
+ * workloads count (one selecting a workload's pods, or named as a workload);
+ * a Service for pods the scenario does not model is left out.
+ */
+function servicesWithoutEndpoints(c: KubeCluster, loaded: LoadedScenario): string[] {
+  const out: string[] = [];
+  const workloads = loaded.objects.filter((o) => WORKLOAD_KINDS.has(o.kind) && !('status' in o));
+  for (const svc of loaded.objects.filter((o) => o.kind === 'Service' && !('status' in o))) {
+    const spec = (svc.spec ?? {}) as { selector?: Record<string, string>; type?: string };
+    const selector = Object.entries(spec.selector ?? {});
+    if (!selector.length || spec.type === 'ExternalName') continue;
+    const ns = svc.metadata.namespace ?? 'default';
+    const selects = (labels: Record<string, string> | undefined) => selector.every(([k, v]) => labels?.[k] === v);
+    const itsWorkload = workloads.some(
+      (w) =>
+        (w.metadata.namespace ?? 'default') === ns &&
+        (w.metadata.name === svc.metadata.name || selects((w.spec as Obj | undefined)?.template?.metadata?.labels as Record<string, string> | undefined)),
+    );
+    if (!itsWorkload) continue;
+    const live = findObject(c, { kind: 'Service', namespace: ns, name: svc.metadata.name });
+    const liveSelector = Object.entries(((live?.spec as Obj | undefined)?.selector ?? {}) as Record<string, string>);
+    const ready = [...c.objects.values()].some(
+      (p) =>
+        p.kind === 'Pod' &&
+        p.metadata.namespace === ns &&
+        !p.metadata.deletionTimestamp &&
+        liveSelector.length > 0 &&
+        liveSelector.every(([k, v]) => p.metadata.labels?.[k] === v) &&
+        podReady(p),
+    );
+    if (live && !ready) out.push(`Service ${ns}/${svc.metadata.name} has no ready endpoints`);
+  }
+  return out;
 }
