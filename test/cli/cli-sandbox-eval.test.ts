@@ -65,7 +65,7 @@ describe('svc sandbox and svc eval', function () {
 
   it('refuses bad usage before anything runs: no scenario, an unknown one, --record with --replay, a bad --min-pass', async () => {
     const none = await runCli(['sandbox'], {});
-    expect([none.code, none.stderr]).to.deep.equal([2, 'svc: give --scenario NAME and --kubeconfig FILE, or --list\n']);
+    expect([none.code, none.stderr]).to.deep.equal([2, 'svc: give --scenario NAME and --kubeconfig FILE (or --try), or --list\n']);
     const unknown = await runCli(['sandbox', '--scenario', 'nope', '--kubeconfig', path.join(dir, 'k')], {});
     expect(unknown.code).to.equal(2);
     expect(unknown.stderr).to.contain('no scenario named nope');
