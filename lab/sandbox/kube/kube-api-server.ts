@@ -56,10 +56,14 @@ const TICKING_KINDS = new Set(['Deployment', 'ReplicaSet', 'StatefulSet', 'Pod']
 /**
  * A small Kubernetes API server over HTTPS with a test CA, answering in the
  * shapes kube-apiserver sends: bearer-token auth (401 Status otherwise),
- * discovery (`/api`, `/apis`, `/api/v1`, `/apis/<g>/<v>`; one aggregated group
- * answering 503), OpenAPI v3 (`/openapi/v3` index and per group version docs),
- * list with label selectors (`a=b`) and field selectors (`involvedObject.kind=Pod`)
- * and paging (`limit`, `continue`), get, events, pod logs (`container`,
+ * discovery (`/api`, `/apis`, `/api/v1`, `/apis/<g>/<v>`, with short names and the
+ * `all` category; one aggregated group answering 503, advertised unless
+ * `advertiseBroken` is off, as the sandbox has it), OpenAPI v3 (`/openapi/v3`
+ * index and per group version docs with paths) and v2 (`/openapi/v2`), lists
+ * carrying their group version with label selectors (`a=b`) and field selectors
+ * (`involvedObject.kind=Pod`) and paging (`limit`, `continue`), get, Tables for
+ * `Accept: ...;as=Table` (kube-tables.ts), watches (`?watch=1`, kube-watch.ts),
+ * the `scale` subresource (kube-scale.ts), events, pod logs (`container`,
  * `tailLines`, `limitBytes`, `previous=true`; 400 "previous terminated container
  * ... not found" without a restart, 400 "is waiting to start" before a first
  * start), and the writes of kube-writes.ts (server-side apply, merge, strategic
@@ -67,7 +71,7 @@ const TICKING_KINDS = new Set(['Deployment', 'ReplicaSet', 'StatefulSet', 'Pod']
  * preconditions, `Warning` headers), with Status errors.
  *
  * The state, image registry (`server.knownImages.set(image, mib)`), clock
- * (`tick()`, `settle()`, `autoTick`) and `put` / `create` / `pathOf` come from
+ * (`tick()`, `settle()`, `autoTick`, `wallClock`) and `put` / `create` / `pathOf` come from
  * KubeCluster (kube-cluster.ts); the simulated controllers behind them are in
  * kube-deployments.ts, kube-replicasets.ts, kube-statefulsets.ts and kube-pods.ts.
  *
