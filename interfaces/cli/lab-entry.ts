@@ -1,9 +1,11 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-/** What `svc eval` passes to the harness (lab/evaluation/eval-main.ts's EvalOptions accepts it). */
+/** What `svc eval` passes to the harness (lab/evaluation/eval-main.ts's EvalOptions). */
 export interface EvalRequest {
+  /** Scenario names; all when empty. */
   scenarios: string[];
+  /** Keep scenarios carrying any of these tags. */
   tags: string[];
   limit?: number;
   repeat: number;
@@ -12,6 +14,7 @@ export interface EvalRequest {
   reportJson?: string;
   reportMd?: string;
   minPass?: number;
+  /** The scenarios folder (default: the one shipped with svc). */
   dir?: string;
 }
 

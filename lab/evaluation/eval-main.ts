@@ -8,26 +8,14 @@ import type { Transcript } from '../../domain/evaluation/transcript.js';
 import { loadConfig } from '../../infrastructure/config/config.js';
 import { parseModelPrices } from '../../infrastructure/config/eval-config.js';
 import { createLlmProvider } from '../../infrastructure/llm/create-llm-provider.js';
+import type { EvalRequest } from '../../interfaces/cli/lab-entry.js';
 import { failureLines, markdownReport, scorecardText, type EvalReport } from './eval-report.js';
 import { runCase } from './run-case.js';
 import { defaultScenariosDir, loadScenario, scenarioNames, type LoadedScenario } from './scenario-loader.js';
 import { RecordingLlm, ReplayLlm } from './transcript-llm.js';
 
-export interface EvalOptions {
-  /** Scenario names; all when empty. */
-  scenarios: string[];
-  /** Keep scenarios carrying any of these tags. */
-  tags: string[];
-  limit?: number;
-  repeat: number;
-  replay: boolean;
-  record: boolean;
-  reportJson?: string;
-  reportMd?: string;
-  minPass?: number;
-  /** The scenarios folder (default: the one shipped with svc). */
-  dir?: string;
-}
+/** `svc eval`'s options: the CLI's contract with lab/ (interfaces/cli/lab-entry.ts) defines them. */
+export type EvalOptions = EvalRequest;
 
 /** A problem with the command line or the scenarios: nothing was run. */
 export class EvalUsageError extends Error {}

@@ -1,23 +1,17 @@
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { expect } from 'chai';
-import { CLI_PATH, runCli } from '../support/run-cli.js';
+import { runCli, startCli } from '../support/run-cli.js';
 
 /** `svc sandbox --try`: the sandbox, a model replaying the scenario's transcript and svc on them, and the commands to run. */
 describe('svc sandbox --try', function () {
   this.timeout(120_000);
 
   it('starts all three, prints the commands; the printed curl line runs remediate on them; SIGTERM stops everything', async () => {
-    const child = spawn(process.execPath, [CLI_PATH, 'sandbox', '--scenario', 'web-image-tag-typo', '--try'], {
-      env: { PATH: process.env.PATH ?? '' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (out += d));
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const { child, output, exited } = startCli(['sandbox', '--scenario', 'web-image-tag-typo', '--try']);
     let answer: any;
     try {
-      for (let i = 0; i < 600 && !/^ {2}kubectl /m.test(out); i++) await new Promise((r) => setTimeout(r, 50));
+      for (let i = 0; i < 600 && !/^ {2}kubectl /m.test(output()); i++) await new Promise((r) => setTimeout(r, 50));
+      const out = output();
       expect(out).to.match(/^ready sandbox https:\/\/127\.0\.0\.1:\d+ scenario web-image-tag-typo kubeconfig \S+$/m);
       expect(out).to.match(
         /^ready svc http:\/\/127\.0\.0\.1:\d+ model transcript of web-image-tag-typo \(hand-written\): replayed answers, not a live model$/m,

@@ -70,6 +70,10 @@ const selectorText = (s: Obj | undefined) =>
       .join(','),
   );
 const containers = (spec: Obj | undefined) => (spec?.containers ?? []) as Obj[];
+const templateContainers = (o: Obj, field: 'name' | 'image') =>
+  containers(o.spec?.template?.spec)
+    .map((c) => c[field])
+    .join(',');
 
 /** printPod's STATUS: the phase, then the reason of the last container that is not running, Terminating once deleted. */
 function podStatus(p: Obj): string {
@@ -99,6 +103,12 @@ function podRestarts(p: Obj, now: number): string {
 
 const ports = (s: Obj) =>
   orNone(((s.spec?.ports ?? []) as Obj[]).map((p) => `${p.port}${p.nodePort ? `:${p.nodePort}` : ''}/${p.protocol ?? 'TCP'}`).join(','));
+
+/** The wide columns of a workload's pod template. */
+const TEMPLATE = [
+  col('Containers', (o) => templateContainers(o, 'name'), 'Names of each container in the template.', wide),
+  col('Images', (o) => templateContainers(o, 'image'), 'Images referenced by each container in the template.', wide),
+];
 
 const COLUMNS: Record<string, Column[]> = {
   Pod: [
@@ -135,24 +145,7 @@ const COLUMNS: Record<string, Column[]> = {
       'Total number of available pods (ready for at least minReadySeconds) targeted by this deployment.',
     ),
     AGE,
-    col(
-      'Containers',
-      (d) =>
-        containers(d.spec?.template?.spec)
-          .map((c) => c.name)
-          .join(','),
-      'Names of each container in the template.',
-      wide,
-    ),
-    col(
-      'Images',
-      (d) =>
-        containers(d.spec?.template?.spec)
-          .map((c) => c.image)
-          .join(','),
-      'Images referenced by each container in the template.',
-      wide,
-    ),
+    ...TEMPLATE,
     col(
       'Selector',
       (d) => selectorText(d.spec?.selector),
@@ -166,49 +159,10 @@ const COLUMNS: Record<string, Column[]> = {
     int('Current', (r) => r.status?.replicas ?? 0, 'The most recently observed number of replicas.'),
     int('Ready', (r) => r.status?.readyReplicas ?? 0, 'The number of ready replicas for this replica set.'),
     AGE,
-    col(
-      'Containers',
-      (r) =>
-        containers(r.spec?.template?.spec)
-          .map((c) => c.name)
-          .join(','),
-      'Names of each container in the template.',
-      wide,
-    ),
-    col(
-      'Images',
-      (r) =>
-        containers(r.spec?.template?.spec)
-          .map((c) => c.image)
-          .join(','),
-      'Images referenced by each container in the template.',
-      wide,
-    ),
+    ...TEMPLATE,
     col('Selector', (r) => selectorText(r.spec?.selector), 'Selector is a label query over pods that should match the replica count.', wide),
   ],
-  StatefulSet: [
-    NAME,
-    col('Ready', (s) => `${s.status?.readyReplicas ?? 0}/${s.spec?.replicas ?? 1}`, 'Number of the pod with ready state'),
-    AGE,
-    col(
-      'Containers',
-      (s) =>
-        containers(s.spec?.template?.spec)
-          .map((c) => c.name)
-          .join(','),
-      'Names of each container in the template.',
-      wide,
-    ),
-    col(
-      'Images',
-      (s) =>
-        containers(s.spec?.template?.spec)
-          .map((c) => c.image)
-          .join(','),
-      'Images referenced by each container in the template.',
-      wide,
-    ),
-  ],
+  StatefulSet: [NAME, col('Ready', (s) => `${s.status?.readyReplicas ?? 0}/${s.spec?.replicas ?? 1}`, 'Number of the pod with ready state'), AGE, ...TEMPLATE],
   Service: [
     NAME,
     col('Type', (s) => s.spec?.type ?? 'ClusterIP', 'type determines how the Service is exposed.'),
