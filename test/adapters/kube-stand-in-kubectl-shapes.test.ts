@@ -4,6 +4,7 @@ import { KubeApiServer } from '../../lab/sandbox/kube/kube-api-server.js';
 import type { Obj } from '../../lab/sandbox/kube/kube-cluster.js';
 import { testTls } from '../../lab/sandbox/kube/kube-test-ca.js';
 import { humanDuration } from '../../lab/sandbox/kube/kube-tables.js';
+import { kubeRequest } from '../support/kube-raw.js';
 
 const TABLE = 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json';
 
@@ -17,32 +18,7 @@ describe('Kubernetes API stand-in: what kubectl reads', () => {
   let server: KubeApiServer;
 
   const request = (method: string, path: string, opts: { body?: unknown; contentType?: string; accept?: string } = {}) =>
-    new Promise<{ status: number; body: Obj }>((resolve, reject) => {
-      const u = new URL(path, server.url);
-      const text = opts.body === undefined ? '' : JSON.stringify(opts.body);
-      const req = https.request(
-        {
-          method,
-          hostname: u.hostname,
-          port: u.port,
-          path: u.pathname + u.search,
-          ca: testTls().caPem,
-          headers: {
-            authorization: `Bearer ${server.token}`,
-            ...(opts.contentType ? { 'content-type': opts.contentType } : {}),
-            ...(opts.accept ? { accept: opts.accept } : {}),
-            'content-length': Buffer.byteLength(text),
-          },
-        },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) }));
-        },
-      );
-      req.on('error', reject);
-      req.end(text);
-    });
+    kubeRequest(server, method, path, opts);
 
   const deployment = {
     apiVersion: 'apps/v1',
