@@ -6,8 +6,9 @@
 import type { LabEntry } from '../interfaces/cli/lab-entry.js';
 import { EvalUsageError, runEvaluation } from './evaluation/eval-main.js';
 import { listScenarios, serveSandbox } from './sandbox/sandbox-main.js';
+import { trySandbox } from './sandbox/sandbox-try.js';
 
-export { EvalUsageError, listScenarios, runEvaluation, serveSandbox };
+export { EvalUsageError, listScenarios, runEvaluation, serveSandbox, trySandbox };
 
 /** The CLI's contract, checked here where both sides are visible. */
-export const labEntry = { EvalUsageError, listScenarios, runEvaluation, serveSandbox } satisfies LabEntry;
+export const labEntry = { EvalUsageError, listScenarios, runEvaluation, serveSandbox, trySandbox } satisfies LabEntry;

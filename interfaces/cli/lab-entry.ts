@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-/** What `svc eval` passes to the harness (lab/evaluation/eval-main.ts's EvalOptions accepts it). */
+/** What `svc eval` passes to the harness (lab/evaluation/eval-main.ts's EvalOptions). */
 export interface EvalRequest {
   /** Scenario names; all when empty. */
   scenarios: string[];
@@ -31,6 +31,8 @@ export interface EvalRequest {
 export interface LabEntry {
   listScenarios(dir?: string): string[];
   serveSandbox(name: string, kubeconfig: string, stopped: Promise<void>, print: (line: string) => void, dir?: string): Promise<void>;
+  /** `--try`: the sandbox, a model replaying the scenario's transcript and svc on them, until `stopped`. */
+  trySandbox(name: string, kubeconfig: string | undefined, stopped: Promise<void>, print: (line: string) => void, dir?: string): Promise<void>;
   runEvaluation(
     o: EvalRequest,
     env: NodeJS.ProcessEnv,

@@ -21,7 +21,7 @@ export async function serveSandbox(
   dir = defaultScenariosDir(),
 ): Promise<void> {
   if (!scenarioNames(dir).includes(name)) throw new Error(`no scenario named ${name} in ${dir} (svc sandbox --list shows them)`);
-  const sandbox = await ScenarioCluster.start(loadScenario(dir, name));
+  const sandbox = await ScenarioCluster.start(loadScenario(dir, name), { wallClock: true });
   try {
     sandbox.writeKubeconfig(kubeconfig);
     print(`ready ${sandbox.server.url} scenario ${name} kubeconfig ${kubeconfig}`);

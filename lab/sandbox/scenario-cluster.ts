@@ -26,11 +26,89 @@ export function servedKind(apiVersion: string, kind: string): boolean {
   return RESOURCES[apiVersion]?.some((r) => r.kind === kind && !r.name.includes('/')) ?? false;
 }
 
+export interface SandboxOptions {
+  /**
+   * Time follows the wall clock (`svc sandbox`, for kubectl): the simulation
+   * steps every WALL_TICK_SECONDS of real time instead of once per read. Off
+   * for `svc eval`, whose cases run on simulated time.
+   */
+  wallClock?: boolean;
+}
+
+/** The simulated step on a wall clock: a rollout moves one pod about every 2 s. */
+export const WALL_TICK_SECONDS = 2;
+
+/** A kind node as the kubelet registers it: Ready, with its addresses, capacity and versions. */
+function nodeObject(name: string, now: string): Obj {
+  const ready = {
+    type: 'Ready',
+    status: 'True',
+    reason: 'KubeletReady',
+    message: 'kubelet is posting ready status',
+    lastHeartbeatTime: now,
+    lastTransitionTime: now,
+  };
+  const pressure = (type: string, reason: string, message: string) => ({
+    type,
+    status: 'False',
+    reason,
+    message,
+    lastHeartbeatTime: now,
+    lastTransitionTime: now,
+  });
+  const capacity = { cpu: '4', memory: '8139684Ki', pods: '110', 'ephemeral-storage': '102626232Ki' };
+  return {
+    apiVersion: 'v1',
+    kind: 'Node',
+    metadata: {
+      name,
+      creationTimestamp: now,
+      labels: {
+        'kubernetes.io/hostname': name,
+        'kubernetes.io/os': 'linux',
+        'kubernetes.io/arch': 'amd64',
+        'beta.kubernetes.io/os': 'linux',
+        'beta.kubernetes.io/arch': 'amd64',
+      },
+      annotations: { 'node.alpha.kubernetes.io/ttl': '0', 'volumes.kubernetes.io/controller-managed-attach-detach': 'true' },
+    },
+    spec: { podCIDR: '10.244.0.0/24', podCIDRs: ['10.244.0.0/24'], providerID: `kind://docker/kind/${name}` },
+    status: {
+      capacity,
+      allocatable: capacity,
+      conditions: [
+        pressure('MemoryPressure', 'KubeletHasSufficientMemory', 'kubelet has sufficient memory available'),
+        pressure('DiskPressure', 'KubeletHasNoDiskPressure', 'kubelet has no disk pressure'),
+        pressure('PIDPressure', 'KubeletHasSufficientPID', 'kubelet has sufficient PID available'),
+        ready,
+      ],
+      addresses: [
+        { type: 'InternalIP', address: '172.18.0.2' },
+        { type: 'Hostname', address: name },
+      ],
+      daemonEndpoints: { kubeletEndpoint: { Port: 10250 } },
+      nodeInfo: {
+        machineID: 'b0a2c1d5e4f34c8d9a7e6f5d4c3b2a19',
+        systemUUID: 'b0a2c1d5-e4f3-4c8d-9a7e-6f5d4c3b2a19',
+        bootID: '2f9c4b1e-7d3a-4e8f-9b6c-5a4d3e2f1c0b',
+        kernelVersion: '6.1.0-28-amd64',
+        osImage: 'Debian GNU/Linux 12 (bookworm)',
+        containerRuntimeVersion: 'containerd://1.7.18',
+        kubeletVersion: 'v1.31.2',
+        kubeProxyVersion: 'v1.31.2',
+        operatingSystem: 'linux',
+        architecture: 'amd64',
+      },
+    },
+  };
+}
+
 /** A scenario's broken cluster, served as a Kubernetes API on 127.0.0.1 over TLS. */
 export class ScenarioCluster {
   private constructor(
     readonly server: KubeApiServer,
     readonly loaded: LoadedScenario,
+    private readonly wallClock = false,
   ) {}
 
   /**
@@ -38,11 +116,18 @@ export class ScenarioCluster {
    * `status` verbatim, the others created and simulated), lets the cluster
    * settle into its broken state and adds the scenario's events.
    */
-  static async start(loaded: LoadedScenario): Promise<ScenarioCluster> {
+  static async start(loaded: LoadedScenario, opts: SandboxOptions = {}): Promise<ScenarioCluster> {
     const unserved = loaded.objects.filter((o) => !servedKind(o.apiVersion, o.kind));
     if (unserved.length) throw new Error(`${loaded.scenario.name}: the sandbox does not serve ${unserved.map((o) => `${o.apiVersion} ${o.kind}`).join(', ')}`);
     const server = await KubeApiServer.start();
-    const sandbox = new ScenarioCluster(server, loaded);
+    // only what it serves is advertised: no aggregated API answering 503
+    server.advertiseBroken = false;
+    if (opts.wallClock) {
+      server.tickSeconds = WALL_TICK_SECONDS;
+      // settling (at most 60 ticks) then ends at about now, so no time is in the future
+      server.setClock(Date.now() - 60 * WALL_TICK_SECONDS * 1000);
+    }
+    const sandbox = new ScenarioCluster(server, loaded, opts.wallClock === true);
     try {
       sandbox.populate();
     } catch (err) {
@@ -73,12 +158,23 @@ export class ScenarioCluster {
       }
     }
     server.settle(60);
+    this.addNodes();
     for (const e of scenario.cluster.events) {
       const involved = findObject(server, e.involved);
       if (!involved) throw new Error(`${scenario.name}: event about ${e.involved.kind} ${e.involved.name}, which is not in the cluster`);
       for (let i = 0; i < e.count; i++) server.event(involved, e.type, e.reason, e.message, e.component);
     }
     server.autoTick = autoTick;
+    server.wallClock = this.wallClock;
+  }
+
+  /** A Ready Node for every node name a pod carries (stored as fixtures; nothing simulates them). */
+  private addNodes(): void {
+    const names = new Set([...this.server.objects.values()].filter((o) => o.kind === 'Pod' && o.spec?.nodeName).map((o) => o.spec.nodeName as string));
+    for (const name of names) {
+      if (this.server.objects.has(this.server.pathOf('v1', 'Node', name))) continue;
+      this.server.put(nodeObject(name, this.server.now()));
+    }
   }
 
   /** Lets the simulation run until nothing changes, then judges the scenario's health. */

@@ -68,7 +68,9 @@ describe('KubernetesClusterClient writes, waits and failures', () => {
     expect(stored.metadata).not.to.have.property('managedFields');
     const conflict = await failure(client.apply(deployment(3), { fieldManager: 'someone-else' }));
     expect(conflict).to.be.instanceOf(ExecutionError);
-    expect(conflict.message).to.equal('Kubernetes rejected apply Deployment x/web (409 Conflict): Apply failed with 1 conflict: conflict with "svc": .spec');
+    expect(conflict.message).to.equal(
+      'Kubernetes rejected apply Deployment x/web (409 Conflict): Apply failed with 1 conflict: conflict with "svc" using apps/v1: .spec.replicas',
+    );
     expect(conflict.details).to.deep.include({ reason: 'Conflict', code: 409 });
     const forced = await client.apply(deployment(3), { fieldManager: 'someone-else', force: true });
     expect((forced.spec as any).replicas).to.equal(3);

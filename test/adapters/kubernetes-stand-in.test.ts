@@ -1,40 +1,17 @@
 import { expect } from 'chai';
 import { KubeConfig } from '@kubernetes/client-node';
-import https from 'node:https';
 import { KubernetesClusterClient } from '../../infrastructure/kubernetes/kubernetes-cluster-client.js';
 import { KubeApiServer } from '../../lab/sandbox/kube/kube-api-server.js';
 import type { Obj } from '../../lab/sandbox/kube/kube-cluster.js';
 import { memoryMiB, podReady } from '../../lab/sandbox/kube/kube-pods.js';
-import { testTls } from '../../lab/sandbox/kube/kube-test-ca.js';
 import { applyMergePatch } from '../../lab/sandbox/kube/kube-patches.js';
+import { kubeRequest } from '../support/kube-raw.js';
 
 /** The stand-in itself: what other tests rely on when they drive the adapter against it. */
 describe('Kubernetes API stand-in behaviour', () => {
   let server: KubeApiServer;
 
-  const raw = (method: string, path: string, body: unknown, contentType: string) =>
-    new Promise<{ status: number; body: Obj; warning?: string }>((resolve, reject) => {
-      const u = new URL(path, server.url);
-      const req = https.request(
-        {
-          method,
-          hostname: u.hostname,
-          port: u.port,
-          path: u.pathname + u.search,
-          ca: testTls().caPem,
-          headers: { authorization: `Bearer ${server.token}`, 'content-type': contentType, 'content-length': Buffer.byteLength(JSON.stringify(body)) },
-        },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () =>
-            resolve({ status: res.statusCode!, body: JSON.parse(Buffer.concat(chunks).toString('utf8')), warning: res.headers.warning as string | undefined }),
-          );
-        },
-      );
-      req.on('error', reject);
-      req.end(JSON.stringify(body));
-    });
+  const raw = (method: string, path: string, body: unknown, contentType: string) => kubeRequest(server, method, path, { body, contentType });
 
   const web = (image: string, replicas: number, strategy?: Obj) => ({
     apiVersion: 'apps/v1',

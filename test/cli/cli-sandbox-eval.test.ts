@@ -6,7 +6,7 @@ import path from 'node:path';
 import { createClusterClient } from '../../infrastructure/kubernetes/create-cluster-client.js';
 import { loadConfig } from '../../infrastructure/config/config.js';
 import { scenarioNames, defaultScenariosDir } from '../../lab/evaluation/scenario-loader.js';
-import { CLI_PATH, runCli } from '../support/run-cli.js';
+import { CLI_PATH, runCli, startCli } from '../support/run-cli.js';
 
 describe('svc sandbox and svc eval', function () {
   this.timeout(120_000);
@@ -35,17 +35,10 @@ describe('svc sandbox and svc eval', function () {
 
   it('serves a scenario: writes the kubeconfig (0600), prints one ready line, answers the real client, stops on SIGTERM', async () => {
     const kubeconfig = path.join(dir, 'kc.yaml');
-    const child = spawn(process.execPath, [CLI_PATH, 'sandbox', '--scenario', 'web-image-tag-typo', '--kubeconfig', kubeconfig], {
-      env: { PATH: process.env.PATH ?? '' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (out += d));
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const { child, output, exited } = startCli(['sandbox', '--scenario', 'web-image-tag-typo', '--kubeconfig', kubeconfig]);
     try {
-      for (let i = 0; i < 600 && !/^ready /m.test(out); i++) await new Promise((r) => setTimeout(r, 50));
-      expect(out).to.match(/^ready https:\/\/127\.0\.0\.1:\d+ scenario web-image-tag-typo kubeconfig /m);
+      for (let i = 0; i < 600 && !/^ready /m.test(output()); i++) await new Promise((r) => setTimeout(r, 50));
+      expect(output()).to.match(/^ready https:\/\/127\.0\.0\.1:\d+ scenario web-image-tag-typo kubeconfig /m);
       expect(statSync(kubeconfig).mode & 0o777).to.equal(0o600);
       expect(readFileSync(kubeconfig, 'utf8')).to.contain('certificate-authority-data');
       const client = createClusterClient(loadConfig({ KUBECONFIG: kubeconfig, SVC_DATA_DIR: dir }).cluster);
@@ -56,7 +49,7 @@ describe('svc sandbox and svc eval', function () {
     }
     expect(await exited).to.equal(0);
     expect(
-      out
+      output()
         .trim()
         .split('\n')
         .filter((l) => l.startsWith('ready')),
@@ -65,7 +58,7 @@ describe('svc sandbox and svc eval', function () {
 
   it('refuses bad usage before anything runs: no scenario, an unknown one, --record with --replay, a bad --min-pass', async () => {
     const none = await runCli(['sandbox'], {});
-    expect([none.code, none.stderr]).to.deep.equal([2, 'svc: give --scenario NAME and --kubeconfig FILE, or --list\n']);
+    expect([none.code, none.stderr]).to.deep.equal([2, 'svc: give --scenario NAME and --kubeconfig FILE (or --try), or --list\n']);
     const unknown = await runCli(['sandbox', '--scenario', 'nope', '--kubeconfig', path.join(dir, 'k')], {});
     expect(unknown.code).to.equal(2);
     expect(unknown.stderr).to.contain('no scenario named nope');

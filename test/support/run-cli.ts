@@ -30,3 +30,13 @@ export function runCli(args: readonly string[], env: Record<string, string | und
     child.stdin.end(input ?? '');
   });
 }
+
+/** The built CLI started as a long-running child (`svc sandbox`): its output so far, and its exit code once it ends. */
+export function startCli(args: readonly string[], env: Record<string, string | undefined> = {}) {
+  const child = spawn(process.execPath, [CLI_PATH, ...args], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout.on('data', (d) => (out += d));
+  child.stderr.on('data', (d) => (out += d));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, output: () => out, exited };
+}

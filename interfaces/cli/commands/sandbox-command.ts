@@ -23,20 +23,23 @@ export function registerSandboxCommand(program: Command): void {
     .option('--list', 'print one line per scenario: its name, then its tags')
     .option('--scenario <name>', 'the scenario to serve')
     .option('--kubeconfig <file>', 'where to write the kubeconfig that reaches it (mode 0600)')
+    .option('--try', "also start svc on it, with a model that replays the scenario's recorded answers (no provider needed), and print the commands to run")
     .option('--scenario-dir <dir>', 'a scenarios folder other than the one shipped with svc')
-    .action(async (opts: { list?: boolean; scenario?: string; kubeconfig?: string; scenarioDir?: string }) => {
+    .action(async (opts: { list?: boolean; scenario?: string; kubeconfig?: string; scenarioDir?: string; try?: boolean }) => {
       // Loaded only here, at run time: the other commands never pull in lab/.
-      const { listScenarios, serveSandbox } = await loadLab();
+      const { listScenarios, serveSandbox, trySandbox } = await loadLab();
       if (opts.list) {
-        if (opts.scenario || opts.kubeconfig) throw new UsageError('--list goes alone');
+        if (opts.scenario || opts.kubeconfig || opts.try) throw new UsageError('--list goes alone');
         for (const line of listScenarios(opts.scenarioDir)) writeOut(line);
         return;
       }
-      if (!opts.scenario || !opts.kubeconfig) throw new UsageError('give --scenario NAME and --kubeconfig FILE, or --list');
+      if (opts.try && !opts.scenario) throw new UsageError('--try needs --scenario NAME');
+      if (!opts.try && (!opts.scenario || !opts.kubeconfig)) throw new UsageError('give --scenario NAME and --kubeconfig FILE (or --try), or --list');
       try {
-        await serveSandbox(opts.scenario, opts.kubeconfig, untilStopped(), writeOut, opts.scenarioDir);
+        if (opts.try) await trySandbox(opts.scenario!, opts.kubeconfig, untilStopped(), writeOut, opts.scenarioDir);
+        else await serveSandbox(opts.scenario!, opts.kubeconfig!, untilStopped(), writeOut, opts.scenarioDir);
       } catch (e) {
-        if (e instanceof Error && /^no scenario named/.test(e.message)) throw new UsageError(e.message);
+        if (e instanceof Error && /^(no scenario named|scenario \S+ has no transcript)/.test(e.message)) throw new UsageError(e.message);
         throw e;
       }
       writeErr('sandbox stopped');

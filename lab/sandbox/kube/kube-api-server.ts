@@ -4,10 +4,13 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { apiGroupList, apiResourceList, BROKEN_GROUP_VERSIONS, OPENAPI_DOCS, openApiIndex, RESOURCES } from './kube-fixtures.js';
+import { apiGroupList, apiResourceList, BROKEN_GROUP_VERSIONS, OPENAPI_DOCS, OPENAPI_V2, openApiIndex, RESOURCES } from './kube-fixtures.js';
 import { KubeCluster, type Obj } from './kube-cluster.js';
 import { KubeRbac } from './kube-rbac.js';
+import { scaleAnswer } from './kube-scale.js';
+import { table, wantsTable } from './kube-tables.js';
 import { testTls } from './kube-test-ca.js';
+import { streamWatch } from './kube-watch.js';
 import { createObject, deleteObject, statusBody as status, writePatch, type Answer } from './kube-writes.js';
 
 export interface RecordedRequest {
@@ -20,6 +23,13 @@ export interface RecordedRequest {
   impersonateUser?: string;
   /** Every `Impersonate-Group` header, in order. */
   impersonateGroups: string[];
+  /** The `Accept` header (`application/json;as=Table;...` asks for a Table). */
+  accept?: string;
+}
+
+/** A watch: answered as a stream rather than one body. */
+interface Streamed {
+  stream: (res: import('node:http').ServerResponse) => void;
 }
 
 /** A canned answer that replaces normal routing; `hang` never answers (for timeouts). */
@@ -46,10 +56,14 @@ const TICKING_KINDS = new Set(['Deployment', 'ReplicaSet', 'StatefulSet', 'Pod']
 /**
  * A small Kubernetes API server over HTTPS with a test CA, answering in the
  * shapes kube-apiserver sends: bearer-token auth (401 Status otherwise),
- * discovery (`/api`, `/apis`, `/api/v1`, `/apis/<g>/<v>`; one aggregated group
- * answering 503), OpenAPI v3 (`/openapi/v3` index and per group version docs),
- * list with label selectors (`a=b`) and field selectors (`involvedObject.kind=Pod`)
- * and paging (`limit`, `continue`), get, events, pod logs (`container`,
+ * discovery (`/api`, `/apis`, `/api/v1`, `/apis/<g>/<v>`, with short names and the
+ * `all` category; one aggregated group answering 503, advertised unless
+ * `advertiseBroken` is off, as the sandbox has it), OpenAPI v3 (`/openapi/v3`
+ * index and per group version docs with paths) and v2 (`/openapi/v2`), lists
+ * carrying their group version with label selectors (`a=b`) and field selectors
+ * (`involvedObject.kind=Pod`) and paging (`limit`, `continue`), get, Tables for
+ * `Accept: ...;as=Table` (kube-tables.ts), watches (`?watch=1`, kube-watch.ts),
+ * the `scale` subresource (kube-scale.ts), events, pod logs (`container`,
  * `tailLines`, `limitBytes`, `previous=true`; 400 "previous terminated container
  * ... not found" without a restart, 400 "is waiting to start" before a first
  * start), and the writes of kube-writes.ts (server-side apply, merge, strategic
@@ -57,7 +71,7 @@ const TICKING_KINDS = new Set(['Deployment', 'ReplicaSet', 'StatefulSet', 'Pod']
  * preconditions, `Warning` headers), with Status errors.
  *
  * The state, image registry (`server.knownImages.set(image, mib)`), clock
- * (`tick()`, `settle()`, `autoTick`) and `put` / `create` / `pathOf` come from
+ * (`tick()`, `settle()`, `autoTick`, `wallClock`) and `put` / `create` / `pathOf` come from
  * KubeCluster (kube-cluster.ts); the simulated controllers behind them are in
  * kube-deployments.ts, kube-replicasets.ts, kube-statefulsets.ts and kube-pods.ts.
  *
@@ -72,6 +86,8 @@ export class KubeApiServer extends KubeCluster {
   readonly requests: RecordedRequest[] = [];
   readonly rbac = new KubeRbac();
   intercept?: (req: RecordedRequest) => Intercept | undefined;
+  /** Advertise the broken aggregated API (metrics.k8s.io, 503) in `/apis`, as the tests' cluster does; the sandbox advertises only what it serves. */
+  advertiseBroken = true;
   /**
    * Commit, then hold the answer: a request this returns true for is carried
    * out (the state changes, as the API server commits to etcd) but its answer
@@ -134,6 +150,7 @@ export class KubeApiServer extends KubeCluster {
         body: Buffer.concat(chunks).toString('utf8') || undefined,
         ...(req.headersDistinct['impersonate-user'] ? { impersonateUser: req.headersDistinct['impersonate-user'].join(',') } : {}),
         impersonateGroups: req.headersDistinct['impersonate-group'] ?? [],
+        ...(req.headers.accept ? { accept: req.headers.accept } : {}),
       };
       this.requests.push(rec);
       const send = (code: number, body: unknown, type = 'application/json', warnings: string[] = []) => {
@@ -149,7 +166,9 @@ export class KubeApiServer extends KubeCluster {
       const canned = this.intercept?.(rec);
       if (canned?.hang) return;
       if (canned) return send(canned.status ?? 200, canned.body ?? {}, undefined, canned.warnings);
-      const [code, body, type, warnings] = this.route(rec);
+      const routed = this.route(rec);
+      if (!Array.isArray(routed)) return routed.stream(res);
+      const [code, body, type, warnings] = routed;
       if (this.holdAnswer?.(rec)) {
         this.held.push({ request: rec, release: () => (res.destroyed ? undefined : send(code, body, type, warnings)) });
         return;
@@ -158,11 +177,13 @@ export class KubeApiServer extends KubeCluster {
     });
   }
 
-  private route(r: RecordedRequest): Answer {
+  private route(r: RecordedRequest): Answer | Streamed {
     const p = r.path;
+    if (this.wallClock) this.catchUp();
     if (p === '/version') return [200, { major: '1', minor: '31', gitVersion: 'v1.31.2', platform: 'linux/amd64' }];
     if (p === '/api') return [200, { kind: 'APIVersions', versions: ['v1'] }];
-    if (p === '/apis') return [200, apiGroupList()];
+    if (p === '/apis') return [200, apiGroupList(this.advertiseBroken)];
+    if (p === '/openapi/v2') return [200, OPENAPI_V2];
     if (p === '/openapi/v3') return [200, openApiIndex()];
     if (p.startsWith('/openapi/v3/')) {
       const doc = OPENAPI_DOCS[p.slice('/openapi/v3/'.length)];
@@ -171,6 +192,7 @@ export class KubeApiServer extends KubeCluster {
     const m = /^\/(?:api\/(v1)|apis\/([^/]+\/[^/]+))(\/.*)?$/.exec(p);
     const gv = m && (m[1] ?? m[2]);
     if (!gv || !(gv in RESOURCES)) return [404, status(404, 'NotFound', 'the server could not find the requested resource')];
+    if (BROKEN_GROUP_VERSIONS.has(gv) && !this.advertiseBroken) return [404, status(404, 'NotFound', 'the server could not find the requested resource')];
     if (BROKEN_GROUP_VERSIONS.has(gv)) return [503, status(503, 'ServiceUnavailable', 'the server is currently unable to handle the request')];
     const rest = (m![3] ?? '').split('/').filter(Boolean).map(decodeURIComponent);
     if (rest.length === 0) return [200, apiResourceList(gv)];
@@ -182,12 +204,38 @@ export class KubeApiServer extends KubeCluster {
     const [resource, name, sub] = rest;
     const res = RESOURCES[gv].find((x) => x.name === resource);
     if (!res) return [404, status(404, 'NotFound', 'the server could not find the requested resource')];
-    if (r.method === 'GET' && this.autoTick && TICKING_KINDS.has(res.kind) && sub === undefined) this.tick();
+    const watching = r.method === 'GET' && ['1', 'true'].includes(r.query.get('watch') ?? '');
+    if (r.method === 'GET' && this.autoTick && !this.wallClock && !watching && TICKING_KINDS.has(res.kind) && sub === undefined) this.tick();
     if (sub === 'log' && resource === 'pods') return this.podLog(namespace!, name, r.query);
     const prefix = gv.includes('/') ? `/apis/${gv}` : `/api/${gv}`;
     const objPath = `${prefix}${namespace ? `/namespaces/${namespace}` : ''}/${resource}/${name}`;
-    if (name === undefined && r.method === 'GET')
-      return this.list(res.kind, `${prefix}${namespace ? `/namespaces/${namespace}` : ''}/${resource}/`, prefix, resource, r.query);
+    const collection = `${prefix}${namespace ? `/namespaces/${namespace}` : ''}/${resource}/`;
+    if (watching) {
+      const query = new URLSearchParams(r.query);
+      // `kubectl get NAME -w` watches the one object through the collection with a name field selector
+      if (name !== undefined) query.set('fieldSelector', [query.get('fieldSelector'), `metadata.name=${name}`].filter(Boolean).join(','));
+      return {
+        stream: (out) =>
+          streamWatch(
+            out,
+            {
+              current: () => this.matching(res.kind, collection, prefix, resource, query),
+              step: () => (this.wallClock ? this.catchUp() : this.autoTick && TICKING_KINDS.has(res.kind) ? this.tick() : undefined),
+              nowMs: () => this.nowMs(),
+            },
+            {
+              kind: res.kind,
+              resourceVersion: r.query.get('resourceVersion'),
+              timeoutSeconds: Number(r.query.get('timeoutSeconds')) || null,
+              asTable: wantsTable(r.accept),
+              includeObject: r.query.get('includeObject'),
+            },
+          ),
+      };
+    }
+    if (name === undefined && r.method === 'GET') return this.list(res.kind, gv, collection, prefix, resource, r);
+    if (sub === 'scale' && ['Deployment', 'ReplicaSet', 'StatefulSet'].includes(res.kind))
+      return scaleAnswer(this, r, { gv, kind: res.kind, resource, path: objPath, namespace, name });
     if (name === undefined && r.method === 'POST')
       return createObject(this, r, {
         gv,
@@ -197,6 +245,8 @@ export class KubeApiServer extends KubeCluster {
         collection: `${prefix}${namespace ? `/namespaces/${namespace}` : ''}/${resource}`,
       });
     const target = { gv, kind: res.kind, resource, path: objPath, namespace, name };
+    if (r.method === 'GET' && this.objects.has(objPath) && wantsTable(r.accept))
+      return [200, table(res.kind, [this.objects.get(objPath)!], this.nowMs(), r.query.get('includeObject'), { resourceVersion: this.currentVersion() })];
     if (r.method === 'GET')
       return this.objects.has(objPath)
         ? [200, this.objects.get(objPath)]
@@ -206,7 +256,8 @@ export class KubeApiServer extends KubeCluster {
     return [405, status(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource')];
   }
 
-  private list(kind: string, pathPrefix: string, apiPrefix: string, resource: string, q: URLSearchParams): [number, unknown] {
+  /** The objects a list of `kind` under `pathPrefix` answers (every namespace when the prefix names none), label and field selectors applied. */
+  private matching(kind: string, pathPrefix: string, apiPrefix: string, resource: string, q: URLSearchParams): Obj[] {
     // all-namespace lists match `<prefix>/namespaces/<any>/<resource>/`
     const allNs = new RegExp(`^${apiPrefix.replace(/[.]/g, '\\.')}/namespaces/[^/]+/${resource}/`);
     let items = [...this.objects]
@@ -221,14 +272,19 @@ export class KubeApiServer extends KubeCluster {
       const [k, v] = sel.split('=');
       items = items.filter((o) => String(k.split('.').reduce((a: Obj | undefined, part) => a?.[part], o)) === v);
     }
+    return items;
+  }
+
+  private list(kind: string, gv: string, pathPrefix: string, apiPrefix: string, resource: string, r: RecordedRequest): [number, unknown] {
+    const q = r.query;
+    const items = this.matching(kind, pathPrefix, apiPrefix, resource, q);
     const start = Number(q.get('continue') ?? 0);
     const limit = Number(q.get('limit') ?? 500);
-    const page = items.slice(start, start + limit).map(({ apiVersion: _a, kind: _k, ...rest }) => rest);
     const more = start + limit < items.length;
-    return [
-      200,
-      { kind: `${kind}List`, apiVersion: 'v1', metadata: { resourceVersion: '9', ...(more ? { continue: String(start + limit) } : {}) }, items: page },
-    ];
+    const metadata = { resourceVersion: this.currentVersion(), ...(more ? { continue: String(start + limit) } : {}) };
+    if (wantsTable(r.accept)) return [200, table(kind, items.slice(start, start + limit), this.nowMs(), q.get('includeObject'), metadata)];
+    const page = items.slice(start, start + limit).map(({ apiVersion: _a, kind: _k, ...rest }) => rest);
+    return [200, { kind: `${kind}List`, apiVersion: gv, metadata, items: page }];
   }
 
   private podLog(namespace: string, pod: string, q: URLSearchParams): Answer {

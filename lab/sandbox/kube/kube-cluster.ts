@@ -104,6 +104,12 @@ export class KubeCluster {
   tickSeconds = 10;
   autoTick = true;
   /**
+   * Time follows the wall clock (the sandbox, for kubectl's ages): instead of
+   * one tick per read, each request first runs the ticks the wall clock has
+   * moved past (`catchUp`), so the simulated clock never runs ahead of it.
+   */
+  wallClock = false;
+  /**
    * A validating admission webhook's warnings (`AdmissionResponse.warnings`):
    * what it says about an apply or patch about to be stored, or dry-run
    * (`dryRun`: a webhook with `sideEffects: None` sees dry runs too, and may
@@ -130,6 +136,27 @@ export class KubeCluster {
 
   nowMs(): number {
     return this.clockMs;
+  }
+
+  /** Sets the simulated clock (the sandbox starts it in the past, so settling ends at about the wall clock). */
+  setClock(ms: number): void {
+    this.clockMs = ms;
+  }
+
+  /** With `wallClock`: the ticks the wall clock has moved past (at most 120; older time is skipped). */
+  catchUp(): void {
+    const step = this.tickSeconds * 1000;
+    let n = Math.floor((Date.now() - this.clockMs) / step);
+    if (n > 120) {
+      this.clockMs = Date.now() - 120 * step;
+      n = 120;
+    }
+    if (n > 0) this.tick(n);
+  }
+
+  /** The latest resourceVersion handed out (what a list answers as its own). */
+  currentVersion(): string {
+    return String(this.revision);
   }
 
   nextResourceVersion(): string {

@@ -7,9 +7,13 @@
  * NetworkPolicy; storage.k8s.io/v1 StorageClass (cluster-scoped); rbac.authorization.k8s.io/v1
  * ClusterRole, ClusterRoleBinding, Role, RoleBinding; apps/v1 Deployment, ReplicaSet, StatefulSet;
  * batch/v1 CronJob; example.com/v1 Widget (a CRD); metrics.k8s.io/v1beta1 is an
- * aggregated API whose backend is down (503).
+ * aggregated API whose backend is down (503), advertised only by the tests'
+ * cluster (`KubeApiServer.advertiseBroken`). Workloads answer their `scale`
+ * subresource (autoscaling/v1 Scale); the kinds `kubectl get all` shows carry
+ * the `all` category.
  */
-import { OPENAPI_DOCS } from './kube-openapi-docs.js';
+import { OPENAPI_DOCS as SCHEMA_DOCS } from './kube-openapi-docs.js';
+import { openApiV2, resourcePaths } from './kube-openapi-paths.js';
 
 export interface FakeResource {
   name: string;
@@ -18,21 +22,45 @@ export interface FakeResource {
   namespaced: boolean;
   verbs: string[];
   shortNames?: string[];
+  /** `all` for the kinds `kubectl get all` shows, as kube-apiserver lists them. */
+  categories?: string[];
+  /** A subresource answering another kind (`deployments/scale` answers autoscaling/v1 Scale). */
+  group?: string;
+  version?: string;
 }
+
+const ALL = ['all'];
+const scale = (of: string) => ({
+  name: `${of}/scale`,
+  singularName: '',
+  group: 'autoscaling',
+  version: 'v1',
+  kind: 'Scale',
+  namespaced: true,
+  verbs: ['get', 'patch', 'update'],
+});
 
 const RW = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
 
 /** groupVersion -> resources, as `/api/v1` and `/apis/<g>/<v>` list them. */
 export const RESOURCES: Record<string, FakeResource[]> = {
   v1: [
-    { name: 'pods', singularName: 'pod', kind: 'Pod', namespaced: true, verbs: RW, shortNames: ['po'] },
+    { name: 'pods', singularName: 'pod', kind: 'Pod', namespaced: true, verbs: RW, shortNames: ['po'], categories: ALL },
     { name: 'pods/log', singularName: '', kind: 'Pod', namespaced: true, verbs: ['get'] },
     { name: 'pods/status', singularName: '', kind: 'Pod', namespaced: true, verbs: ['get', 'patch', 'update'] },
     { name: 'events', singularName: 'event', kind: 'Event', namespaced: true, verbs: RW, shortNames: ['ev'] },
     { name: 'namespaces', singularName: 'namespace', kind: 'Namespace', namespaced: false, verbs: RW, shortNames: ['ns'] },
     { name: 'secrets', singularName: 'secret', kind: 'Secret', namespaced: true, verbs: RW },
     { name: 'configmaps', singularName: 'configmap', kind: 'ConfigMap', namespaced: true, verbs: RW, shortNames: ['cm'] },
-    { name: 'services', singularName: 'service', kind: 'Service', namespaced: true, verbs: RW.filter((v) => v !== 'deletecollection'), shortNames: ['svc'] },
+    {
+      name: 'services',
+      singularName: 'service',
+      kind: 'Service',
+      namespaced: true,
+      verbs: RW.filter((v) => v !== 'deletecollection'),
+      shortNames: ['svc'],
+      categories: ALL,
+    },
     { name: 'services/status', singularName: '', kind: 'Service', namespaced: true, verbs: ['get', 'patch', 'update'] },
     { name: 'persistentvolumeclaims', singularName: 'persistentvolumeclaim', kind: 'PersistentVolumeClaim', namespaced: true, verbs: RW, shortNames: ['pvc'] },
     { name: 'persistentvolumeclaims/status', singularName: '', kind: 'PersistentVolumeClaim', namespaced: true, verbs: ['get', 'patch', 'update'] },
@@ -44,15 +72,18 @@ export const RESOURCES: Record<string, FakeResource[]> = {
     { name: 'nodes/status', singularName: '', kind: 'Node', namespaced: false, verbs: ['get', 'patch', 'update'] },
   ],
   'apps/v1': [
-    { name: 'deployments', singularName: 'deployment', kind: 'Deployment', namespaced: true, verbs: RW, shortNames: ['deploy'] },
+    { name: 'deployments', singularName: 'deployment', kind: 'Deployment', namespaced: true, verbs: RW, shortNames: ['deploy'], categories: ALL },
+    scale('deployments'),
     { name: 'deployments/status', singularName: '', kind: 'Deployment', namespaced: true, verbs: ['get', 'patch', 'update'] },
-    { name: 'replicasets', singularName: 'replicaset', kind: 'ReplicaSet', namespaced: true, verbs: RW, shortNames: ['rs'] },
+    { name: 'replicasets', singularName: 'replicaset', kind: 'ReplicaSet', namespaced: true, verbs: RW, shortNames: ['rs'], categories: ALL },
+    scale('replicasets'),
     { name: 'replicasets/status', singularName: '', kind: 'ReplicaSet', namespaced: true, verbs: ['get', 'patch', 'update'] },
-    { name: 'statefulsets', singularName: 'statefulset', kind: 'StatefulSet', namespaced: true, verbs: RW, shortNames: ['sts'] },
+    { name: 'statefulsets', singularName: 'statefulset', kind: 'StatefulSet', namespaced: true, verbs: RW, shortNames: ['sts'], categories: ALL },
+    scale('statefulsets'),
     { name: 'statefulsets/status', singularName: '', kind: 'StatefulSet', namespaced: true, verbs: ['get', 'patch', 'update'] },
   ],
   'batch/v1': [
-    { name: 'cronjobs', singularName: 'cronjob', kind: 'CronJob', namespaced: true, verbs: RW, shortNames: ['cj'] },
+    { name: 'cronjobs', singularName: 'cronjob', kind: 'CronJob', namespaced: true, verbs: RW, shortNames: ['cj'], categories: ALL },
     { name: 'cronjobs/status', singularName: '', kind: 'CronJob', namespaced: true, verbs: ['get', 'patch', 'update'] },
   ],
   'autoscaling/v2': [
@@ -63,6 +94,7 @@ export const RESOURCES: Record<string, FakeResource[]> = {
       namespaced: true,
       verbs: RW,
       shortNames: ['hpa'],
+      categories: ALL,
     },
     { name: 'horizontalpodautoscalers/status', singularName: '', kind: 'HorizontalPodAutoscaler', namespaced: true, verbs: ['get', 'patch', 'update'] },
   ],
@@ -83,10 +115,16 @@ export const RESOURCES: Record<string, FakeResource[]> = {
 
 export const BROKEN_GROUP_VERSIONS = new Set(['metrics.k8s.io/v1beta1']);
 
-export function apiGroupList() {
+/**
+ * `/apis`: every group version with resources, and the broken aggregated
+ * ones when `withBroken` (the tests' cluster advertises metrics.k8s.io and
+ * answers 503 for it; the sandbox advertises only what it serves).
+ */
+export function apiGroupList(withBroken = true) {
   const groups = new Map<string, string[]>();
   for (const gv of Object.keys(RESOURCES)) {
     if (!gv.includes('/')) continue;
+    if (RESOURCES[gv].length === 0 && !(withBroken && BROKEN_GROUP_VERSIONS.has(gv))) continue;
     const [g] = gv.split('/');
     groups.set(g, [...(groups.get(g) ?? []), gv]);
   }
@@ -105,7 +143,13 @@ export function apiResourceList(groupVersion: string) {
   return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion, resources: RESOURCES[groupVersion] };
 }
 
-export { OPENAPI_DOCS };
+/** The OpenAPI v3 documents (kube-openapi-docs.ts) with the paths of the resources each group version serves. */
+export const OPENAPI_DOCS: Record<string, Record<string, unknown>> = Object.fromEntries(
+  Object.entries(SCHEMA_DOCS).map(([key, doc]) => [key, { ...doc, paths: resourcePaths(key, doc, RESOURCES[key.replace(/^apis?\//, '')] ?? []) }]),
+);
+
+/** `/openapi/v2`, built from the same documents. */
+export const OPENAPI_V2 = openApiV2(OPENAPI_DOCS);
 
 export function openApiIndex() {
   const paths: Record<string, { serverRelativeURL: string }> = {};

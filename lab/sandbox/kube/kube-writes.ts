@@ -2,8 +2,10 @@
  * The write verbs of the Kubernetes API stand-in, answering like kube-apiserver:
  *
  * - `applyPatch`: server-side apply (`application/apply-patch+yaml`; JSON is
- *   YAML): `fieldManager` required, a conflict with another applier is 409 unless
- *   `force=true`, 201 on create and 200 on update.
+ *   YAML): `fieldManager` required; the applied fields merged and owned field
+ *   by field (kube-ssa.ts), a field another manager owns with another value is
+ *   a 409 conflict naming it unless `force=true`; 201 on create and 200 on update.
+ *   Every write keeps `managedFields` (an ordinary write owns what it changed).
  * - `patchObject`: `application/merge-patch+json` (RFC 7386: arrays replace),
  *   `application/strategic-merge-patch+json` (lists merge by their patch merge
  *   key; built-in kinds only: a custom resource answers 415 as the real server
@@ -37,6 +39,7 @@ import { canonical, type KubeCluster, type Obj } from './kube-cluster.js';
 import type { RecordedRequest } from './kube-api-server.js';
 import { pruneFields, unknownFields } from './kube-fields.js';
 import { applyJsonPatch, applyMergePatch, applyStrategicMergePatch } from './kube-patches.js';
+import { conflictMessage, serverSideApply, updateOwnership } from './kube-ssa.js';
 
 /** Status, body, content type, `Warning` header values. */
 export type Answer = [number, unknown, string?, string[]?];
@@ -137,17 +140,16 @@ function applyPatch(c: KubeCluster, r: RecordedRequest, t: Target): Answer {
   const existing = c.objects.get(t.path);
   const wanted = body.metadata?.resourceVersion;
   if (wanted !== undefined && wanted !== existing?.metadata.resourceVersion) return existing ? modified(t) : notFound(t);
-  const owner = existing?.metadata?.managedFields?.[0]?.manager;
-  if (existing && owner && owner !== manager && r.query.get('force') !== 'true') {
-    return [
-      409,
-      statusBody(409, 'Conflict', `Apply failed with 1 conflict: conflict with "${owner}": .spec`, [
-        { reason: 'FieldManagerConflict', message: `conflict with "${owner}"`, field: '.spec' },
-      ]),
-    ];
+  const applied = serverSideApply(existing, body, manager, t.gv, r.query.get('force') === 'true', c.now());
+  if (applied.conflicts) {
+    const message = conflictMessage(applied.conflicts);
+    const causes = applied.conflicts.flatMap((k) =>
+      k.fields.map((field) => ({ reason: 'FieldManagerConflict', message: `conflict with ${JSON.stringify(k.manager)} using ${k.apiVersion}`, field })),
+    );
+    return [409, statusBody(409, 'Conflict', message, causes)];
   }
-  const merged = { ...body, metadata: { ...body.metadata }, ...(existing?.status ? { status: existing.status } : {}) };
-  const managedFields = [{ manager, operation: 'Apply', apiVersion: t.gv, fieldsType: 'FieldsV1', fieldsV1: {} }];
+  const merged = { ...applied.merged!, metadata: { ...applied.merged!.metadata }, ...(existing?.status ? { status: existing.status } : {}) };
+  const managedFields = applied.managedFields!;
   return persist(c, r, t, existing, merged, managedFields);
 }
 
@@ -172,9 +174,7 @@ function patchObject(c: KubeCluster, r: RecordedRequest, t: Target): Answer {
   if (version !== undefined && version !== existing.metadata.resourceVersion) return modified(t);
   if (merged.kind !== t.kind || merged.apiVersion !== t.gv || merged.metadata?.name !== t.name)
     return [400, statusBody(400, 'BadRequest', 'the name, kind or apiVersion of the object does not match the request')];
-  const manager = r.query.get('fieldManager') ?? 'unknown';
-  const others = (existing.metadata.managedFields ?? []).filter((m: Obj) => !(m.manager === manager && m.operation === 'Update'));
-  const managedFields = [...others, { manager, operation: 'Update', apiVersion: t.gv, time: c.now(), fieldsType: 'FieldsV1', fieldsV1: {} }];
+  const managedFields = updateOwnership(existing, merged, r.query.get('fieldManager') ?? 'unknown', t.gv, c.now());
   return persist(c, r, t, existing, merged, managedFields);
 }
 
@@ -197,8 +197,7 @@ export function createObject(c: KubeCluster, r: RecordedRequest, t: Omit<Target,
   const target: Target = { ...t, name, path: `${t.collection}/${name}` };
   if (t.namespace && !c.objects.has(`/api/v1/namespaces/${t.namespace}`)) return [404, statusBody(404, 'NotFound', `namespaces "${t.namespace}" not found`)];
   if (c.objects.has(target.path)) return [409, statusBody(409, 'AlreadyExists', `${qualified(target)} "${name}" already exists`)];
-  const manager = r.query.get('fieldManager') ?? 'unknown';
-  const managedFields = [{ manager, operation: 'Update', apiVersion: t.gv, time: c.now(), fieldsType: 'FieldsV1', fieldsV1: {} }];
+  const managedFields = updateOwnership(undefined, body, r.query.get('fieldManager') ?? 'unknown', t.gv, c.now());
   return persist(c, r, target, undefined, { ...body, metadata: { ...body.metadata } }, managedFields);
 }
 
