@@ -1,9 +1,53 @@
-import 'reflect-metadata';
-import { appParts, buildContainer, resumeBackgroundWork, stopBackgroundWork, waitForSharedState } from '../infrastructure/composition-root.js';
 import { ConfigError, loadConfig } from '../infrastructure/config/config.js';
-import { startServer } from './http/server.js';
+import { serverLogger } from '../infrastructure/server-logger.js';
+import { openServer } from './http/early-server.js';
 
-/** Starts svc from the environment; SIGTERM/SIGINT drain and exit 0. */
+/**
+ * The heaviest libraries and modules of the composition and the app, loaded
+ * one per turn of the event loop before them (paths relative to this file).
+ * Loading a module blocks the loop; between two steps the listening server
+ * answers /healthz, so a probe waits for one step, never for the whole start.
+ * Whatever is not listed loads with the composition root, as before: the list
+ * only orders the work (a test checks that every entry resolves).
+ */
+export const START_STEPS: readonly string[] = [
+  'reflect-metadata',
+  'zod',
+  'tsyringe',
+  'yaml',
+  'prom-client',
+  'express',
+  '@tsoa/runtime',
+  '../domain/actions/cluster-action.js',
+  '../domain/tools/outputs/deployment-outputs.js',
+  '../domain/tools/outputs/operate-output.js',
+  '../domain/tools/outputs/remediate-output.js',
+  '../domain/tools/tool-definitions.js',
+  '../application/actions/verify-execution.js',
+  '../application/sessions/get-session.js',
+  '../domain/ledger/hash-chain.js',
+  '../application/operations/operate.js',
+  '../application/deployment/deploy-manifests.js',
+  '../domain/prompts/prompt-library.js',
+  '../infrastructure/composition-root.js',
+  './http/generated/routes.js',
+  './http/server.js',
+];
+
+async function loadInSteps(): Promise<void> {
+  for (const step of START_STEPS) {
+    // a CommonJS require, as the modules' own imports will: import() would load the ESM twin of a dual package
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    require(step);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+/**
+ * Starts svc from the environment; SIGTERM/SIGINT drain and exit 0. The
+ * server listens first (answering /healthz, holding other requests), then
+ * loads and builds the composition and the app, and hands them the requests.
+ */
 export async function serve(): Promise<void> {
   let config;
   try {
@@ -15,17 +59,30 @@ export async function serve(): Promise<void> {
     }
     throw err;
   }
-  const container = buildContainer(config);
-  const parts = appParts(container);
-  const { logger } = parts;
-  // nothing touches Redis before its connection is up (bounded: a Redis that is down is a warning, not a failed start)
-  await waitForSharedState(container);
-  const running = await startServer(parts);
+  const logger = serverLogger(config);
+  const starting = await openServer(config, logger);
+  let built;
+  try {
+    // loaded after listening, in steps: the adapters, the tools, express and the routes are most of the start
+    await loadInSteps();
+    const root = await import('../infrastructure/composition-root.js');
+    const { attachApp } = await import('./http/server.js');
+    const container = root.buildContainer(config, { logger });
+    // nothing touches Redis before its connection is up (bounded: a Redis that is down is a warning, not a failed start)
+    await root.waitForSharedState(container);
+    built = { root, container, running: attachApp(starting, root.appParts(container)) };
+  } catch (err) {
+    await starting.abandon();
+    throw err;
+  }
+  const { root, container, running } = built;
   // after the server listens: a resumed scan never delays start-up
-  resumeBackgroundWork(container).catch((err) => logger.error('resuming background work failed', { err: err instanceof Error ? err.message : String(err) }));
+  root
+    .resumeBackgroundWork(container)
+    .catch((err) => logger.error('resuming background work failed', { err: err instanceof Error ? err.message : String(err) }));
   const stop = (signal: string) => {
     logger.info('draining', { signal });
-    Promise.all([stopBackgroundWork(container), running.close()]).then(
+    Promise.all([root.stopBackgroundWork(container), running.close()]).then(
       () => process.exit(0),
       () => process.exit(1),
     );
