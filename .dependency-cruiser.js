@@ -46,13 +46,13 @@ module.exports = {
     {
       name: 'interfaces-reach-infrastructure-through-the-root',
       comment:
-        'interfaces/ uses infrastructure only through the composition root, its DI tokens, config types and the service version, and the sandbox and eval entry points (their own composition roots)',
+        'interfaces/ uses infrastructure only through the composition root, its DI tokens, config types, the service version and the server logger (made before the root loads), and the sandbox and eval entry points (their own composition roots)',
       severity: 'error',
       from: { path: '^interfaces/' },
       to: {
         path: '^infrastructure/',
         pathNot:
-          '^infrastructure/(composition-root|tokens|service-version)[.]ts$|^infrastructure/config/|^infrastructure/sandbox/sandbox-main[.]ts$|^infrastructure/evaluation/eval-main[.]ts$',
+          '^infrastructure/(composition-root|tokens|service-version|server-logger)[.]ts$|^infrastructure/config/|^infrastructure/sandbox/sandbox-main[.]ts$|^infrastructure/evaluation/eval-main[.]ts$',
       },
     },
   ],
