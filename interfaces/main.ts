@@ -1,6 +1,7 @@
-import { ConfigError, loadConfig } from '../infrastructure/config/config.js';
+import type { Logger } from '../domain/ports/logger.js';
+import { ConfigError, loadConfig, type Config } from '../infrastructure/config/config.js';
 import { serverLogger } from '../infrastructure/server-logger.js';
-import { openServer } from './http/early-server.js';
+import { openServer, type StartingServer } from './http/early-server.js';
 
 /**
  * The heaviest libraries and modules of the composition and the app, loaded
@@ -49,7 +50,7 @@ async function loadInSteps(): Promise<void> {
  * loads and builds the composition and the app, and hands them the requests.
  */
 export async function serve(): Promise<void> {
-  let config;
+  let config: Config;
   try {
     config = loadConfig();
   } catch (err) {
@@ -61,34 +62,47 @@ export async function serve(): Promise<void> {
   }
   const logger = serverLogger(config);
   const starting = await openServer(config, logger);
-  let built;
+  const ready = attachWhenBuilt(config, logger, starting);
+  // from the start: a signal while loading drains once the app is attached (the requests held meanwhile are answered first)
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info('draining', { signal });
+    ready
+      .then(({ root, container, running }) => Promise.all([root.stopBackgroundWork(container), running.close()]))
+      .then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
+  };
+  process.once('SIGTERM', () => stop('SIGTERM'));
+  process.once('SIGINT', () => stop('SIGINT'));
+  const { root, container } = await ready;
+  // after the app is attached: a resumed scan never delays start-up
+  if (!stopping)
+    root
+      .resumeBackgroundWork(container)
+      .catch((err) => logger.error('resuming background work failed', { err: err instanceof Error ? err.message : String(err) }));
+}
+
+/** Loads and builds the composition and the app, then hands them the listening server's requests; on a failure, answers the held requests 500 and closes. */
+async function attachWhenBuilt(config: Config, logger: Logger, starting: StartingServer) {
   try {
     // loaded after listening, in steps: the adapters, the tools, express and the routes are most of the start
     await loadInSteps();
     const root = await import('../infrastructure/composition-root.js');
     const { attachApp } = await import('./http/server.js');
     const container = root.buildContainer(config, { logger });
-    // nothing touches Redis before its connection is up (bounded: a Redis that is down is a warning, not a failed start)
+    // nothing is served but /healthz before Redis's connection is up (bounded: a Redis that is down is a warning, not a failed start)
     await root.waitForSharedState(container);
-    built = { root, container, running: attachApp(starting, root.appParts(container)) };
+    const running = attachApp(starting, root.appParts(container));
+    logger.info('svc ready', { url: running.url });
+    return { root, container, running };
   } catch (err) {
     await starting.abandon();
     throw err;
   }
-  const { root, container, running } = built;
-  // after the server listens: a resumed scan never delays start-up
-  root
-    .resumeBackgroundWork(container)
-    .catch((err) => logger.error('resuming background work failed', { err: err instanceof Error ? err.message : String(err) }));
-  const stop = (signal: string) => {
-    logger.info('draining', { signal });
-    Promise.all([root.stopBackgroundWork(container), running.close()]).then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
-  };
-  process.once('SIGTERM', () => stop('SIGTERM'));
-  process.once('SIGINT', () => stop('SIGINT'));
 }
 
 if (require.main === module) {

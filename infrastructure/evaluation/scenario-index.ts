@@ -21,7 +21,7 @@ export function scenarioNames(root: string): string[] {
 }
 
 const TAG = /^[a-z0-9][a-z0-9-]*$/;
-const BLOCK_ITEM = /^\s+-\s+(\S+)\s*$/;
+const BLOCK_ITEM = /^( +)- +(\S+) *$/;
 
 /**
  * The top-level `tags` of a scenario.yaml, when they are written in one of the
@@ -43,11 +43,14 @@ export function plainTags(text: string): string[] | undefined {
       .map((t) => t.trim());
   } else if (rest === '') {
     tags = [];
+    let indent: string | undefined;
     for (const line of lines.slice(at[0] + 1)) {
       if (line === '' || /^\S/.test(line)) break;
       const item = BLOCK_ITEM.exec(line);
-      if (!item) return undefined;
-      tags.push(item[1]);
+      // every item at one indentation: anything else is not a plain list of words
+      if (!item || (indent !== undefined && item[1] !== indent)) return undefined;
+      indent = item[1];
+      tags.push(item[2]);
     }
   } else return undefined;
   return tags.length > 0 && tags.every((t) => TAG.test(t)) ? tags : undefined;

@@ -37,19 +37,19 @@ export interface StartingServer {
  * with its request id and access line; every other request waits, unread, for
  * `attach` and then goes through the request gate like any other.
  */
-export async function openServer(config: Config, logger: Logger): Promise<StartingServer> {
+export async function openServer(config: Config, logger: Logger, maxHeld = MAX_HELD_REQUESTS): Promise<StartingServer> {
   const { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs, maxConnections } = config.server;
   // node checks the header and request timeouts on this interval: keep it well under the shortest
   const connectionsCheckingInterval = Math.max(50, Math.min(30_000, Math.floor(Math.min(headersTimeoutMs, requestTimeoutMs) / 4)));
   let held: [http.IncomingMessage, http.ServerResponse][] | undefined = [];
   let handle = (req: http.IncomingMessage, res: http.ServerResponse): void => {
     if (isHealthProbe(req)) return answerHealth(logger, req, res);
-    if (held!.length >= MAX_HELD_REQUESTS) {
+    if (held!.length >= maxHeld) {
       const { requestId } = beginRequest(logger, req.method ?? 'GET', pathOf(req), res);
       res.setHeader('Retry-After', '1');
       return refuse(res, requestId, {
         code: HTTP_ERROR_CODES.RATE_LIMITED,
-        message: `svc is starting and already holds ${MAX_HELD_REQUESTS} requests; retry after 1 s`,
+        message: `svc is starting and already holds ${maxHeld} requests; retry after 1 s`,
       });
     }
     held!.push([req, res]);
