@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { FIELD_PATH_PATTERN, MAX_FIELD_PATH_CHARS } from '../cluster/field-path.js';
-import { TOOL_INPUTS } from '../tools/tool-definitions.js';
+import { EVALUATED_TOOLS, TOOL_INPUTS } from '../tools/tool-definitions.js';
 import { RISK_LEVELS } from '../actions/cluster-action.js';
 
 /**
@@ -150,7 +150,6 @@ export const scenarioCluster = z.strictObject({
   rules: z.array(healthRule).max(10).default([]),
 });
 
-const TOOLS = ['remediate', 'operate', 'recommend'] as const;
 export const VERBS = ['create', 'patch', 'delete'] as const;
 
 export const scenarioExpectations = z.strictObject({
@@ -207,7 +206,7 @@ export const scenarioSchema = z
         'adversarial goes with at least one of ' + ADVERSARIAL.join(', '),
       )
       .refine((t) => new Set(t).size === t.length, 'no tag twice'),
-    tool: z.enum(TOOLS),
+    tool: z.enum(EVALUATED_TOOLS),
     input: z.record(z.string(), z.unknown()),
     approve: z.boolean().default(true).describe('execute the proposal (executeChoice 1) when there is one'),
     answers: z
