@@ -32,7 +32,6 @@ const UNTESTED_YET = new Set([
   'domain/prompts/prompt-frontmatter.ts',
   'domain/prompts/repo-url-spelling.ts',
   'domain/runs/run-cursor.ts',
-  'domain/sessions/approval-session.ts',
   'domain/sessions/session-cursor.ts',
   'domain/sessions/session-page.ts',
   'domain/tools/gitops-input.ts',
