@@ -2,7 +2,6 @@ import { expect } from 'chai';
 import { stopApprovalSession } from '../../application/sessions/stop-session.js';
 import { ValidationError } from '../../domain/errors.js';
 import { phaseOf, stopDecision, type ApprovalPhase, type Executable } from '../../domain/sessions/approval-session.js';
-import type { Session } from '../../domain/sessions/session.js';
 import { FakeSessionStore } from '../fakes/fake-session-store.js';
 import { FakeClock } from '../support/fake-clock.js';
 import { rejection } from '../support/rejection.js';
