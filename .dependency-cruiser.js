@@ -45,12 +45,13 @@ module.exports = {
     },
     {
       name: 'interfaces-reach-infrastructure-through-the-root',
-      comment: 'interfaces/ uses infrastructure only through the composition root, its DI tokens, config types and the service version',
+      comment:
+        'interfaces/ uses infrastructure only through the composition root, its DI tokens, config types, the service version and the server logger (made before the root loads)',
       severity: 'error',
       from: { path: '^interfaces/' },
       to: {
         path: '^infrastructure/',
-        pathNot: '^infrastructure/(composition-root|tokens|service-version)[.]ts$|^infrastructure/config/',
+        pathNot: '^infrastructure/(composition-root|tokens|service-version|server-logger)[.]ts$|^infrastructure/config/',
       },
     },
     {

@@ -13,9 +13,14 @@ const LAZY_MODULES = [
   '^@modelcontextprotocol/sdk/',
   '^@opentelemetry/',
   '^@aws-sdk/credential-provider-(web-identity|http|node)$',
-  '^\\./(kubernetes-cluster-client|openai-llm-provider|anthropic-llm-provider|bedrock-llm-provider|qdrant-vector-store|mcp-route|otel-tracer)\\.js$',
+  '^\\./(kubernetes-cluster-client|openai-llm-provider|anthropic-llm-provider|bedrock-llm-provider|qdrant-vector-store|mcp-route|otel-tracer|oidc-authenticator)\\.js$',
   '^\\.\\./embeddings/(openai|bedrock)-embedder\\.js$',
   '^\\.\\./mcp-bridge\\.js$',
+  // the CLI: a command's body and the libraries only some commands use load when that command runs
+  '^yaml$',
+  '^\\./(run-tool|upload-folder)\\.js$',
+  '^\\.\\./evaluation/scenario-loader\\.js$',
+  '^\\.\\./\\.\\./domain/write-guard/kind-risk\\.js$',
 ];
 
 export default tseslint.config(

@@ -26,8 +26,8 @@ export interface ToolHandler<I = Record<string, unknown>> {
   execute(input: I, context: ToolContext): Promise<unknown>;
 }
 
-/** The nine tools' handlers, each typed from its tool's zod schema. A tool without one is defined but not available. */
-export type TypedToolHandlers = { [N in ToolName]?: ToolHandler<ToolInput<N>> };
+/** Every tool's handler, each typed from its tool's zod schema: a tool defined in TOOL_INPUTS without a handler does not compile. */
+export type TypedToolHandlers = { [N in ToolName]: ToolHandler<ToolInput<N>> };
 
 /** Tool name -> its use case, as ExecuteTool looks them up (the input was validated against the same name's schema). */
 export type ToolHandlers = ReadonlyMap<string, ToolHandler<never>>;

@@ -1,11 +1,56 @@
-import 'reflect-metadata';
-import { appParts, buildContainer, resumeBackgroundWork, stopBackgroundWork, waitForSharedState } from '../infrastructure/composition-root.js';
-import { ConfigError, loadConfig } from '../infrastructure/config/config.js';
-import { startServer } from './http/server.js';
+import type { Logger } from '../domain/ports/logger.js';
+import { ConfigError, loadConfig, type Config } from '../infrastructure/config/config.js';
+import { serverLogger } from '../infrastructure/server-logger.js';
+import { openServer, type StartingServer } from './http/early-server.js';
 
-/** Starts svc from the environment; SIGTERM/SIGINT drain and exit 0. */
+/**
+ * The heaviest libraries and modules of the composition and the app, loaded
+ * one per turn of the event loop before them (paths relative to this file).
+ * Loading a module blocks the loop; between two steps the listening server
+ * answers /healthz, so a probe waits for one step, never for the whole start.
+ * Whatever is not listed loads with the composition root, as before: the list
+ * only orders the work (a test checks that every entry resolves).
+ */
+export const START_STEPS: readonly string[] = [
+  'reflect-metadata',
+  'zod',
+  'tsyringe',
+  'yaml',
+  'prom-client',
+  'express',
+  '@tsoa/runtime',
+  '../domain/actions/cluster-action.js',
+  '../domain/tools/outputs/deployment-outputs.js',
+  '../domain/tools/outputs/operate-output.js',
+  '../domain/tools/outputs/remediate-output.js',
+  '../domain/tools/tool-definitions.js',
+  '../application/actions/verify-execution.js',
+  '../application/sessions/get-session.js',
+  '../domain/ledger/hash-chain.js',
+  '../application/operations/operate.js',
+  '../application/deployment/deploy-manifests.js',
+  '../domain/prompts/prompt-library.js',
+  '../infrastructure/composition-root.js',
+  './http/generated/routes.js',
+  './http/server.js',
+];
+
+async function loadInSteps(): Promise<void> {
+  for (const step of START_STEPS) {
+    // a CommonJS require, as the modules' own imports will: import() would load the ESM twin of a dual package
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    require(step);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+/**
+ * Starts svc from the environment; SIGTERM/SIGINT drain and exit 0. The
+ * server listens first (answering /healthz, holding other requests), then
+ * loads and builds the composition and the app, and hands them the requests.
+ */
 export async function serve(): Promise<void> {
-  let config;
+  let config: Config;
   try {
     config = loadConfig();
   } catch (err) {
@@ -15,23 +60,49 @@ export async function serve(): Promise<void> {
     }
     throw err;
   }
-  const container = buildContainer(config);
-  const parts = appParts(container);
-  const { logger } = parts;
-  // nothing touches Redis before its connection is up (bounded: a Redis that is down is a warning, not a failed start)
-  await waitForSharedState(container);
-  const running = await startServer(parts);
-  // after the server listens: a resumed scan never delays start-up
-  resumeBackgroundWork(container).catch((err) => logger.error('resuming background work failed', { err: err instanceof Error ? err.message : String(err) }));
+  const logger = serverLogger(config);
+  const starting = await openServer(config, logger);
+  const ready = attachWhenBuilt(config, logger, starting);
+  // from the start: a signal while loading drains once the app is attached (the requests held meanwhile are answered first)
+  let stopping = false;
   const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
     logger.info('draining', { signal });
-    Promise.all([stopBackgroundWork(container), running.close()]).then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
+    ready
+      .then(({ root, container, running }) => Promise.all([root.stopBackgroundWork(container), running.close()]))
+      .then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
   };
   process.once('SIGTERM', () => stop('SIGTERM'));
   process.once('SIGINT', () => stop('SIGINT'));
+  const { root, container } = await ready;
+  // after the app is attached: a resumed scan never delays start-up
+  if (!stopping)
+    root
+      .resumeBackgroundWork(container)
+      .catch((err) => logger.error('resuming background work failed', { err: err instanceof Error ? err.message : String(err) }));
+}
+
+/** Loads and builds the composition and the app, then hands them the listening server's requests; on a failure, answers the held requests 500 and closes. */
+async function attachWhenBuilt(config: Config, logger: Logger, starting: StartingServer) {
+  try {
+    // loaded after listening, in steps: the adapters, the tools, express and the routes are most of the start
+    await loadInSteps();
+    const root = await import('../infrastructure/composition-root.js');
+    const { attachApp } = await import('./http/server.js');
+    const container = root.buildContainer(config, { logger });
+    // nothing is served but /healthz before Redis's connection is up (bounded: a Redis that is down is a warning, not a failed start)
+    await root.waitForSharedState(container);
+    const running = attachApp(starting, root.appParts(container));
+    logger.info('svc ready', { url: running.url });
+    return { root, container, running };
+  } catch (err) {
+    await starting.abandon();
+    throw err;
+  }
 }
 
 if (require.main === module) {

@@ -2,6 +2,7 @@ import { approveStep, callerIn, ownedBy, planUnderApproval, requireSessionRead }
 import type { Approval } from '../../domain/sessions/approval-session.js';
 import { AI_TOOL_SAFETY_DEPS, type AiToolDeps } from '../ai/ai-tool-deps.js';
 import { requireDependencies } from '../required-deps.js';
+import { stopApprovalSession } from '../sessions/stop-session.js';
 import { requireConfigured } from '../ai/require-configured.js';
 import { NotConfiguredError, ValidationError } from '../../domain/errors.js';
 import { overallRisk } from '../../domain/operations/operation-plan.js';
@@ -188,17 +189,7 @@ export class Operate implements ToolHandler<Input> {
   }
 
   private async stop(session: Session<OperationState>): Promise<OperationView> {
-    this.refuseWhenClosed(session, 'stopped');
-    const saved = await this.deps.sessions.update<OperationState>('operation', session.id, session.revision, {
-      ...session.state,
-      stopped: { at: new Date(this.deps.clock.now()).toISOString() },
-    });
-    if (saved.conflict) {
-      if (!saved.current) throw unknownSession('operation', session.id, START);
-      this.refuseWhenClosed(saved.current, 'stopped');
-      throw new ValidationError(`Session ${session.id} changed while this request was reading it; ask again`);
-    }
-    return operationView(saved.session);
+    return operationView(await stopApprovalSession(this.deps.sessions, 'operation', session, new Date(this.deps.clock.now()), START));
   }
 
   private async propose(input: {

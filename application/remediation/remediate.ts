@@ -18,6 +18,7 @@ import { closedRefusal, NothingAppliedError, runOnce } from '../actions/run-once
 import type { WriteRecording } from '../actions/execute-actions.js';
 import { writeContextFor } from '../ledger/change-recorder.js';
 import { requireDependencies } from '../required-deps.js';
+import { stopApprovalSession } from '../sessions/stop-session.js';
 import { requireConfigured } from '../ai/require-configured.js';
 import { RunBudget } from '../ai/run-budget.js';
 import type { DeliverFix } from '../gitops/deliver-fix.js';
@@ -278,24 +279,7 @@ export class Remediate implements ToolHandler<Input> {
   }
 
   private async stop(session: Session<RemediationState>): Promise<RemediationView> {
-    // stopping twice answers with the session; stopping an executed one is refused
-    const refuseExecuted = (s: Session<RemediationState>) => {
-      const refusal = s.state.execution && closedRefusal(s.id, s.state, 'stopped', START);
-      if (refusal) throw refusal;
-    };
-    refuseExecuted(session);
-    if (session.state.stopped) return remediationView(session);
-    const saved = await this.deps.sessions.update<RemediationState>('remediation', session.id, session.revision, {
-      ...session.state,
-      stopped: { at: new Date(this.deps.clock.now()).toISOString() },
-    });
-    if (saved.conflict) {
-      if (!saved.current) throw unknownSession('remediation', session.id, START);
-      refuseExecuted(saved.current);
-      if (saved.current.state.stopped) return remediationView(saved.current);
-      throw new ValidationError(`Session ${session.id} changed while this request was reading it; ask again`);
-    }
-    return remediationView(saved.session);
+    return remediationView(await stopApprovalSession(this.deps.sessions, 'remediation', session, new Date(this.deps.clock.now()), START));
   }
 
   private requireCluster(): void {

@@ -2,6 +2,7 @@ import type { SessionOwner } from '../../domain/auth/session-owner.js';
 import { nextSteps, SOLUTION_STATUSES, solutionStatus, type NextStep } from '../../domain/deployment/workflow.js';
 import type { SolutionState } from '../../domain/deployment/solution.js';
 import type { Session, SessionKind } from '../../domain/sessions/session.js';
+import { SESSION_TOOL_OF } from '../../domain/tools/tool-definitions.js';
 import { operationView, type OperationStatus } from '../operations/operation-view.js';
 import type { OperationState } from '../operations/operation-state.js';
 import type { RemediationState } from '../remediation/remediation-state.js';
@@ -9,7 +10,8 @@ import { remediationView, type RemediationStatus } from '../remediation/remediat
 
 /** The tool each kind of session belongs to (solutions: the deployment flow recommend starts). */
 export type SessionTool = 'remediate' | 'operate' | 'recommend';
-export const SESSION_TOOLS: Readonly<Record<SessionKind, SessionTool>> = { remediation: 'remediate', operation: 'operate', solution: 'recommend' };
+/** From the definitions' `session`; a test holds them to SessionTool. */
+export const SESSION_TOOLS = SESSION_TOOL_OF as Readonly<Record<SessionKind, SessionTool>>;
 
 // keyed by every status, so a status added to a view does not compile until it is listed here
 const REMEDIATION: Record<RemediationStatus, true> = {

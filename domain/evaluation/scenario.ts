@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { FIELD_PATH_PATTERN, MAX_FIELD_PATH_CHARS } from '../cluster/field-path.js';
-import { TOOL_INPUTS } from '../tools/tool-definitions.js';
+import { EVALUATED_TOOLS, TOOL_INPUTS } from '../tools/tool-definitions.js';
 import { RISK_LEVELS } from '../actions/cluster-action.js';
 
 /**
  * A scenario: a broken cluster, the tool svc is asked to run on it and what a
  * good run looks like (docs/evaluation.md, "The scenario format"). Parsed from
  * `scenarios/<name>/scenario.yaml`; file names in it are relative to that
- * directory and read by the loader (infrastructure/evaluation).
+ * directory and read by the loader (lab/evaluation).
  */
 
 export const DIFFICULTIES = ['easy', 'medium', 'hard'] as const;
@@ -150,7 +150,6 @@ export const scenarioCluster = z.strictObject({
   rules: z.array(healthRule).max(10).default([]),
 });
 
-const TOOLS = ['remediate', 'operate', 'recommend'] as const;
 export const VERBS = ['create', 'patch', 'delete'] as const;
 
 const pattern = z
@@ -220,7 +219,7 @@ export const scenarioSchema = z
         'adversarial goes with at least one of ' + ADVERSARIAL.join(', '),
       )
       .refine((t) => new Set(t).size === t.length, 'no tag twice'),
-    tool: z.enum(TOOLS),
+    tool: z.enum(EVALUATED_TOOLS),
     input: z.record(z.string(), z.unknown()),
     approve: z.boolean().default(true).describe('execute the proposal (executeChoice 1) when there is one'),
     answers: z

@@ -1,4 +1,5 @@
 import { storedIdentityId, type Caller } from '../auth/caller.js';
+import { LONG_RUNNING_TOOLS } from '../tools/tool-definitions.js';
 
 /**
  * A tool run started without a held request (`Prefer: respond-async`): what
@@ -70,8 +71,8 @@ export interface RunView extends RunSummary {
   progress: RunEvent[];
 }
 
-/** Tools whose run can be long: the ones that honour `Prefer: respond-async`. */
-export const ASYNC_TOOLS: ReadonlySet<string> = new Set(['recommend', 'generateManifests', 'deployManifests', 'remediate', 'operate']);
+/** Tools whose run can be long: the ones that honour `Prefer: respond-async` (their definitions' `longRunning`). */
+export const ASYNC_TOOLS: ReadonlySet<string> = LONG_RUNNING_TOOLS;
 
 /**
  * Whether a call honours `Prefer: respond-async`: the long tools always, and

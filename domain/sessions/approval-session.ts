@@ -15,13 +15,15 @@ import { ConflictError, ValidationError } from '../errors.js';
 import { canonicalJson } from '../ledger/canonical-json.js';
 
 /**
- * The one approval-session lifecycle of remediate and operate:
- * `proposed` (a plan with its planDigest; a refine makes a new plan and
- * digest, so any approval of the old one no longer matches), `approved`
- * (executeChoice 1 by the starter, an admin, or a second approver, bound to
- * the digest they saw), `executing` (claimed once), `executed` (done or
- * failed), `stopped`. The refusals of a step on a closed session and the
- * second-approver rule live here, not in each tool.
+ * The one approval-session lifecycle of remediate and operate. Its phases,
+ * read from the stored state by `phaseOf`: `proposed` (a plan with its
+ * planDigest; a refine makes a new plan and digest, so an approval of the old
+ * one no longer matches), `executing` (executeChoice 1 approved by the
+ * starter, an admin or a second approver, bound to the digest they saw, and
+ * the execution claimed once), `executed` (done or failed) and `stopped`.
+ * Approval is a step, not a phase: `approvePlan` judges it and the approval is
+ * recorded with the execution. The refusals of a step on a closed session,
+ * the stop rule and the second-approver rule live here, not in each tool.
  */
 export type ApprovalPhase = 'proposed' | 'executing' | 'executed' | 'stopped';
 
@@ -48,6 +50,7 @@ export interface Executable<O> {
   stopped?: { at: string };
 }
 
+/** The phase a stored session is in (see the lifecycle above). */
 export function phaseOf(state: Executable<unknown>): ApprovalPhase {
   if (state.execution) return state.execution.status === 'running' ? 'executing' : 'executed';
   return state.stopped ? 'stopped' : 'proposed';
@@ -82,6 +85,26 @@ export function closedRefusal(id: string, state: Executable<unknown>, step: stri
     );
   if (stopped) return new ValidationError(`Session ${id} was stopped at ${stopped.at}; nothing was applied, it cannot be ${step}. ${start}`);
   return undefined;
+}
+
+/** What a lifecycle step decides: a new state to store, the state as it is (nothing to store), or a refusal. */
+export type Decision<S> = { next: S } | { unchanged: S } | { refused: ValidationError };
+
+/**
+ * Stop (executeChoice 2): a proposed session becomes stopped at `at`, nothing
+ * applied; a stopped one stays as it was, so stopping twice answers the same
+ * in every session tool; an executing or executed one is refused (the 400
+ * carries its execution record). `start` says how to begin anew.
+ */
+export function stopDecision<S extends Executable<unknown>>(id: string, state: S, at: string, start: string): Decision<S> {
+  switch (phaseOf(state)) {
+    case 'proposed':
+      return { next: { ...state, stopped: { at } } };
+    case 'stopped':
+      return { unchanged: state };
+    default:
+      return { refused: closedRefusal(id, state, 'stopped', start)! };
+  }
 }
 
 /** The plan an approval is about: its digest and, from the write guard, each action's assessed risk and namespace. */

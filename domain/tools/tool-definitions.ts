@@ -6,9 +6,10 @@ import { operateOutput } from './outputs/operate-output.js';
 import { remediateOutput } from './outputs/remediate-output.js';
 import { ORG_DATA_OPERATIONS, ORG_DATA_TYPES, refineOrgDataInput, validCombinations } from '../orgdata/org-data-operations.js';
 import { orgDocumentInput } from '../orgdata/org-documents.js';
-import { EVIDENCE_MAX_LENGTH, type ToolDefinition } from './tool-definition.js';
+import { EVIDENCE_MAX_LENGTH, PLAN_APPROVAL_STEPS, type ToolDefinition } from './tool-definition.js';
 import { gitopsInput } from './gitops-input.js';
 import { deliveryInput } from './outputs/gitops-output.js';
+import { SESSION_KINDS, type SessionKind } from '../sessions/session.js';
 
 const solutionId = z.string().min(1).max(200).describe('Solution id returned by recommend (sol_ followed by 32 hex digits)');
 const sessionId = z.string().min(1).max(200).describe('Session id returned by an earlier call of this tool, to continue that session');
@@ -153,6 +154,9 @@ export const TOOL_DEFINITIONS: ToolDefinition[] = [
     tags: ['ai', 'deployment', 'recommendation'],
     inputSchema: TOOL_INPUTS.recommend,
     outputSchema: recommendOutput,
+    longRunning: true,
+    session: 'solution',
+    evaluated: true,
   },
   {
     name: 'chooseSolution',
@@ -177,6 +181,7 @@ export const TOOL_DEFINITIONS: ToolDefinition[] = [
     tags: ['deployment', 'manifests', 'ai'],
     inputSchema: TOOL_INPUTS.generateManifests,
     outputSchema: generateManifestsOutput,
+    longRunning: true,
   },
   {
     name: 'deployManifests',
@@ -187,6 +192,7 @@ export const TOOL_DEFINITIONS: ToolDefinition[] = [
     inputSchema: TOOL_INPUTS.deployManifests,
     outputSchema: deployManifestsOutput,
     gitPush: "the solution's manifests, with `gitops`",
+    longRunning: true,
   },
   {
     name: 'manageOrgData',
@@ -205,6 +211,10 @@ export const TOOL_DEFINITIONS: ToolDefinition[] = [
     inputSchema: TOOL_INPUTS.operate,
     outputSchema: operateOutput,
     gitPush: 'the planned change, with `delivery: "git"` on objects Argo CD or Flux manage',
+    longRunning: true,
+    session: 'operation',
+    approvalSteps: PLAN_APPROVAL_STEPS,
+    evaluated: true,
   },
   {
     name: 'remediate',
@@ -214,5 +224,29 @@ export const TOOL_DEFINITIONS: ToolDefinition[] = [
     inputSchema: TOOL_INPUTS.remediate,
     outputSchema: remediateOutput,
     gitPush: 'the fix, with `delivery: "git"` on objects Argo CD or Flux manage',
+    longRunning: true,
+    session: 'remediation',
+    approvalSteps: PLAN_APPROVAL_STEPS,
+    evaluated: true,
   },
 ];
+
+/** The tools of this build by name. */
+export const TOOL_BY_NAME: ReadonlyMap<string, ToolDefinition> = new Map(TOOL_DEFINITIONS.map((d) => [d.name, d]));
+
+/** Tools whose run can be long: the ones that honour `Prefer: respond-async` (`longRunning`). */
+export const LONG_RUNNING_TOOLS: ReadonlySet<string> = new Set(TOOL_DEFINITIONS.filter((d) => d.longRunning).map((d) => d.name));
+
+/** The tools evaluation scenarios may drive (`evaluated`), in definition order. */
+export const EVALUATED_TOOLS = TOOL_DEFINITIONS.filter((d) => d.evaluated).map((d) => d.name as ToolName) as [ToolName, ...ToolName[]];
+
+/** The tool of each session kind (`session`); a kind without exactly one tool stops the module loading. */
+export const SESSION_TOOL_OF: Readonly<Record<SessionKind, ToolName>> = (() => {
+  const of = {} as Record<SessionKind, ToolName>;
+  for (const kind of Object.keys(SESSION_KINDS) as SessionKind[]) {
+    const tools = TOOL_DEFINITIONS.filter((d) => d.session === kind);
+    if (tools.length !== 1) throw new Error(`session kind ${kind} needs exactly one tool with session: '${kind}', found ${tools.length}`);
+    of[kind] = tools[0].name as ToolName;
+  }
+  return of;
+})();

@@ -1,3 +1,4 @@
+import { POD_SECURITY_LEVELS, type PodSecurityLevel } from './pod-security-levels.js';
 import { BASELINE_CONTROLS } from './pod-security-baseline.js';
 import { RESTRICTED_CONTROLS } from './pod-security-restricted.js';
 import { viewOf, type PodSecurityControl } from './pod-security-view.js';
@@ -13,8 +14,7 @@ export { RESTRICTED_VOLUME_TYPES } from './pod-security-restricted.js';
  * known privilege escalations; `restricted` adds current hardening practice.
  * Pure: judges one pod found by shape (pod-shapes.ts).
  */
-export const POD_SECURITY_LEVELS = ['privileged', 'baseline', 'restricted'] as const;
-export type PodSecurityLevel = (typeof POD_SECURITY_LEVELS)[number];
+export { POD_SECURITY_LEVELS, type PodSecurityLevel };
 
 /** The namespace label Pod Security Admission enforces. */
 export const ENFORCE_LABEL = 'pod-security.kubernetes.io/enforce';

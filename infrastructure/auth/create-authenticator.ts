@@ -1,7 +1,6 @@
 import { MAX_TOKEN_CHARS, type Authentication, type Authenticator } from '../../domain/ports/authenticator.js';
 import type { Logger } from '../../domain/ports/logger.js';
 import type { Config } from '../config/config.js';
-import { OidcAuthenticator } from './oidc-authenticator.js';
 import { StaticTokens, tokenDigest } from './static-tokens.js';
 import { VerifiedTokenCache } from './verified-token-cache.js';
 
@@ -47,7 +46,17 @@ export function createAuthenticator(config: Config, logger: Logger, options: Aut
   const statics = new StaticTokens(config.server.authToken, config.auth.tokensFile, config.auth.roles, logger, config.auth.people);
   statics.watch(options.pollMs ?? TOKENS_FILE_POLL_MS);
   const verified = new VerifiedTokenCache(options.cacheEntries);
-  const oidc = config.auth.oidc && new OidcAuthenticator(config.auth.oidc, config.auth.roles, logger, now, () => verified.clear(), config.auth.people);
+  // the JWT library loads only when OIDC is configured (start-up time and memory)
+  const oidc =
+    config.auth.oidc &&
+    new (require('./oidc-authenticator.js') as typeof import('./oidc-authenticator.js')).OidcAuthenticator(
+      config.auth.oidc,
+      config.auth.roles,
+      logger,
+      now,
+      () => verified.clear(),
+      config.auth.people,
+    );
   const authenticator: Authenticator = {
     // both only grow, so their sum changes whenever either does
     get epoch() {

@@ -1,6 +1,5 @@
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { parse } from 'yaml';
 import { peopleFromDocument } from '../../domain/auth/people-document.js';
 import { NO_PEOPLE, PeopleDirectory } from '../../domain/auth/people.js';
 import { ConfigError, str, type Env } from './env-parsers.js';
@@ -31,6 +30,8 @@ export function parsePeopleFile(env: Env, cwd: string, oidcIssuer: string | unde
   }
   let doc: unknown;
   try {
+    // the YAML parser loads only when a people file is configured (start-up time)
+    const { parse } = require('yaml') as typeof import('yaml');
     doc = parse(text, { maxAliasCount: 0, uniqueKeys: true, prettyErrors: false });
   } catch (err) {
     throw fail(`is not YAML or JSON: ${(err as Error).message.split('\n')[0].slice(0, 200)}`);

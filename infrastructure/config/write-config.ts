@@ -2,8 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { WriteScope } from '../../domain/actions/write-scope.js';
 import { parseKindName } from '../../domain/write-guard/kind-names.js';
-import { parseKindRisk } from '../../domain/write-guard/kind-risk.js';
-import { POD_SECURITY_LEVELS, type PodSecurityLevel } from '../../domain/write-guard/pod-security.js';
+import { POD_SECURITY_LEVELS, type PodSecurityLevel } from '../../domain/write-guard/pod-security-levels.js';
 import type { ClusterSource } from './cluster-config.js';
 import { ConfigError, str, type Env } from './env-parsers.js';
 
@@ -49,6 +48,8 @@ export function parseWriteConfig(env: Env, cluster: ClusterSource, readNamespace
     podSecurityLevel: podSecurityLevel(env),
     kindRisks: list(env, 'SVC_KIND_RISK', KIND_RISK, 'group/Kind=level entries such as acme.io/BuildJob=medium').map((entry) => {
       try {
+        // the write guard's rule table loads only when SVC_KIND_RISK names kinds (start-up time)
+        const { parseKindRisk } = require('../../domain/write-guard/kind-risk.js') as typeof import('../../domain/write-guard/kind-risk.js');
         return parseKindRisk(entry);
       } catch (e) {
         throw new ConfigError('SVC_KIND_RISK', (e as Error).message);

@@ -1,5 +1,6 @@
 import { shellWord } from '../../domain/shell-word.js';
 import { nextStepsOutput } from '../../domain/tools/outputs/deployment-outputs.js';
+import { TOOL_BY_NAME } from '../../domain/tools/tool-definitions.js';
 
 function flag(name: string, value: unknown): string[] {
   if (Array.isArray(value)) return value.flatMap((v) => flag(name, v));
@@ -31,16 +32,17 @@ export function nextCommandText(result: unknown): string | undefined {
  * same next step the deployment workflow prints, rather than a REST body.
  */
 export function approvalCommandText(tool: string, result: unknown): string | undefined {
-  if (tool !== 'remediate' && tool !== 'operate') return undefined;
+  const steps = TOOL_BY_NAME.get(tool)?.approvalSteps;
+  if (!steps) return undefined;
   const r = result && typeof result === 'object' ? (result as { sessionId?: unknown; status?: unknown; planDigest?: unknown }) : {};
   if (r.status !== 'awaiting_approval' || typeof r.sessionId !== 'string') return undefined;
   const execute: Record<string, unknown> = { sessionId: r.sessionId, executeChoice: 1 };
   if (typeof r.planDigest === 'string') execute.planDigest = r.planDigest;
   return [
     '',
-    'Next: execute the plan as shown (every action is dry-run first; the digest pins it to what you reviewed)',
+    `Next: ${steps.execute}`,
     `  ${commandLine({ tool, params: execute })}`,
-    'Or: stop without changing anything',
+    `Or: ${steps.stop}`,
     `  ${commandLine({ tool, params: { sessionId: r.sessionId, executeChoice: 2 } })}`,
   ].join('\n');
 }

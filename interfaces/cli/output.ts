@@ -1,5 +1,3 @@
-import { stringify } from 'yaml';
-
 export type OutputFormat = 'text' | 'json';
 
 export function writeOut(text: string): void {
@@ -17,7 +15,10 @@ export function printJson(value: unknown): void {
 
 /** Readable structured data: YAML keeps nesting visible without braces and quotes. */
 export function printPretty(value: unknown): void {
-  writeOut(value === undefined ? '' : stringify(value, { lineWidth: 0 }).trimEnd());
+  if (value === undefined) return writeOut('');
+  // loaded here: the YAML library costs every command that prints no YAML (--help, lists) start-up time
+  const { stringify } = require('yaml') as typeof import('yaml');
+  writeOut(stringify(value, { lineWidth: 0 }).trimEnd());
 }
 
 /** Left-aligned columns; the last column is not padded. */

@@ -10,13 +10,15 @@ import type { Config } from '../../infrastructure/config/config.js';
 import type { AppParts } from '../../infrastructure/composition-root.js';
 import type { RateLimitConfig } from '../../infrastructure/config/rate-limit-config.js';
 import { DOCS_PATH, isDocsPath } from './docs-page.js';
-import { API_VERSION, type ErrorBody } from './envelope.js';
-import { statusFor } from './error-status.js';
+
 import { HTTP_ERROR_CODES } from './http-errors.js';
 import { callerKey, identityOf, type Identity } from './gate-identity.js';
 import { isLocalHostHeader, runsOpenOnLoopback } from './middleware/local-host-guard.js';
-import { beginRequest, isoNow, noteCaller } from './middleware/request-context.js';
+import { beginRequest, noteCaller } from './middleware/request-context.js';
+import { refuse } from './refuse.js';
 import { roleForRoute } from './route-roles.js';
+
+export { refuse };
 
 /** What the gate hands on to whatever answers the request. */
 export interface GateContext {
@@ -253,11 +255,4 @@ export function gateMiddleware(gate: Gate) {
 function hasBody(req: IncomingMessage): boolean {
   const length = req.headers['content-length'];
   return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
-}
-
-/** The error envelope, as the express error handler writes it. */
-export function refuse(res: ServerResponse, requestId: string, error: ErrorBody): void {
-  const body = Buffer.from(JSON.stringify({ success: false, error, meta: { timestamp: isoNow(), requestId, version: API_VERSION } }));
-  res.writeHead(statusFor(error.code), { 'X-Request-Id': requestId, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': body.length });
-  res.end(body);
 }

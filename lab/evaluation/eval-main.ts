@@ -11,6 +11,7 @@ import { parseModelPrices } from '../../infrastructure/config/eval-config.js';
 import { createLlmProvider } from '../../infrastructure/llm/create-llm-provider.js';
 import { baselineLines, failureLines, markdownReport, scorecardText, type BaselineResult, type EvalReport } from './eval-report.js';
 import { secretValues } from './leak-check.js';
+import { EvalUsageError } from './eval-usage-error.js';
 import { runCase } from './run-case.js';
 import { defaultScenariosDir, loadScenario, scenarioNames, type LoadedScenario } from './scenario-loader.js';
 import { BASELINES, BaselineLlm, type Baseline } from './baselines.js';
@@ -20,7 +21,7 @@ import { RecordingLlm, ReplayLlm, type ObservedLlm } from './transcript-llm.js';
 export type EvalOptions = EvalRequest;
 
 /** A problem with the command line or the scenarios: nothing was run. */
-export class EvalUsageError extends Error {}
+export { EvalUsageError };
 
 /** The scenarios the options select, loaded (a broken one stops the run, naming its problems). */
 export function selectScenarios(o: Pick<EvalOptions, 'scenarios' | 'tags' | 'limit' | 'dir'>): LoadedScenario[] {

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parseAllDocuments, parseDocument } from 'yaml';
 import type { z } from 'zod';
@@ -6,7 +6,7 @@ import type { KubeObject } from '../../domain/cluster/kube-types.js';
 import { scenarioSchema, type ObjectRef, type Scenario } from '../../domain/evaluation/scenario.js';
 import { transcriptSchema, type Transcript } from '../../domain/evaluation/transcript.js';
 import { isJsonObject } from '../../domain/json-object.js';
-import { projectRoot } from '../../infrastructure/project-root.js';
+import { defaultScenariosDir, scenarioNames } from './scenario-index.js';
 
 /** One problem of a scenario: the file (relative to the scenarios folder), where in it, and what is wrong. */
 export interface ScenarioProblem {
@@ -40,17 +40,7 @@ export const formatProblem = (p: ScenarioProblem) => `${p.file}: ${p.path ? `${p
 
 const MAX_FILE_BYTES = 1024 * 1024;
 
-/** The scenarios shipped with svc (`scenarios/` beside package.json). */
-export const defaultScenariosDir = () => path.join(projectRoot(), 'scenarios');
-
-/** The scenario names under `root`: folders holding a scenario.yaml, sorted. */
-export function scenarioNames(root: string): string[] {
-  if (!existsSync(root)) return [];
-  return readdirSync(root, { withFileTypes: true })
-    .filter((d) => d.isDirectory() && existsSync(path.join(root, d.name, 'scenario.yaml')))
-    .map((d) => d.name)
-    .sort();
-}
+export { defaultScenariosDir, scenarioNames };
 
 /** Reads and checks one scenario; throws ScenarioError naming every problem found, by file and path. */
 export function loadScenario(root: string, name: string): LoadedScenario {

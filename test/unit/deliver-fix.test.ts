@@ -1,0 +1,164 @@
+import { expect } from 'chai';
+import { DeliverFix, type FixDelivery } from '../../application/gitops/deliver-fix.js';
+import type { ClusterAction } from '../../domain/actions/cluster-action.js';
+import type { GitopsMark } from '../../domain/gitops/gitops-ownership.js';
+import type { GitPublisher, PublishOutcome, PublishRequest } from '../../domain/ports/git-publisher.js';
+import type { OpenedPullRequest, PullRequestHost, PullRequestSpec } from '../../domain/ports/pull-request-host.js';
+import { YamlManifestEditor } from '../../infrastructure/gitops/yaml-manifest-editor.js';
+import { rejection } from '../support/rejection.js';
+
+const TOKEN = 'server-token-canary-5d1e';
+const SESSION = `rem_${'c'.repeat(32)}`;
+const WEB_YAML = `# the shop's web tier
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+  namespace: shop
+spec:
+  replicas: 1 # raised by hand in May
+  template:
+    spec:
+      containers:
+        - name: web
+          image: ghcr.io/team/web:1.4.2
+`;
+
+/** A repository in memory: the delivery's edit runs on its files, and the request is kept for the assertions. */
+class MemoryPublisher implements GitPublisher {
+  requests: PublishRequest[] = [];
+  written: { path: string; content: string }[] = [];
+  constructor(readonly files: Record<string, string>) {}
+  async publish(request: PublishRequest): Promise<PublishOutcome> {
+    this.requests.push(request);
+    this.written = await request.change({
+      list: async (folder) => Object.keys(this.files).filter((p) => folder === '' || p.startsWith(`${folder}/`)),
+      read: async (path) => this.files[path],
+    });
+    return {
+      commit: 'f00d'.padEnd(40, '0'),
+      branch: request.branch,
+      baseBranch: request.baseBranch ?? 'main',
+      branchExisted: false,
+      branchCreated: true,
+      changed: true,
+      files: this.written.map((f) => f.path),
+    };
+  }
+}
+
+class RecordingPullRequests implements PullRequestHost {
+  specs: PullRequestSpec[] = [];
+  async open(spec: PullRequestSpec): Promise<OpenedPullRequest> {
+    this.specs.push(spec);
+    return { url: 'https://github.com/team/shop/pull/12', number: 12, existing: false };
+  }
+}
+
+const web = { apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'shop', name: 'web' };
+const common = { description: 'Scale web to 3', risk: 'low' as const, rationale: 'load' };
+const scale: ClusterAction = { type: 'scale', target: web, replicas: 3, ...common };
+const argo = (repoURL = 'https://github.com/team/shop.git', path = 'apps', revision: string | undefined = 'main'): GitopsMark => ({
+  controller: 'argocd',
+  owner: 'Application argocd/shop',
+  source: { repoURL, path, ...(revision ? { revision } : {}) },
+});
+
+function setup(files: Record<string, string> = { 'apps/web.yaml': WEB_YAML, 'apps/README.md': 'not yaml' }, allowedHosts = ['github.com', 'git.corp.example']) {
+  const publisher = new MemoryPublisher(files);
+  const pullRequests = new RecordingPullRequests();
+  const deliver = new DeliverFix({ publisher, pullRequests }, new YamlManifestEditor(), {
+    serverToken: TOKEN,
+    allowedHosts,
+    author: { name: 'svc', email: 'svc@localhost' },
+    pullRequests: {},
+    timeoutMs: 5000,
+  });
+  return { publisher, pullRequests, deliver };
+}
+
+const fix = (over: Partial<FixDelivery> = {}): FixDelivery => ({
+  sessionId: SESSION,
+  summary: 'web   is\nslow under load',
+  actions: [scale],
+  marks: [argo()],
+  requestedBy: 'alice',
+  now: new Date('2026-12-02T10:00:00Z'),
+  ...over,
+});
+
+describe('DeliverFix: a proposed fix committed to the GitOps source instead of the live objects', () => {
+  it("edits the object's document in place (comments kept), pushes svc/<session> from the followed revision, and opens a pull request", async () => {
+    const { publisher, pullRequests, deliver } = setup();
+    const delivered = await deliver.execute(fix());
+    expect(publisher.written).to.have.length(1);
+    const [file] = publisher.written;
+    expect(file.path).to.equal('apps/web.yaml');
+    expect(file.content).to.include('replicas: 3').and.include("# the shop's web tier").and.include('image: ghcr.io/team/web:1.4.2');
+    const [request] = publisher.requests;
+    expect(request).to.deep.include({ branch: `svc/${SESSION}`, baseBranch: 'main', token: TOKEN });
+    expect(request.message).to.equal(`svc: web is slow under load\n\n- Scale web to 3\nSession: ${SESSION}\n`);
+    expect(pullRequests.specs).to.have.length(1);
+    expect(pullRequests.specs[0]).to.deep.include({ provider: 'github', project: 'team/shop', head: `svc/${SESSION}`, base: 'main' });
+    expect(pullRequests.specs[0].body).to.include('Scale web to 3 (Deployment shop/web)').and.include('- `apps/web.yaml`');
+    expect(delivered).to.deep.include({ branch: `svc/${SESSION}`, baseBranch: 'main', changed: true, files: ['apps/web.yaml'] });
+    expect(delivered.pullRequest).to.deep.equal({ url: 'https://github.com/team/shop/pull/12', number: 12, existing: false });
+    expect(JSON.stringify(delivered)).not.to.include(TOKEN);
+  });
+
+  it('pushes without a pull request, saying why, when the host is neither GitHub nor GitLab as far as svc can tell', async () => {
+    const { pullRequests, deliver } = setup({ 'apps/web.yaml': WEB_YAML });
+    const delivered = await deliver.execute(fix({ marks: [argo('https://git.corp.example/team/shop.git')] }));
+    expect(pullRequests.specs).to.deep.equal([]);
+    expect(delivered.pullRequest).to.equal(undefined);
+    expect(delivered.note).to.match(/^No pull request opened: .*SVC_GITOPS_PROVIDER/);
+  });
+
+  const refusals: [string, Partial<FixDelivery>, RegExp, string[]?][] = [
+    [
+      'an object no GitOps controller manages',
+      { marks: [null] },
+      /action 1 \(Deployment shop\/web\) is not managed by a GitOps controller; send delivery "live"/,
+    ],
+    [
+      'an object whose git source svc cannot tell',
+      { marks: [{ controller: 'flux', owner: 'HelmRelease flux-system/web' }] },
+      /managed by HelmRelease flux-system\/web, whose git source svc cannot tell/,
+    ],
+    [
+      'objects from two repositories',
+      { actions: [scale, { ...scale, target: { ...web, name: 'api' } }], marks: [argo(), argo('https://github.com/team/api.git')] },
+      /come from 2 repositories/,
+    ],
+    [
+      'a repository on a host not allowed',
+      { marks: [argo('https://git.evil.example/team/shop.git')] },
+      /host git.evil.example is not in the allowed repository hosts \(SVC_ALLOWED_REPO_HOSTS/,
+    ],
+    [
+      'a delete (not a patch svc writes into YAML)',
+      { actions: [{ type: 'delete', target: web, ...common }] },
+      /a delete of Deployment shop\/web is not a change svc writes into YAML/,
+    ],
+    [
+      'an object not in the plain YAML under the source path',
+      { marks: [argo(undefined, 'other')] },
+      /Deployment shop\/web was not found in the YAML files under other/,
+    ],
+  ];
+  for (const [what, over, message] of refusals)
+    it(`refuses ${what}, naming why, and pushes nothing`, async () => {
+      const { publisher, deliver } = setup();
+      const err = await rejection(deliver.execute(fix(over)));
+      expect(err.message).to.match(/^Cannot deliver through git: /);
+      expect(err.message).to.match(message);
+      expect(publisher.written).to.deep.equal([]);
+    });
+
+  it('says at proposal time which marks cannot be delivered through git', () => {
+    const { deliver } = setup();
+    expect(deliver.refusalFor(argo())).to.equal(undefined);
+    expect(deliver.refusalFor({ controller: 'flux', owner: 'HelmRelease flux-system/web' })).to.match(/cannot tell the git source of HelmRelease/);
+    expect(deliver.refusalFor(argo('https://git.evil.example/x.git'))).to.match(/^the source repository's host git.evil.example is not in the allowed/);
+  });
+});
