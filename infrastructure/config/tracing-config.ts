@@ -59,7 +59,7 @@ export function parseTracingConfig(env: Env): TracingConfig {
   const limit = str(env, 'OTEL_ATTRIBUTE_VALUE_LENGTH_LIMIT');
   return {
     enabled,
-    serviceName: str(env, 'OTEL_SERVICE_NAME') ?? 'svc',
+    serviceName: str(env, 'OTEL_SERVICE_NAME') ?? 'svc-mcp',
     exporter,
     endpoint: endpoints[exporter],
     otlpProtocol,

@@ -8,7 +8,7 @@ const NOOP_SPAN: ActiveSpan = { setAttributes() {}, recordError() {} };
  * so a disabled tracer costs one function call per span.
  */
 export class NoopTracer implements Tracer {
-  constructor(private readonly configured: { exporter: string; serviceName: string } = { exporter: 'none', serviceName: 'svc' }) {}
+  constructor(private readonly configured: { exporter: string; serviceName: string } = { exporter: 'none', serviceName: 'svc-mcp' }) {}
 
   inSpan<T>(_name: string, _attributes: SpanAttributes, fn: (span: ActiveSpan) => Promise<T>): Promise<T> {
     return fn(NOOP_SPAN);

@@ -40,7 +40,7 @@ describe('tool output schemas', () => {
         embedding: { provider: 'openai', model: 'text-embedding-3-small', dimension: 1536, kind: 'semantic', healthy },
         aiProvider: { configured: false, provider: 'none', hint: 'set OPENAI_API_KEY' },
         kubernetes: { connected: false, context: '', error: 'no cluster configured' },
-        tracing: { enabled: false, exporter: 'none', serviceName: 'svc', status: 'disabled' },
+        tracing: { enabled: false, exporter: 'none', serviceName: 'svc-mcp', status: 'disabled' },
         sharedState: { configured: false, connected: false, provider: 'none' },
       },
     });

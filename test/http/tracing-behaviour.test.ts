@@ -156,7 +156,7 @@ describe('tracing: sampling, propagation, failures, limits, status', function ()
     expect(version.body.data.result.system.tracing).to.deep.equal({
       enabled: false,
       exporter: 'otlp',
-      serviceName: 'svc',
+      serviceName: 'svc-mcp',
       status: 'disabled (set OTEL_TRACING_ENABLED=true to enable)',
     });
     // the port instances are the adapters themselves, not span decorators

@@ -43,7 +43,7 @@ function assertToolTree(spans: ReceivedSpan[], format: ReceivedSpan['format']) {
   expect(spans.length).to.be.greaterThan(0);
   expect(new Set(spans.map((s) => s.format))).to.deep.equal(new Set([format]));
   expect(new Set(spans.map((s) => s.traceId)).size, 'one trace id').to.equal(1);
-  expect(new Set(spans.map((s) => s.serviceName))).to.deep.equal(new Set(['svc']));
+  expect(new Set(spans.map((s) => s.serviceName))).to.deep.equal(new Set(['svc-mcp']));
 
   const root = one(spans, 'execute_tool remediate');
   expect(root.parentSpanId, 'the tool span is the root').to.equal(undefined);

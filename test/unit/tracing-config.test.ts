@@ -3,10 +3,10 @@ import { ConfigError, loadConfig } from '../../infrastructure/config/config.js';
 import { parseTracingConfig } from '../../infrastructure/config/tracing-config.js';
 
 describe('tracing config', () => {
-  it("has SPEC.md's defaults: off, svc, console, sampling 1.0, no debug, no length limit", () => {
+  it("has SPEC.md's defaults: off, svc-mcp, console, sampling 1.0, no debug, no length limit", () => {
     expect(loadConfig({}).tracing).to.deep.equal({
       enabled: false,
-      serviceName: 'svc',
+      serviceName: 'svc-mcp',
       exporter: 'console',
       endpoint: undefined,
       otlpProtocol: 'http/protobuf',
