@@ -19,7 +19,6 @@ const UNTESTED_YET = new Set([
   'domain/cluster/write-bodies.ts',
   'domain/deployment/question.ts',
   'domain/deployment/schema-field.ts',
-  'domain/evaluation/scorecard.ts',
   'domain/ledger/change-keys.ts',
   'domain/ledger/intents.ts',
   'domain/ledger/inverse-change.ts',
