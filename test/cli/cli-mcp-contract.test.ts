@@ -5,7 +5,7 @@ import { KubeApiServer } from '../../lab/sandbox/kube/kube-api-server.js';
 import { OpenAiChatServer } from '../support/openai-chat-server.js';
 import { planJson, scaleWeb, webManifest } from '../support/operate-fixtures.js';
 import { startAccessServer, TEST_TOKEN, type AccessServer } from '../support/access-server.js';
-import { callChecked, ContractChecks, sdkClient } from '../support/agent-contract.js';
+import { callChecked, ContractChecks, onDefaults, sdkClient } from '../support/agent-contract.js';
 import { CLI_PATH } from '../support/run-cli.js';
 
 type Json = Record<string, any>;
@@ -26,16 +26,7 @@ describe('svc mcp (stdio): the approve flow answers in time and matches its sche
     [kube, chat] = await Promise.all([KubeApiServer.start(), OpenAiChatServer.start()]);
     kube.create(webManifest(2));
     kube.settle();
-    server = await startAccessServer({
-      env: {
-        OPENAI_API_KEY: chat.apiKey,
-        OPENAI_BASE_URL: chat.baseUrl,
-        SVC_LLM_MODEL: 'gpt-test',
-        KUBECONFIG: kube.writeKubeconfig(),
-        SVC_VERIFY_WINDOW_MS: undefined,
-        SVC_ROLLOUT_POLL_MS: undefined,
-      },
-    });
+    server = await startAccessServer({ env: onDefaults(kube, chat) });
   });
   after(async () => {
     await server.stop();

@@ -9,7 +9,7 @@ import { OpenAiChatServer } from '../support/openai-chat-server.js';
 import { planJson, scaleWeb, webManifest } from '../support/operate-fixtures.js';
 import { analysisAnswer, verifiedAnswer } from '../support/remediation-fixtures.js';
 import { startAccessServer, TEST_TOKEN, type AccessServer } from '../support/access-server.js';
-import { callChecked, ContractChecks, httpTransport, sdkClient } from '../support/agent-contract.js';
+import { callChecked, ContractChecks, httpTransport, onDefaults, sdkClient } from '../support/agent-contract.js';
 import { OidcServer } from '../support/oidc-server.js';
 
 type Json = Record<string, any>;
@@ -50,19 +50,9 @@ describe('agents as clients: every flow answers what its schema declares, in tim
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  /** svc on its verify and rollout defaults (the test helpers' short window is taken away). */
+  /** svc on its verify and rollout defaults. */
   async function start(env: Record<string, string | undefined> = {}) {
-    server = await startAccessServer({
-      env: {
-        OPENAI_API_KEY: chat.apiKey,
-        OPENAI_BASE_URL: chat.baseUrl,
-        SVC_LLM_MODEL: 'gpt-test',
-        KUBECONFIG: kube.writeKubeconfig(),
-        SVC_VERIFY_WINDOW_MS: undefined,
-        SVC_ROLLOUT_POLL_MS: undefined,
-        ...env,
-      },
-    });
+    server = await startAccessServer({ env: onDefaults(kube, chat, env) });
     const openapi = (await (await fetch(`${server.url}/api/v1/openapi`, { headers: { Authorization: `Bearer ${TEST_TOKEN}` } })).json()) as Json;
     return { server, checks: new ContractChecks(openapi.data ?? openapi) };
   }

@@ -87,3 +87,20 @@ export async function callChecked(
   checks.mcp(mcp.tools.get(name)!, result, label);
   return { result, ms, data: result.structuredContent as Json };
 }
+
+/** svc's environment for the contract tests: the model and cluster stand-ins, on svc's verify and rollout defaults (the test helpers' short window taken away). */
+export function onDefaults(
+  kube: { writeKubeconfig(): string },
+  chat: { apiKey: string; baseUrl: string },
+  env: Record<string, string | undefined> = {},
+): Record<string, string | undefined> {
+  return {
+    OPENAI_API_KEY: chat.apiKey,
+    OPENAI_BASE_URL: chat.baseUrl,
+    SVC_LLM_MODEL: 'gpt-test',
+    KUBECONFIG: kube.writeKubeconfig(),
+    SVC_VERIFY_WINDOW_MS: undefined,
+    SVC_ROLLOUT_POLL_MS: undefined,
+    ...env,
+  };
+}
