@@ -106,11 +106,11 @@ export function rssKiB(pid: number): number {
 
 export const LOAD_TOKEN = 'reliability-bearer-token-0123456789';
 
-/** The built server as a real process on 127.0.0.1:0; resolves once it listens. */
+/** The built server as a real process on 127.0.0.1:0; resolves once the app serves (`svc ready`: it listens, answering /healthz only, before that). */
 export async function startSvcProcess(env: Record<string, string>) {
   const p = runSvc({ HOST: '127.0.0.1', PORT: '0', SVC_AUTH_TOKEN: LOAD_TOKEN, ...env });
   try {
-    await waitFor(() => /svc listening/.test(p.output()) || p.child.exitCode !== null, 'svc listening');
+    await waitFor(() => /svc ready/.test(p.output()) || p.child.exitCode !== null, 'svc ready');
   } catch (e) {
     p.child.kill('SIGKILL');
     throw e;
