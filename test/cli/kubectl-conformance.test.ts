@@ -1,4 +1,4 @@
-import { execFile, spawn } from 'node:child_process';
+import { execFile, execFileSync, spawn } from 'node:child_process';
 import { expect } from 'chai';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -58,6 +58,11 @@ describe('kubectl against the sandbox (conformance)', function () {
   before(async function () {
     if (!kubectl) {
       console.log("    (skipped: no kubectl on the PATH; install kubectl or Debian's kubernetes-client to run the conformance test)");
+      this.skip();
+    }
+    const minor = kubectlMinor(kubectl);
+    if (minor < MIN_KUBECTL_MINOR) {
+      console.log(`    (skipped: kubectl 1.${minor} is older than the 1.${MIN_KUBECTL_MINOR} this test drives: \`kubectl events\` and OpenAPI v3 came later)`);
       this.skip();
     }
     dir = mkdtempSync(path.join(tmpdir(), 'svc-kubectl-'));
@@ -163,3 +168,12 @@ describe('kubectl against the sandbox (conformance)', function () {
     expect(scale).to.deep.include({ kind: 'Scale', apiVersion: 'autoscaling/v1', spec: { replicas: 3 } });
   });
 });
+
+/** The oldest kubectl whose commands the test uses (`kubectl events` is 1.26's). */
+const MIN_KUBECTL_MINOR = 26;
+
+/** kubectl's client minor version (Debian bookworm's kubernetes-client is 1.20). */
+function kubectlMinor(kubectl: string): number {
+  const out = execFileSync(kubectl, ['version', '--client', '-o', 'json'], { encoding: 'utf8', timeout: 30_000 });
+  return Number.parseInt(String((JSON.parse(out) as { clientVersion?: { minor?: string } }).clientVersion?.minor ?? '0'), 10);
+}
