@@ -5,6 +5,7 @@ import type { Obj } from '../../lab/sandbox/kube/kube-cluster.js';
 import { testTls } from '../../lab/sandbox/kube/kube-test-ca.js';
 import { humanDuration } from '../../lab/sandbox/kube/kube-tables.js';
 import { kubeRequest } from '../support/kube-raw.js';
+import { webManifest } from '../support/operate-fixtures.js';
 
 const TABLE = 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json';
 
@@ -20,20 +21,9 @@ describe('Kubernetes API stand-in: what kubectl reads', () => {
   const request = (method: string, path: string, opts: { body?: unknown; contentType?: string; accept?: string } = {}) =>
     kubeRequest(server, method, path, opts);
 
-  const deployment = {
-    apiVersion: 'apps/v1',
-    kind: 'Deployment',
-    metadata: { name: 'web', namespace: 'x', labels: { app: 'web' } },
-    spec: {
-      replicas: 2,
-      selector: { matchLabels: { app: 'web' } },
-      template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'web', image: 'nginx:1.25' }] } },
-    },
-  };
-
   beforeEach(async () => {
     server = await KubeApiServer.start();
-    server.create(structuredClone(deployment));
+    server.create(webManifest(2));
     server.settle(20);
   });
   afterEach(() => server.close());
