@@ -79,19 +79,12 @@ export function hasRole(caller: Caller, role: Role): boolean {
 }
 
 /** The holder of `SVC_AUTH_TOKEN`: the one caller svc knew before named callers, an admin. */
-export const STATIC_TOKEN_CALLER: Caller = Object.freeze({
-  id: identityId('static', SVC_ISSUER, 'admin'),
-  username: 'admin',
-  groups: Object.freeze([]),
-  roles: rolesUpTo('admin'),
-  kind: 'static',
-});
+export const STATIC_TOKEN_CALLER: Caller = svcAdmin('static', 'admin');
 
 /** Anyone, on a server that runs without authentication (loopback only): an admin, as before named callers. */
-export const ANONYMOUS_CALLER: Caller = Object.freeze({
-  id: identityId('anonymous', SVC_ISSUER, 'anonymous'),
-  username: 'anonymous',
-  groups: Object.freeze([]),
-  roles: rolesUpTo('admin'),
-  kind: 'anonymous',
-});
+export const ANONYMOUS_CALLER: Caller = svcAdmin('anonymous', 'anonymous');
+
+/** A caller svc itself names (issuer `svc`, no groups), with every role: frozen. */
+export function svcAdmin(kind: 'static' | 'anonymous', name: string): Caller {
+  return Object.freeze({ id: identityId(kind, SVC_ISSUER, name), username: name, groups: Object.freeze([]), roles: rolesUpTo('admin'), kind });
+}

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { rolesUpTo, type Caller, identityId, SVC_ISSUER } from '../../domain/auth/caller.js';
+import { svcAdmin, type Caller } from '../../domain/auth/caller.js';
 import { DomainError } from '../../domain/errors.js';
 import type { KubeObject } from '../../domain/cluster/kube-types.js';
 import type { CaseObservation } from '../../domain/evaluation/case-result.js';
@@ -17,13 +17,7 @@ import { proposedWrites } from './proposals.js';
 import type { ObservedLlm } from './transcript-llm.js';
 
 /** The caller every case runs as: an admin, so svc's own gates (not the caller's role) decide. */
-export const EVAL_CALLER: Caller = Object.freeze({
-  id: identityId('static', SVC_ISSUER, 'svc-eval'),
-  username: 'svc-eval',
-  groups: Object.freeze([]),
-  roles: rolesUpTo('admin'),
-  kind: 'static',
-});
+export const EVAL_CALLER: Caller = svcAdmin('static', 'svc-eval');
 
 /** The model's settings are taken from the environment; everything else a case runs with is its own. */
 const MODEL_VARIABLES = /^(OPENAI_|ANTHROPIC_|AWS_|SVC_LLM_|SVC_AI_|HOME$)/;
