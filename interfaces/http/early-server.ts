@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '../../domain/ports/logger.js';
 import type { Config } from '../../infrastructure/config/config.js';
+import { answerHealthz, isHealthProbe } from './healthz.js';
 import { HTTP_ERROR_CODES } from './http-errors.js';
 import { beginRequest } from './middleware/request-context.js';
 import { refuse } from './refuse.js';
@@ -43,7 +44,7 @@ export async function openServer(config: Config, logger: Logger, maxHeld = MAX_H
   const connectionsCheckingInterval = Math.max(50, Math.min(30_000, Math.floor(Math.min(headersTimeoutMs, requestTimeoutMs) / 4)));
   let held: [http.IncomingMessage, http.ServerResponse][] | undefined = [];
   let handle = (req: http.IncomingMessage, res: http.ServerResponse): void => {
-    if (isHealthProbe(req)) return answerHealth(logger, req, res);
+    if (isHealthProbe(req.method, pathOf(req))) return answerHealth(logger, req, res);
     if (held!.length >= maxHeld) {
       const { requestId } = beginRequest(logger, req.method ?? 'GET', pathOf(req), res);
       res.setHeader('Retry-After', '1');
@@ -91,12 +92,8 @@ export async function openServer(config: Config, logger: Logger, maxHeld = MAX_H
 }
 
 const pathOf = (req: http.IncomingMessage) => (req.url ?? '/').split('?')[0];
-const isHealthProbe = (req: http.IncomingMessage) => (req.method === 'GET' || req.method === 'HEAD') && pathOf(req) === '/healthz';
-const HEALTH_BODY = Buffer.from('{"status":"ok"}');
 
-/** /healthz before the app exists: the bytes, headers, request id and access line of the gate's answer. */
+/** /healthz before the app exists: the gate's answer and access line. */
 function answerHealth(logger: Logger, req: http.IncomingMessage, res: http.ServerResponse): void {
-  const { requestId } = beginRequest(logger, req.method ?? 'GET', '/healthz', res);
-  res.writeHead(200, { 'X-Request-Id': requestId, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': HEALTH_BODY.length });
-  res.end(req.method === 'HEAD' ? undefined : HEALTH_BODY);
+  answerHealthz(req, res, beginRequest(logger, req.method ?? 'GET', '/healthz', res).requestId);
 }

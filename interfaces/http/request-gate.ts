@@ -11,6 +11,7 @@ import type { AppParts } from '../../infrastructure/composition-root.js';
 import type { RateLimitConfig } from '../../infrastructure/config/rate-limit-config.js';
 import { DOCS_PATH, isDocsPath } from './docs-page.js';
 
+import { answerHealthz, isHealthProbe } from './healthz.js';
 import { HTTP_ERROR_CODES } from './http-errors.js';
 import { callerKey, identityOf, type Identity } from './gate-identity.js';
 import { isLocalHostHeader, runsOpenOnLoopback } from './middleware/local-host-guard.js';
@@ -41,7 +42,6 @@ export function gateContextOf(req: IncomingMessage): GateContext | undefined {
 /** Reachable without a bearer token (SPEC.md, Authentication 1 and 2), plus the /docs page (and /metrics with SVC_METRICS_PUBLIC). */
 const PUBLIC_PATHS = new Set(['/healthz', '/api/v1/openapi']);
 export const METRICS_PATH = '/metrics';
-const HEALTH_BODY = Buffer.from('{"status":"ok"}');
 const TOOL_PREFIX = '/api/v1/tools/';
 
 /** The tools whose calls spend model tokens: those tagged `ai`. */
@@ -121,9 +121,8 @@ export function requestGate(
     const context: GateContext = { requestId, log, path };
     (req as GatedRequest)[GATED] = context;
 
-    if (path === '/healthz' && (req.method === 'GET' || req.method === 'HEAD')) {
-      res.writeHead(200, { 'X-Request-Id': requestId, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': HEALTH_BODY.length });
-      res.end(req.method === 'HEAD' ? undefined : HEALTH_BODY);
+    if (isHealthProbe(req.method, path)) {
+      answerHealthz(req, res, requestId);
       return undefined;
     }
     if (open && !isLocalHostHeader(req.headers.host)) {
