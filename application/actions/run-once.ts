@@ -2,7 +2,7 @@ import { DependencyError, ValidationError } from '../../domain/errors.js';
 import type { Clock } from '../../domain/ports/clock.js';
 import type { SessionStore } from '../../domain/ports/session-store.js';
 import type { Session, SessionKind } from '../../domain/sessions/session.js';
-import { closedRefusal, type Approval, type Executable, type ExecutionRecord } from '../../domain/sessions/approval-session.js';
+import { claim, finish, release, type Approval, type Decision, type Executable } from '../../domain/sessions/approval-session.js';
 
 export { closedRefusal, type Executable, type ExecutionRecord } from '../../domain/sessions/approval-session.js';
 
@@ -19,12 +19,15 @@ export class NothingAppliedError extends DependencyError {
 
 /**
  * Runs `work` at most once per session, also when two requests (or two
- * replicas) ask at the same moment: the claim is an update with a revision
- * check, so exactly one caller moves the session to `running`. Every other
- * caller gets a 400 that carries the earlier outcome (or says it is still
- * running). The outcome is stored before it is returned. When `work` throws
- * NothingAppliedError the claim is released, so the session can be executed again.
- * `approval` (who approved which planDigest) is recorded with the execution.
+ * replicas) ask at the same moment: the aggregate's `claim` moves the
+ * session to executing and the claim is stored with a revision check, so
+ * exactly one caller stores it. Every other caller gets the aggregate's
+ * refusal: a 400 that carries the earlier outcome (or says it is still
+ * running). The outcome (`finish`) is stored before it is returned. When
+ * `work` throws NothingAppliedError the claim is given back (`release`), so
+ * the session can be executed again. `approval` (who approved which
+ * planDigest) is recorded with the execution. The rules are the aggregate's
+ * (domain/sessions/approval-session.ts); this keeps the storing and the work.
  */
 export async function runOnce<S extends Executable<O>, O>(
   store: SessionStore,
@@ -35,29 +38,34 @@ export async function runOnce<S extends Executable<O>, O>(
   start = 'Start a new session to make another change.',
   approval?: Approval,
 ): Promise<{ outcome: O; session: Session<S> }> {
-  const closed = closedRefusal(session.id, session.state, 'executed again', start);
-  if (closed) throw closed;
-  const claim: ExecutionRecord<O> = { status: 'running', startedAt: new Date(clock.now()).toISOString(), ...(approval ? { approval } : {}) };
-  const claimed = await store.update<S>(kind, session.id, session.revision, { ...session.state, execution: claim });
-  if (claimed.conflict) {
-    const refusal = claimed.current && closedRefusal(session.id, claimed.current.state, 'executed again', start);
-    if (refusal) throw refusal;
+  const claimed = decided(claim(session.id, session.state, new Date(clock.now()).toISOString(), approval, start));
+  const stored = await store.update<S>(kind, session.id, session.revision, claimed);
+  if (stored.conflict) {
+    const current = stored.current && claim(session.id, stored.current.state, new Date(clock.now()).toISOString(), approval, start);
+    if (current && 'refused' in current) throw current.refused.error;
     throw new ValidationError(`Session ${session.id} changed while this request was reading it; ask again`);
   }
-  let record: ExecutionRecord<O>;
+  const running = stored.session;
+  let result: { outcome: O } | { error: string };
   try {
-    record = { ...claim, status: 'done', outcome: await work(), finishedAt: new Date(clock.now()).toISOString() };
+    result = { outcome: await work() };
   } catch (e) {
     if (e instanceof NothingAppliedError) {
-      const { execution: _claim, ...released } = claimed.session.state;
-      await store.update<S>(kind, session.id, claimed.session.revision, released as S);
+      await store.update<S>(kind, session.id, running.revision, decided(release(session.id, running.state)));
       throw e;
     }
-    record = { ...claim, status: 'failed', error: e instanceof Error ? e.message.slice(0, 1000) : String(e), finishedAt: new Date(clock.now()).toISOString() };
-    await store.update<S>(kind, session.id, claimed.session.revision, { ...claimed.session.state, execution: record });
+    const failed = decided(finish<S, O>(session.id, running.state, { error: e instanceof Error ? e.message : String(e) }, new Date(clock.now()).toISOString()));
+    await store.update<S>(kind, session.id, running.revision, failed);
     throw e;
   }
-  const saved = await store.update<S>(kind, session.id, claimed.session.revision, { ...claimed.session.state, execution: record });
+  const done = decided(finish<S, O>(session.id, running.state, result, new Date(clock.now()).toISOString()));
+  const saved = await store.update<S>(kind, session.id, running.revision, done);
   if (saved.conflict) throw new ValidationError(`Session ${session.id} expired while it was executing; its outcome could not be stored`);
-  return { outcome: record.outcome as O, session: saved.session };
+  return { outcome: done.execution!.outcome as O, session: saved.session };
+}
+
+/** The state a step decided, or throws its refusal. */
+function decided<S>(d: Decision<S>): S {
+  if ('refused' in d) throw d.refused.error;
+  return 'next' in d ? d.next : d.unchanged;
 }

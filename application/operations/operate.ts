@@ -1,8 +1,8 @@
-import { approveStep, callerIn, ownedBy, planUnderApproval, requireSessionRead } from '../sessions/session-access.js';
-import type { Approval } from '../../domain/sessions/approval-session.js';
+import { actorIn, callerIn, ownedBy, planUnderApproval } from '../sessions/session-access.js';
+import { refine as refineRule, type Approval } from '../../domain/sessions/approval-session.js';
+import { dispatchSessionCall, parseSessionCall, type ApprovalSessionTool, type SessionGrammar } from '../sessions/session-dispatch.js';
 import { AI_TOOL_SAFETY_DEPS, type AiToolDeps } from '../ai/ai-tool-deps.js';
 import { requireDependencies } from '../required-deps.js';
-import { stopApprovalSession } from '../sessions/stop-session.js';
 import { requireConfigured } from '../ai/require-configured.js';
 import { NotConfiguredError, ValidationError } from '../../domain/errors.js';
 import { overallRisk } from '../../domain/operations/operation-plan.js';
@@ -12,7 +12,7 @@ import type { ToolInput } from '../../domain/tools/tool-definitions.js';
 import type { OperateOutput } from '../../domain/tools/outputs/operate-output.js';
 import { policiesText } from '../actions/policy-source.js';
 import { cannotExecute, refusals } from '../actions/proposed-action.js';
-import { closedRefusal, runOnce } from '../actions/run-once.js';
+import { runOnce } from '../actions/run-once.js';
 import type { ToolContext, ToolHandler } from '../tool-handler.js';
 import { ExecuteOperation, type RolloutWaitOptions } from './execute-operation.js';
 import type { WriteRecording } from '../actions/execute-actions.js';
@@ -33,6 +33,17 @@ export interface OperateDeps extends AiToolDeps {
 
 type Input = ToolInput<'operate'>;
 const START = 'Start a new operation with operate and an intent.';
+
+/** How operate's input reads: `intent` starts an operation, `refinedIntent` plans again within one. */
+export const OPERATE_GRAMMAR: SessionGrammar = {
+  tool: 'operate',
+  startField: 'intent',
+  noun: 'operation',
+  refines: true,
+  startOnly: ['intent'],
+  startOnlyMessage: () => 'intent starts a new operation: to change the plan of a session, send refinedIntent with its sessionId',
+  automaticMode: false,
+};
 
 /**
  * The operate tool: a day-2 change planned by a model against the live
@@ -61,33 +72,28 @@ export class Operate implements ToolHandler<Input> {
 
   /** The answer is held to the tool's output schema by the compiler (OperationView must fit OperateOutput). */
   async execute(input: Input, context?: ToolContext): Promise<OperateOutput> {
-    if (input.delivery !== undefined && input.executeChoice !== 1) throw new ValidationError('delivery goes with executeChoice 1 (and a sessionId)');
-    if (input.onFailure !== undefined && input.executeChoice !== 1) throw new ValidationError('onFailure goes with executeChoice 1 (and a sessionId)');
-    if (input.sessionId === undefined) {
-      if (input.refinedIntent !== undefined || input.executeChoice !== undefined) {
-        throw new ValidationError('refinedIntent and executeChoice continue an operation: send them with the sessionId an earlier operate call returned');
-      }
-      if (input.intent === undefined) throw new ValidationError('intent is required to start an operation (or send sessionId to continue one)');
-      return this.start(input.intent, input.evidence, context);
-    }
-    if (input.intent !== undefined)
-      throw new ValidationError('intent starts a new operation: to change the plan of a session, send refinedIntent with its sessionId');
-    if (input.refinedIntent !== undefined && input.executeChoice !== undefined)
-      throw new ValidationError('Send either refinedIntent or executeChoice, not both');
-    if (input.planDigest !== undefined && input.executeChoice !== 1) throw new ValidationError('planDigest goes with executeChoice 1 (and a sessionId)');
-    if (input.refinedIntent !== undefined) this.requireAiAndCluster();
-    else if (input.executeChoice === 1) this.requireCluster();
-    const session = await this.deps.sessions.get<OperationState>('operation', input.sessionId);
-    if (!session) throw unknownSession('operation', input.sessionId, START);
-    const approval =
-      input.refinedIntent !== undefined || input.executeChoice !== undefined
-        ? approveStep(session, input, planUnderApproval(operationPlanDigest(session.state), session.state.proposal.actions), this.deps.approval, context)
-        : undefined;
-    if (input.refinedIntent !== undefined) return this.refine(session, input.refinedIntent, input.evidence);
-    if (input.executeChoice === 1) return this.run(session, input.delivery, context, approval, onFailureFor(input.onFailure, this.deps.verify.settings, false));
-    if (input.executeChoice === 2) return this.stop(session);
-    requireSessionRead(session, this.deps.approval, context);
-    return operationView(session);
+    return dispatchSessionCall(this.sessionTool(), parseSessionCall(input, OPERATE_GRAMMAR), context);
+  }
+
+  /** The steps of an operation session as the shared dispatcher (application/sessions/session-dispatch.ts) runs them. */
+  private sessionTool(): ApprovalSessionTool<Input, OperationState, OperationView> {
+    return {
+      kind: 'operation',
+      start: START,
+      sessions: this.deps.sessions,
+      clock: this.deps.clock,
+      approval: this.deps.approval,
+      requireFor: (step) => {
+        if (step === 'refine') this.requireAiAndCluster();
+        else if (step === 'execute') this.requireCluster();
+      },
+      planOf: (state) => planUnderApproval(operationPlanDigest(state), state.proposal.actions),
+      view: operationView,
+      begin: (input, context) => this.start(input.intent!, input.evidence, context),
+      execute: (session, approval, call, context) =>
+        this.run(session, call.delivery, context, approval, onFailureFor(call.onFailure, this.deps.verify.settings, false)),
+      refine: (session, call, replan, context) => this.refine(session, call.refinedIntent, call.evidence, replan, context),
+    };
   }
 
   private async start(intent: string, evidence: string | undefined, context: ToolContext | undefined): Promise<OperationView> {
@@ -103,8 +109,13 @@ export class Operate implements ToolHandler<Input> {
     return operationView(session);
   }
 
-  private async refine(session: Session<OperationState>, refinedIntent: string, evidence: string | undefined): Promise<OperationView> {
-    this.refuseWhenClosed(session, 'refined');
+  private async refine(
+    session: Session<OperationState>,
+    refinedIntent: string,
+    evidence: string | undefined,
+    replan: (next: Omit<OperationState, 'owner' | 'execution' | 'stopped'>) => OperationState,
+    context: ToolContext | undefined,
+  ): Promise<OperationView> {
     const { state } = session;
     const refinements = [...state.refinements, refinedIntent];
     const previousPlan = JSON.stringify({
@@ -113,17 +124,13 @@ export class Operate implements ToolHandler<Input> {
     });
     const kept = evidence ?? state.evidence;
     const proposal = await this.propose({ intent: state.intent, evidence: kept, refinements, previousPlan });
-    const next: OperationState = {
-      ...(state.owner ? { owner: state.owner } : {}),
-      intent: state.intent,
-      ...(kept ? { evidence: kept } : {}),
-      refinements,
-      ...proposal,
-    };
+    const next = replan({ intent: state.intent, ...(kept ? { evidence: kept } : {}), refinements, ...proposal });
     const saved = await this.deps.sessions.update<OperationState>('operation', session.id, session.revision, next);
     if (saved.conflict) {
       if (!saved.current) throw unknownSession('operation', session.id, START);
-      this.refuseWhenClosed(saved.current, 'refined');
+      // judged as the other request left it: executed or stopped meanwhile is that refusal
+      const now = refineRule(saved.current.id, saved.current.state, actorIn(context, this.deps.approval), START);
+      if ('refused' in now) throw now.refused.error;
       throw new ValidationError(`Session ${session.id} was refined by another request meanwhile; look at it (sessionId alone) and refine again if needed`);
     }
     return operationView(saved.session);
@@ -136,7 +143,6 @@ export class Operate implements ToolHandler<Input> {
     approval?: Approval,
     onFailure: OnFailure = 'report',
   ): Promise<OperationView> {
-    this.refuseWhenClosed(session, 'executed again');
     if (!session.state.proposal.executable) {
       throw cannotExecute(
         `Session ${session.id} cannot be executed: ${notExecutableReason(session.state.proposal)}. Send refinedIntent with this sessionId to plan again, or executeChoice 2 to stop.`,
@@ -188,10 +194,6 @@ export class Operate implements ToolHandler<Input> {
     return { recorder: this.deps.recorder, context: writeContextFor('operate', session.id, request, context ?? { caller: callerIn(context) }) };
   }
 
-  private async stop(session: Session<OperationState>): Promise<OperationView> {
-    return operationView(await stopApprovalSession(this.deps.sessions, 'operation', session, new Date(this.deps.clock.now()), START));
-  }
-
   private async propose(input: {
     intent: string;
     evidence?: string;
@@ -216,12 +218,6 @@ export class Operate implements ToolHandler<Input> {
       ...(warning ? { warning } : {}),
     };
     return { plan, proposal };
-  }
-
-  /** An executed (or executing) or stopped session takes no further step; the 400 carries what happened. */
-  private refuseWhenClosed(session: Session<OperationState>, step: string): void {
-    const refusal = closedRefusal(session.id, session.state, step, START);
-    if (refusal) throw refusal;
   }
 
   private requireAiAndCluster(): void {

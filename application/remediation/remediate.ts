@@ -1,11 +1,11 @@
 import { secondApproverReason } from '../../domain/auth/session-owner.js';
 import type { Approval } from '../../domain/sessions/approval-session.js';
-import { approveStep, callerIn, ownedBy, planUnderApproval, requireSessionRead } from '../sessions/session-access.js';
+import { callerIn, ownedBy, planUnderApproval } from '../sessions/session-access.js';
+import { dispatchSessionCall, parseSessionCall, type ApprovalSessionTool, type SessionGrammar } from '../sessions/session-dispatch.js';
 import { AI_TOOL_SAFETY_DEPS, type AiToolDeps } from '../ai/ai-tool-deps.js';
 import { decideAutoExecution, namespacesNamedIn } from '../../domain/actions/auto-execution.js';
 import { DomainError, NotConfiguredError, ValidationError } from '../../domain/errors.js';
 import type { Session } from '../../domain/sessions/session.js';
-import { unknownSession } from '../../domain/sessions/session-id.js';
 import type { ToolInput } from '../../domain/tools/tool-definitions.js';
 import { AwaitRollouts, rolloutLines, uniqueTargets, type RolloutWaitOptions } from '../actions/await-rollouts.js';
 import { answerWithinMs, executedWrites, onFailureFor, verdictLines, type OnFailure } from '../actions/verify-execution.js';
@@ -14,11 +14,10 @@ import { executeApproved } from '../actions/execute-approved.js';
 import { policiesText } from '../actions/policy-source.js';
 import { previewActions } from '../actions/preview-actions.js';
 import { cannotExecute, refusals } from '../actions/proposed-action.js';
-import { closedRefusal, NothingAppliedError, runOnce } from '../actions/run-once.js';
+import { NothingAppliedError, runOnce } from '../actions/run-once.js';
 import type { WriteRecording } from '../actions/execute-actions.js';
 import { writeContextFor } from '../ledger/change-recorder.js';
 import { requireDependencies } from '../required-deps.js';
-import { stopApprovalSession } from '../sessions/stop-session.js';
 import { requireConfigured } from '../ai/require-configured.js';
 import { RunBudget } from '../ai/run-budget.js';
 import type { DeliverFix } from '../gitops/deliver-fix.js';
@@ -40,6 +39,18 @@ export interface RemediateDeps extends AiToolDeps {
 }
 
 type Input = ToolInput<'remediate'>;
+
+/** How remediate's input reads: `issue` starts an investigation; its settings only come with a start. */
+export const REMEDIATE_GRAMMAR: SessionGrammar = {
+  tool: 'remediate',
+  startField: 'issue',
+  noun: 'investigation',
+  refines: false,
+  startOnly: ['issue', 'namespace', 'evidence', 'mode', 'confidenceThreshold', 'maxRiskLevel'],
+  startOnlyMessage: (fields) =>
+    `${fields.join(', ')} only apply when starting an investigation; with sessionId send executeChoice (1 execute, 2 stop) or nothing to see the session`,
+  automaticMode: true,
+};
 
 /**
  * The remediate tool. One call is one of:
@@ -73,32 +84,26 @@ export class Remediate implements ToolHandler<Input> {
   }
 
   async execute(input: Input, context?: ToolContext): Promise<RemediationView> {
-    if (input.delivery !== undefined && input.executeChoice !== 1) throw new ValidationError('delivery goes with executeChoice 1 (and a sessionId)');
-    if (input.onFailure !== undefined && input.executeChoice !== 1 && input.mode !== 'automatic')
-      throw new ValidationError('onFailure goes with executeChoice 1 (and a sessionId), or with mode automatic when starting');
-    if (input.sessionId === undefined) {
-      if (input.executeChoice !== undefined)
-        throw new ValidationError('executeChoice continues an investigation: send it with the sessionId an earlier remediate call returned');
-      if (input.issue === undefined) throw new ValidationError('issue is required to start an investigation (or send sessionId to continue one)');
-      return this.start({ ...input, issue: input.issue }, context);
-    }
-    if (input.planDigest !== undefined && input.executeChoice !== 1) throw new ValidationError('planDigest goes with executeChoice 1 (and a sessionId)');
-    const extra = (['issue', 'namespace', 'evidence', 'mode', 'confidenceThreshold', 'maxRiskLevel'] as const).filter((k) => input[k] !== undefined);
-    if (extra.length)
-      throw new ValidationError(
-        `${extra.join(', ')} only apply when starting an investigation; with sessionId send executeChoice (1 execute, 2 stop) or nothing to see the session`,
-      );
-    if (input.executeChoice === 1) this.requireCluster();
-    const session = await this.deps.sessions.get<RemediationState>('remediation', input.sessionId);
-    if (!session) throw unknownSession('remediation', input.sessionId, START);
-    const approval =
-      input.executeChoice !== undefined
-        ? approveStep(session, input, planUnderApproval(remediationPlanDigest(session.state) ?? '', session.state.preview ?? []), this.deps.approval, context)
-        : undefined;
-    if (input.executeChoice === 1) return this.run(session, this.deps.limits, { delivery: input.delivery, context, approval, onFailure: input.onFailure });
-    if (input.executeChoice === 2) return this.stop(session);
-    requireSessionRead(session, this.deps.approval, context);
-    return remediationView(session);
+    return dispatchSessionCall(this.sessionTool(), parseSessionCall(input, REMEDIATE_GRAMMAR), context);
+  }
+
+  /** The steps of a remediation session as the shared dispatcher (application/sessions/session-dispatch.ts) runs them. */
+  private sessionTool(): ApprovalSessionTool<Input, RemediationState, RemediationView> {
+    return {
+      kind: 'remediation',
+      start: START,
+      sessions: this.deps.sessions,
+      clock: this.deps.clock,
+      approval: this.deps.approval,
+      requireFor: (step) => {
+        if (step === 'execute') this.requireCluster();
+      },
+      planOf: (state) => planUnderApproval(remediationPlanDigest(state) ?? '', state.preview ?? []),
+      view: remediationView,
+      begin: (input, context) => this.start({ ...input, issue: input.issue! }, context),
+      execute: (session, approval, call, context) =>
+        this.run(session, this.deps.limits, { delivery: call.delivery, context, approval, onFailure: call.onFailure }),
+    };
   }
 
   private async start(input: Input & { issue: string }, context?: ToolContext): Promise<RemediationView> {
@@ -198,8 +203,6 @@ export class Remediate implements ToolHandler<Input> {
     how: { delivery?: Delivery; context?: ToolContext; approval?: Approval; onFailure?: OnFailure } = {},
   ): Promise<RemediationView> {
     const { state } = session;
-    const closed = closedRefusal(session.id, state, 'executed again', START);
-    if (closed) throw closed;
     if (!state.analysis)
       throw new ValidationError(
         `Session ${session.id} has nothing to execute: its investigation ended before an analysis (${state.investigation.limit ?? state.investigation.stoppedBy}). ${START}`,
@@ -276,10 +279,6 @@ export class Remediate implements ToolHandler<Input> {
       recorder: this.deps.recorder,
       context: writeContextFor('remediate', session.id, session.state.issue, run, auto?.execute ? { mode: 'automatic', rule: auto.reason } : undefined),
     };
-  }
-
-  private async stop(session: Session<RemediationState>): Promise<RemediationView> {
-    return remediationView(await stopApprovalSession(this.deps.sessions, 'remediation', session, new Date(this.deps.clock.now()), START));
   }
 
   private requireCluster(): void {

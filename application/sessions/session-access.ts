@@ -10,7 +10,7 @@ import {
 } from '../../domain/auth/session-owner.js';
 import type { RiskLevel } from '../../domain/actions/cluster-action.js';
 import type { ResourceRef } from '../../domain/cluster/kube-types.js';
-import { approvePlan, type Approval, type PlanUnderApproval } from '../../domain/sessions/approval-session.js';
+import type { Actor, PlanUnderApproval } from '../../domain/sessions/approval-session.js';
 import type { Session } from '../../domain/sessions/session.js';
 import type { ToolContext } from '../tool-handler.js';
 
@@ -43,28 +43,7 @@ export function planUnderApproval(planDigest: string, previews: readonly { risk:
   return { planDigest, risks: previews.map((p) => p.risk), namespaces: previews.map((p) => p.target.namespace) };
 }
 
-/**
- * A step that acts on a remediation or operation session: executing is
- * approvePlan (domain/sessions/approval-session.ts: the planDigest, the
- * second-approver rule on svc's risks), whose approval is recorded with the
- * execution; stopping and refining are for the starter or an admin.
- */
-export function approveStep(
-  session: Session<Owned>,
-  step: { executeChoice?: number; planDigest?: string },
-  plan: PlanUnderApproval,
-  approval: ApprovalPolicy | undefined,
-  context: ToolContext | undefined,
-): Approval | undefined {
-  if (step.executeChoice === 1)
-    return approvePlan({
-      sessionId: session.id,
-      state: session.state,
-      plan,
-      caller: callerIn(context),
-      policy: approval ?? NO_SECOND_APPROVER,
-      sentDigest: step.planDigest,
-    });
-  requireSessionOwner(session, context);
-  return undefined;
+/** Who asks for a step of an approval session: the tool run's caller and the second-approver rule in force. */
+export function actorIn(context: ToolContext | undefined, approval: ApprovalPolicy | undefined): Actor {
+  return { caller: callerIn(context), policy: approval ?? NO_SECOND_APPROVER };
 }

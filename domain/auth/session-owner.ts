@@ -49,8 +49,19 @@ function named(owner: SessionOwner): string {
  * Reading is requireSessionReader's rule.
  */
 export function requireOwnerOrAdmin(owner: SessionOwner | undefined, caller: Caller, sessionId: string, what: 'continue' | 'read' = 'continue'): void {
-  if (isOwner(owner, caller) || hasRole(caller, 'admin')) return;
-  throw new ForbiddenError(`Session ${sessionId} was started by ${named(owner!)}; only they or an admin may ${what} it`, { owner: owner!.username });
+  const refusal = notOwnerRefusal(owner, caller, sessionId, what);
+  if (refusal) throw refusal;
+}
+
+/** requireOwnerOrAdmin's rule as a value: the 403 to answer, or undefined when the caller may. */
+export function notOwnerRefusal(
+  owner: SessionOwner | undefined,
+  caller: Caller,
+  sessionId: string,
+  what: 'continue' | 'read' = 'continue',
+): ForbiddenError | undefined {
+  if (isOwner(owner, caller) || hasRole(caller, 'admin')) return undefined;
+  return new ForbiddenError(`Session ${sessionId} was started by ${named(owner!)}; only they or an admin may ${what} it`, { owner: owner!.username });
 }
 
 /**
@@ -102,13 +113,27 @@ export function requireSecondApprover(
   /** How the message names what is approved (default `Session <id>`, started by the owner). */
   subject?: string,
 ): void {
-  if (owner === undefined || !samePerson(owner, caller, policy.people)) return;
+  const refusal = secondApproverRefusal(policy, owner, caller, sessionId, write, how, subject);
+  if (refusal) throw refusal;
+}
+
+/** requireSecondApprover's rule as a value: the 403 to answer, or undefined when the caller may approve. */
+export function secondApproverRefusal(
+  policy: ApprovalPolicy,
+  owner: SessionOwner | undefined,
+  caller: Caller,
+  sessionId: string,
+  write: { risks: readonly string[]; namespaces: readonly (string | undefined)[] },
+  how = 'another operator must send executeChoice 1',
+  subject?: string,
+): ForbiddenError | undefined {
+  if (owner === undefined || !samePerson(owner, caller, policy.people)) return undefined;
   const why = secondApproverReason(policy, write);
-  if (why === undefined) return;
+  if (why === undefined) return undefined;
   const what = subject
     ? `${subject} needs a second approver: ${why}, and the change is ${named(owner)}'s`
     : `Session ${sessionId} needs a second approver: ${why}, and it was started by ${named(owner)}`;
-  throw new ForbiddenError(`${what}; ${how}`, {
+  return new ForbiddenError(`${what}; ${how}`, {
     owner: owner.username,
     secondApproverRequired: true,
   });
