@@ -1,5 +1,4 @@
-import { secondApproverReason } from '../../domain/auth/session-owner.js';
-import type { Approval } from '../../domain/sessions/approval-session.js';
+import { approveAutomatically, type Approval } from '../../domain/sessions/approval-session.js';
 import { callerIn, ownedBy, planUnderApproval } from '../sessions/session-access.js';
 import { dispatchSessionCall, parseSessionCall, type ApprovalSessionTool, type SessionGrammar } from '../sessions/session-dispatch.js';
 import { AI_TOOL_SAFETY_DEPS, type AiToolDeps } from '../ai/ai-tool-deps.js';
@@ -146,11 +145,18 @@ export class Remediate implements ToolHandler<Input> {
               namespacesNamed: namespacesNamedIn(input.issue, input.namespace),
             })
         : undefined;
-    // automatic mode is the starter approving their own session: a second approver is someone else; the rule reads svc's risks
-    const needsSecond = decided?.execute && secondApproverReason(this.deps.approval, planUnderApproval('', preview ?? []));
-    const automatic = needsSecond ? { execute: false, reason: `not executed automatically: a second approver is needed (${needsSecond})` } : decided;
+    // automatic mode is the starter approving their own session (the aggregate's approveAutomatically): a second approver is someone else
+    const owner = ownedBy(context).owner;
+    const auto =
+      decided?.execute && analysis
+        ? approveAutomatically(owner, planUnderApproval(remediationPlanDigest({ analysis, preview })!, preview ?? []), this.deps.approval)
+        : undefined;
+    const automatic =
+      auto && 'secondApprover' in auto
+        ? { execute: false, reason: `not executed automatically: a second approver is needed (${auto.secondApprover})` }
+        : decided;
     const session = await this.deps.sessions.create<RemediationState>('remediation', {
-      ...ownedBy(context),
+      owner,
       issue: input.issue,
       ...(input.evidence ? { evidenceExcerpt: input.evidence.slice(0, EVIDENCE_EXCERPT_CHARS), evidenceChars: input.evidence.length } : {}),
       settings,
@@ -175,7 +181,7 @@ export class Remediate implements ToolHandler<Input> {
         // the automatic rule approved the plan it judged, on the starter's behalf
         {
           context,
-          approval: { by: session.state.owner ?? ownedBy(context).owner, planDigest: remediationPlanDigest(session.state)! },
+          ...(auto && 'approval' in auto ? { approval: auto.approval } : {}),
           ...(input.onFailure ? { onFailure: input.onFailure } : {}),
         },
       );

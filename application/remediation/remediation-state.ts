@@ -76,6 +76,6 @@ export interface RemediationState extends Executable<RemediationOutcome>, Owned 
 }
 
 /** The digest of the plan a remediation session proposes (its actions and their previews); undefined without an analysis. */
-export function remediationPlanDigest(s: RemediationState): string | undefined {
+export function remediationPlanDigest(s: Pick<RemediationState, 'analysis' | 'preview'>): string | undefined {
   return s.analysis ? planDigestOf({ actions: s.analysis.actions, preview: s.preview ?? [] }) : undefined;
 }

@@ -232,8 +232,23 @@ function notExecuting(id: string, what: string): ValidationError {
   return new ValidationError(`Session ${id} is not being executed; ${what}`);
 }
 
+/**
+ * Automatic mode: the rule that allowed the execution approves the plan it
+ * judged on the starter's behalf, unless the plan needs a second approver
+ * (by svc's assessed risks): the starter is never their own second approver,
+ * so such a plan waits for one (`secondApprover` says why).
+ */
+export function approveAutomatically(
+  owner: SessionOwner,
+  plan: PlanUnderApproval,
+  policy: ApprovalPolicy,
+): { approval: Approval } | { secondApprover: string } {
+  const why = secondApproverReason(policy, plan);
+  return why === undefined ? { approval: { by: owner, planDigest: plan.planDigest } } : { secondApprover: why };
+}
+
 /** The aggregate's steps under one name, for the use cases: `approvalSession.stop(...)`. */
-export const approvalSession = { phaseOf, approve, claim, finish, release, stop, refine } as const;
+export const approvalSession = { phaseOf, approve, approveAutomatically, claim, finish, release, stop, refine } as const;
 
 /** The plan an approval is about: its digest and, from the write guard, each action's assessed risk and namespace. */
 export interface PlanUnderApproval {

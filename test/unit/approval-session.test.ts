@@ -5,6 +5,7 @@ import { NO_SECOND_APPROVER, ownerOf, type ApprovalPolicy } from '../../domain/a
 import { ValidationError, type DomainError } from '../../domain/errors.js';
 import {
   approve,
+  approveAutomatically,
   approvePlan,
   claim,
   finish,
@@ -241,6 +242,29 @@ describe('the approval session aggregate (domain/sessions/approval-session.ts)',
         planDigest: LOW.planDigest,
       });
     });
+  });
+
+  describe('approveAutomatically: the automatic rule approves for the starter, never as a second approver', () => {
+    const plan = (risks: ('low' | 'medium' | 'high')[], namespaces: string[]): PlanUnderApproval => ({
+      planDigest: `sha256:${'d'.repeat(64)}`,
+      risks,
+      namespaces,
+    });
+    const rows: [string, ApprovalPolicy, PlanUnderApproval, string | undefined][] = [
+      ['rule off, a high-risk plan', NO_SECOND_APPROVER, plan(['high'], ['x']), undefined],
+      ['rule on, a low-risk plan elsewhere', { requireSecondApprover: true, protectedNamespaces: ['prod'] }, plan(['low'], ['x']), undefined],
+      ['rule on, a high-risk plan', { requireSecondApprover: true, protectedNamespaces: [] }, plan(['low', 'high'], ['x']), 'it includes a high-risk action'],
+      [
+        'rule on, a protected namespace',
+        { requireSecondApprover: true, protectedNamespaces: ['prod'] },
+        plan(['low'], ['prod']),
+        'it writes into the protected namespace prod',
+      ],
+    ];
+    for (const [name, policy, p, why] of rows)
+      it(`${name}: ${why ? 'waits for a second approver' : "approved on the starter's behalf"}`, () => {
+        expect(approveAutomatically(OWNER, p, policy)).to.deep.equal(why ? { secondApprover: why } : { approval: { by: OWNER, planDigest: p.planDigest } });
+      });
   });
 
   describe('claim, finish, release: the one execution, by phase', () => {
