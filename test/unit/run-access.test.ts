@@ -3,6 +3,7 @@ import { rolesUpTo, type Caller } from '../../domain/auth/caller.js';
 import { GetRun } from '../../application/runs/get-run.js';
 import { ListRuns } from '../../application/runs/list-runs.js';
 import { WatchRun } from '../../application/runs/watch-run.js';
+import { loadRun, maySeeRun, runCallerOf } from '../../application/runs/run-access.js';
 import type { RunEvent } from '../../domain/runs/run.js';
 import { MemoryRunStore } from '../../infrastructure/runs/memory-run-store.js';
 import { aRun } from '../contract/run-store-contract.js';
@@ -63,5 +64,33 @@ describe('runs: who sees what, and a replica that stopped', () => {
     expect(seen.map((e) => [e.type, e.data.status])).to.deep.equal([['done', 'failed']]);
     const view = await new GetRun(store, clock).execute(run.runId, ann);
     expect(view).to.deep.include({ status: 'failed', error: { code: 'INTERRUPTED', message: 'interrupted: the replica running it stopped' } });
+  });
+});
+
+describe('run-access: the one rule of who sees a run (application/runs/run-access.ts)', () => {
+  const clock = new FakeClock();
+  const ann = person('ann', 'operator');
+  const root = person('root', 'admin');
+  // the same name under another kind of identity is another caller
+  const annStatic: Caller = { ...ann, id: 'static:svc:ann', kind: 'static' };
+
+  it('maySeeRun: the caller whose identity started it, or an admin', () => {
+    const run = { caller: runCallerOf(ann) };
+    expect(runCallerOf(ann)).to.deep.equal({ id: ann.id, username: 'ann', kind: 'oidc' });
+    expect(maySeeRun(ann, run)).to.equal(true);
+    expect(maySeeRun(root, run)).to.equal(true);
+    expect(maySeeRun(annStatic, run)).to.equal(false);
+  });
+
+  it('loadRun: unknown, malformed and someone else`s runs are the same 404; a lapsed lease is settled as interrupted', async () => {
+    const store = new MemoryRunStore({ ttlMs: 60_000, clock });
+    const run = aRun(clock, { caller: runCallerOf(ann), status: 'running', leaseUntil: clock.now() - 1 });
+    await store.create(run);
+    const loaded = await loadRun(store, clock, run.runId, ann);
+    expect(loaded).to.deep.include({ status: 'failed', error: { code: 'INTERRUPTED', message: 'interrupted: the replica running it stopped' } });
+    const theirs = await rejection<Error>(loadRun(store, clock, run.runId, annStatic));
+    expect(theirs.message).to.equal(`No run ${run.runId}: it is unknown, expired or not yours`);
+    const malformed = await rejection<Error>(loadRun(store, clock, '../x', root));
+    expect(malformed.message).to.equal('No run (malformed id): it is unknown, expired or not yours');
   });
 });
