@@ -18,7 +18,6 @@ const UNTESTED_YET = new Set([
   'domain/cluster/write-bodies.ts',
   'domain/deployment/question.ts',
   'domain/deployment/schema-field.ts',
-  'domain/ledger/change-keys.ts',
   'domain/ledger/intents.ts',
   'domain/ledger/inverse-change.ts',
   'domain/ledger/ledger-text.ts',
