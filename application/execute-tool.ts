@@ -12,6 +12,28 @@ import { withinRun, type RunScope } from './runs/run-scope.js';
 import { actingFor } from './cluster/acting-caller.js';
 import { scrubInScope, withinSecretScope } from './security/secret-scope.js';
 import { newTally, withinTally, type ToolTally } from './tool-tally.js';
+import { withinCluster } from './cluster/current-cluster.js';
+import { callerInCluster, chooseCluster, clusterRefusal, type ClusterProfile } from '../domain/fleet/cluster-profile.js';
+
+/** Which cluster a call is for (SVC_CLUSTERS): the ClusterFleet, or nothing when svc serves its one cluster as always. */
+export interface ClusterChoice {
+  /** The profile of the cluster the call is for, or undefined for a call for no one cluster; ValidationError naming the choices. */
+  choose(tool: string, params: Readonly<Record<string, unknown>>): ClusterProfile | undefined;
+}
+
+/**
+ * Without SVC_CLUSTERS: svc's one cluster, as always. A call may name it
+ * (its context) and runs exactly as one that does not, in no cluster scope;
+ * any other name is a ValidationError naming the one there is.
+ */
+export function singleCluster(context: string): ClusterChoice {
+  return {
+    choose: (_tool, params) => {
+      if (params.cluster !== undefined) chooseCluster(context ? [context] : [], params.cluster, _tool);
+      return undefined;
+    },
+  };
+}
 
 export interface ExecuteToolInput {
   toolName: string;
@@ -47,10 +69,24 @@ export class ExecuteTool {
     private readonly verifyOutputs = false,
     /** Tool runs by tool and outcome, role refusals. */
     private readonly metrics: Metrics = NO_METRICS,
+    /** The fleet (SVC_CLUSTERS): each call runs in its cluster's scope, with that cluster's rules and roles. */
+    private readonly fleet?: ClusterChoice,
   ) {}
 
   async execute(input: ExecuteToolInput): Promise<ExecuteToolOutput> {
-    const params = authorisedInput(this.registry, input.caller, input.toolName, input.params, this.metrics);
+    const params = authorisedInput(this.registry, input.caller, input.toolName, input.params, this.metrics, this.fleet);
+    // chosen (and checked) before any I/O: the call runs in its cluster's scope, as the caller that cluster sees
+    const profile = this.fleet?.choose(input.toolName, params);
+    // the tool's use case never sees `cluster`: the scope carries it
+    const { cluster: _chosen, ...rest } = params;
+    if (profile) {
+      const caller = callerInCluster(profile, input.caller);
+      return withinCluster(profile.name, () => this.executeIn({ ...input, caller }, rest, profile.name));
+    }
+    return this.executeIn(input, rest);
+  }
+
+  private async executeIn(input: ExecuteToolInput, params: Record<string, unknown>, cluster?: string): Promise<ExecuteToolOutput> {
     const started = this.clock.now();
     const sessionId = typeof params.sessionId === 'string' ? params.sessionId : undefined;
     const inputJson = JSON.stringify(params);
@@ -58,13 +94,13 @@ export class ExecuteTool {
     const ledgerIds: string[] = [];
     let outcome = 'success';
     try {
-      const result = await withinTally(tally, () => this.traced(input, params, started, sessionId, inputJson, ledgerIds));
+      const result = await withinTally(tally, () => this.traced(input, params, started, sessionId, inputJson, ledgerIds, cluster));
       return { result, tool: input.toolName, executionTime: this.clock.now() - started };
     } catch (err) {
       outcome = err instanceof CancelledError ? 'cancelled' : err instanceof DomainError ? err.code : 'error';
       throw err;
     } finally {
-      this.logRun(input, sessionId, outcome, started, tally, ledgerIds);
+      this.logRun(input, sessionId, outcome, started, tally, ledgerIds, cluster);
     }
   }
 
@@ -73,7 +109,15 @@ export class ExecuteTool {
    * kind, issuer and subject), on which session, how it ended, how long it
    * took, its model calls and tokens, its cluster writes and ledger entries.
    */
-  private logRun(input: ExecuteToolInput, sessionId: string | undefined, outcome: string, started: number, tally: ToolTally, ledgerIds: string[]): void {
+  private logRun(
+    input: ExecuteToolInput,
+    sessionId: string | undefined,
+    outcome: string,
+    started: number,
+    tally: ToolTally,
+    ledgerIds: string[],
+    cluster?: string,
+  ): void {
     const { kind, issuer, subject } = identityParts(input.caller.id);
     this.logger.info('tool run', {
       tool: input.toolName,
@@ -81,6 +125,7 @@ export class ExecuteTool {
       durationMs: this.clock.now() - started,
       caller: { kind: input.caller.kind ?? kind, issuer, subject, username: input.caller.username },
       ...(sessionId ? { sessionId } : {}),
+      ...(cluster !== undefined ? { cluster } : {}),
       requestId: input.requestId,
       ...(input.run?.runId ? { runId: input.run.runId } : {}),
       modelCalls: tally.modelCalls,
@@ -97,6 +142,7 @@ export class ExecuteTool {
     sessionId: string | undefined,
     inputJson: string,
     ledgerIds: string[],
+    cluster?: string,
   ) {
     return this.tracer.inSpan(
       `execute_tool ${input.toolName}`,
@@ -110,6 +156,7 @@ export class ExecuteTool {
         'enduser.id': input.caller.username,
         'enduser.role': input.caller.roles.join(','),
         'svc.enduser.token_kind': input.caller.kind,
+        ...(cluster !== undefined ? { 'svc.cluster': cluster } : {}),
       },
       async (span) => {
         // the changes this run made, also when it failed after making some
@@ -189,12 +236,19 @@ export function authorisedInput(
   toolName: string,
   raw: unknown,
   metrics: Metrics = NO_METRICS,
+  fleet?: ClusterChoice,
 ): Record<string, unknown> {
   registry.get(toolName);
   try {
     requireRole(caller, leastRoleForTool(toolName), toolName);
     const params = registry.validate(toolName, raw);
-    requireRole(caller, roleForToolCall(toolName, params), describeCall(toolName, params));
+    // the cluster is chosen from the input alone, its rules and its roles checked before any I/O
+    const profile = fleet?.choose(toolName, params);
+    const { cluster: _cluster, ...call } = params;
+    const refusal = profile && clusterRefusal(profile, toolName, call);
+    if (refusal) throw refusal;
+    const who = profile ? callerInCluster(profile, caller) : caller;
+    requireRole(who, roleForToolCall(toolName, call), describeCall(toolName, call) + (profile ? ` in cluster ${profile.name}` : ''));
     return params;
   } catch (err) {
     // a refusal for the caller's role (counted once, as the gate counts its own)

@@ -1,6 +1,8 @@
 import type { CheckModel } from './check-model.js';
 import type { CheckReadiness } from './check-readiness.js';
-import type { ClusterReader } from '../domain/ports/cluster-reader.js';
+import type { ClusterReader, ClusterStatus } from '../domain/ports/cluster-reader.js';
+import type { ClusterFleet, ClusterSummary } from './cluster/cluster-fleet.js';
+import { currentCluster } from './cluster/current-cluster.js';
 import type { Embedder } from '../domain/ports/embedder.js';
 import type { LlmProvider } from '../domain/ports/llm-provider.js';
 import type { SharedState } from '../domain/ports/shared-state.js';
@@ -36,6 +38,8 @@ export class GetSystemStatus implements ToolHandler {
     private readonly sharedState: SharedState,
     /** The model asked one small question (cached); without it the settings alone are reported. */
     private readonly checkModel?: CheckModel,
+    /** The fleet (SVC_CLUSTERS): version reports every cluster (or the one a call names). */
+    private readonly fleet?: Pick<ClusterFleet, 'summaries'>,
   ) {}
 
   async execute() {
@@ -46,7 +50,7 @@ export class GetSystemStatus implements ToolHandler {
     const settings = this.llm.status();
     const [vector, kubernetes, readiness, sharedState, model] = await Promise.all([
       probe('vectordb', () => this.vectorStatus()),
-      probe('kubernetes', () => this.cluster.status()),
+      probe('kubernetes', () => this.clusterStatus()),
       probe('embeddings', () => this.readiness.execute()),
       probe('shared-state', () => this.sharedState.status()),
       settings.configured && this.checkModel ? probe('llm', () => this.checkModel!.execute()) : Promise.resolve(undefined),
@@ -56,7 +60,8 @@ export class GetSystemStatus implements ToolHandler {
     const embedding = { ...info, dimension: info.dimension ?? null, healthy: readiness.embeddingHealthy, ...(embeddingError ? { error: embeddingError } : {}) };
     const aiProvider = model ? { ...settings, ...model } : settings;
     const modelHealthy = settings.configured && (model?.healthy ?? true);
-    const healthy = vector.connected && embedding.healthy && kubernetes.connected && modelHealthy && (!sharedState.configured || sharedState.connected);
+    const { clusters, ...kube } = kubernetes;
+    const healthy = vector.connected && embedding.healthy && kube.connected && modelHealthy && (!sharedState.configured || sharedState.connected);
     return {
       status: healthy ? 'healthy' : 'degraded',
       system: {
@@ -64,10 +69,31 @@ export class GetSystemStatus implements ToolHandler {
         vectorDB: vector,
         embedding,
         aiProvider,
-        kubernetes,
+        kubernetes: kube,
         tracing: this.tracer.status(),
         sharedState,
+        ...(clusters ? { clusters } : {}),
       },
+    };
+  }
+
+  /**
+   * The cluster's status; with a fleet, every cluster's (or the one the call
+   * is for), `connected` only when each is reachable: one unreachable cluster
+   * degrades the answer, it does not fail it.
+   */
+  private async clusterStatus(): Promise<ClusterStatus & { clusters?: ClusterSummary[] }> {
+    if (!this.fleet) return this.cluster.status();
+    const current = currentCluster();
+    const clusters = await this.fleet.summaries(current !== undefined ? [current] : undefined);
+    const down = clusters.filter((c) => !c.reachable);
+    const one = clusters.length === 1 ? clusters[0] : undefined;
+    return {
+      connected: down.length === 0,
+      context: current ?? '',
+      ...(one?.serverVersion ? { serverVersion: one.serverVersion } : {}),
+      ...(down.length ? { error: `${down.length} of ${clusters.length} clusters unreachable: ${down.map((c) => c.name).join(', ')}` } : {}),
+      clusters,
     };
   }
 

@@ -4,7 +4,7 @@ import 'reflect-metadata';
 import { container as rootContainer, type DependencyContainer, type InjectionToken } from 'tsyringe';
 import { CheckModel } from '../application/check-model.js';
 import { CheckReadiness } from '../application/check-readiness.js';
-import { ExecuteTool } from '../application/execute-tool.js';
+import { ExecuteTool, singleCluster } from '../application/execute-tool.js';
 import { GetSystemStatus, type RuntimeInfo } from '../application/get-system-status.js';
 import { IngestSource } from '../application/ingest-source.js';
 import { IngestedPromptSource } from '../application/ingested-prompt-source.js';
@@ -52,7 +52,14 @@ import { createSharedState } from './redis/shared-state.js';
 import { configSecrets } from './config/config-secrets.js';
 import { deploymentHandlers } from './deployment-handlers.js';
 import { createGitDelivery } from './gitops/git-delivery.js';
-import { createLazyClusterClient } from './kubernetes/create-cluster-client.js';
+import { createLazyClusterClient, createMemberClusterClient } from './kubernetes/create-cluster-client.js';
+import { fleetCluster, type FleetMember } from '../application/cluster/fleet-cluster.js';
+import { ClusterFleet } from '../application/cluster/cluster-fleet.js';
+import { ListClusters } from '../application/cluster/list-clusters.js';
+import { clusterBoundSessions } from '../application/cluster/cluster-sessions.js';
+import { clusterStampedLedger } from '../application/cluster/cluster-ledger.js';
+import { currentCluster } from '../application/cluster/current-cluster.js';
+import type { WriteScope } from '../domain/actions/write-scope.js';
 import { createLlmProvider } from './llm/create-llm-provider.js';
 import { PinoLogger } from './logging/pino-logger.js';
 import { createAuthenticator } from './auth/create-authenticator.js';
@@ -79,6 +86,8 @@ export interface Overrides {
   llm?: LlmProvider;
   /** With SVC_KUBE_IMPERSONATE on, it must also implement ImpersonatingClusterClients. */
   cluster?: ClusterClient & Partial<ImpersonatingClusterClients>;
+  /** With SVC_CLUSTERS: a fleet member's client by cluster name, in place of the one its context would build. */
+  clusters?: Record<string, ClusterClient & Partial<ImpersonatingClusterClients>>;
   sessions?: SessionStore;
   /** Runs started with `Prefer: respond-async`. */
   runs?: RunStore;
@@ -110,12 +119,17 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
   const tracer = overrides.tracer ?? createTracer(config.tracing, { logger, serviceVersion: SERVICE_VERSION, secrets: configSecrets(config) });
   value(TOKENS.Tracer, tracer);
   const metrics = new PrometheusMetrics();
+  // SVC_CLUSTERS: one client per cluster (built on first use), behind one port that routes each call to the current work's cluster
+  const members = fleetMembers(config, overrides, logger);
   // Model calls and cluster writes are counted at the adapter, whoever makes them.
   const adapters = {
     vectorStore: overrides.vectorStore ?? createVectorStore(config.vector, logger),
     embedder: overrides.embedder ?? createEmbedder(config.vector),
     llm: meteredLlm(overrides.llm ?? createLlmProvider(config.llm), metrics, logger),
-    cluster: meteredCluster(actingCluster(config, overrides.cluster ?? createLazyClusterClient(config.cluster), logger), metrics),
+    cluster: meteredCluster(
+      members ? fleetCluster(members) : actingCluster(!!config.cluster.impersonate, overrides.cluster ?? createLazyClusterClient(config.cluster), logger),
+      metrics,
+    ),
   };
   // Tools see the ports through their span decorators (when tracing is on)...
   const ports = tracePorts(
@@ -136,8 +150,12 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
   const reader = readOnlyView(ports.cluster);
   const writer = runAwareWriter(ports.cluster);
   value(TOKENS.ClusterReader, reader);
+  const fleet = members ? new ClusterFleet(members.map((m) => m.profile), reader) : undefined;
+  value(TOKENS.ListClusters, new ListClusters(fleet, reader));
   const shared = createSharedState(config, clock, logger, tracer);
-  const sessions = scrubbingSessionStore(overrides.sessions ?? shared.sessions, readOnlyView(ports.cluster));
+  const sessionStore = overrides.sessions ?? shared.sessions;
+  // with a fleet, a session belongs to the cluster it was made in
+  const sessions = scrubbingSessionStore(fleet ? clusterBoundSessions(sessionStore) : sessionStore, readOnlyView(ports.cluster));
   value(TOKENS.SessionStore, sessions);
   value(TOKENS.ListSessions, new ListSessions(sessions));
   value(TOKENS.GetSession, new GetSession(sessions, config.auth));
@@ -145,10 +163,11 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
   const onShutdown = [shared.close, async () => auth?.stop()];
   value(TOKENS.OnShutdown, onShutdown);
   // the one guarded-write pipeline: every write of remediate, operate, deployManifests and a revert goes through it
-  const guard = new GuardedWrite({ reader, writer, scope: config.writes, policies });
+  const guard = new GuardedWrite({ reader, writer, scope: config.writes, policies, ...(fleet ? { clusterScope: () => clusterWriteScope(fleet, config) } : {}) });
   const ledger = registerLedger({
     config,
-    ledger: meteredLedger(overrides.ledger ?? shared.ledger, metrics),
+    // with a fleet, each entry carries (and seals) the cluster it was made in
+    ledger: ((l: ChangeLedger) => (fleet ? clusterStampedLedger(l) : l))(meteredLedger(overrides.ledger ?? shared.ledger, metrics)),
     store: overrides.ledger ? 'custom' : shared.ledgerStore,
     tracer,
     reader,
@@ -210,7 +229,18 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
   const tools = registerTools({
     definitions: overrides.toolDefinitions ?? TOOL_DEFINITIONS,
     handlers: {
-      version: new GetSystemStatus(runtime, ports.vectorStore, ports.embedder, llm, reader, tracer, readiness, shared.sharedState, new CheckModel(llm, clock)),
+      version: new GetSystemStatus(
+        runtime,
+        ports.vectorStore,
+        ports.embedder,
+        llm,
+        reader,
+        tracer,
+        readiness,
+        shared.sharedState,
+        new CheckModel(llm, clock),
+        fleet,
+      ),
       manageOrgData: orgData.manageOrgData,
       ...deploymentHandlers({
         config,
@@ -237,6 +267,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
     logger,
     metrics,
     verifyOutputs: overrides.verifyToolOutputs ?? false,
+    fleet: fleet ?? singleCluster(reader.context()),
   });
   const { registry, listTools, executeTool } = tools;
   // the tools and OpenAPI controllers' use cases (the evaluation harness executes through ExecuteTool)
@@ -256,7 +287,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
   value(TOKENS.ListPrompts, prompts.listPrompts);
   value(TOKENS.RenderPrompt, prompts.renderPrompt);
   value(TOKENS.RefreshPrompts, prompts.refreshPrompts);
-  const runs = registerRuns({ config, store: overrides.runs ?? shared.runs, executeTool, registry, logger, metrics, followUps });
+  const runs = registerRuns({ config, store: overrides.runs ?? shared.runs, executeTool, registry, logger, metrics, followUps, fleet: fleet ?? singleCluster(reader.context()) });
   // the tools and runs controllers' use cases; tests and the bench read the store
   value(TOKENS.RunStore, runs.store);
   value(TOKENS.StartRun, runs.startRun);
@@ -349,9 +380,37 @@ export function appParts(c: DependencyContainer): AppParts {
   return builtOf(c).parts;
 }
 
+/** The clusters of SVC_CLUSTERS, each client acting as the caller where its cluster impersonates; undefined without SVC_CLUSTERS. */
+function fleetMembers(config: Config, overrides: Overrides, logger: Logger): FleetMember[] | undefined {
+  const fleet = config.cluster.fleet;
+  if (!fleet) return undefined;
+  logger.info('svc serves a fleet of clusters (SVC_CLUSTERS): every cluster call names its cluster', { clusters: fleet.members.map((m) => m.profile.name) });
+  return fleet.members.map(({ profile, source }) => ({
+    profile,
+    client: actingCluster(
+      profile.impersonate ?? !!config.cluster.impersonate,
+      overrides.clusters?.[profile.name] ?? createMemberClusterClient(config.cluster, source),
+      logger,
+    ),
+  }));
+}
+
+/** The write scope of the current work's cluster: SVC_WRITE_* with the cluster's own kinds, protected namespaces and Pod Security level. */
+function clusterWriteScope(fleet: ClusterFleet, config: Config): WriteScope | undefined {
+  const name = currentCluster();
+  const profile = name === undefined ? undefined : fleet.profile(name);
+  if (!profile) return undefined;
+  return {
+    ...config.writes,
+    ...(profile.writeKinds ? { kinds: profile.writeKinds } : {}),
+    ...(profile.podSecurityLevel ? { podSecurityLevel: profile.podSecurityLevel } : {}),
+    protectedNamespaces: [...(config.writes.protectedNamespaces ?? []), ...profile.protectedNamespaces],
+  };
+}
+
 /** The cluster as tools see it: with SVC_KUBE_IMPERSONATE, each request made as the caller it is made for. */
-function actingCluster(config: Config, own: ClusterClient & Partial<ImpersonatingClusterClients>, logger: Logger): ClusterClient {
-  if (!config.cluster.impersonate) return own;
+function actingCluster(impersonate: boolean, own: ClusterClient & Partial<ImpersonatingClusterClients>, logger: Logger): ClusterClient {
+  if (!impersonate) return own;
   if (typeof own.actingAs !== 'function') throw new Error('SVC_KUBE_IMPERSONATE is on, but the cluster client given cannot impersonate');
   logger.info("Kubernetes requests made for a caller impersonate them (SVC_KUBE_IMPERSONATE); work for no caller uses svc's own identity");
   return callerAwareCluster(own, own as ImpersonatingClusterClients);

@@ -6,6 +6,7 @@ import type { IngestedPromptSource } from '../application/ingested-prompt-source
 import type { ListTools } from '../application/list-tools.js';
 import type { GetChange } from '../application/ledger/get-change.js';
 import type { ListChanges } from '../application/ledger/list-changes.js';
+import type { ListClusters } from '../application/cluster/list-clusters.js';
 import type { VerifyLedger } from '../application/ledger/verify-ledger.js';
 import type { RevertChange } from '../application/ledger/revert-change.js';
 import type { ListPrompts } from '../application/prompts/list-prompts.js';
@@ -66,6 +67,7 @@ export const TOKENS = {
   ListRuns: token<ListRuns>('ListRuns'),
   CancelRun: token<CancelRun>('CancelRun'),
   ListChanges: token<ListChanges>('ListChanges'),
+  ListClusters: token<ListClusters>('ListClusters'),
   GetChange: token<GetChange>('GetChange'),
   VerifyLedger: token<VerifyLedger>('VerifyLedger'),
   RevertChange: token<RevertChange>('RevertChange'),

@@ -25,6 +25,8 @@ export interface GuardedWriteDeps {
   scope: WriteScope;
   /** The organisation's policies: each dry run's object is checked against every stored one. */
   policies: PolicySource;
+  /** With a fleet (SVC_CLUSTERS): the scope of the cluster the current work is for (its kinds, protected namespaces, Pod Security level), in place of `scope`. */
+  clusterScope?: () => WriteScope | undefined;
 }
 
 const fromGuard = (r: GuardRefusal): WriteRefusal => ({ reason: r.code, message: r.reason, causes: [] });
@@ -44,15 +46,21 @@ const fromGuard = (r: GuardRefusal): WriteRefusal => ({ reason: r.code, message:
  * judgement, with its risk and diff). `send` is the write itself.
  */
 export class GuardedWrite {
-  private readonly settings: GuardSettings;
+  private readonly baseSettings: GuardSettings;
 
   constructor(private readonly deps: GuardedWriteDeps) {
     requireDependencies('GuardedWrite', deps, ['reader', 'writer', 'scope', 'policies']);
-    this.settings = guardSettingsOf(deps.scope);
+    this.baseSettings = guardSettingsOf(deps.scope);
   }
 
+  /** The scope of the cluster the current work is for (a fleet's member's own), else the configured one. */
   get scope(): WriteScope {
-    return this.deps.scope;
+    return this.deps.clusterScope?.() ?? this.deps.scope;
+  }
+
+  private get settings(): GuardSettings {
+    const own = this.deps.clusterScope?.();
+    return own ? guardSettingsOf(own) : this.baseSettings;
   }
 
   /** Every stored policy, read once for the writes of one plan (and again at its execution). */

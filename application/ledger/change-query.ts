@@ -15,6 +15,7 @@ export const CHANGE_QUERY = [
   { name: 'name', flag: 'name', arg: 'name', help: 'name of the changed object' },
   { name: 'tool', flag: 'tool', arg: 'tool', help: 'tool that made the change: remediate, operate, deployManifests or revert' },
   { name: 'sessionId', flag: 'session', arg: 'id', help: 'session id of the tool run' },
+  { name: 'cluster', flag: 'cluster', arg: 'name', help: 'cluster the change was made in (SVC_CLUSTERS)' },
   { name: 'outcome', flag: 'outcome', arg: 'outcome', help: 'applied, refused (the API server refused it), failed, unknown, or pending (open intents)' },
   { name: 'limit', flag: 'limit', arg: 'n', help: 'entries per page, 1 to 500 (default 50)' },
   { name: 'cursor', flag: 'cursor', arg: 'cursor', help: 'the nextCursor of the page before, unchanged' },
@@ -82,6 +83,7 @@ export function parseChangeQuery(q: ChangeQueryInput): { filter: ChangeFilter; p
     name: text(q.name, 'name'),
     tool: text(q.tool, 'tool'),
     sessionId: text(q.sessionId, 'sessionId'),
+    ...(q.cluster !== undefined ? { cluster: text(q.cluster, 'cluster') } : {}),
     outcome: q.outcome as OutcomeStatus | undefined,
   };
   if (filter.since !== undefined && filter.until !== undefined && filter.since > filter.until) throw new ValidationError('Invalid range: since is after until');

@@ -5,6 +5,7 @@ import type { ChangeLedger } from '../../domain/ports/change-ledger.js';
 import type { Clock, Timers } from '../../domain/ports/clock.js';
 import type { ClusterReader } from '../../domain/ports/cluster-reader.js';
 import type { Logger } from '../../domain/ports/logger.js';
+import { withinCluster } from '../cluster/current-cluster.js';
 import { actingAsService } from '../cluster/acting-caller.js';
 import type { ChangeRecorder } from './change-recorder.js';
 import { RepeatingPass } from './repeating-pass.js';
@@ -87,7 +88,9 @@ export class RecoverIntents {
           result.failed++;
           continue;
         }
-        const entry = await this.recorder.recordRecovered(recoveredRecord(intent, seen));
+        const record = () => this.recorder.recordRecovered(recoveredRecord(intent, seen));
+        // the outcome carries the intent's cluster, as the write's own would have
+        const entry = await (intent.cluster !== undefined ? withinCluster(intent.cluster, record) : record());
         result.recovered.push(entry.id);
         this.logger.warn('recovered the outcome of a write svc sent without recording its answer', {
           intentId: intent.id,
@@ -118,7 +121,9 @@ export class RecoverIntents {
   private async observe(intent: ChangeEntry): Promise<Observation | undefined> {
     const t = intent.target;
     try {
-      const object = await actingAsService(() => this.reader.get({ apiVersion: t.apiVersion, kind: t.kind, name: t.name, namespace: t.namespace }));
+      const read = () => this.reader.get({ apiVersion: t.apiVersion, kind: t.kind, name: t.name, namespace: t.namespace });
+      // in the cluster the write was sent to (SVC_CLUSTERS)
+      const object = await actingAsService(() => (intent.cluster !== undefined ? withinCluster(intent.cluster, read) : read()));
       return { object };
     } catch (e) {
       if (e instanceof DependencyError || e instanceof NotConfiguredError) {

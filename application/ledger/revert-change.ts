@@ -1,4 +1,5 @@
 import { actingFor } from '../cluster/acting-caller.js';
+import { withinCluster } from '../cluster/current-cluster.js';
 import { CALLER_KINDS, type Caller } from '../../domain/auth/caller.js';
 import { ConflictError, DomainError, ForbiddenError, ValidationError } from '../../domain/errors.js';
 import type { RiskLevel } from '../../domain/actions/cluster-action.js';
@@ -118,10 +119,18 @@ export class RevertChange {
 
   /** `{"preview": true}`: the undo as the write guard judges it (dry run, diff, risk, refusals) and its planDigest; nothing is written. */
   preview(input: RevertInput, caller: Caller): Promise<RevertPreview> {
-    return actingFor(caller, async () => {
-      const undo = await this.guarded(input, caller);
-      return { original: viewFor(undo.entry, caller), preview: undo.preview, planDigest: undo.planDigest };
-    });
+    return actingFor(caller, () =>
+      this.inClusterOf(input, caller, async (found) => {
+        const undo = await this.undoOf(found.entry, found.inverse, input.force === true);
+        return { original: viewFor(undo.entry, caller), preview: undo.preview, planDigest: undo.planDigest };
+      }),
+    );
+  }
+
+  /** `work` on the entry, in the scope of the cluster it was made in (SVC_CLUSTERS): the undo goes to that cluster, whatever cluster the caller's work was for. */
+  private async inClusterOf<T>(input: RevertInput, caller: Caller, work: (found: { entry: ChangeEntry; inverse: InverseChange }) => Promise<T>): Promise<T> {
+    const found = await revertableEntry(this.ledger, input.id, caller);
+    return found.entry.cluster !== undefined ? withinCluster(found.entry.cluster, () => work(found)) : work(found);
   }
 
   /** One `ledger revert` span (like a tool's): the ledger reads, the cluster calls and the append under it, the entries it made as `svc.ledger.ids`. */
@@ -157,10 +166,6 @@ export class RevertChange {
    * SVC_IMAGE_REGISTRIES 400) and every stored policy (400). Refusals by svc
    * are counted in the metrics.
    */
-  private async guarded(input: RevertInput, caller: Caller): Promise<GuardedUndo> {
-    const { entry, inverse } = await revertableEntry(this.ledger, input.id, caller);
-    return this.undoOf(entry, inverse, input.force === true);
-  }
 
   /** The undo through the guarded-write pipeline: its refusals as the revert answers them (svc's 400, counted; the API server's 409). */
   private async undoOf(entry: ChangeEntry, inverse: InverseChange, force: boolean): Promise<GuardedUndo> {
@@ -184,8 +189,12 @@ export class RevertChange {
     return { entry, checked: { ...r, dryRun: r.dryRun }, preview, planDigest };
   }
 
-  private async revert(input: RevertInput, caller: Caller): Promise<RevertResult> {
-    const undo = await this.guarded(input, caller);
+  private revert(input: RevertInput, caller: Caller): Promise<RevertResult> {
+    return this.inClusterOf(input, caller, (found) => this.revertIn(found.entry, found.inverse, input, caller));
+  }
+
+  private async revertIn(found: ChangeEntry, inverse: InverseChange, input: RevertInput, caller: Caller): Promise<RevertResult> {
+    const undo = await this.undoOf(found, inverse, input.force === true);
     const { entry, checked } = undo;
     this.approve(undo, input, caller);
     const recorded = await this.recorder.write(

@@ -5,7 +5,7 @@ import { NO_METRICS, type Metrics } from '../../domain/ports/metrics.js';
 import type { RunStore } from '../../domain/ports/run-store.js';
 import { newRunId, type RunRecord } from '../../domain/runs/run.js';
 import type { ToolRegistry } from '../../domain/tools/tool-registry.js';
-import { authorisedInput } from '../execute-tool.js';
+import { authorisedInput, type ClusterChoice } from '../execute-tool.js';
 import { iso } from './finish-run.js';
 import { runCallerOf } from './run-access.js';
 import type { RunExecutor } from './run-executor.js';
@@ -35,10 +35,12 @@ export class StartRun {
     private readonly randomHex32: () => string,
     /** Role refusals and the per-caller limit's refusals (budget `runs`). */
     private readonly metrics: Metrics = NO_METRICS,
+    /** The fleet (SVC_CLUSTERS): a run's call is refused for its cluster as a direct call is. */
+    private readonly fleet?: ClusterChoice,
   ) {}
 
   async execute(input: StartRunInput): Promise<RunRecord> {
-    const params = authorisedInput(this.registry, input.caller, input.toolName, input.params, this.metrics);
+    const params = authorisedInput(this.registry, input.caller, input.toolName, input.params, this.metrics, this.fleet);
     const who = runCallerOf(input.caller);
     const { maxPerCaller, leaseMs } = this.executor.limits;
     const now = this.clock.now();

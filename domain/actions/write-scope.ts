@@ -20,6 +20,8 @@ export interface WriteScope {
   ownNamespace?: string;
   podSecurityLevel?: PodSecurityLevel;
   kindRisks?: readonly KindRisk[];
+  /** More namespaces treated as svc's own (always high risk, never written automatically): a fleet cluster's `protectedNamespaces`. */
+  protectedNamespaces?: readonly string[];
 }
 
 export const OPEN_WRITE_SCOPE: WriteScope = { namespaces: [], kinds: [] };
@@ -33,7 +35,7 @@ export function guardSettingsOf(scope: WriteScope): GuardSettings {
   return {
     kinds: scope.kinds,
     namespaces: scope.namespaces,
-    protectedNamespaces: [...SYSTEM_NAMESPACES, ...(scope.ownNamespace ? [scope.ownNamespace] : [])],
+    protectedNamespaces: [...SYSTEM_NAMESPACES, ...(scope.ownNamespace ? [scope.ownNamespace] : []), ...(scope.protectedNamespaces ?? [])],
     imageRegistries: scope.imageRegistries ?? [],
     podSecurityLevel: scope.podSecurityLevel ?? 'baseline',
     kindRisks: scope.kindRisks ?? [],

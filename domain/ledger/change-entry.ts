@@ -187,6 +187,8 @@ export interface ChangeRecord {
   recovery?: { finding: RecoveryFinding; message: string };
   /** For a git delivery (`change.method` `push`, target GIT_TARGET): where it went. Its outcome `applied` means the commit is on the remote. */
   git?: GitChange;
+  /** The cluster written (a name of SVC_CLUSTERS): sealed with the entry; absent on entries of an svc serving its one cluster, and on entries recorded before fleets. */
+  cluster?: string;
 }
 
 /** Filters of `GET /api/v1/changes`; every given one must match. */
@@ -206,6 +208,8 @@ export interface ChangeFilter {
   revertOf?: string;
   /** The outcome entry of this intent id. */
   intentId?: string;
+  /** Entries of this cluster (SVC_CLUSTERS). */
+  cluster?: string;
 }
 
 export interface ChangePageRequest {

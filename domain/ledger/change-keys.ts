@@ -18,6 +18,7 @@ export interface ChangeKeys {
   intent?: true;
   /** The intent an outcome entry closes. */
   intentId?: string;
+  cluster?: string;
 }
 
 export function keysOf(e: ChangeEntry): ChangeKeys {
@@ -35,6 +36,7 @@ export function keysOf(e: ChangeEntry): ChangeKeys {
     revertOf: e.revertOf,
     ...(e.type === 'intent' ? { intent: true as const } : {}),
     ...(e.intentId ? { intentId: e.intentId } : {}),
+    ...(e.cluster !== undefined ? { cluster: e.cluster } : {}),
   };
 }
 
@@ -51,7 +53,8 @@ export function matchesFilter(k: ChangeKeys, f: ChangeFilter): boolean {
     (f.sessionId === undefined || k.sessionId === f.sessionId) &&
     (f.outcome === undefined || k.outcome === f.outcome) &&
     (f.revertOf === undefined || k.revertOf === f.revertOf) &&
-    (f.intentId === undefined || k.intentId === f.intentId)
+    (f.intentId === undefined || k.intentId === f.intentId) &&
+    (f.cluster === undefined || k.cluster === f.cluster)
   );
 }
 

@@ -10,6 +10,7 @@ import { EVIDENCE_MAX_LENGTH, PLAN_APPROVAL_STEPS, type ToolDefinition } from '.
 import { gitopsInput } from './gitops-input.js';
 import { deliveryInput } from './outputs/gitops-output.js';
 import { SESSION_KINDS, type SessionKind } from '../sessions/session.js';
+import { CLUSTER_NAME } from '../fleet/cluster-profile.js';
 
 const solutionId = z.string().min(1).max(200).describe('Solution id returned by recommend (sol_ followed by 32 hex digits)');
 const sessionId = z.string().min(1).max(200).describe('Session id returned by an earlier call of this tool, to continue that session');
@@ -35,22 +36,33 @@ const planDigest = z
     'With executeChoice 1: the planDigest of the proposal you reviewed; execution is refused (409 CONFLICT) when the plan changed since. Required of a second approver',
   );
 
+const cluster = z
+  .string()
+  .regex(CLUSTER_NAME, 'a cluster name (a kubeconfig context name)')
+  .describe(
+    'The cluster the call is for: a name svc serves (SVC_CLUSTERS, GET /api/v1/clusters). Required when svc serves more than one; defaults to the only one otherwise. A session continues only on its own cluster',
+  );
+
 /** Each tool's input schema, by tool name: the one source of the handlers' input types. */
 export const TOOL_INPUTS = {
-  version: z.strictObject({}),
+  version: z.strictObject({
+    cluster: cluster.optional().describe('Report this cluster only; without it, version reports every cluster svc serves'),
+  }),
   recommend: z.strictObject({
     intent: z.string().trim().min(1).max(2000).describe('What to deploy, in plain language (for example "a PostgreSQL database with backups")'),
     final: z.boolean().optional().describe('true when the intent is already refined and recommend must not ask clarifying questions'),
+    cluster: cluster.optional(),
   }),
-  chooseSolution: z.strictObject({ solutionId }),
+  chooseSolution: z.strictObject({ solutionId, cluster: cluster.optional() }),
   answerQuestion: z.strictObject({
     solutionId,
     stage: z.enum(['required', 'basic', 'advanced', 'open']).describe('Question stage being answered'),
     answers: z
       .record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]))
       .describe('Answers keyed by question id; the open stage takes {"open": "free text"}; an empty object skips an optional stage'),
+    cluster: cluster.optional(),
   }),
-  generateManifests: z.strictObject({ solutionId }),
+  generateManifests: z.strictObject({ solutionId, cluster: cluster.optional() }),
   deployManifests: z.strictObject({
     solutionId,
     timeout: z.number().int().min(1).max(600).optional().describe('Seconds to wait for readiness (1 to 600, default 30)'),
@@ -77,6 +89,7 @@ export const TOOL_INPUTS = {
         'The planDigest of the preview you reviewed: the deploy is refused (409 CONFLICT) when the plan (the manifests, or a live object) changed since. Required of a second approver',
       ),
     onFailure: onFailure.optional(),
+    cluster: cluster.optional(),
   }),
   manageOrgData: z
     .strictObject({
@@ -94,6 +107,7 @@ export const TOOL_INPUTS = {
         .max(500)
         .optional()
         .describe('For scan: the kinds to scan (Deployment, deployments.apps, apps/v1/Deployment); all kinds the cluster serves when absent'),
+      cluster: cluster.optional().describe('For scan: the cluster to scan (required when svc serves more than one)'),
     })
     .superRefine(refineOrgDataInput),
   operate: z.strictObject({
@@ -111,6 +125,7 @@ export const TOOL_INPUTS = {
     planDigest: planDigest.optional(),
     delivery: deliveryInput.optional(),
     onFailure: onFailure.optional(),
+    cluster: cluster.optional(),
   }),
   remediate: z.strictObject({
     issue: z.string().trim().min(1).max(2000).optional().describe('The problem to investigate, in plain language; required to start a new investigation'),
@@ -130,6 +145,7 @@ export const TOOL_INPUTS = {
     planDigest: planDigest.optional(),
     delivery: deliveryInput.optional(),
     onFailure: onFailure.optional().describe('With executeChoice 1, or when starting with mode automatic: ' + onFailure.description),
+    cluster: cluster.optional(),
   }),
 } as const;
 

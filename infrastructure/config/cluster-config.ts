@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { bool, ConfigError, int, str, type Env } from './env-parsers.js';
+import type { FleetConfig } from './fleet-config.js';
 
 /** Where the cluster credentials come from; `none` selects the not-configured client. */
 export type ClusterSource =
@@ -17,6 +18,8 @@ export interface ClusterConfig {
   requestTimeoutMs: number;
   /** `SVC_KUBE_IMPERSONATE`: every request made for a caller impersonates them (Impersonate-User / Impersonate-Group). */
   impersonate?: boolean;
+  /** `SVC_CLUSTERS` (and `SVC_CLUSTERS_FILE`): the clusters svc serves; absent when SVC_CLUSTERS is unset (the one cluster of `source`). */
+  fleet?: FleetConfig;
 }
 
 /**

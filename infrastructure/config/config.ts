@@ -1,6 +1,7 @@
 import { parseAiConfig, type AiConfig } from './ai-config.js';
 import { parseAuthConfig, type AuthConfig } from './auth-config.js';
 import { parseClusterConfig, type ClusterConfig } from './cluster-config.js';
+import { parseFleetConfig } from './fleet-config.js';
 import type { Env } from './env-parsers.js';
 import { parseGitopsConfig, type GitopsConfig } from './gitops-config.js';
 import { parseLedgerConfig, type LedgerConfig } from './ledger-config.js';
@@ -51,7 +52,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     auth: parseAuthConfig(env, cwd),
     uploads: parseUploadsConfig(env),
     vector: parseVectorConfig(env, parseServerConfig(env, cwd).dataDir),
-    cluster: parseClusterConfig(env),
+    cluster: withFleet(env, parseClusterConfig(env)),
     writes: parseWriteConfig(env, parseClusterConfig(env).source),
     llm: parseLlmConfig(env),
     ai: parseAiConfig(env),
@@ -65,4 +66,10 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     prompts: parsePromptsConfig(env),
     gitops: parseGitopsConfig(env),
   };
+}
+
+/** The cluster section with SVC_CLUSTERS' fleet, when it is set. */
+function withFleet(env: Env, cluster: ClusterConfig): ClusterConfig {
+  const fleet = parseFleetConfig(env, cluster.source);
+  return fleet ? { ...cluster, fleet } : cluster;
 }

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { ClusterClient, ImpersonatingClusterClients } from '../../domain/ports/cluster-client.js';
 import type { ClusterConfig } from '../config/cluster-config.js';
+import type { MemberSource } from '../config/fleet-config.js';
 import { ConfigError } from '../config/env-parsers.js';
 import { UnconfiguredClusterClient } from '../not-configured/unconfigured-cluster-client.js';
 import { kubeconfigContext, LazyClusterClient } from './lazy-cluster-client.js';
@@ -28,7 +29,7 @@ function variableOf(origin: 'KUBECONFIG' | 'default'): string {
  * does not parse is a ConfigError naming KUBECONFIG; one that parses but has
  * no usable context yields a client whose status says so.
  */
-export function createClusterClient(config: ClusterConfig): ClusterClient & ImpersonatingClusterClients {
+export function createClusterClient(config: ClusterConfig, context?: string): ClusterClient & ImpersonatingClusterClients {
   const { source } = config;
   if (source.mode === 'none') return new UnconfiguredClusterClient();
   // Loaded only when a cluster is configured: @kubernetes/client-node alone costs ~0.4 s and ~70 MB at start-up.
@@ -55,7 +56,20 @@ export function createClusterClient(config: ClusterConfig): ClusterClient & Impe
       throw new ConfigError(variableOf(source.origin), `file ${file} is not a usable kubeconfig: ${first}`);
     }
   });
+  // a fleet's member: that context of the merged files, whatever the current one is
+  if (context !== undefined) kc.setCurrentContext(context);
   return new KubernetesClusterClient(kc, { requestTimeoutMs: config.requestTimeoutMs });
+}
+
+/**
+ * The client of one cluster of the fleet (SVC_CLUSTERS): a context of the
+ * kubeconfig files, or the pod's service account; built on first use, as
+ * the one cluster's client is.
+ */
+export function createMemberClusterClient(config: ClusterConfig, source: MemberSource): ClusterClient & ImpersonatingClusterClients {
+  if (source.mode === 'in-cluster') return LazyClusterClient.create(() => createClusterClient({ ...config, source }), 'in-cluster');
+  const { context, ...files } = source;
+  return LazyClusterClient.create(() => createClusterClient({ ...config, source: { ...files } }, context), context);
 }
 
 /**

@@ -13,6 +13,7 @@ import type { Logger } from '../../domain/ports/logger.js';
 import type { Metrics } from '../../domain/ports/metrics.js';
 import type { ToolRegistry } from '../../domain/tools/tool-registry.js';
 import type { Config } from '../config/config.js';
+import type { ClusterChoice } from '../../application/execute-tool.js';
 import { SystemClock } from '../clock/system-clock.js';
 
 /** How long a cancelled run's work may take to wind down (a write in flight ends and is recorded) before the run ends anyway. */
@@ -20,6 +21,8 @@ const CANCEL_GRACE_MS = 1500;
 
 /** What the runs module is built from. */
 export interface RunsDeps {
+  /** The fleet (SVC_CLUSTERS), when svc serves several clusters. */
+  fleet?: ClusterChoice;
   config: Config;
   store: RunStore;
   /** What a run executes: the same use case as a synchronous call. */
@@ -69,7 +72,7 @@ export function registerRuns(deps: RunsDeps): RunsExports {
   return {
     store,
     executor,
-    startRun: new StartRun(deps.registry, store, executor, clock, () => randomBytes(16).toString('hex'), metrics),
+    startRun: new StartRun(deps.registry, store, executor, clock, () => randomBytes(16).toString('hex'), metrics, deps.fleet),
     getRun: new GetRun(store, clock),
     listRuns: new ListRuns(store, clock),
     cancelRun: new CancelRun(store, executor, clock),

@@ -1,4 +1,4 @@
-import { ExecuteTool } from '../../application/execute-tool.js';
+import { ExecuteTool, type ClusterChoice } from '../../application/execute-tool.js';
 import { ListTools } from '../../application/list-tools.js';
 import { handlerTable, type ToolHandler, type ToolHandlers, type TypedToolHandlers } from '../../application/tool-handler.js';
 import type { Clock } from '../../domain/ports/clock.js';
@@ -21,6 +21,8 @@ export interface ToolsDeps {
   metrics: Metrics;
   /** Check every tool result against its output schema (tests). */
   verifyOutputs: boolean;
+  /** The fleet (SVC_CLUSTERS), when svc serves several clusters. */
+  fleet?: ClusterChoice;
 }
 
 /** What the tool module gives the rest of the composition: the registry, the catalog and the one way a tool is executed. */
@@ -39,6 +41,6 @@ export function registerTools(deps: ToolsDeps): ToolsExports {
     registry,
     handlers,
     listTools: new ListTools(registry),
-    executeTool: new ExecuteTool(registry, handlers, deps.tracer, deps.clock, deps.logger, deps.verifyOutputs, deps.metrics),
+    executeTool: new ExecuteTool(registry, handlers, deps.tracer, deps.clock, deps.logger, deps.verifyOutputs, deps.metrics, deps.fleet),
   };
 }

@@ -12,6 +12,7 @@ const FIXED = new Set([
   '/api/v1/sessions',
   '/api/v1/runs',
   '/api/v1/changes',
+  '/api/v1/clusters',
   '/api/v1/changes/integrity',
 ]);
 /** The collections whose members are addressed by one path segment, with the name of that segment. */

@@ -40,6 +40,19 @@ export const versionOutput = z.object({
     sharedState: z
       .object({ configured: z.boolean(), connected: z.boolean(), provider: z.string(), url: z.string().optional(), error: z.string().optional() })
       .describe('the store several replicas share (REDIS_URL); configured false on a single replica'),
+    clusters: z
+      .array(
+        z.object({
+          name: z.string(),
+          labels: z.record(z.string(), z.string()),
+          readOnly: z.boolean(),
+          reachable: z.boolean(),
+          serverVersion: z.string().optional(),
+          error: z.string().optional(),
+        }),
+      )
+      .optional()
+      .describe('with SVC_CLUSTERS: every cluster svc serves (or the one the call names), each reachable or not; kubernetes.connected is false when one is not'),
   }),
 });
 export type VersionOutput = z.infer<typeof versionOutput>;

@@ -47,6 +47,7 @@ export class ChangesController extends Controller {
    * @param name Name of the changed object
    * @param tool Tool that made the change: remediate, operate, deployManifests, or revert
    * @param sessionId Session of the tool run
+   * @param cluster Cluster the change was made in (a name of SVC_CLUSTERS)
    * @param outcome applied, refused (the API server refused it), failed, unknown (recovery could not tell) or pending (the open intents: writes with no outcome recorded yet)
    * @param limit Entries per page, 1 to 500 (default 50)
    * @param cursor The `nextCursor` of the page before, unchanged
@@ -65,8 +66,9 @@ export class ChangesController extends Controller {
     @Query() outcome?: string,
     @Query() limit?: number,
     @Query() cursor?: string,
+    @Query() cluster?: string,
   ): Promise<SuccessEnvelope<ChangeList>> {
-    const query = { since, until, caller, namespace, kind, name, tool, sessionId, outcome, limit, cursor };
+    const query = { since, until, caller, namespace, kind, name, tool, sessionId, outcome, limit, cursor, cluster };
     return ok(req, await this.listChanges.execute(query, callerOf(req.res!)));
   }
 

@@ -1,0 +1,78 @@
+import { actingAsService } from './acting-caller.js';
+import { withinCluster } from './current-cluster.js';
+import { chooseCluster, type ClusterProfile } from '../../domain/fleet/cluster-profile.js';
+import type { ClusterReader } from '../../domain/ports/cluster-reader.js';
+
+/** One cluster as `GET /api/v1/clusters` and the `version` tool show it. */
+export interface ClusterSummary {
+  name: string;
+  labels: Record<string, string>;
+  readOnly: boolean;
+  reachable: boolean;
+  serverVersion?: string;
+  /** Why it is not reachable (no credential in it). */
+  error?: string;
+}
+
+/** The tools whose every call is for one cluster when svc serves several (version reports them all; manageOrgData touches a cluster only to scan). */
+function needsCluster(tool: string, params: Readonly<Record<string, unknown>>): boolean {
+  if (tool === 'version') return false;
+  if (tool === 'manageOrgData') return params.operation === 'scan';
+  return true;
+}
+
+/**
+ * The clusters svc serves (SVC_CLUSTERS) with their profiles: which cluster
+ * a call is for, chosen before any I/O, and each cluster's status. Built by
+ * the composition root only when SVC_CLUSTERS is set; without it svc serves
+ * its one cluster as it always has and no call carries a cluster scope.
+ */
+export class ClusterFleet {
+  private readonly byName: ReadonlyMap<string, ClusterProfile>;
+
+  constructor(
+    readonly profiles: readonly ClusterProfile[],
+    /** The fleet's routing reader: each call goes to the current cluster's client. */
+    private readonly reader: ClusterReader,
+  ) {
+    this.byName = new Map(profiles.map((p) => [p.name, p]));
+  }
+
+  names(): string[] {
+    return this.profiles.map((p) => p.name);
+  }
+
+  profile(name: string): ClusterProfile | undefined {
+    return this.byName.get(name);
+  }
+
+  /**
+   * The profile of the cluster this call is for, or undefined for a call
+   * that is for no one cluster (version without `cluster`, manageOrgData
+   * other than scan). A missing `cluster` while several are served, or one
+   * svc does not serve, is a ValidationError naming the choices.
+   */
+  choose(tool: string, params: Readonly<Record<string, unknown>>): ClusterProfile | undefined {
+    if (params.cluster === undefined && !needsCluster(tool, params)) return undefined;
+    const name = chooseCluster(this.names(), params.cluster, tool);
+    return name === undefined ? undefined : this.byName.get(name);
+  }
+
+  /** Each cluster's status, probed at once (svc's own identity); an unreachable cluster is `reachable: false`, never a failure. */
+  async summaries(names: readonly string[] = this.names()): Promise<ClusterSummary[]> {
+    return Promise.all(
+      names.map(async (name) => {
+        const profile = this.byName.get(name)!;
+        const status = await actingAsService(() => withinCluster(name, () => this.reader.status()));
+        return {
+          name,
+          labels: { ...profile.labels },
+          readOnly: profile.readOnly,
+          reachable: status.connected,
+          ...(status.serverVersion ? { serverVersion: status.serverVersion } : {}),
+          ...(status.error ? { error: status.error } : {}),
+        };
+      }),
+    );
+  }
+}

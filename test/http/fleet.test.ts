@@ -1,0 +1,169 @@
+import { expect } from 'chai';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import request from 'supertest';
+import type { Express } from 'express';
+import { KubeApiServer } from '../../lab/sandbox/kube/kube-api-server.js';
+import { writeFleetKubeconfig } from '../../lab/sandbox/kube/fleet-kubeconfig.js';
+import type { ChatReply } from '../support/scripted-model.js';
+import { startModelStandIn, type ModelStandIn } from '../support/model-stand-ins.js';
+import { planJson, scaleWeb, webManifest } from '../support/operate-fixtures.js';
+import { RecordingTracer } from '../support/recording-tracer.js';
+import { auth, buildTestApp } from '../support/test-app.js';
+
+const WEB = '/apis/apps/v1/namespaces/x/deployments/web';
+const plan = (...actions: Record<string, unknown>[]): ChatReply => ({ content: planJson(actions) });
+/** Requests that persisted something: anything but GET and dry runs. */
+const writesOf = (kube: KubeApiServer) => kube.requests.filter((r) => r.method !== 'GET' && r.query.get('dryRun') !== 'All');
+
+describe('a fleet of clusters in one svc (SVC_CLUSTERS): two sandbox clusters behind one kubeconfig', () => {
+  let chat: ModelStandIn;
+  let staging: KubeApiServer;
+  let production: KubeApiServer;
+  let dir: string;
+  let env: Record<string, string>;
+
+  before(async () => {
+    chat = await startModelStandIn('openai');
+  });
+  after(async () => {
+    await chat.close();
+  });
+  beforeEach(async () => {
+    staging = await KubeApiServer.start();
+    production = await KubeApiServer.start();
+    for (const kube of [staging, production]) {
+      kube.create(webManifest(2));
+      kube.settle();
+    }
+    dir = mkdtempSync(path.join(tmpdir(), 'svc-fleet-'));
+    const kubeconfig = writeFleetKubeconfig(path.join(dir, 'kubeconfig'), [
+      { name: 'staging', url: staging.url, token: staging.token },
+      { name: 'production', url: production.url, token: production.token },
+    ]);
+    const clustersFile = path.join(dir, 'clusters.yaml');
+    writeFileSync(clustersFile, 'clusters:\n  staging:\n    labels: {env: staging}\n  production:\n    labels: {env: production, region: eu}\n');
+    env = { ...chat.env(), KUBECONFIG: kubeconfig, SVC_CLUSTERS: 'staging,production', SVC_CLUSTERS_FILE: clustersFile };
+    chat.requests.length = 0;
+  });
+  afterEach(async () => {
+    await staging.close();
+    await production.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const operate = (app: Express, body: object) => request(app).post('/api/v1/tools/operate').set(auth).send(body);
+  const withRules = (yaml: string) => {
+    writeFileSync(env.SVC_CLUSTERS_FILE, yaml);
+    return env;
+  };
+
+  it('GET /api/v1/clusters lists each cluster with its labels, read-only flag, reachability and server version', async () => {
+    const { app } = buildTestApp(env);
+    const res = await request(app).get('/api/v1/clusters').set(auth).expect(200);
+    expect(res.body.data.clusters).to.deep.equal([
+      { name: 'staging', labels: { env: 'staging' }, readOnly: false, reachable: true, serverVersion: 'v1.31.2' },
+      { name: 'production', labels: { env: 'production', region: 'eu' }, readOnly: false, reachable: true, serverVersion: 'v1.31.2' },
+    ]);
+    // one unreachable cluster is listed as such; the answer (and svc) stays up
+    await production.close();
+    const down = (await request(app).get('/api/v1/clusters').set(auth).expect(200)).body.data.clusters;
+    expect(down.map((c: { name: string; reachable: boolean }) => [c.name, c.reachable])).to.deep.equal([
+      ['staging', true],
+      ['production', false],
+    ]);
+    const version = (await request(app).post('/api/v1/tools/version').set(auth).send({}).expect(200)).body.data.result;
+    expect(version.status).to.equal('degraded');
+    expect(version.system.kubernetes).to.include({ connected: false, error: '1 of 2 clusters unreachable: production' });
+    expect(version.system.clusters.map((c: { name: string }) => c.name)).to.deep.equal(['staging', 'production']);
+    const one = (await request(app).post('/api/v1/tools/version').set(auth).send({ cluster: 'staging' }).expect(200)).body.data.result;
+    expect(one.system.kubernetes).to.include({ connected: true, context: 'staging', serverVersion: 'v1.31.2' });
+    production = await KubeApiServer.start(); // closed again by afterEach
+  });
+
+  it('a call without cluster is refused (400) naming the choices, before any request to either cluster or the model', async () => {
+    const { app } = buildTestApp(env);
+    const res = await operate(app, { intent: 'scale web in namespace x to 5 replicas' }).expect(400);
+    expect(res.body.error.code).to.equal('VALIDATION_ERROR');
+    expect(res.body.error.message).to.contain('svc serves 2 clusters (staging, production)');
+    const unknown = await operate(app, { intent: 'scale web', cluster: 'qa' }).expect(400);
+    expect(unknown.body.error.message).to.contain('cluster "qa" is not a cluster svc serves (one of staging, production)');
+    expect(staging.requests).to.deep.equal([]);
+    expect(production.requests).to.deep.equal([]);
+    expect(chat.requests).to.deep.equal([]);
+  });
+
+  it('a tool call reaches only its cluster; the ledger records and filters by cluster; revert goes to the entry’s cluster', async () => {
+    const tracer = new RecordingTracer();
+    const { app } = buildTestApp(env, { tracer });
+    chat.script({ content: 'web runs 2 replicas; scale it.' }, plan(scaleWeb(5)));
+    const start = (await operate(app, { intent: 'scale web in namespace x to 5 replicas', cluster: 'production' }).expect(200)).body.data.result;
+    expect(start.status).to.equal('awaiting_approval');
+    expect(staging.requests).to.deep.equal([]);
+    expect(production.requests.length).to.be.greaterThan(0);
+
+    // the session is production's: executing it as staging's is refused before anything is written
+    const wrong = await operate(app, { sessionId: start.sessionId, executeChoice: 1, cluster: 'staging' }).expect(400);
+    expect(wrong.body.error.message).to.contain(`session ${start.sessionId} belongs to cluster production`);
+    expect(writesOf(production)).to.deep.equal([]);
+
+    const done = (await operate(app, { sessionId: start.sessionId, executeChoice: 1, cluster: 'production' }).expect(200)).body.data.result;
+    expect(done.status).to.equal('executed');
+    expect(production.objects.get(WEB)!.spec.replicas).to.equal(5);
+    expect(staging.objects.get(WEB)!.spec.replicas).to.equal(2);
+    expect(staging.requests).to.deep.equal([]);
+    const span = tracer.spans.filter((s) => s.name === 'execute_tool operate');
+    expect(span.map((s) => s.attributes['svc.cluster'])).to.deep.equal(['production', 'staging', 'production']);
+
+    const changes = (await request(app).get('/api/v1/changes?cluster=production').set(auth).expect(200)).body.data.changes;
+    expect(changes.length).to.be.greaterThan(0);
+    expect(changes.every((c: { cluster: string }) => c.cluster === 'production')).to.equal(true);
+    expect((await request(app).get('/api/v1/changes?cluster=staging').set(auth).expect(200)).body.data.changes).to.deep.equal([]);
+    const integrity = (await request(app).get('/api/v1/changes/integrity').set(auth).expect(200)).body.data;
+    expect(integrity.ok).to.equal(true);
+
+    const patch = changes.find((c: { type: string; change: { method: string } }) => c.type === 'change' && c.change.method === 'patch');
+    const revert = (await request(app).post(`/api/v1/changes/${patch.id}/revert`).set(auth).send({}).expect(200)).body.data;
+    expect(revert.revert.cluster).to.equal('production');
+    expect(production.objects.get(WEB)!.spec.replicas).to.equal(2);
+    expect(staging.requests).to.deep.equal([]);
+  });
+
+  it('a read-only cluster refuses execution (403) before any write; previews still run there', async () => {
+    const { app } = buildTestApp(withRules('clusters:\n  production:\n    readOnly: true\n'));
+    chat.script({ content: 'ok' }, plan(scaleWeb(5)));
+    const start = (await operate(app, { intent: 'scale web in namespace x to 5 replicas', cluster: 'production' }).expect(200)).body.data.result;
+    expect(start.status).to.equal('awaiting_approval');
+    const refused = await operate(app, { sessionId: start.sessionId, executeChoice: 1, cluster: 'production' }).expect(403);
+    expect(refused.body.error.code).to.equal('FORBIDDEN');
+    expect(refused.body.error.message).to.contain('cluster production is read-only');
+    expect(writesOf(production)).to.deep.equal([]);
+    expect(production.objects.get(WEB)!.spec.replicas).to.equal(2);
+    const listed = (await request(app).get('/api/v1/clusters').set(auth).expect(200)).body.data.clusters;
+    expect(listed.find((c: { name: string }) => c.name === 'production').readOnly).to.equal(true);
+  });
+
+  it('roles differ per cluster: the same caller executes in staging and is a viewer in production', async () => {
+    const { app } = buildTestApp(withRules('clusters:\n  production:\n    roles: "viewer=*"\n  staging:\n    roles: "admin=*"\n'));
+    const refused = await operate(app, { intent: 'scale web in namespace x to 5 replicas', cluster: 'production' }).expect(403);
+    expect(refused.body.error.message).to.contain('operate in cluster production needs the operator role');
+    expect(production.requests).to.deep.equal([]);
+    chat.script({ content: 'ok' }, plan(scaleWeb(3)));
+    const start = (await operate(app, { intent: 'scale web in namespace x to 3 replicas', cluster: 'staging' }).expect(200)).body.data.result;
+    // looking at the session is a viewer's call, also with the cluster named
+    await operate(app, { sessionId: start.sessionId, cluster: 'staging' }).expect(200);
+    const done = (await operate(app, { sessionId: start.sessionId, executeChoice: 1, cluster: 'staging' }).expect(200)).body.data.result;
+    expect(done.status).to.equal('executed');
+    expect(staging.objects.get(WEB)!.spec.replicas).to.equal(3);
+  });
+
+  it('the catalog and the OpenAPI show cluster on every tool', async () => {
+    const { app } = buildTestApp(env);
+    const tools = (await request(app).get('/api/v1/tools').set(auth).expect(200)).body.data.tools as { name: string; inputSchema: { properties: object } }[];
+    expect(tools).to.have.length(9);
+    for (const t of tools) expect(t.inputSchema.properties, t.name).to.have.property('cluster');
+    const openapi = (await request(app).get('/api/v1/openapi').set(auth).expect(200)).body;
+    expect(openapi.paths).to.have.property('/api/v1/clusters');
+  });
+});
