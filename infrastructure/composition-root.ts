@@ -150,7 +150,12 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
   const reader = readOnlyView(ports.cluster);
   const writer = runAwareWriter(ports.cluster);
   value(TOKENS.ClusterReader, reader);
-  const fleet = members ? new ClusterFleet(members.map((m) => m.profile), reader) : undefined;
+  const fleet = members
+    ? new ClusterFleet(
+        members.map((m) => m.profile),
+        reader,
+      )
+    : undefined;
   value(TOKENS.ListClusters, new ListClusters(fleet, reader));
   const shared = createSharedState(config, clock, logger, tracer);
   const sessionStore = overrides.sessions ?? shared.sessions;
@@ -163,7 +168,13 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
   const onShutdown = [shared.close, async () => auth?.stop()];
   value(TOKENS.OnShutdown, onShutdown);
   // the one guarded-write pipeline: every write of remediate, operate, deployManifests and a revert goes through it
-  const guard = new GuardedWrite({ reader, writer, scope: config.writes, policies, ...(fleet ? { clusterScope: () => clusterWriteScope(fleet, config) } : {}) });
+  const guard = new GuardedWrite({
+    reader,
+    writer,
+    scope: config.writes,
+    policies,
+    ...(fleet ? { clusterScope: () => clusterWriteScope(fleet, config) } : {}),
+  });
   const ledger = registerLedger({
     config,
     // with a fleet, each entry carries (and seals) the cluster it was made in
@@ -287,7 +298,16 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
   value(TOKENS.ListPrompts, prompts.listPrompts);
   value(TOKENS.RenderPrompt, prompts.renderPrompt);
   value(TOKENS.RefreshPrompts, prompts.refreshPrompts);
-  const runs = registerRuns({ config, store: overrides.runs ?? shared.runs, executeTool, registry, logger, metrics, followUps, fleet: fleet ?? singleCluster(reader.context()) });
+  const runs = registerRuns({
+    config,
+    store: overrides.runs ?? shared.runs,
+    executeTool,
+    registry,
+    logger,
+    metrics,
+    followUps,
+    fleet: fleet ?? singleCluster(reader.context()),
+  });
   // the tools and runs controllers' use cases; tests and the bench read the store
   value(TOKENS.RunStore, runs.store);
   value(TOKENS.StartRun, runs.startRun);

@@ -47,7 +47,8 @@ export function parseFleetConfig(
   const listed = str(env, 'SVC_CLUSTERS');
   const file = str(env, 'SVC_CLUSTERS_FILE');
   if (listed === undefined) {
-    if (file !== undefined) throw new ConfigError('SVC_CLUSTERS_FILE', 'is set, but SVC_CLUSTERS is not: name the clusters (kubeconfig contexts) svc serves there');
+    if (file !== undefined)
+      throw new ConfigError('SVC_CLUSTERS_FILE', 'is set, but SVC_CLUSTERS is not: name the clusters (kubeconfig contexts) svc serves there');
     return undefined;
   }
   const kubeconfig = source.mode === 'kubeconfig' ? source : undefined;
@@ -65,7 +66,11 @@ export function parseFleetConfig(
               .filter(Boolean),
           ),
         ];
-  if (names.length === 0) throw new ConfigError('SVC_CLUSTERS', `names no cluster (${available.length ? `contexts there are: ${available.join(', ')}` : 'no kubeconfig context was found'})`);
+  if (names.length === 0)
+    throw new ConfigError(
+      'SVC_CLUSTERS',
+      `names no cluster (${available.length ? `contexts there are: ${available.join(', ')}` : 'no kubeconfig context was found'})`,
+    );
   if (names.length > MAX_CLUSTERS) throw new ConfigError('SVC_CLUSTERS', `names ${names.length} clusters; svc serves at most ${MAX_CLUSTERS}`);
   for (const name of names) {
     if (!CLUSTER_NAME.test(name)) throw new ConfigError('SVC_CLUSTERS', `"${name.slice(0, 100)}" is not a cluster name (letters, digits and . _ @ : / + -)`);

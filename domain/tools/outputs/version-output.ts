@@ -52,7 +52,9 @@ export const versionOutput = z.object({
         }),
       )
       .optional()
-      .describe('with SVC_CLUSTERS: every cluster svc serves (or the one the call names), each reachable or not; kubernetes.connected is false when one is not'),
+      .describe(
+        'with SVC_CLUSTERS: every cluster svc serves (or the one the call names), each reachable or not; kubernetes.connected is false when one is not',
+      ),
   }),
 });
 export type VersionOutput = z.infer<typeof versionOutput>;

@@ -1,0 +1,252 @@
+import { expect } from 'chai';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { currentCluster, withinCluster } from '../../application/cluster/current-cluster.js';
+import { fleetCluster } from '../../application/cluster/fleet-cluster.js';
+import { ClusterFleet } from '../../application/cluster/cluster-fleet.js';
+import { clusterBoundSessions, sessionCluster } from '../../application/cluster/cluster-sessions.js';
+import { clusterStampedLedger } from '../../application/cluster/cluster-ledger.js';
+import { ListClusters } from '../../application/cluster/list-clusters.js';
+import { singleCluster } from '../../application/execute-tool.js';
+import { VerifyLedger } from '../../application/ledger/verify-ledger.js';
+import { parseRoleMapping } from '../../domain/auth/role-mapping.js';
+import type { Caller } from '../../domain/auth/caller.js';
+import { callMayWrite, callerInCluster, chooseCluster, clusterRefusal, matchesSelector, type ClusterProfile } from '../../domain/fleet/cluster-profile.js';
+import { readOnlyView } from '../../domain/ports/cluster-reader.js';
+import { parseFleetConfig } from '../../infrastructure/config/fleet-config.js';
+import { FakeChangeLedger } from '../fakes/fake-change-ledger.js';
+import { FakeCluster } from '../fakes/fake-cluster.js';
+import { FakeSessionStore } from '../fakes/fake-session-store.js';
+import { FakeClock } from '../support/fake-clock.js';
+import { aChangeRecord } from '../support/ledger-records.js';
+import { rejection } from '../support/rejection.js';
+
+const profile = (name: string, over: Partial<ClusterProfile> = {}): ClusterProfile => ({
+  name,
+  labels: {},
+  readOnly: false,
+  protectedNamespaces: [],
+  automaticWrites: true,
+  ...over,
+});
+const alice: Caller = { id: 'static:svc:alice', username: 'alice', groups: ['sre'], roles: ['viewer', 'operator', 'admin'], kind: 'static' };
+const web = { apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'x', name: 'web' };
+const deployment = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'x' }, spec: { replicas: 1 } };
+
+describe('fleet: choosing the cluster of a call', () => {
+  it('defaults to the only cluster, requires one of several naming the choices, refuses names svc does not serve', () => {
+    expect(chooseCluster(['a'], undefined, 'operate')).to.equal('a');
+    expect(chooseCluster(['a', 'b'], 'b', 'operate')).to.equal('b');
+    expect(() => chooseCluster(['a', 'b'], undefined, 'operate')).to.throw('operate needs a cluster: svc serves 2 clusters (a, b)');
+    expect(() => chooseCluster(['a', 'b'], 'c', 'operate')).to.throw('cluster "c" is not a cluster svc serves (one of a, b)');
+    expect(() => chooseCluster([], 'c', 'operate')).to.throw('none: no cluster is configured');
+    expect(chooseCluster([], undefined, 'operate')).to.equal(undefined);
+  });
+
+  it('version and manageOrgData reads are for no one cluster; every other call needs one', () => {
+    const fleet = new ClusterFleet([profile('a'), profile('b')], readOnlyView(new FakeCluster()));
+    expect(fleet.choose('version', {})).to.equal(undefined);
+    expect(fleet.choose('version', { cluster: 'b' })?.name).to.equal('b');
+    expect(fleet.choose('manageOrgData', { operation: 'list' })).to.equal(undefined);
+    expect(() => fleet.choose('manageOrgData', { operation: 'scan' })).to.throw('needs a cluster');
+    expect(() => fleet.choose('remediate', { issue: 'x' })).to.throw('needs a cluster');
+  });
+
+  it('without SVC_CLUSTERS a call may name the one context, and nothing else', () => {
+    const one = singleCluster('kind-dev');
+    expect(one.choose('operate', {})).to.equal(undefined);
+    expect(one.choose('operate', { cluster: 'kind-dev' })).to.equal(undefined);
+    expect(() => one.choose('operate', { cluster: 'prod' })).to.throw('one of kind-dev');
+  });
+
+  it('selectors match every key=value given; an empty one matches every cluster', () => {
+    expect(matchesSelector({ env: 'prod', region: 'eu' }, { env: 'prod' })).to.equal(true);
+    expect(matchesSelector({ env: 'prod' }, { env: 'prod', region: 'eu' })).to.equal(false);
+    expect(matchesSelector({ env: 'prod' }, {})).to.equal(true);
+    expect(matchesSelector({}, { constructor: 'x' })).to.equal(false);
+  });
+});
+
+describe('fleet: per-cluster rules', () => {
+  it('a read-only cluster refuses every call that may write, and only those', () => {
+    const ro = profile('prod', { readOnly: true });
+    expect(clusterRefusal(ro, 'operate', { sessionId: 's', executeChoice: 1 })?.message).to.contain('cluster prod is read-only');
+    expect(clusterRefusal(ro, 'remediate', { issue: 'x', mode: 'automatic' })?.code).to.equal('FORBIDDEN');
+    expect(clusterRefusal(ro, 'deployManifests', { solutionId: 's' })?.code).to.equal('FORBIDDEN');
+    expect(clusterRefusal(ro, 'deployManifests', { solutionId: 's', preview: true })).to.equal(undefined);
+    expect(clusterRefusal(ro, 'operate', { intent: 'scale' })).to.equal(undefined);
+    expect(clusterRefusal(ro, 'operate', { sessionId: 's', executeChoice: 2 })).to.equal(undefined);
+    expect(callMayWrite('remediate', { issue: 'x' })).to.equal(false);
+  });
+
+  it('automatic mode is refused where the cluster does not allow automatic writes', () => {
+    const manual = profile('prod', { automaticWrites: false });
+    expect(clusterRefusal(manual, 'remediate', { issue: 'x', mode: 'automatic' })?.message).to.contain('does not allow automatic writes');
+    expect(clusterRefusal(manual, 'remediate', { issue: 'x', mode: 'manual' })).to.equal(undefined);
+  });
+
+  it('a cluster with its own role mapping gives the roles it maps, else the caller keeps theirs', () => {
+    expect(callerInCluster(profile('a'), alice)).to.equal(alice);
+    const prod = profile('prod', { roles: parseRoleMapping('viewer=*;operator=user:bob') });
+    expect(callerInCluster(prod, alice).roles).to.deep.equal(['viewer']);
+    const staging = profile('staging', { roles: parseRoleMapping('operator=sre') });
+    expect(callerInCluster(staging, alice).roles).to.deep.equal(['viewer', 'operator']);
+  });
+});
+
+describe('fleet: the routing cluster port', () => {
+  const a = new FakeCluster().put(deployment as never);
+  const b = new FakeCluster();
+  const routed = fleetCluster([
+    { profile: profile('a'), client: a },
+    { profile: profile('b', { readOnly: true }), client: b },
+  ]);
+
+  it('sends each call to the current cluster only, and fails loudly outside any cluster with several', async () => {
+    expect(await withinCluster('a', () => routed.get(web))).to.not.equal(null);
+    expect(await withinCluster('b', () => routed.get(web))).to.equal(null);
+    expect(currentCluster()).to.equal(undefined);
+    const loose = await rejection(routed.get(web));
+    expect(loose.message).to.contain('no cluster chosen for this work: svc serves 2 clusters (a, b)');
+    expect(routed.context()).to.equal('');
+    expect((await routed.status()).connected).to.equal(false);
+    expect(await withinCluster('a', async () => routed.context())).to.equal('fake');
+  });
+
+  it('a read-only cluster never receives a persisting write; its dry runs still go through', async () => {
+    const before = b.calls.length;
+    const refused = await rejection(withinCluster('b', () => routed.patch(web, { type: 'merge', body: { spec: { replicas: 2 } } } as never)));
+    expect(refused.message).to.contain('cluster b is read-only');
+    expect(b.writes).to.deep.equal([]);
+    expect(b.calls.slice(before)).to.deep.equal([]);
+  });
+
+  it('one cluster: work outside any scope goes to it', async () => {
+    const solo = fleetCluster([{ profile: profile('a'), client: a }]);
+    expect(await solo.get(web)).to.not.equal(null);
+  });
+
+  it('lists every cluster with its status; without a fleet the one context', async () => {
+    const fleet = new ClusterFleet([profile('a', { labels: { env: 'staging' } }), profile('b', { readOnly: true })], readOnlyView(routed));
+    const listed = await new ListClusters(fleet, readOnlyView(routed)).execute(alice);
+    expect(listed.clusters).to.deep.equal([
+      { name: 'a', labels: { env: 'staging' }, readOnly: false, reachable: true, serverVersion: 'v1.31.0' },
+      { name: 'b', labels: {}, readOnly: true, reachable: true, serverVersion: 'v1.31.0' },
+    ]);
+    const single = await new ListClusters(undefined, readOnlyView(a)).execute(alice);
+    expect(single.clusters.map((c) => c.name)).to.deep.equal(['fake']);
+    expect(await rejection(new ListClusters(fleet, readOnlyView(routed)).execute({ ...alice, roles: [] }))).to.have.property('code', 'FORBIDDEN');
+  });
+});
+
+describe('fleet: sessions and ledger entries carry their cluster', () => {
+  it('a session made in a cluster is refused in another, read as it is outside any cluster', async () => {
+    const sessions = clusterBoundSessions(new FakeSessionStore({ clock: new FakeClock() }));
+    const made = await withinCluster('a', () => sessions.create('operation', { intent: 'x' }));
+    expect(sessionCluster(made)).to.equal('a');
+    expect(await withinCluster('a', () => sessions.get('operation', made.id))).to.not.equal(undefined);
+    const refused = await rejection(withinCluster('b', () => sessions.get('operation', made.id)));
+    expect(refused.message).to.contain(`session ${made.id} belongs to cluster a; this call is for cluster b`);
+    expect(await sessions.get('operation', made.id)).to.not.equal(undefined);
+  });
+
+  it('entries appended in a cluster carry it under their hash, filter by it, and older entries still verify', async () => {
+    const inner = new FakeChangeLedger(new FakeClock());
+    const ledger = clusterStampedLedger(inner);
+    await ledger.append(aChangeRecord());
+    const stamped = await withinCluster('prod', () => ledger.append(aChangeRecord()));
+    expect(stamped.cluster).to.equal('prod');
+    expect((await ledger.list({ cluster: 'prod' }, { limit: 10 })).entries.map((e) => e.id)).to.deep.equal([stamped.id]);
+    expect((await new VerifyLedger(ledger).execute(alice)).ok).to.equal(true);
+    // the cluster is sealed: editing it breaks the chain
+    const i = inner.texts.findIndex((t) => t.includes('"prod"'));
+    inner.texts[i] = inner.texts[i].replace('"prod"', '"staging"');
+    expect((await new VerifyLedger(ledger).execute(alice)).ok).to.equal(false);
+  });
+});
+
+describe('fleet: SVC_CLUSTERS and SVC_CLUSTERS_FILE', () => {
+  let dir: string;
+  let kubeconfig: string;
+  before(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'svc-fleet-config-'));
+    kubeconfig = path.join(dir, 'kubeconfig');
+    const ctx = (name: string) => ({ name, context: { cluster: name, user: name } });
+    writeFileSync(kubeconfig, JSON.stringify({ contexts: [ctx('staging'), ctx('production'), ctx('dev')], 'current-context': 'dev' }));
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  const source = () => ({ mode: 'kubeconfig' as const, files: [kubeconfig], origin: 'KUBECONFIG' as const });
+  const rules = (yaml: string) => {
+    const file = path.join(dir, `clusters-${Math.random().toString(16).slice(2)}.yaml`);
+    writeFileSync(file, yaml);
+    return file;
+  };
+  const parse = (env: Record<string, string>) => parseFleetConfig(env, source());
+
+  it('unset: no fleet (svc serves its one cluster as always)', () => {
+    expect(parse({})).to.equal(undefined);
+    expect(() => parse({ SVC_CLUSTERS_FILE: 'x' })).to.throw('SVC_CLUSTERS_FILE is set, but SVC_CLUSTERS is not');
+  });
+
+  it('names contexts, or * for all of them; an unknown context stops start-up naming it', () => {
+    expect(
+      parse({ SVC_CLUSTERS: 'production, staging' })!.members.map((m) => [m.profile.name, m.source.mode === 'kubeconfig' && m.source.context]),
+    ).to.deep.equal([
+      ['production', 'production'],
+      ['staging', 'staging'],
+    ]);
+    expect(parse({ SVC_CLUSTERS: '*' })!.members.map((m) => m.profile.name)).to.deep.equal(['staging', 'production', 'dev']);
+    expect(() => parse({ SVC_CLUSTERS: 'staging,qa' })).to.throw(/SVC_CLUSTERS names qa, which is no context of .* \(there are: staging, production, dev\)/);
+    expect(() => parse({ SVC_CLUSTERS: 'in-cluster' })).to.throw('svc is not in a pod');
+  });
+
+  it('in a pod, in-cluster credentials are one cluster among the contexts', () => {
+    const fleet = parseFleetConfig({ SVC_CLUSTERS: 'in-cluster,staging', KUBERNETES_SERVICE_HOST: '10.0.0.1', KUBERNETES_SERVICE_PORT: '443' }, source());
+    expect(fleet!.members.map((m) => [m.profile.name, m.source.mode])).to.deep.equal([
+      ['in-cluster', 'in-cluster'],
+      ['staging', 'kubeconfig'],
+    ]);
+  });
+
+  it('the file gives each cluster its labels and rules; every key is checked, naming the cluster and key', () => {
+    const file = rules(
+      [
+        'clusters:',
+        '  production:',
+        '    labels: {env: production, region: eu}',
+        '    readOnly: true',
+        '    protectedNamespaces: [payments]',
+        '    writeKinds: [apps/Deployment]',
+        '    automaticWrites: false',
+        '    podSecurityLevel: restricted',
+        '    roles: "viewer=*;operator=sre"',
+        '    impersonate: true',
+        '  staging:',
+      ].join('\n'),
+    );
+    const [production, staging] = parse({ SVC_CLUSTERS: 'production,staging', SVC_CLUSTERS_FILE: file })!.members.map((m) => m.profile);
+    expect(production).to.deep.include({
+      labels: { env: 'production', region: 'eu' },
+      readOnly: true,
+      protectedNamespaces: ['payments'],
+      automaticWrites: false,
+      podSecurityLevel: 'restricted',
+      impersonate: true,
+    });
+    expect(production.writeKinds).to.deep.equal([{ group: 'apps', kind: 'Deployment' }]);
+    expect(staging).to.deep.equal(profile('staging'));
+    const bad: [string, string][] = [
+      ['clusters:\n  production:\n    readonly: true\n', 'clusters.production has an unknown key "readonly"'],
+      ['clusters:\n  qa: {}\n', 'names cluster "qa", which SVC_CLUSTERS does not'],
+      ['clusters:\n  production:\n    readOnly: yes-please\n', 'clusters.production.readOnly must be true or false'],
+      ['clusters:\n  production:\n    labels: {env: "bad value!"}\n', 'clusters.production.labels.env must be a label value'],
+      ['clusters:\n  production:\n    podSecurityLevel: strict\n', 'clusters.production.podSecurityLevel must be one of privileged, baseline, restricted'],
+      ['clusters:\n  production:\n    roles: "boss=*"\n', 'clusters.production.roles: "boss" is not a role'],
+      ['clusters:\n  production:\n    writeKinds: [deployments]\n', 'clusters.production.writeKinds must be a list of kinds'],
+      ['clusters: [a]\n', 'clusters must map each cluster name to its settings'],
+      ['other: 1\n', 'unknown key "other"'],
+    ];
+    for (const [yaml, message] of bad) expect(() => parse({ SVC_CLUSTERS: 'production,staging', SVC_CLUSTERS_FILE: rules(yaml) }), yaml).to.throw(message);
+  });
+});
