@@ -102,7 +102,18 @@ describe('manageOrgData input: validated per dataType x operation', () => {
     const schema = inputJsonSchema(def) as { type: string; required: string[]; properties: Record<string, { description?: string }> };
     expect(schema.type).to.equal('object');
     expect(schema.required).to.deep.equal(['dataType', 'operation']);
-    expect(Object.keys(schema.properties)).to.deep.equal(['dataType', 'operation', 'id', 'document', 'query', 'limit', 'cursor', 'confirm', 'resources', 'cluster']);
+    expect(Object.keys(schema.properties)).to.deep.equal([
+      'dataType',
+      'operation',
+      'id',
+      'document',
+      'query',
+      'limit',
+      'cursor',
+      'confirm',
+      'resources',
+      'cluster',
+    ]);
     for (const [name, p] of Object.entries(schema.properties)) expect(p.description, name).to.be.a('string').and.not.empty;
   });
 });
