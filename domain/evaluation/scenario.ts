@@ -148,6 +148,10 @@ export const scenarioCluster = z.strictObject({
   logs: z.array(logEntry).max(50).default([]),
   events: z.array(eventEntry).max(100).default([]),
   rules: z.array(healthRule).max(10).default([]),
+  placement: z
+    .record(relativeFile, z.array(z.number().int().min(1).max(16)).min(1).max(16))
+    .optional()
+    .describe('svc sandbox --clusters N: which clusters (1 to N) each objects file goes to; a file not named goes to every cluster, a number above N to none'),
 });
 
 export const VERBS = ['create', 'patch', 'delete'] as const;

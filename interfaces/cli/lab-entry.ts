@@ -30,7 +30,8 @@ export interface EvalRequest {
  */
 export interface LabEntry {
   listScenarios(dir?: string): string[];
-  serveSandbox(name: string, kubeconfig: string, stopped: Promise<void>, print: (line: string) => void, dir?: string): Promise<void>;
+  /** `clusters` above 1: that many sandbox clusters behind one kubeconfig, a context each (`svc sandbox --clusters N`). */
+  serveSandbox(name: string, kubeconfig: string, stopped: Promise<void>, print: (line: string) => void, dir?: string, clusters?: number): Promise<void>;
   /** `--try`: the sandbox, a model replaying the scenario's transcript and svc on them, until `stopped`. */
   trySandbox(name: string, kubeconfig: string | undefined, stopped: Promise<void>, print: (line: string) => void, dir?: string): Promise<void>;
   runEvaluation(

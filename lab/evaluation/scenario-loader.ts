@@ -21,6 +21,8 @@ export interface LoadedScenario {
   scenario: Scenario;
   /** Every document of the `cluster.objects` files, in order. */
   objects: KubeObject[];
+  /** The `cluster.objects` file each object came from (same order as `objects`): what `cluster.placement` names. */
+  objectFiles?: string[];
   /** `cluster.logs` with each file's text read. */
   logs: { workload?: ObjectRef; pod?: ObjectRef; container: string; text: string }[];
   /** Absent when the scenario has no transcript.yaml yet. */
@@ -51,7 +53,15 @@ export function loadScenario(root: string, name: string): LoadedScenario {
   if (!scenario) throw new ScenarioError(problems);
   if (scenario.name !== name) problems.push({ file: rel('scenario.yaml'), path: 'name', message: `must be the folder's name, ${name}` });
   const objects: KubeObject[] = [];
-  scenario.cluster.objects.forEach((file, i) => objects.push(...readObjects(dir, file, rel, `cluster.objects[${i}]`, problems)));
+  const objectFiles: string[] = [];
+  scenario.cluster.objects.forEach((file, i) => {
+    const read = readObjects(dir, file, rel, `cluster.objects[${i}]`, problems);
+    objects.push(...read);
+    objectFiles.push(...read.map(() => file));
+  });
+  for (const file of Object.keys(scenario.cluster.placement ?? {}))
+    if (!scenario.cluster.objects.includes(file))
+      problems.push({ file: rel('scenario.yaml'), path: `cluster.placement.${file}`, message: `names ${file}, which is not one of cluster.objects` });
   checkObjects(scenario, objects, rel('scenario.yaml'), problems);
   const logs = scenario.cluster.logs.map((l, i) => {
     const text = l.file !== undefined ? readText(dir, l.file, rel, `cluster.logs[${i}].file`, problems) : (l.text ?? '');
@@ -60,7 +70,7 @@ export function loadScenario(root: string, name: string): LoadedScenario {
   const transcript = existsSync(path.join(dir, 'transcript.yaml')) ? parseFile(dir, 'transcript.yaml', transcriptSchema, rel, problems) : undefined;
   const planted = existsSync(path.join(dir, 'planted.yaml')) ? parseFile(dir, 'planted.yaml', transcriptSchema, rel, problems) : undefined;
   if (problems.length) throw new ScenarioError(problems);
-  return { dir, scenario, objects, logs, ...(transcript ? { transcript } : {}), ...(planted ? { planted } : {}) };
+  return { dir, scenario, objects, objectFiles, logs, ...(transcript ? { transcript } : {}), ...(planted ? { planted } : {}) };
 }
 
 /** Every scenario under `root`, and the problems of those that could not be loaded. */

@@ -26,8 +26,10 @@ export async function serveSandbox(
   stopped: Promise<void>,
   print: (line: string) => void,
   dir = defaultScenariosDir(),
+  clusters = 1,
 ): Promise<void> {
   if (!scenarioNames(dir).includes(name)) throw new Error(`no scenario named ${name} in ${dir} (svc sandbox --list shows them)`);
+  if (clusters > 1) return serveFleet(name, kubeconfig, stopped, print, dir, clusters);
   const { ScenarioCluster } = await import('./scenario-cluster.js');
   const sandbox = await ScenarioCluster.start(fullLoader().loadScenario(dir, name), { wallClock: true });
   try {
@@ -36,5 +38,42 @@ export async function serveSandbox(
     await stopped;
   } finally {
     await sandbox.close();
+  }
+}
+
+/** Most clusters `svc sandbox --clusters` serves. */
+export const MAX_SANDBOX_CLUSTERS = 16;
+
+/**
+ * `svc sandbox --scenario NAME --clusters N --kubeconfig FILE`: N sandbox
+ * clusters of the scenario (each holding the objects `cluster.placement`
+ * puts in it), behind one kubeconfig with a context each
+ * (`sandbox-NAME-1` .. `-N`), until `stopped` resolves. Its `ready` line
+ * names the contexts, for SVC_CLUSTERS.
+ */
+async function serveFleet(name: string, kubeconfig: string, stopped: Promise<void>, print: (line: string) => void, dir: string, n: number): Promise<void> {
+  if (!Number.isInteger(n) || n < 1 || n > MAX_SANDBOX_CLUSTERS) throw new Error(`--clusters must be 1 to ${MAX_SANDBOX_CLUSTERS}`);
+  const { ScenarioCluster } = await import('./scenario-cluster.js');
+  const { writeFileSync } = await import('node:fs');
+  const { stringify } = await import('yaml');
+  const loaded = fullLoader().loadScenario(dir, name);
+  const sandboxes: Awaited<ReturnType<typeof ScenarioCluster.start>>[] = [];
+  try {
+    for (let member = 1; member <= n; member++) sandboxes.push(await ScenarioCluster.start(loaded, { wallClock: true, member }));
+    const contexts = sandboxes.map((_, i) => `sandbox-${name}-${i + 1}`);
+    const entries = sandboxes.map((s, i) => s.kubeconfigEntries(contexts[i]));
+    const config = {
+      apiVersion: 'v1',
+      kind: 'Config',
+      clusters: entries.map((e) => e.cluster),
+      users: entries.map((e) => e.user),
+      contexts: entries.map((e) => e.context),
+      'current-context': contexts[0],
+    };
+    writeFileSync(kubeconfig, stringify(config), { mode: 0o600 });
+    print(`ready ${n} clusters scenario ${name} kubeconfig ${kubeconfig} contexts ${contexts.join(',')}`);
+    await stopped;
+  } finally {
+    await Promise.all(sandboxes.map((s) => s.close()));
   }
 }

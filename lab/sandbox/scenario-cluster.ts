@@ -33,6 +33,8 @@ export interface SandboxOptions {
    * for `svc eval`, whose cases run on simulated time.
    */
   wallClock?: boolean;
+  /** `svc sandbox --clusters N`: this is cluster number `member` (1 to N); it holds the objects `cluster.placement` puts in it. */
+  member?: number;
 }
 
 /** The simulated step on a wall clock: a rollout moves one pod about every 2 s. */
@@ -127,7 +129,7 @@ export class ScenarioCluster {
       // settling (at most 60 ticks) then ends at about now, so no time is in the future
       server.setClock(Date.now() - 60 * WALL_TICK_SECONDS * 1000);
     }
-    const sandbox = new ScenarioCluster(server, loaded, opts.wallClock === true);
+    const sandbox = new ScenarioCluster(server, placedIn(loaded, opts.member), opts.wallClock === true);
     try {
       sandbox.populate();
     } catch (err) {
@@ -183,6 +185,15 @@ export class ScenarioCluster {
     return judgeHealth(this.server, this.loaded);
   }
 
+  /** The kubeconfig entries of this sandbox under `name` (the CA inline, so they stay valid for other processes while the sandbox runs). */
+  kubeconfigEntries(name: string): { cluster: object; user: object; context: object } {
+    return {
+      cluster: { name, cluster: { server: this.server.url, 'certificate-authority-data': Buffer.from(testTls().caPem).toString('base64') } },
+      user: { name, user: { token: this.server.token } },
+      context: { name, context: { cluster: name, user: name, namespace: this.loaded.scenario.cluster.namespaces[0] } },
+    };
+  }
+
   /** A kubeconfig for this sandbox (the CA inline, so it stays valid for other processes while the sandbox runs), written 0600. */
   writeKubeconfig(file: string): void {
     const name = `sandbox-${this.loaded.scenario.name}`;
@@ -200,4 +211,13 @@ export class ScenarioCluster {
   close(): Promise<void> {
     return this.server.close();
   }
+}
+
+/** The scenario as cluster `member` of a fleet sandbox holds it: the objects of the files `cluster.placement` puts there (every file it does not name). */
+export function placedIn(loaded: LoadedScenario, member: number | undefined): LoadedScenario {
+  const placement = loaded.scenario.cluster.placement;
+  if (member === undefined || !placement || !loaded.objectFiles) return loaded;
+  const files = loaded.objectFiles;
+  const objects = loaded.objects.filter((_, i) => placement[files[i]]?.includes(member) ?? true);
+  return { ...loaded, objects, objectFiles: files.filter((f) => placement[f]?.includes(member) ?? true) };
 }

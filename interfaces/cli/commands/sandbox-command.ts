@@ -25,7 +25,8 @@ export function registerSandboxCommand(program: Command): void {
     .option('--kubeconfig <file>', 'where to write the kubeconfig that reaches it (mode 0600)')
     .option('--try', "also start svc on it, with a model that replays the scenario's recorded answers (no provider needed), and print the commands to run")
     .option('--scenario-dir <dir>', 'a scenarios folder other than the one shipped with svc')
-    .action(async (opts: { list?: boolean; scenario?: string; kubeconfig?: string; scenarioDir?: string; try?: boolean }) => {
+    .option('--clusters <n>', 'serve N sandbox clusters of the scenario behind one kubeconfig, a context each (for SVC_CLUSTERS); 1 to 16')
+    .action(async (opts: { list?: boolean; scenario?: string; kubeconfig?: string; scenarioDir?: string; try?: boolean; clusters?: string }) => {
       // Loaded only here, at run time: the other commands never pull in lab/.
       const { listScenarios, serveSandbox, trySandbox } = await loadLab();
       if (opts.list) {
@@ -34,10 +35,13 @@ export function registerSandboxCommand(program: Command): void {
         return;
       }
       if (opts.try && !opts.scenario) throw new UsageError('--try needs --scenario NAME');
+      const clusters = opts.clusters === undefined ? 1 : /^\d{1,2}$/.test(opts.clusters) ? Number(opts.clusters) : Number.NaN;
+      if (!(clusters >= 1 && clusters <= 16)) throw new UsageError(`--clusters must be a number from 1 to 16, got "${opts.clusters}"`);
+      if (opts.try && clusters > 1) throw new UsageError('--try serves one cluster: leave out --clusters');
       if (!opts.try && (!opts.scenario || !opts.kubeconfig)) throw new UsageError('give --scenario NAME and --kubeconfig FILE (or --try), or --list');
       try {
         if (opts.try) await trySandbox(opts.scenario!, opts.kubeconfig, untilStopped(), writeOut, opts.scenarioDir);
-        else await serveSandbox(opts.scenario!, opts.kubeconfig!, untilStopped(), writeOut, opts.scenarioDir);
+        else await serveSandbox(opts.scenario!, opts.kubeconfig!, untilStopped(), writeOut, opts.scenarioDir, clusters);
       } catch (e) {
         if (e instanceof Error && /^(no scenario named|scenario \S+ has no transcript)/.test(e.message)) throw new UsageError(e.message);
         throw e;
