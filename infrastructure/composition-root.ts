@@ -59,6 +59,8 @@ import { ListClusters } from '../application/cluster/list-clusters.js';
 import { clusterBoundSessions } from '../application/cluster/cluster-sessions.js';
 import { clusterStampedLedger } from '../application/cluster/cluster-ledger.js';
 import { currentCluster } from '../application/cluster/current-cluster.js';
+import { FleetOperate } from '../application/operations/fleet-rollout.js';
+import { randomBytes } from 'node:crypto';
 import type { WriteScope } from '../domain/actions/write-scope.js';
 import { createLlmProvider } from './llm/create-llm-provider.js';
 import { PinoLogger } from './logging/pino-logger.js';
@@ -269,7 +271,10 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
         guard,
         metrics,
       }),
-      operate: ai.operate,
+      // with a fleet, operate with clusterSelector is a rollout across clusters, wave by wave
+      operate: fleet
+        ? new FleetOperate(ai.operate, fleet.profiles, ledger.revert, clock, () => randomBytes(16).toString('hex'), config.sessions.ttlSeconds * 1000)
+        : ai.operate,
       remediate: ai.remediate,
     },
     extraHandlers: overrides.toolHandlers,

@@ -2,6 +2,10 @@ import { actingAsService } from './acting-caller.js';
 import { withinCluster } from './current-cluster.js';
 import { chooseCluster, type ClusterProfile } from '../../domain/fleet/cluster-profile.js';
 import type { ClusterReader } from '../../domain/ports/cluster-reader.js';
+import { ValidationError } from '../../domain/errors.js';
+
+/** A rollout's id (operate with clusterSelector): `rol_` and 32 hex digits. */
+export const isRolloutId = (id: unknown): id is string => typeof id === 'string' && /^rol_[0-9a-f]{32}$/.test(id);
 
 /** One cluster as `GET /api/v1/clusters` and the `version` tool show it. */
 export interface ClusterSummary {
@@ -17,6 +21,8 @@ export interface ClusterSummary {
 /** The tools whose every call is for one cluster when svc serves several (version reports them all; manageOrgData touches a cluster only to scan). */
 function needsCluster(tool: string, params: Readonly<Record<string, unknown>>): boolean {
   if (tool === 'version') return false;
+  // a rollout across clusters (operate with clusterSelector, then its rol_ id) is for several
+  if (tool === 'operate' && (params.clusterSelector !== undefined || isRolloutId(params.sessionId))) return false;
   if (tool === 'manageOrgData') return params.operation === 'scan';
   return true;
 }
@@ -53,6 +59,8 @@ export class ClusterFleet {
    * svc does not serve, is a ValidationError naming the choices.
    */
   choose(tool: string, params: Readonly<Record<string, unknown>>): ClusterProfile | undefined {
+    if (params.clusterSelector !== undefined && params.cluster !== undefined)
+      throw new ValidationError('Send either cluster or clusterSelector, not both', [{ field: 'clusterSelector', message: 'not with cluster' }]);
     if (params.cluster === undefined && !needsCluster(tool, params)) return undefined;
     const name = chooseCluster(this.names(), params.cluster, tool);
     return name === undefined ? undefined : this.byName.get(name);

@@ -10,7 +10,7 @@ import { EVIDENCE_MAX_LENGTH, PLAN_APPROVAL_STEPS, type ToolDefinition } from '.
 import { gitopsInput } from './gitops-input.js';
 import { deliveryInput } from './outputs/gitops-output.js';
 import { SESSION_KINDS, type SessionKind } from '../sessions/session.js';
-import { CLUSTER_NAME } from '../fleet/cluster-profile.js';
+import { CLUSTER_NAME, LABEL_KEY, LABEL_VALUE } from '../fleet/cluster-profile.js';
 
 const solutionId = z.string().min(1).max(200).describe('Solution id returned by recommend (sol_ followed by 32 hex digits)');
 const sessionId = z.string().min(1).max(200).describe('Session id returned by an earlier call of this tool, to continue that session');
@@ -126,6 +126,25 @@ export const TOOL_INPUTS = {
     delivery: deliveryInput.optional(),
     onFailure: onFailure.optional(),
     cluster: cluster.optional(),
+    clusterSelector: z
+      .record(z.string().regex(LABEL_KEY, 'a label key'), z.string().regex(LABEL_VALUE, 'a label value'))
+      .refine((s) => Object.keys(s).length <= 20, 'at most 20 labels')
+      .optional()
+      .describe(
+        'Instead of cluster, to start: plan the change in every cluster whose labels carry all of these (SVC_CLUSTERS_FILE), each previewed through the guard; one approval (the rollout planDigest) executes it wave by wave, verifying each wave and stopping (and reverting that wave) at the first degraded one',
+      ),
+    waves: z
+      .array(z.array(z.string().regex(CLUSTER_NAME, 'a cluster name')).min(1).max(64))
+      .min(1)
+      .max(16)
+      .optional()
+      .describe('With clusterSelector: the waves in order, each a list of cluster names; every matching cluster exactly once'),
+    waveOrder: z
+      .string()
+      .max(500)
+      .regex(/^[^,=\s]+=[^,=\s]*(,[^,=\s]+=[^,=\s]*)*$/, 'label=value pairs, comma-separated')
+      .optional()
+      .describe('With clusterSelector: a wave per label=value in this order (env=staging,env=production); every matching cluster must carry one'),
   }),
   remediate: z.strictObject({
     issue: z.string().trim().min(1).max(2000).optional().describe('The problem to investigate, in plain language; required to start a new investigation'),

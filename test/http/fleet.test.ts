@@ -11,6 +11,7 @@ import { startModelStandIn, type ModelStandIn } from '../support/model-stand-ins
 import { planJson, scaleWeb, webManifest } from '../support/operate-fixtures.js';
 import { RecordingTracer } from '../support/recording-tracer.js';
 import { auth, buildTestApp } from '../support/test-app.js';
+import { startFleet, type FleetFixture } from '../support/fleet-fixture.js';
 
 const WEB = '/apis/apps/v1/namespaces/x/deployments/web';
 const plan = (...actions: Record<string, unknown>[]): ChatReply => ({ content: planJson(actions) });
@@ -44,7 +45,7 @@ describe('a fleet of clusters in one svc (SVC_CLUSTERS): two sandbox clusters be
     ]);
     const clustersFile = path.join(dir, 'clusters.yaml');
     writeFileSync(clustersFile, 'clusters:\n  staging:\n    labels: {env: staging}\n  production:\n    labels: {env: production, region: eu}\n');
-    env = { ...chat.env(), KUBECONFIG: kubeconfig, SVC_CLUSTERS: 'staging,production', SVC_CLUSTERS_FILE: clustersFile };
+    env = { ...chat.env(), KUBECONFIG: kubeconfig, SVC_CLUSTERS: 'staging,production', SVC_CLUSTERS_FILE: clustersFile, SVC_DATA_DIR: dir };
     chat.requests.length = 0;
   });
   afterEach(async () => {
@@ -165,5 +166,116 @@ describe('a fleet of clusters in one svc (SVC_CLUSTERS): two sandbox clusters be
     for (const t of tools) expect(t.inputSchema.properties, t.name).to.have.property('cluster');
     const openapi = (await request(app).get('/api/v1/openapi').set(auth).expect(200)).body;
     expect(openapi.paths).to.have.property('/api/v1/clusters');
+  });
+});
+
+describe('a rollout across a fleet (operate with clusterSelector): waves, one approval, stop and revert at a degraded wave', () => {
+  let chat: ModelStandIn;
+  let fleet: FleetFixture;
+
+  before(async () => {
+    chat = await startModelStandIn('openai');
+  });
+  after(async () => {
+    await chat.close();
+  });
+  beforeEach(async () => {
+    fleet = await startFleet(
+      ['staging', 'canary', 'production'],
+      'clusters:\n  staging:\n    labels: {env: staging, team: shop}\n  canary:\n    labels: {env: canary, team: shop}\n  production:\n    labels: {env: production, team: shop}\n',
+    );
+    // the new image exists in the registries of staging and production only: canary's rollout cannot pull it
+    fleet.clusters.staging.knownImages.set('nginx:1.28', 64);
+    fleet.clusters.production.knownImages.set('nginx:1.28', 64);
+    for (const kube of Object.values(fleet.clusters)) kube.tickSeconds = 300;
+    chat.requests.length = 0;
+  });
+  afterEach(async () => {
+    await fleet.close();
+  });
+
+  const newImage = {
+    type: 'patch',
+    target: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', namespace: 'x' },
+    patch: { spec: { template: { spec: { containers: [{ name: 'web', image: 'nginx:1.28', ports: [{ containerPort: 80 }] }] } } } },
+    description: 'Use nginx:1.28',
+    risk: 'medium',
+    rationale: 'asked',
+  };
+  const imageIn = (name: string) => fleet.clusters[name].objects.get(WEB)!.spec.template.spec.containers[0].image;
+
+  it('plans per cluster, executes wave by wave on one digest, stops at the degraded second wave and reverts it; the third cluster saw no write', async () => {
+    const { app } = buildTestApp({ ...chat.env(), ...fleet.env });
+    chat.script({ content: 'ok' }, plan(newImage), { content: 'ok' }, plan(newImage), { content: 'ok' }, plan(newImage));
+    const started = await request(app)
+      .post('/api/v1/tools/operate')
+      .set(auth)
+      .send({ intent: 'run web in x on nginx:1.28', clusterSelector: { team: 'shop' }, waveOrder: 'env=staging,env=canary,env=production' })
+      .expect(200);
+    const rollout = started.body.data.result;
+    expect(rollout.sessionId).to.match(/^rol_[0-9a-f]{32}$/);
+    expect(rollout.status).to.equal('awaiting_approval');
+    expect(rollout.rollout.waves.map((w: { clusters: { cluster: string }[] }) => w.clusters.map((c) => c.cluster))).to.deep.equal([
+      ['staging'],
+      ['canary'],
+      ['production'],
+    ]);
+    // each cluster previewed through the guard (a dry run in each), nothing written anywhere
+    for (const name of ['staging', 'canary', 'production']) {
+      expect(
+        fleet.clusters[name].requests.some((r) => r.query.get('dryRun') === 'All'),
+        name,
+      ).to.equal(true);
+      expect(fleet.writes(name), name).to.deep.equal([]);
+    }
+    // one approval binds the whole plan: no digest is a 400, another digest a 409
+    await request(app).post('/api/v1/tools/operate').set(auth).send({ sessionId: rollout.sessionId, executeChoice: 1 }).expect(400);
+    await request(app)
+      .post('/api/v1/tools/operate')
+      .set(auth)
+      .send({ sessionId: rollout.sessionId, executeChoice: 1, planDigest: `sha256:${'0'.repeat(64)}` })
+      .expect(409);
+    expect(fleet.writes('staging')).to.deep.equal([]);
+
+    const ran = (
+      await request(app)
+        .post('/api/v1/tools/operate')
+        .set(auth)
+        .send({ sessionId: rollout.sessionId, executeChoice: 1, planDigest: rollout.planDigest })
+        .expect(200)
+    ).body.data.result;
+    expect(ran.status).to.equal('execution_failed');
+    expect(ran.rollout.stoppedAt).to.deep.include({ wave: 2, cluster: 'canary' });
+    expect(ran.rollout.waves.map((w: { status: string }) => w.status)).to.deep.equal(['executed', 'degraded', 'not-run']);
+    const [canary] = ran.rollout.waves[1].clusters;
+    expect(canary.verdict).to.equal('degraded');
+    expect(canary.reverted).to.have.length(1);
+    expect(ran.nextStep).to.contain('Stopped at wave 2 (cluster canary)');
+    // staging keeps its verified change, canary is back where it was, production saw no write at all
+    expect(imageIn('staging')).to.equal('nginx:1.28');
+    expect(imageIn('canary')).to.equal('nginx:1.27');
+    expect(imageIn('production')).to.equal('nginx:1.27');
+    expect(fleet.writes('production')).to.deep.equal([]);
+    // the ledger says where each write and its revert went
+    const canaryChanges = (await request(app).get('/api/v1/changes?cluster=canary').set(auth).expect(200)).body.data.changes;
+    expect(canaryChanges.map((c: { type: string }) => c.type)).to.include('revert');
+    expect((await request(app).get('/api/v1/changes?cluster=production').set(auth).expect(200)).body.data.changes).to.deep.equal([]);
+  });
+
+  it('refuses a selector matching nothing, waves leaving a cluster out, and a read-only cluster before any write', async () => {
+    const { app } = buildTestApp({ ...chat.env(), ...fleet.env });
+    const none = await request(app)
+      .post('/api/v1/tools/operate')
+      .set(auth)
+      .send({ intent: 'x', clusterSelector: { env: 'qa' } })
+      .expect(400);
+    expect(none.body.error.message).to.contain('no cluster matches clusterSelector');
+    const partial = await request(app)
+      .post('/api/v1/tools/operate')
+      .set(auth)
+      .send({ intent: 'x', clusterSelector: { team: 'shop' }, waves: [['staging'], ['canary']] })
+      .expect(400);
+    expect(partial.body.error.message).to.contain('waves leaves out production');
+    expect(chat.requests).to.deep.equal([]);
   });
 });

@@ -27,7 +27,8 @@ export async function startFleet(names: readonly string[], clustersYaml = ''): P
     path.join(dir, 'kubeconfig'),
     names.map((name) => ({ name, url: clusters[name].url, token: clusters[name].token })),
   );
-  const env: Record<string, string> = { KUBECONFIG: kubeconfig, SVC_CLUSTERS: names.join(',') };
+  // a ledger (and sessions) of its own: what a test reads back is this fleet's
+  const env: Record<string, string> = { KUBECONFIG: kubeconfig, SVC_CLUSTERS: names.join(','), SVC_DATA_DIR: path.join(dir, 'data') };
   if (clustersYaml) {
     env.SVC_CLUSTERS_FILE = path.join(dir, 'clusters.yaml');
     writeFileSync(env.SVC_CLUSTERS_FILE, clustersYaml);

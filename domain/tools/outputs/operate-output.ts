@@ -74,5 +74,29 @@ export const operateOutput = z.object({
     .optional(),
   stoppedAt: z.string().optional(),
   nextStep: z.string(),
+  rollout: z
+    .object({
+      clusterSelector: z.record(z.string(), z.string()),
+      waves: z.array(
+        z.object({
+          wave: z.number().int().min(1),
+          status: z.enum(['pending', 'executed', 'degraded', 'reverted', 'not-run']),
+          clusters: z.array(
+            z.object({
+              cluster: z.string(),
+              sessionId: z.string().describe("the cluster's own operate session"),
+              planDigest: z.string(),
+              status: z.string().describe("the cluster's operate status"),
+              verdict: z.enum(['healthy', 'degraded', 'unknown']).optional(),
+              reverted: z.array(z.string()).optional().describe('ledger ids of the reverts of this cluster’s writes'),
+              error: z.string().optional(),
+            }),
+          ),
+        }),
+      ),
+      stoppedAt: z.object({ wave: z.number().int(), cluster: z.string(), reason: z.string() }).optional(),
+    })
+    .optional()
+    .describe('operate with clusterSelector: the rollout across clusters, wave by wave'),
 });
 export type OperateOutput = z.infer<typeof operateOutput>;
