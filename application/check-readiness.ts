@@ -24,6 +24,8 @@ export interface ReadinessReport {
   sharedStateHealthy?: boolean;
   /** Deployment problems worth a look (REDIS_URL without QDRANT_URL: vectors are not shared); omitted when none. */
   warnings?: string[];
+  /** With SVC_CLUSTERS: whether each cluster answers. Informational: an unreachable cluster degrades its own calls, never `ready`. */
+  clusters?: { name: string; reachable: boolean }[];
 }
 
 export interface ReadinessOptions {
@@ -37,6 +39,8 @@ export interface ReadinessOptions {
   sharedState?: SharedState;
   /** Fixed by the configuration, repeated in every report. */
   warnings?: readonly string[];
+  /** With SVC_CLUSTERS: each cluster's reachability (never rejects). */
+  clusters?: () => Promise<{ name: string; reachable: boolean }[]>;
 }
 
 type Outcome<T> = { ok: true; value: T } | { ok: false; reason: string };
@@ -57,6 +61,7 @@ export class CheckReadiness {
   private readonly timeoutMs: number;
   private readonly sharedState?: SharedState;
   private readonly warnings: readonly string[];
+  private readonly clusters?: () => Promise<{ name: string; reachable: boolean }[]>;
   private lastEmbeddingProblem?: string;
 
   constructor(
@@ -71,6 +76,7 @@ export class CheckReadiness {
     this.timeoutMs = options.timeoutMs ?? 10_000;
     this.sharedState = options.sharedState;
     this.warnings = options.warnings ?? [];
+    this.clusters = options.clusters;
   }
 
   execute(): Promise<ReadinessReport> {
@@ -110,12 +116,13 @@ export class CheckReadiness {
   }
 
   private async probe(): Promise<ReadinessReport> {
-    const [health, exists, count, embedding, shared] = await Promise.all([
+    const [health, exists, count, embedding, shared, clusters] = await Promise.all([
       this.within('vector database', () => this.vectorStore.health()),
       this.within(`collection ${this.collection}`, () => this.vectorStore.collectionExists(this.collection)),
       this.within(`count of ${this.collection}`, () => this.vectorStore.count(this.collection)),
       this.within('embedding service', () => this.embedder.embed([PROBE_TEXT])),
       this.sharedState ? this.within('shared state', () => this.sharedState!.status()) : Promise.resolve<Outcome<undefined>>({ ok: true, value: undefined }),
+      this.clusters ? this.within('clusters', this.clusters) : Promise.resolve<Outcome<undefined>>({ ok: true, value: undefined }),
     ]);
     const reasons: string[] = [];
     const vectorDBHealthy = health.ok && health.value.connected;
@@ -149,6 +156,7 @@ export class CheckReadiness {
       report.sharedStateHealthy = false;
       reasons.push(shared.reason);
     }
+    if (clusters.ok && clusters.value) report.clusters = clusters.value;
     if (this.warnings.length > 0) report.warnings = [...this.warnings];
     else if (count.ok && Number.isInteger(count.value) && count.value >= 0) report.storedCount = count.value;
     if (!report.ready) this.logger?.warn('not ready', { reasons });

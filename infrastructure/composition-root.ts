@@ -200,6 +200,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
   const readiness = new CheckReadiness(adapters.vectorStore, adapters.embedder, clock, logger, {
     sharedState: shared.sharedState,
     warnings: shared.warnings,
+    ...(fleet ? { clusters: async () => (await fleet.summaries()).map(({ name, reachable }) => ({ name, reachable })) } : {}),
   });
   value(TOKENS.CheckReadiness, readiness);
   const runtime: RuntimeInfo = {

@@ -78,6 +78,12 @@ describe('a fleet of clusters in one svc (SVC_CLUSTERS): two sandbox clusters be
     expect(version.status).to.equal('degraded');
     expect(version.system.kubernetes).to.include({ connected: false, error: '1 of 2 clusters unreachable: production' });
     expect(version.system.clusters.map((c: { name: string }) => c.name)).to.deep.equal(['staging', 'production']);
+    // /readyz reports each cluster; an unreachable one does not make svc unready
+    const ready = await request(app).get('/readyz').set(auth);
+    expect(ready.body.clusters).to.deep.equal([
+      { name: 'staging', reachable: true },
+      { name: 'production', reachable: false },
+    ]);
     const one = (await request(app).post('/api/v1/tools/version').set(auth).send({ cluster: 'staging' }).expect(200)).body.data.result;
     expect(one.system.kubernetes).to.include({ connected: true, context: 'staging', serverVersion: 'v1.31.2' });
     production = await KubeApiServer.start(); // closed again by afterEach
