@@ -10,6 +10,7 @@ import { clusterStampedLedger } from '../../application/cluster/cluster-ledger.j
 import { ListClusters } from '../../application/cluster/list-clusters.js';
 import { singleCluster } from '../../application/execute-tool.js';
 import { VerifyLedger } from '../../application/ledger/verify-ledger.js';
+import { arrangeWaves, FleetOperate } from '../../application/operations/fleet-rollout.js';
 import { parseRoleMapping } from '../../domain/auth/role-mapping.js';
 import type { Caller } from '../../domain/auth/caller.js';
 import { callMayWrite, callerInCluster, chooseCluster, clusterRefusal, matchesSelector, type ClusterProfile } from '../../domain/fleet/cluster-profile.js';
@@ -248,5 +249,122 @@ describe('fleet: SVC_CLUSTERS and SVC_CLUSTERS_FILE', () => {
       ['other: 1\n', 'unknown key "other"'],
     ];
     for (const [yaml, message] of bad) expect(() => parse({ SVC_CLUSTERS: 'production,staging', SVC_CLUSTERS_FILE: rules(yaml) }), yaml).to.throw(message);
+  });
+});
+
+describe('fleet: rollouts in waves (FleetOperate with a stand-in operate)', () => {
+  const p = (name: string, labels: Record<string, string>) => profile(name, { labels });
+  const fleetProfiles = [p('s1', { env: 'staging' }), p('s2', { env: 'staging' }), p('p1', { env: 'production' }), p('q1', { env: 'qa' })];
+
+  it('arranges waves by waves, by waveOrder, or one cluster a wave', () => {
+    const names = (w: ClusterProfile[][]) => w.map((x) => x.map((c) => c.name));
+    const matching = fleetProfiles.slice(0, 3);
+    expect(names(arrangeWaves(matching))).to.deep.equal([['s1'], ['s2'], ['p1']]);
+    expect(names(arrangeWaves(matching, undefined, 'env=staging,env=production'))).to.deep.equal([['s1', 's2'], ['p1']]);
+    expect(names(arrangeWaves(matching, [['p1'], ['s1', 's2']]))).to.deep.equal([['p1'], ['s1', 's2']]);
+    expect(() => arrangeWaves(matching, [['p1'], ['s1']])).to.throw('waves leaves out s2');
+    expect(() =>
+      arrangeWaves(matching, [
+        ['p1', 'p1'],
+        ['s1', 's2'],
+      ]),
+    ).to.throw('waves names p1 twice');
+    expect(() => arrangeWaves(matching, [['q1'], ['s1', 's2', 'p1']])).to.throw('waves names q1, which is not a cluster clusterSelector matches');
+    expect(() => arrangeWaves(matching, undefined, 'env=staging')).to.throw('places no wave for p1');
+  });
+
+  /** An operate stand-in: plans answer a session per cluster; executions answer the verdict `verdicts` gives the cluster. */
+  function standIn(verdicts: Record<string, 'healthy' | 'degraded'>) {
+    const calls: { cluster?: string; input: Record<string, unknown> }[] = [];
+    const operate = {
+      async execute(input: Record<string, unknown>) {
+        const cluster = currentCluster();
+        calls.push({ cluster, input });
+        const base = {
+          sessionId: `opr_${cluster}`,
+          intent: 'x',
+          refinements: [],
+          planDigest: `sha256:${cluster}`,
+          proposal: {
+            summary: 's',
+            risk: 'low',
+            executable: true,
+            actions: [],
+            investigation: { modelCalls: 1, functionCalls: 2, stoppedBy: 'answer' },
+            plannedAt: 'now',
+          },
+          nextStep: 'n',
+        };
+        if (input.executeChoice !== 1) return { ...base, status: 'awaiting_approval' };
+        const verdict = verdicts[cluster!];
+        const health = { verdict, evidence: [`${cluster} ${verdict}`], ...(verdict === 'degraded' ? { reverted: [{ revertId: `rev_${cluster}` }] } : {}) };
+        return {
+          ...base,
+          status: verdict === 'healthy' ? 'executed' : 'execution_failed',
+          execution: { status: 'done', outcome: { actions: [{ ledgerId: `chg_${cluster}` }], health } },
+        };
+      },
+    };
+    const reverted: string[] = [];
+    const revert = { execute: async ({ id }: { id: string }) => (reverted.push(id), { revert: { id: `undo_${id}` } }) };
+    return { calls, operate, reverted, revert };
+  }
+
+  it('one digest; wave by wave; the first degraded wave stops it, the rest of that wave is reverted, later waves never run', async () => {
+    const s = standIn({ q1: 'healthy', s1: 'healthy', s2: 'degraded', p1: 'healthy' });
+    const rollouts = new FleetOperate(s.operate as never, fleetProfiles, s.revert, new FakeClock(), () => 'a'.repeat(32), 60_000);
+    const context = { requestId: 'r', caller: alice };
+    const planned = (await rollouts.execute({ intent: 'x', clusterSelector: {}, waves: [['q1'], ['s1', 's2'], ['p1']] }, context)) as never as {
+      sessionId: string;
+      planDigest: string;
+    };
+    expect(s.calls.map((c) => c.cluster)).to.deep.equal(['q1', 's1', 's2', 'p1']);
+    expect(await rejection(rollouts.execute({ sessionId: planned.sessionId, executeChoice: 1, planDigest: 'sha256:other' }, context))).to.have.property(
+      'code',
+      'CONFLICT',
+    );
+    s.calls.length = 0;
+    const ran = (await rollouts.execute({ sessionId: planned.sessionId, executeChoice: 1, planDigest: planned.planDigest }, context)) as never as {
+      status: string;
+      rollout: { waves: { status: string; clusters: { cluster: string; reverted?: string[] }[] }[]; stoppedAt: object };
+    };
+    expect(s.calls.map((c) => [c.cluster, c.input.onFailure])).to.deep.equal([
+      ['q1', 'revert'],
+      ['s1', 'revert'],
+      ['s2', 'revert'],
+    ]);
+    expect(ran.status).to.equal('execution_failed');
+    expect(ran.rollout.stoppedAt).to.deep.include({ wave: 2, cluster: 's2' });
+    expect(ran.rollout.waves.map((w) => w.status)).to.deep.equal(['executed', 'degraded', 'not-run']);
+    // s1 (healthy, same wave) reverted through the ledger; s2 reverted by its own verify; q1 (earlier wave) kept
+    expect(s.reverted).to.deep.equal(['chg_s1']);
+    expect(ran.rollout.waves[1].clusters.map((c) => [c.cluster, c.reverted])).to.deep.equal([
+      ['s1', ['undo_chg_s1']],
+      ['s2', ['rev_s2']],
+    ]);
+    expect(await rejection(rollouts.execute({ sessionId: planned.sessionId, executeChoice: 1, planDigest: planned.planDigest }, context))).to.have.property(
+      'code',
+      'VALIDATION_ERROR',
+    );
+  });
+
+  it('a read-only cluster in the rollout refuses its execution before any write; another caller may not act on it', async () => {
+    const s = standIn({ s1: 'healthy', s2: 'healthy' });
+    const profiles = [p('s1', { env: 'staging' }), profile('s2', { labels: { env: 'staging' }, readOnly: true })];
+    const rollouts = new FleetOperate(s.operate as never, profiles, s.revert, new FakeClock(), () => 'b'.repeat(32), 60_000);
+    const context = { requestId: 'r', caller: alice };
+    const planned = (await rollouts.execute({ intent: 'x', clusterSelector: { env: 'staging' } }, context)) as never as {
+      sessionId: string;
+      planDigest: string;
+    };
+    s.calls.length = 0;
+    const refused = await rejection(rollouts.execute({ sessionId: planned.sessionId, executeChoice: 1, planDigest: planned.planDigest }, context));
+    expect(refused.message).to.contain('cluster s2 is read-only');
+    expect(s.calls).to.deep.equal([]);
+    const bob = { ...alice, id: 'static:svc:bob', username: 'bob', roles: ['viewer', 'operator'] as const };
+    expect(await rejection(rollouts.execute({ sessionId: planned.sessionId }, { requestId: 'r', caller: { ...bob, roles: [...bob.roles] } }))).to.have.property(
+      'code',
+      'FORBIDDEN',
+    );
   });
 });
