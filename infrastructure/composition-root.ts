@@ -60,6 +60,7 @@ import { clusterBoundSessions } from '../application/cluster/cluster-sessions.js
 import { clusterStampedLedger } from '../application/cluster/cluster-ledger.js';
 import { currentCluster } from '../application/cluster/current-cluster.js';
 import { FleetOperate } from '../application/operations/fleet-rollout.js';
+import { FleetRemediate } from '../application/remediation/fleet-investigation.js';
 import { randomBytes } from 'node:crypto';
 import type { WriteScope } from '../domain/actions/write-scope.js';
 import { createLlmProvider } from './llm/create-llm-provider.js';
@@ -276,7 +277,8 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
       operate: fleet
         ? new FleetOperate(ai.operate, fleet.profiles, ledger.revert, clock, () => randomBytes(16).toString('hex'), config.sessions.ttlSeconds * 1000)
         : ai.operate,
-      remediate: ai.remediate,
+      // ...and remediate with clusterSelector investigates in each matching cluster
+      remediate: fleet ? new FleetRemediate(ai.remediate, fleet.profiles) : ai.remediate,
     },
     extraHandlers: overrides.toolHandlers,
     tracer,

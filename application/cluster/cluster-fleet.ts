@@ -23,6 +23,8 @@ function needsCluster(tool: string, params: Readonly<Record<string, unknown>>): 
   if (tool === 'version') return false;
   // a rollout across clusters (operate with clusterSelector, then its rol_ id) is for several
   if (tool === 'operate' && (params.clusterSelector !== undefined || isRolloutId(params.sessionId))) return false;
+  // a fleet investigation (remediate with clusterSelector) runs in each matching cluster
+  if (tool === 'remediate' && params.clusterSelector !== undefined) return false;
   if (tool === 'manageOrgData') return params.operation === 'scan';
   return true;
 }

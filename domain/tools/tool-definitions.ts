@@ -43,6 +43,10 @@ const cluster = z
     'The cluster the call is for: a name svc serves (SVC_CLUSTERS, GET /api/v1/clusters). Required when svc serves more than one; defaults to the only one otherwise. A session continues only on its own cluster',
   );
 
+const clusterSelector = z
+  .record(z.string().regex(LABEL_KEY, 'a label key'), z.string().regex(LABEL_VALUE, 'a label value'))
+  .refine((s) => Object.keys(s).length <= 20, 'at most 20 labels');
+
 /** Each tool's input schema, by tool name: the one source of the handlers' input types. */
 export const TOOL_INPUTS = {
   version: z.strictObject({
@@ -126,9 +130,7 @@ export const TOOL_INPUTS = {
     delivery: deliveryInput.optional(),
     onFailure: onFailure.optional(),
     cluster: cluster.optional(),
-    clusterSelector: z
-      .record(z.string().regex(LABEL_KEY, 'a label key'), z.string().regex(LABEL_VALUE, 'a label value'))
-      .refine((s) => Object.keys(s).length <= 20, 'at most 20 labels')
+    clusterSelector: clusterSelector
       .optional()
       .describe(
         'Instead of cluster, to start: plan the change in every cluster whose labels carry all of these (SVC_CLUSTERS_FILE), each previewed through the guard; one approval (the rollout planDigest) executes it wave by wave, verifying each wave and stopping (and reverting that wave) at the first degraded one',
@@ -165,6 +167,11 @@ export const TOOL_INPUTS = {
     delivery: deliveryInput.optional(),
     onFailure: onFailure.optional().describe('With executeChoice 1, or when starting with mode automatic: ' + onFailure.description),
     cluster: cluster.optional(),
+    clusterSelector: clusterSelector
+      .optional()
+      .describe(
+        'Instead of cluster, to start: investigate the same issue in every cluster whose labels carry all of these (at most 16, three at a time, each with its own budget, manual mode); the answer gives each cluster’s root cause and proposal, and what they have in common',
+      ),
   }),
 } as const;
 

@@ -9,6 +9,7 @@ import { writeFleetKubeconfig } from '../../lab/sandbox/kube/fleet-kubeconfig.js
 import type { ChatReply } from '../support/scripted-model.js';
 import { startModelStandIn, type ModelStandIn } from '../support/model-stand-ins.js';
 import { planJson, scaleWeb, webManifest } from '../support/operate-fixtures.js';
+import { analysisAnswer } from '../support/remediation-fixtures.js';
 import { RecordingTracer } from '../support/recording-tracer.js';
 import { auth, buildTestApp } from '../support/test-app.js';
 import { startFleet, type FleetFixture } from '../support/fleet-fixture.js';
@@ -163,6 +164,33 @@ describe('a fleet of clusters in one svc (SVC_CLUSTERS): two sandbox clusters be
     const done = (await operate(app, { sessionId: start.sessionId, executeChoice: 1, cluster: 'staging' }).expect(200)).body.data.result;
     expect(done.status).to.equal('executed');
     expect(staging.objects.get(WEB)!.spec.replicas).to.equal(3);
+  });
+
+  it('remediate with clusterSelector investigates in each matching cluster (each its own session) and says what they have in common', async () => {
+    const { app } = buildTestApp(env);
+    // the investigations run concurrently: each model call is answered by what it asks (the structured analysis, or the loop's last word)
+    const reply = (body: { response_format?: unknown }) => ({ content: body.response_format ? analysisAnswer() : 'web cannot pull nginx:9.9-missing.' });
+    chat.script(reply, reply, reply, reply);
+    const res = await request(app)
+      .post('/api/v1/tools/remediate')
+      .set(auth)
+      .send({ issue: 'web in namespace x is not ready', clusterSelector: {} })
+      .expect(200);
+    const result = res.body.data.result;
+    expect(result.fleet.clusters.map((c: { cluster: string; status: string }) => [c.cluster, c.status])).to.deep.equal([
+      ['staging', 'awaiting_approval'],
+      ['production', 'awaiting_approval'],
+    ]);
+    expect(result.fleet.common.rootCause).to.contain('nginx:9.9-missing');
+    expect(result.fleet.common.actions).to.deep.equal(['patch Deployment x/web']);
+    expect(staging.requests.length).to.be.greaterThan(0);
+    expect(production.requests.length).to.be.greaterThan(0);
+    expect(writesOf(staging)).to.deep.equal([]);
+    expect(writesOf(production)).to.deep.equal([]);
+    // each cluster's session is its own: it continues on its cluster only
+    const [first, second] = result.fleet.clusters;
+    await request(app).post('/api/v1/tools/remediate').set(auth).send({ sessionId: first.sessionId, cluster: 'staging' }).expect(200);
+    await request(app).post('/api/v1/tools/remediate').set(auth).send({ sessionId: second.sessionId, cluster: 'staging' }).expect(400);
   });
 
   it('the catalog and the OpenAPI show cluster on every tool', async () => {

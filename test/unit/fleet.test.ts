@@ -11,6 +11,7 @@ import { ListClusters } from '../../application/cluster/list-clusters.js';
 import { singleCluster } from '../../application/execute-tool.js';
 import { VerifyLedger } from '../../application/ledger/verify-ledger.js';
 import { arrangeWaves, FleetOperate } from '../../application/operations/fleet-rollout.js';
+import { FleetRemediate } from '../../application/remediation/fleet-investigation.js';
 import { parseRoleMapping } from '../../domain/auth/role-mapping.js';
 import type { Caller } from '../../domain/auth/caller.js';
 import { callMayWrite, callerInCluster, chooseCluster, clusterRefusal, matchesSelector, type ClusterProfile } from '../../domain/fleet/cluster-profile.js';
@@ -366,5 +367,75 @@ describe('fleet: rollouts in waves (FleetOperate with a stand-in operate)', () =
       'code',
       'FORBIDDEN',
     );
+  });
+});
+
+describe('fleet: investigation across clusters (FleetRemediate with a stand-in remediate)', () => {
+  const profiles = ['a', 'b', 'c', 'd', 'e'].map((n) => profile(n, { labels: { team: 'shop' } }));
+  const answer = (cluster: string, rootCause: string) => ({
+    sessionId: `rem_${cluster}`,
+    status: 'awaiting_approval',
+    issue: 'x',
+    rootCause,
+    confidence: 0.9,
+    actions: [{ type: 'patch', target: { apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'x', name: 'web' }, description: 'fix web' }],
+    investigation: { modelCalls: 2, functionsCalled: [], functionCallCount: 1, stoppedBy: 'final-answer', tokens: { input: 10, output: 5 } },
+    settings: { mode: 'manual', confidenceThreshold: 0.8, maxRiskLevel: 'low' },
+    message: 'm',
+    nextStep: 'n',
+    expiresAt: '2030-01-01T00:00:00.000Z',
+  });
+
+  it('investigates each matching cluster in its scope, at most three at a time; a failing cluster is reported, the others answer', async () => {
+    let inFlight = 0;
+    let most = 0;
+    const seen: (string | undefined)[] = [];
+    const remediate = {
+      async execute(input: Record<string, unknown>) {
+        const cluster = currentCluster();
+        seen.push(cluster);
+        expect(input).to.not.have.property('clusterSelector');
+        inFlight++;
+        most = Math.max(most, inFlight);
+        await new Promise((r) => setImmediate(r));
+        inFlight--;
+        if (cluster === 'c') throw new Error('cluster c unreachable');
+        return answer(cluster!, 'The image  tag does not exist.');
+      },
+    };
+    const fleet = new FleetRemediate(remediate as never, profiles);
+    const result = (await fleet.execute({ issue: 'web down', clusterSelector: { team: 'shop' } }, { requestId: 'r', caller: alice })) as never as {
+      status: string;
+      rootCause: string;
+      investigation: { modelCalls: number };
+      fleet: { clusters: { cluster: string; status: string; error?: string }[]; common: { clusters: number; rootCause?: string; actions: string[] } };
+    };
+    expect([...seen].sort()).to.deep.equal(['a', 'b', 'c', 'd', 'e']);
+    expect(most).to.equal(3);
+    expect(result.fleet.clusters.map((c) => [c.cluster, c.status])).to.deep.equal([
+      ['a', 'awaiting_approval'],
+      ['b', 'awaiting_approval'],
+      ['c', 'failed'],
+      ['d', 'awaiting_approval'],
+      ['e', 'awaiting_approval'],
+    ]);
+    expect(result.fleet.clusters[2].error).to.equal('cluster c unreachable');
+    expect(result.fleet.common).to.deep.equal({ clusters: 4, rootCause: 'The image  tag does not exist.', actions: ['patch Deployment x/web'] });
+    expect(result.investigation.modelCalls).to.equal(8);
+    expect(result.status).to.equal('awaiting_approval');
+  });
+
+  it('different root causes have none in common; automatic mode, a continuation or a selector matching nothing are refused before any investigation', async () => {
+    const remediate = { execute: async () => answer(currentCluster()!, `cause in ${currentCluster()}`) };
+    const fleet = new FleetRemediate(remediate as never, profiles.slice(0, 2));
+    const context = { requestId: 'r', caller: alice };
+    const result = (await fleet.execute({ issue: 'x', clusterSelector: {} }, context)) as never as { fleet: { common: { rootCause?: string } } };
+    expect(result.fleet.common.rootCause).to.equal(undefined);
+    for (const [input, message] of [
+      [{ issue: 'x', clusterSelector: {}, mode: 'automatic' }, 'a fleet investigation is manual'],
+      [{ sessionId: 'rem_1', clusterSelector: {} }, 'continue each cluster'],
+      [{ issue: 'x', clusterSelector: { team: 'none' } }, 'no cluster matches clusterSelector'],
+    ] as const)
+      expect((await rejection(fleet.execute(input as never, context))).message).to.contain(message);
   });
 });

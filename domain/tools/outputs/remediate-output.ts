@@ -111,5 +111,27 @@ export const remediateOutput = z.object({
   message: z.string(),
   nextStep: z.string(),
   expiresAt: z.string(),
+  fleet: z
+    .object({
+      clusterSelector: z.record(z.string(), z.string()),
+      clusters: z.array(
+        z.object({
+          cluster: z.string(),
+          sessionId: z.string().optional().describe("the cluster's own remediate session: continue it with its cluster"),
+          status: z.string(),
+          rootCause: z.string().optional(),
+          confidence: z.number().optional(),
+          actions: z.array(z.string()).optional().describe('what the cluster’s proposal does, in words'),
+          error: z.string().optional(),
+        }),
+      ),
+      common: z.object({
+        clusters: z.number().int().describe('clusters whose investigation answered'),
+        rootCause: z.string().optional().describe('the root cause every cluster states (same words)'),
+        actions: z.array(z.string()).describe('actions (type, kind, namespace/name) every cluster proposes'),
+      }),
+    })
+    .optional()
+    .describe('remediate with clusterSelector: the investigation in each matching cluster, and what they have in common'),
 });
 export type RemediateOutput = z.infer<typeof remediateOutput>;
