@@ -63,6 +63,9 @@ import { FleetOperate } from '../application/operations/fleet-rollout.js';
 import { FleetRemediate } from '../application/remediation/fleet-investigation.js';
 import { randomBytes } from 'node:crypto';
 import type { WriteScope } from '../domain/actions/write-scope.js';
+import type { Caller } from '../domain/auth/caller.js';
+import { callerInCluster } from '../domain/fleet/cluster-profile.js';
+import { ForbiddenError } from '../domain/errors.js';
 import { createLlmProvider } from './llm/create-llm-provider.js';
 import { PinoLogger } from './logging/pino-logger.js';
 import { createAuthenticator } from './auth/create-authenticator.js';
@@ -190,6 +193,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
     logger,
     guard,
     metrics,
+    ...(fleet ? { inCluster: (name: string, caller: Caller) => revertCallerIn(fleet, name, caller) } : {}),
   });
   // the changes controller's use cases (the evaluation harness takes the port and the revert from AppParts)
   value(TOKENS.ListChanges, ledger.listChanges);
@@ -421,6 +425,14 @@ function fleetMembers(config: Config, overrides: Overrides, logger: Logger): Fle
       logger,
     ),
   }));
+}
+
+/** The caller reverting a change of cluster `name` as that cluster sees them; a read-only cluster refuses (403) before any request. */
+function revertCallerIn(fleet: ClusterFleet, name: string, caller: Caller): Caller {
+  const profile = fleet.profile(name);
+  if (!profile) return caller;
+  if (profile.readOnly) throw new ForbiddenError(`cluster ${name} is read-only: svc sends it no write, a revert included`, { cluster: name, readOnly: true });
+  return callerInCluster(profile, caller);
 }
 
 /** The write scope of the current work's cluster: SVC_WRITE_* with the cluster's own kinds, protected namespaces and Pod Security level. */

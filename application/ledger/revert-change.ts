@@ -63,6 +63,12 @@ export interface RevertPreview {
 export interface RevertRules {
   approval: ApprovalPolicy;
   metrics: Metrics;
+  /**
+   * With a fleet (SVC_CLUSTERS): the caller as the entry's cluster sees them
+   * (its own roles), or a ForbiddenError where svc may not write (a read-only
+   * cluster). The revert is then checked and made as that caller.
+   */
+  inCluster?: (cluster: string, caller: Caller) => Caller;
 }
 
 /** An undo the guard previewed and allowed: what is sent, and what the caller is shown. */
@@ -128,9 +134,18 @@ export class RevertChange {
   }
 
   /** `work` on the entry, in the scope of the cluster it was made in (SVC_CLUSTERS): the undo goes to that cluster, whatever cluster the caller's work was for. */
-  private async inClusterOf<T>(input: RevertInput, caller: Caller, work: (found: { entry: ChangeEntry; inverse: InverseChange }) => Promise<T>): Promise<T> {
+  private async inClusterOf<T>(
+    input: RevertInput,
+    caller: Caller,
+    work: (found: { entry: ChangeEntry; inverse: InverseChange }, who: Caller) => Promise<T>,
+  ): Promise<T> {
     const found = await revertableEntry(this.ledger, input.id, caller);
-    return found.entry.cluster !== undefined ? withinCluster(found.entry.cluster, () => work(found)) : work(found);
+    const cluster = found.entry.cluster;
+    if (cluster === undefined) return work(found, caller);
+    // the cluster's own rules and roles: checked again as the caller that cluster sees, before any request to it
+    const who = this.rules.inCluster?.(cluster, caller) ?? caller;
+    const checked = who === caller ? found : await revertableEntry(this.ledger, input.id, who);
+    return withinCluster(cluster, () => work(checked, who));
   }
 
   /** One `ledger revert` span (like a tool's): the ledger reads, the cluster calls and the append under it, the entries it made as `svc.ledger.ids`. */
@@ -190,7 +205,7 @@ export class RevertChange {
   }
 
   private revert(input: RevertInput, caller: Caller): Promise<RevertResult> {
-    return this.inClusterOf(input, caller, (found) => this.revertIn(found.entry, found.inverse, input, caller));
+    return this.inClusterOf(input, caller, (found, who) => this.revertIn(found.entry, found.inverse, input, who));
   }
 
   private async revertIn(found: ChangeEntry, inverse: InverseChange, input: RevertInput, caller: Caller): Promise<RevertResult> {

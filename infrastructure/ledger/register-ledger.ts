@@ -4,7 +4,7 @@ import { ListChanges } from '../../application/ledger/list-changes.js';
 import { RecoverIntents } from '../../application/ledger/recover-intents.js';
 import { VerifyLedger } from '../../application/ledger/verify-ledger.js';
 import { ChangeRecorder } from '../../application/ledger/change-recorder.js';
-import { RevertChange } from '../../application/ledger/revert-change.js';
+import { RevertChange, type RevertRules } from '../../application/ledger/revert-change.js';
 import type { GuardedWrite } from '../../application/guarded-write/guarded-write.js';
 import type { ChangeLedger } from '../../domain/ports/change-ledger.js';
 import type { Clock, Timers } from '../../domain/ports/clock.js';
@@ -34,6 +34,8 @@ export interface LedgerDeps {
   /** The one guarded-write pipeline an undo goes through like any write. */
   guard: GuardedWrite;
   metrics: Metrics;
+  /** With a fleet (SVC_CLUSTERS): the caller as an entry's cluster sees them, or its refusal. */
+  inCluster?: RevertRules['inCluster'];
 }
 
 /** What the ledger module gives the rest of the composition. */
@@ -65,7 +67,13 @@ export function registerLedger(deps: LedgerDeps): LedgerExports {
   return {
     port,
     recorder,
-    revert: new RevertChange(port, deps.guard, recorder, { approval: config.auth, metrics: deps.metrics }, tracer),
+    revert: new RevertChange(
+      port,
+      deps.guard,
+      recorder,
+      { approval: config.auth, metrics: deps.metrics, ...(deps.inCluster ? { inCluster: deps.inCluster } : {}) },
+      tracer,
+    ),
     listChanges: new ListChanges(port),
     getChange: new GetChange(port),
     verifyLedger: new VerifyLedger(port, ledgerKeys(config.ledger)),

@@ -193,6 +193,24 @@ describe('a fleet of clusters in one svc (SVC_CLUSTERS): two sandbox clusters be
     await request(app).post('/api/v1/tools/remediate').set(auth).send({ sessionId: second.sessionId, cluster: 'staging' }).expect(400);
   });
 
+  it('reverting over REST holds the entry cluster’s rules: its own roles, and read-only (403 before any request)', async () => {
+    const { app } = buildTestApp(env);
+    chat.script({ content: 'ok' }, plan(scaleWeb(4)));
+    const start = (await operate(app, { intent: 'scale web in namespace x to 4 replicas', cluster: 'production' }).expect(200)).body.data.result;
+    const done = (await operate(app, { sessionId: start.sessionId, executeChoice: 1, cluster: 'production' }).expect(200)).body.data.result;
+    const id = done.execution.outcome.actions[0].ledgerId;
+    // the same ledger, served with production's roles mapping everyone to viewer there
+    const { app: viewerThere } = buildTestApp(withRules('clusters:\n  production:\n    roles: "viewer=*"\n'));
+    const refused = await request(viewerThere).post(`/api/v1/changes/${id}/revert`).set(auth).send({}).expect(403);
+    expect(refused.body.error.message).to.contain('operator role');
+    const { app: readOnly } = buildTestApp(withRules('clusters:\n  production:\n    readOnly: true\n'));
+    const before = production.requests.length;
+    const ro = await request(readOnly).post(`/api/v1/changes/${id}/revert`).set(auth).send({}).expect(403);
+    expect(ro.body.error.message).to.contain('cluster production is read-only');
+    expect(production.requests.length).to.equal(before);
+    expect(production.objects.get(WEB)!.spec.replicas).to.equal(4);
+  });
+
   it('the catalog and the OpenAPI show cluster on every tool', async () => {
     const { app } = buildTestApp(env);
     const tools = (await request(app).get('/api/v1/tools').set(auth).expect(200)).body.data.tools as { name: string; inputSchema: { properties: object } }[];
