@@ -171,10 +171,12 @@ export class ExecuteTool {
           if (run?.signal.aborted) throw new CancelledError();
           span.setAttributes({ 'svc.tool.success': true, 'svc.tool.duration_ms': this.clock.now() - started, ...changes() });
           this.metrics.toolRun(input.toolName, 'success');
+          if (cluster !== undefined) this.metrics.clusterToolRun?.(cluster, input.toolName, 'success');
           return value;
         } catch (err) {
           span.setAttributes({ 'svc.tool.success': false, 'svc.tool.duration_ms': this.clock.now() - started, ...changes() });
           this.metrics.toolRun(input.toolName, err instanceof CancelledError ? 'cancelled' : 'error');
+          if (cluster !== undefined) this.metrics.clusterToolRun?.(cluster, input.toolName, err instanceof CancelledError ? 'cancelled' : 'error');
           throw err;
         }
       },

@@ -23,6 +23,8 @@ export interface Metrics {
   httpRequest(method: string, route: string, status: number, seconds: number): void;
   /** One tool run ended (REST, MCP, CLI or a run). */
   toolRun(tool: string, outcome: ToolOutcome): void;
+  /** With a fleet (SVC_CLUSTERS): one tool run for one cluster ended, counted besides `toolRun`. */
+  clusterToolRun?(cluster: string, tool: string, outcome: ToolOutcome): void;
   /** One call to the model; `outcome` is `success` or the error code it failed with. */
   modelCall(provider: string, model: string, outcome: string, usage?: TokenUsage): void;
   /** One write sent to the cluster (dry runs are not writes); `outcome` is `success` or the error code. */

@@ -68,6 +68,12 @@ export class PrometheusMetrics implements Metrics, MetricsExposition {
     labelNames: ['tool', 'outcome'] as const,
     registers: [this.registry],
   });
+  private readonly clusterTools = new Counter({
+    name: 'svc_cluster_tool_runs_total',
+    help: 'With SVC_CLUSTERS: tool runs for one cluster ended, by cluster, tool and outcome (success, error, cancelled)',
+    labelNames: ['cluster', 'tool', 'outcome'] as const,
+    registers: [this.registry],
+  });
   private readonly modelCalls = new Counter({
     name: 'svc_model_calls_total',
     help: 'Calls to the model, by provider, model and outcome (success or the error code)',
@@ -112,6 +118,10 @@ export class PrometheusMetrics implements Metrics, MetricsExposition {
 
   toolRun(tool: string, outcome: ToolOutcome): void {
     this.tools.inc({ tool: this.labels.of('tool', tool), outcome });
+  }
+
+  clusterToolRun(cluster: string, tool: string, outcome: ToolOutcome): void {
+    this.clusterTools.inc({ cluster: this.labels.of('cluster', cluster), tool: this.labels.of('tool', tool), outcome });
   }
 
   modelCall(provider: string, model: string, outcome: string, usage?: TokenUsage): void {

@@ -128,6 +128,9 @@ describe('a fleet of clusters in one svc (SVC_CLUSTERS): two sandbox clusters be
     expect(changes.length).to.be.greaterThan(0);
     expect(changes.every((c: { cluster: string }) => c.cluster === 'production')).to.equal(true);
     expect((await request(app).get('/api/v1/changes?cluster=staging').set(auth).expect(200)).body.data.changes).to.deep.equal([]);
+    const metrics = (await request(app).get('/metrics').set(auth).expect(200)).text;
+    expect(metrics).to.contain('svc_cluster_tool_runs_total{cluster="production",tool="operate",outcome="success"} 2');
+    expect(metrics).to.contain('svc_cluster_tool_runs_total{cluster="staging",tool="operate",outcome="error"} 1');
     const integrity = (await request(app).get('/api/v1/changes/integrity').set(auth).expect(200)).body.data;
     expect(integrity.ok).to.equal(true);
 
