@@ -1,6 +1,6 @@
 import type { Caller } from '../domain/auth/caller.js';
 import { leastRoleForTool, requireRole, roleForToolCall } from '../domain/auth/tool-access.js';
-import { CancelledError, DomainError, ERROR_CODES, ExecutionError } from '../domain/errors.js';
+import { CancelledError, DomainError, ERROR_CODES, ExecutionError, ValidationError } from '../domain/errors.js';
 import { issueLines } from '../domain/validation/zod-issues.js';
 import type { Clock } from '../domain/ports/clock.js';
 import type { Logger } from '../domain/ports/logger.js';
@@ -28,8 +28,14 @@ export interface ClusterChoice {
  */
 export function singleCluster(context: string): ClusterChoice {
   return {
-    choose: (_tool, params) => {
-      if (params.cluster !== undefined) chooseCluster(context ? [context] : [], params.cluster, _tool);
+    choose: (tool, params) => {
+      // a call across clusters on one cluster would silently be a call on that one
+      for (const field of ['clusterSelector', 'waves', 'waveOrder'])
+        if (params[field] !== undefined)
+          throw new ValidationError(`${field} works across a fleet of clusters: set SVC_CLUSTERS (svc serves one cluster now)`, [
+            { field, message: 'needs SVC_CLUSTERS' },
+          ]);
+      if (params.cluster !== undefined) chooseCluster(context ? [context] : [], params.cluster, tool);
       return undefined;
     },
   };

@@ -60,6 +60,8 @@ describe('fleet: choosing the cluster of a call', () => {
     expect(one.choose('operate', {})).to.equal(undefined);
     expect(one.choose('operate', { cluster: 'kind-dev' })).to.equal(undefined);
     expect(() => one.choose('operate', { cluster: 'prod' })).to.throw('one of kind-dev');
+    expect(() => one.choose('operate', { intent: 'x', clusterSelector: {} })).to.throw('clusterSelector works across a fleet of clusters: set SVC_CLUSTERS');
+    expect(() => one.choose('remediate', { issue: 'x', clusterSelector: { env: 'prod' } })).to.throw('set SVC_CLUSTERS');
   });
 
   it('selectors match every key=value given; an empty one matches every cluster', () => {
