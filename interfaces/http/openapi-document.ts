@@ -76,6 +76,17 @@ function gitTokenParameter(pushes: string): Json {
   };
 }
 
+/**
+ * A tool's request body. A tool with no required parameter shows `{}` as its
+ * example: /docs' "Try it out" then sends a call that runs, not one with a
+ * placeholder for every optional parameter (a `cluster` of "string").
+ */
+function requestContent(def: ToolDefinition): Json {
+  const required = (inputJsonSchema(def) as { required?: unknown[] }).required ?? [];
+  const content = jsonContent(ref(toolSchemaName(def)));
+  return required.length ? content : { 'application/json': { ...content['application/json'], example: {} } };
+}
+
 function toolPath(def: ToolDefinition): Json {
   return {
     post: {
@@ -85,7 +96,7 @@ function toolPath(def: ToolDefinition): Json {
       tags: ['Tools', def.category],
       security: [{ bearer: [] }],
       ...(def.gitPush ? { parameters: [gitTokenParameter(def.gitPush)] } : {}),
-      requestBody: { required: true, content: jsonContent(ref(toolSchemaName(def))) },
+      requestBody: { required: true, content: requestContent(def) },
       responses: {
         '200': {
           description: 'The tool ran; data.result is its result',
