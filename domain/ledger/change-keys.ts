@@ -1,4 +1,4 @@
-import { MAX_ENTRY_BYTES, type ChangeEntry, type ChangeFilter, type OutcomeStatus } from './change-entry.js';
+import { MAX_ENTRY_BYTES, type ChangeEntry, type ChangeFilter, type EntryType, type OutcomeStatus } from './change-entry.js';
 import { ValidationError } from '../errors.js';
 
 /** What `list` filters on, kept by an index instead of the whole entry. */
@@ -18,6 +18,9 @@ export interface ChangeKeys {
   intent?: true;
   /** The intent an outcome entry closes. */
   intentId?: string;
+  type: EntryType;
+  /** The change a verdict entry judges. */
+  verdictOf?: string;
 }
 
 export function keysOf(e: ChangeEntry): ChangeKeys {
@@ -35,6 +38,8 @@ export function keysOf(e: ChangeEntry): ChangeKeys {
     revertOf: e.revertOf,
     ...(e.type === 'intent' ? { intent: true as const } : {}),
     ...(e.intentId ? { intentId: e.intentId } : {}),
+    type: e.type,
+    ...(e.verdictOf ? { verdictOf: e.verdictOf } : {}),
   };
 }
 
@@ -51,7 +56,9 @@ export function matchesFilter(k: ChangeKeys, f: ChangeFilter): boolean {
     (f.sessionId === undefined || k.sessionId === f.sessionId) &&
     (f.outcome === undefined || k.outcome === f.outcome) &&
     (f.revertOf === undefined || k.revertOf === f.revertOf) &&
-    (f.intentId === undefined || k.intentId === f.intentId)
+    (f.intentId === undefined || k.intentId === f.intentId) &&
+    (f.type === undefined || k.type === f.type) &&
+    (f.verdictOf === undefined || k.verdictOf === f.verdictOf)
   );
 }
 
