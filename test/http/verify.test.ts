@@ -433,6 +433,58 @@ describe('verify or revert: the deterministic verdict after an execution', () =>
       }
       expect(look.execution.outcome.health).to.deep.include({ verdict: 'degraded', decidedAt: run.result.decidedAt });
       expect(look.status).to.equal('execution_failed');
+
+      // and on the ledger: a verdict entry on the change, after its revert, named by the run, the session and the change
+      const verdicts = (await request(app).get('/api/v1/changes').query({ type: 'verdict' }).set(auth).expect(200)).body.data.changes;
+      expect(verdicts).to.have.length(1);
+      const [verdict] = verdicts;
+      expect(verdict).to.deep.include({
+        type: 'verdict',
+        verdictOf: ledgerId,
+        tool: 'operate',
+        sessionId,
+        outcome: { status: 'judged' },
+        change: { method: 'none' },
+      });
+      expect(verdict.verdict).to.deep.include({
+        health: 'degraded',
+        execution: 'degraded',
+        onFailure: 'revert',
+        revertId: run.result.reverted[0].revertId,
+        runId: health.followUp.runId,
+        decidedAt: run.result.decidedAt,
+      });
+      expect(run.result.verdictIds).to.deep.equal([verdict.id]);
+      expect(look.execution.outcome.health.verdictIds).to.deep.equal([verdict.id]);
+      expect((await request(app).get(`/api/v1/changes/${ledgerId}`).set(auth).expect(200)).body.data.laterVerdict).to.deep.include({
+        id: verdict.id,
+        health: 'degraded',
+      });
+      const refused = await request(app).post(`/api/v1/changes/${verdict.id}/revert`).set(auth).send({}).expect(409);
+      expect(refused.body.error).to.deep.include({ code: 'CONFLICT' });
+      expect(refused.body.error.message).to.match(new RegExp(`^Entry ${verdict.id} is svc's verdict on change ${ledgerId}, not a change`));
+      expect((await request(app).get('/api/v1/changes/integrity').set(auth).expect(200)).body.data.ok).to.equal(true);
+    });
+
+    it('a later healthy verdict is recorded on the ledger and the session: the window outlived the answer, the rollout then held', async () => {
+      const { app } = buildTestApp({ ...env, SVC_VERIFY_WINDOW_MS: '5000', SVC_VERIFY_STABLE_MS: '1200', SVC_VERIFY_ANSWER_MS: '300' });
+      const sessionId = await startOperate(app);
+      const done = (await request(app).post('/api/v1/tools/operate').set(auth).send({ sessionId, executeChoice: 1 }).expect(200)).body.data.result;
+      const health = done.execution.outcome.health;
+      const ledgerId = done.execution.outcome.actions[0].ledgerId;
+      expect(health).to.deep.include({ pending: true });
+      const run = await pollRun(app, auth, health.followUp.runId);
+      expect(run.result).to.deep.include({ verdict: 'healthy', stable: true });
+      const verdicts = (await request(app).get('/api/v1/changes').query({ type: 'verdict', sessionId }).set(auth).expect(200)).body.data.changes;
+      expect(verdicts.map((v: Json) => [v.verdictOf, v.verdict.health, v.verdict.revertId])).to.deep.equal([[ledgerId, 'healthy', undefined]]);
+      let look: Json = {};
+      for (let i = 0; i < 50; i++) {
+        look = (await request(app).post('/api/v1/tools/operate').set(auth).send({ sessionId }).expect(200)).body.data.result;
+        if (look.execution.outcome.health.pending !== true) break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(look.execution.outcome.health).to.deep.include({ verdict: 'healthy', verdictIds: [verdicts[0].id] });
+      expect(look.status).to.equal('executed');
     });
   });
 });
