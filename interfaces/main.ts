@@ -66,12 +66,12 @@ export async function serve(): Promise<void> {
   const logger = serverLogger(config);
   // the handlers first: a signal that came before them would end the process at once, resetting every connection
   let stopping = false;
-  let drain: (() => void) | undefined;
+  const onStop: Array<() => void> = [];
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
     logger.info('draining', { signal });
-    drain?.();
+    for (const then of onStop) then();
   };
   process.once('SIGTERM', () => stop('SIGTERM'));
   process.once('SIGINT', () => stop('SIGINT'));
@@ -79,7 +79,7 @@ export async function serve(): Promise<void> {
   const ready = attachWhenBuilt(config, logger, starting, () => stopping);
   // While loading: the loading stops, the requests held are answered 503 (Connection: close), the listener closes.
   // Once the app is built: it answers the requests held meanwhile, then drains (RunningServer.close).
-  drain = () =>
+  const drain = () =>
     void ready
       .then(async (built) => {
         if (!built) {
@@ -94,6 +94,7 @@ export async function serve(): Promise<void> {
         () => process.exit(1),
       );
   if (stopping) drain();
+  else onStop.push(drain);
   const built = await ready;
   if (!built) return;
   const { root, container } = built;
