@@ -359,6 +359,26 @@ describe('verify or revert: the deterministic verdict after an execution', () =>
       for (const r of dep.health.reverted) expect((await change(t.app, r.ledgerId)).revertedBy).to.equal(r.revertId);
     });
 
+    it('a later verdict (the answer came first) is recorded on the ledger: a verdict entry on each object the deploy wrote', async () => {
+      const env = w.env.bind(w);
+      w.env = () => ({ ...env(), SVC_VERIFY_WINDOW_MS: '60000', SVC_VERIFY_STABLE_MS: '5000', SVC_VERIFY_ANSWER_MS: '1' });
+      const t = await w.app();
+      w.answer();
+      const dep = (await runWorkflow(t.call, undefined, { timeout: 60 })).at(-1)!.result;
+      expect(dep.status).to.equal('ready');
+      expect(dep.health).to.deep.include({ pending: true });
+      let verdicts: Json[] = [];
+      for (let i = 0; i < 100 && verdicts.length < dep.ledgerIds.length; i++) {
+        await new Promise((r) => setTimeout(r, 20));
+        verdicts = (await request(t.app).get('/api/v1/changes').query({ type: 'verdict' }).set(auth).expect(200)).body.data.changes;
+      }
+      expect(verdicts.map((v) => v.verdictOf)).to.have.members(dep.ledgerIds);
+      for (const v of verdicts) expect(v).to.deep.include({ tool: 'deployManifests', outcome: { status: 'judged' } });
+      expect(verdicts.map((v) => v.verdict.health)).to.have.members(['healthy', 'healthy']);
+      for (const id of dep.ledgerIds) expect((await change(t.app, id)).laterVerdict.health).to.equal('healthy');
+      expect((await request(t.app).get('/api/v1/changes/integrity').set(auth).expect(200)).body.data.ok).to.equal(true);
+    });
+
     it('onFailure goes with a deploy, not with cleanup', async () => {
       const t = await w.app();
       const refused = await t.call('deployManifests', { solutionId: `sol_${'a'.repeat(32)}`, cleanup: true, onFailure: 'revert' }, 400);
