@@ -30,7 +30,6 @@ const UNTESTED_YET = new Set([
   'domain/tools/outputs/action-preview-output.ts',
   'domain/tools/outputs/deployment-outputs.ts',
   'domain/tools/outputs/gitops-output.ts',
-  'domain/tools/outputs/health-output.ts',
   'domain/tools/outputs/operate-output.ts',
   'domain/tools/outputs/org-data-output.ts',
   'domain/tools/outputs/remediate-output.ts',

@@ -12,6 +12,7 @@ import type { KubeObject, ResourceRef } from '../../domain/cluster/kube-types.js
 import { ConflictError, DependencyError, ValidationError } from '../../domain/errors.js';
 import type { ChangeEntry } from '../../domain/ledger/change-entry.js';
 import { verdictRecord } from '../../domain/ledger/verdict-entry.js';
+import { executionHealthOutput } from '../../domain/tools/outputs/health-output.js';
 import type { ClusterReader } from '../../domain/ports/cluster-reader.js';
 import { NO_METRICS } from '../../domain/ports/metrics.js';
 import { FakeChangeLedger } from '../fakes/fake-change-ledger.js';
@@ -110,6 +111,8 @@ describe('later verdicts on the change ledger', () => {
     expect(final).to.deep.include({ verdict: 'healthy', stable: true });
     const [entry] = await verdicts();
     expect(final.verdictIds).to.deep.equal([entry.id]);
+    // the session answers it in the tools' declared output (an MCP client validates it: no unknown key)
+    expect(() => executionHealthOutput.strict().parse(final)).to.not.throw();
     expect(entry).to.deep.include({
       type: 'verdict',
       verdictOf: change.id,
