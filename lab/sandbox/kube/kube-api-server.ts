@@ -51,7 +51,7 @@ export interface KubeconfigOptions {
 }
 
 /** Kinds whose GET (single or list) is one tick of the simulation when `autoTick` is on. */
-const TICKING_KINDS = new Set(['Deployment', 'ReplicaSet', 'StatefulSet', 'Pod']);
+const TICKING_KINDS = new Set(['Deployment', 'ReplicaSet', 'StatefulSet', 'DaemonSet', 'Job', 'Pod']);
 
 /**
  * A small Kubernetes API server over HTTPS with a test CA, answering in the
