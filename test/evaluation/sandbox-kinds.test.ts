@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { scenarioSchema } from '../../domain/evaluation/scenario.js';
-import type { LoadedScenario } from '../../lab/evaluation/scenario-loader.js';
+import { defaultScenariosDir, loadScenario, type LoadedScenario } from '../../lab/evaluation/scenario-loader.js';
 import { ScenarioCluster } from '../../lab/sandbox/scenario-cluster.js';
 
 type Any = any;
@@ -214,5 +214,21 @@ describe('the sandbox simulates Jobs, init containers and DaemonSets', function 
       expect(sandbox.health()).to.deep.equal({ healthy: true, problems: [] });
       expect(all(sandbox, 'Pod').every((p) => p.spec.containers[0].image === 'registry.example/agent:1')).to.equal(true);
     });
+  });
+
+  describe('fix by behaviour: every valid fix passes', () => {
+    for (const [image, healthy] of [
+      ['registry.example/shop/api:2.3.1', true],
+      ['registry.example/shop/api:2.3.0', true],
+      ['registry.example/shop/api:2.4.1', false],
+    ] as const)
+      it(`image-rc-tag-not-pushed with ${image.split(':')[1]} (${healthy ? 'a tag the registry has' : 'a tag it lacks'}): ${healthy ? 'healthy' : 'not healthy'}`, async () => {
+        sandbox = await ScenarioCluster.start(loadScenario(defaultScenariosDir(), 'image-rc-tag-not-pushed'));
+        const d = live(sandbox, 'Deployment', 'api');
+        d.spec.template.spec.containers[0].image = image;
+        d.metadata.generation += 1;
+        sandbox.server.reconcile();
+        expect(sandbox.health().healthy).to.equal(healthy);
+      });
   });
 });
