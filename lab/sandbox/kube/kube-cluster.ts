@@ -39,6 +39,7 @@ import { collectGarbage, reconcileReplicaSets } from './kube-replicasets.js';
 import { bindClaim, reconcileStatefulSets } from './kube-statefulsets.js';
 import { jobsBackingOff, reconcileJobs } from './kube-jobs.js';
 import { reconcileDaemonSets } from './kube-daemonsets.js';
+import { reconcilePdbs } from './kube-pdbs.js';
 
 /**
  * An object as the stand-in stores and serves it: the API server's JSON of
@@ -352,6 +353,7 @@ export class KubeCluster {
     for (const pod of this.all('Pod')) if (!pod.status) schedulePod(this, pod);
     for (const pvc of this.all('PersistentVolumeClaim')) if (!pvc.status?.phase) bindClaim(this, pvc);
     updateDeploymentStatuses(this);
+    reconcilePdbs(this);
   }
 
   pathOf(apiVersion: string, kind: string, name: string, namespace = 'default'): string {
