@@ -15,39 +15,16 @@
  * numberUnavailable, updatedNumberScheduled, observedGeneration.
  */
 import { safeHash, type KubeCluster, type Obj } from './kube-cluster.js';
-import { podReady } from './kube-pods.js';
+import { nodesFitting, podReady } from './kube-pods.js';
 import { createPod } from './kube-replicasets.js';
 
 const REVISION_LABEL = 'controller-revision-hash';
-const DEFAULT_NODE = 'kind-worker';
-
-function tolerates(tolerations: Obj[], taint: Obj): boolean {
-  return tolerations.some(
-    (t) =>
-      (t.operator === 'Exists' && (t.key === undefined || t.key === taint.key)) ||
-      (t.key === taint.key && (t.value ?? '') === (taint.value ?? '') && (!t.effect || t.effect === taint.effect)),
-  );
-}
-
-/** The names of the nodes a pod of `template` fits on. */
-export function eligibleNodes(c: KubeCluster, template: Obj): string[] {
-  const nodes = [...c.objects.values()].filter((o) => o.kind === 'Node');
-  if (!nodes.length) return [DEFAULT_NODE];
-  const selector = Object.entries((template.spec?.nodeSelector ?? {}) as Record<string, string>);
-  const tolerations: Obj[] = template.spec?.tolerations ?? [];
-  return nodes
-    .filter((n) => selector.every(([k, v]) => n.metadata.labels?.[k] === v))
-    .filter((n) => ((n.spec?.taints ?? []) as Obj[]).filter((t) => t.effect !== 'PreferNoSchedule').every((t) => tolerates(tolerations, t)))
-    .map((n) => n.metadata.name as string)
-    .sort();
-}
-
 export function reconcileDaemonSets(c: KubeCluster, rolloutStep = false): void {
   for (const ds of c.all('DaemonSet')) {
     if (!ds.spec?.template?.spec?.containers?.length) continue;
     const name = ds.metadata.name;
     const revision = safeHash(ds.spec.template);
-    const nodes = eligibleNodes(c, ds.spec.template);
+    const nodes = nodesFitting(c, ds.spec.template.spec ?? {}, true);
     const pods = () => c.owned(ds, 'Pod');
     for (const p of pods()) if (!nodes.includes(p.spec?.nodeName)) c.remove(p);
     if (rolloutStep && ds.spec.updateStrategy?.type !== 'OnDelete') {

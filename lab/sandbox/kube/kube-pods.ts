@@ -1,7 +1,9 @@
 /**
  * The simulated scheduler and kubelet of the Kubernetes API stand-in.
  *
- * - `schedulePod`: a new simulated pod is bound to node `kind-worker` at once
+ * - `schedulePod`: a new simulated pod is bound at once to the Node it fits
+ *   with the fewest pods (`nodesFitting`), or to `kind-worker` when the
+ *   cluster has no Node objects
  *   (`Scheduled` event from default-scheduler), Pending with its containers
  *   waiting in `ContainerCreating`.
  * - `kubeletStep` (once per tick, per container), by what the image registry
@@ -61,6 +63,41 @@ function fullReference(image: string): string {
   return image.includes('/') ? `docker.io/${image}` : `docker.io/library/${image}`;
 }
 
+function tolerates(tolerations: Obj[], taint: Obj): boolean {
+  return tolerations.some(
+    (t) =>
+      (t.operator === 'Exists' && (t.key === undefined || t.key === taint.key)) ||
+      (t.key === taint.key && (t.value ?? '') === (taint.value ?? '') && (!t.effect || t.effect === taint.effect)),
+  );
+}
+
+/**
+ * The names of the Node objects a pod with `spec` fits on, by name: its
+ * `nodeSelector` matches the node's labels and every NoSchedule/NoExecute taint
+ * is tolerated; a cordoned node (`spec.unschedulable`) only for a DaemonSet's
+ * pod. With no Node objects at all, the stand-in's one node, `kind-worker`.
+ */
+export function nodesFitting(c: KubeCluster, spec: Obj, daemon = false): string[] {
+  const nodes = [...c.objects.values()].filter((o) => o.kind === 'Node');
+  if (!nodes.length) return [NODE];
+  const selector = Object.entries((spec.nodeSelector ?? {}) as Record<string, string>);
+  const tolerations: Obj[] = spec.tolerations ?? [];
+  return nodes
+    .filter((n) => daemon || !n.spec?.unschedulable)
+    .filter((n) => selector.every(([k, v]) => n.metadata.labels?.[k] === v))
+    .filter((n) => ((n.spec?.taints ?? []) as Obj[]).filter((t) => t.effect !== 'PreferNoSchedule').every((t) => tolerates(tolerations, t)))
+    .map((n) => n.metadata.name as string)
+    .sort();
+}
+
+/** The node the scheduler binds a new pod to: among the Node objects it fits, the one running the fewest pods; `kind-worker` when none fits or there are none (scenario rules say when a pod stays Pending). */
+function pickNode(c: KubeCluster, spec: Obj): string {
+  const fitting = nodesFitting(c, spec);
+  if (!fitting.length) return NODE;
+  const load = (n: string) => [...c.objects.values()].filter((o) => o.kind === 'Pod' && o.spec?.nodeName === n).length;
+  return fitting.reduce((best, n) => (load(n) < load(best) ? n : best));
+}
+
 export function schedulePod(c: KubeCluster, pod: Obj): void {
   c.update(pod, (p) => {
     p.spec = {
@@ -69,7 +106,7 @@ export function schedulePod(c: KubeCluster, pod: Obj): void {
       schedulerName: 'default-scheduler',
       terminationGracePeriodSeconds: 30,
       ...p.spec,
-      nodeName: p.spec?.nodeName ?? NODE,
+      nodeName: p.spec?.nodeName ?? pickNode(c, p.spec ?? {}),
     };
     p.status = {
       phase: 'Pending',
