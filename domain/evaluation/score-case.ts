@@ -11,7 +11,8 @@ const matches = (p: string, text: string) => new RegExp(p, 'i').test(text);
 /** A negation right before a phrase in its clause ("not", "no", "rather than", ...): the phrase is denied, not asserted. */
 const NEGATED_BEFORE = /\b(not|no|never|nor|isn't|wasn't|aren't|weren't|rather than|instead of|ruled out|unlike)\b[^,;:.!?\n]{0,25}$/i;
 /** A denial right after a phrase in its clause ("... is not the cause", "... was ruled out"). */
-const NEGATED_AFTER = /^[^,;:.!?\n]{0,20}?\b(is not|was not|are not|isn't|wasn't|aren't|is ruled out|was ruled out|(is|was|are) unrelated|(is|was) not the (cause|problem))\b/i;
+const NEGATED_AFTER =
+  /^[^,;:.!?\n]{0,20}?\b(is not|was not|are not|isn't|wasn't|aren't|is ruled out|was ruled out|(is|was|are) unrelated|(is|was) not the (cause|problem))\b/i;
 /** Clause breaks: a negation before one of them does not reach the phrase after it ("not DNS but OOMKilled" asserts OOMKilled). */
 const CLAUSE_BREAK = /[,;:.!?\n]|\b(but|however|although|though|yet)\b/gi;
 

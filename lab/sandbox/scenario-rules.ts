@@ -95,7 +95,11 @@ function workloadProblems(live: KubeObject, fixture: Obj, label: string): string
     const finished = jobFinished(live as Obj);
     if (finished === 'Complete') return [];
     const failed = (status.conditions as Obj[] | undefined)?.find((c) => c.type === 'Failed');
-    return [finished === 'Failed' ? `${label} failed: ${failed?.message ?? 'failed'}` : `${label} has not completed (${status.succeeded ?? 0} of ${(live.spec as Obj | undefined)?.completions ?? 1} succeeded, ${status.failed ?? 0} failed)`];
+    return [
+      finished === 'Failed'
+        ? `${label} failed: ${failed?.message ?? 'failed'}`
+        : `${label} has not completed (${status.succeeded ?? 0} of ${(live.spec as Obj | undefined)?.completions ?? 1} succeeded, ${status.failed ?? 0} failed)`,
+    ];
   }
   const rollout = rolloutStatus(live);
   if (live.kind === 'DaemonSet') {

@@ -42,7 +42,10 @@ const job = (extra: Any = {}) => ({
   metadata: { name: 'backfill', namespace: NS },
   spec: {
     backoffLimit: 100,
-    template: { metadata: { labels: { app: 'backfill' } }, spec: { restartPolicy: 'Never', containers: [{ name: 'backfill', image: 'registry.example/tools:1' }] } },
+    template: {
+      metadata: { labels: { app: 'backfill' } },
+      spec: { restartPolicy: 'Never', containers: [{ name: 'backfill', image: 'registry.example/tools:1' }] },
+    },
     ...extra,
   },
 });
@@ -124,7 +127,9 @@ describe('the sandbox simulates Jobs, init containers and DaemonSets', function 
     });
 
     it('past its backoffLimit a Job is Failed (BackoffLimitExceeded) and stays failed: a later fix does not rerun it', async () => {
-      sandbox = await ScenarioCluster.start(scenario([cm({ MODE: 'fast' }), job({ backoffLimit: 2 })], [crashUnlessMode({ kind: 'Job', namespace: NS, name: 'backfill' })]));
+      sandbox = await ScenarioCluster.start(
+        scenario([cm({ MODE: 'fast' }), job({ backoffLimit: 2 })], [crashUnlessMode({ kind: 'Job', namespace: NS, name: 'backfill' })]),
+      );
       const j = live(sandbox, 'Job', 'backfill');
       expect(j.status.failed).to.equal(3);
       expect(j.status.conditions.find((c: Any) => c.type === 'Failed')).to.include({ reason: 'BackoffLimitExceeded' });
@@ -152,7 +157,9 @@ describe('the sandbox simulates Jobs, init containers and DaemonSets', function 
 
   describe('init containers', () => {
     it('a failing init container blocks the pod: Pending, Initialized False, app container PodInitializing; not healthy', async () => {
-      sandbox = await ScenarioCluster.start(scenario([cm({ MODE: 'fast' }), deploymentWithInit()], [crashUnlessMode({ kind: 'Deployment', namespace: NS, name: 'web' }, 'migrate')]));
+      sandbox = await ScenarioCluster.start(
+        scenario([cm({ MODE: 'fast' }), deploymentWithInit()], [crashUnlessMode({ kind: 'Deployment', namespace: NS, name: 'web' }, 'migrate')]),
+      );
       const pods = all(sandbox, 'Pod');
       expect(pods).to.have.length(2);
       for (const pod of pods) {
@@ -167,7 +174,9 @@ describe('the sandbox simulates Jobs, init containers and DaemonSets', function 
     });
 
     it('once the init container can complete, it ends Completed and the app container runs: healthy', async () => {
-      sandbox = await ScenarioCluster.start(scenario([cm({ MODE: 'fast' }), deploymentWithInit()], [crashUnlessMode({ kind: 'Deployment', namespace: NS, name: 'web' }, 'migrate')]));
+      sandbox = await ScenarioCluster.start(
+        scenario([cm({ MODE: 'fast' }), deploymentWithInit()], [crashUnlessMode({ kind: 'Deployment', namespace: NS, name: 'web' }, 'migrate')]),
+      );
       live(sandbox, 'ConfigMap', 'settings').data.MODE = 'full';
       expect(sandbox.health()).to.deep.equal({ healthy: true, problems: [] });
       for (const pod of all(sandbox, 'Pod')) {
@@ -199,7 +208,11 @@ describe('the sandbox simulates Jobs, init containers and DaemonSets', function 
 
     it('a toleration puts a pod on the tainted node as well', async () => {
       sandbox = await ScenarioCluster.start(scenario([...nodes, daemonSet([{ key: 'nvidia.com/gpu', operator: 'Exists', effect: 'NoSchedule' }])]));
-      expect(all(sandbox, 'Pod').map((p) => p.spec.nodeName).sort()).to.deep.equal(['node-a', 'node-b', 'node-c']);
+      expect(
+        all(sandbox, 'Pod')
+          .map((p) => p.spec.nodeName)
+          .sort(),
+      ).to.deep.equal(['node-a', 'node-b', 'node-c']);
     });
 
     it('a crashing DaemonSet is not healthy; a template change rolls every node over and then it is', async () => {

@@ -296,9 +296,14 @@ export class KubeApiServer extends KubeCluster {
     if (!container)
       return [
         400,
-        status(400, 'BadRequest', `a container name must be specified for pod ${pod}, choose one of: [${containers.join(' ')}]${inits.length ? ` or one of the init containers: [${inits.join(' ')}]` : ''}`),
+        status(
+          400,
+          'BadRequest',
+          `a container name must be specified for pod ${pod}, choose one of: [${containers.join(' ')}]${inits.length ? ` or one of the init containers: [${inits.join(' ')}]` : ''}`,
+        ),
       ];
-    if (!containers.includes(container) && !inits.includes(container)) return [400, status(400, 'BadRequest', `container ${container} is not valid for pod ${pod}`)];
+    if (!containers.includes(container) && !inits.includes(container))
+      return [400, status(400, 'BadRequest', `container ${container} is not valid for pod ${pod}`)];
     const key = `${namespace}/${pod}/${container}`;
     const cs = [...(obj.status?.containerStatuses ?? []), ...(obj.status?.initContainerStatuses ?? [])].find((s: Obj) => s.name === container);
     const previous = q.get('previous') === 'true';

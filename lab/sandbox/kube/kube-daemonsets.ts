@@ -14,7 +14,7 @@
  * currentNumberScheduled, numberMisscheduled, numberReady, numberAvailable,
  * numberUnavailable, updatedNumberScheduled, observedGeneration.
  */
-import { safeHash, type KubeCluster, type Obj } from './kube-cluster.js';
+import { safeHash, type KubeCluster } from './kube-cluster.js';
 import { nodesFitting, podReady } from './kube-pods.js';
 import { createPod } from './kube-replicasets.js';
 
@@ -36,7 +36,13 @@ export function reconcileDaemonSets(c: KubeCluster, rolloutStep = false): void {
     }
     for (const node of nodes) {
       if (pods().some((p) => p.spec?.nodeName === node)) continue;
-      const pod = createPod(c, ds, `${name}-${c.nameSuffix()}`, { [REVISION_LABEL]: revision, 'pod-template-generation': String(ds.metadata.generation ?? 1) }, { nodeName: node });
+      const pod = createPod(
+        c,
+        ds,
+        `${name}-${c.nameSuffix()}`,
+        { [REVISION_LABEL]: revision, 'pod-template-generation': String(ds.metadata.generation ?? 1) },
+        { nodeName: node },
+      );
       c.event(ds, 'Normal', 'SuccessfulCreate', `Created pod: ${pod.metadata.name}`, 'daemonset-controller');
     }
     const now = pods();

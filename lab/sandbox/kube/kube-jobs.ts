@@ -37,7 +37,9 @@ function failuresOf(pods: Obj[]): number {
 function backedOff(c: KubeCluster, pods: Obj[], failed: number): boolean {
   const last = Math.max(
     0,
-    ...pods.filter((p) => p.status?.phase === 'Failed').flatMap((p) => (p.status.containerStatuses ?? []).map((s: Obj) => Date.parse(s.state?.terminated?.finishedAt ?? '') || 0)),
+    ...pods
+      .filter((p) => p.status?.phase === 'Failed')
+      .flatMap((p) => (p.status.containerStatuses ?? []).map((s: Obj) => Date.parse(s.state?.terminated?.finishedAt ?? '') || 0)),
   );
   return failed > 0 && last > 0 && c.nowMs() < last + Math.min(10 * 2 ** (failed - 1), 360) * 1000;
 }
@@ -58,7 +60,12 @@ export function reconcileJobs(c: KubeCluster): void {
     const completions = job.spec.completions ?? 1;
     const parallelism = job.spec.parallelism ?? 1;
     const backoffLimit = job.spec.backoffLimit ?? 6;
-    const labels = { 'batch.kubernetes.io/controller-uid': job.metadata.uid, 'batch.kubernetes.io/job-name': name, 'controller-uid': job.metadata.uid, 'job-name': name };
+    const labels = {
+      'batch.kubernetes.io/controller-uid': job.metadata.uid,
+      'batch.kubernetes.io/job-name': name,
+      'controller-uid': job.metadata.uid,
+      'job-name': name,
+    };
     let pods = c.owned(job, 'Pod');
     const succeeded = pods.filter((p) => p.status?.phase === 'Succeeded').length;
     const failed = failuresOf(pods);
@@ -82,8 +89,17 @@ export function reconcileJobs(c: KubeCluster): void {
     pods = c.owned(job, 'Pod');
     const active = pods.filter((p) => !podFinished(p));
     c.update(job, (j) => {
-      const cond = (type: string) => ({ type, status: 'True', lastProbeTime: c.now(), lastTransitionTime: c.now(), reason: finished!.reason, message: finished!.message });
-      const conditions = finished ? [cond(finished.type === 'Complete' ? 'SuccessCriteriaMet' : 'FailureTarget'), cond(finished.type)] : (j.status?.conditions ?? []);
+      const cond = (type: string) => ({
+        type,
+        status: 'True',
+        lastProbeTime: c.now(),
+        lastTransitionTime: c.now(),
+        reason: finished!.reason,
+        message: finished!.message,
+      });
+      const conditions = finished
+        ? [cond(finished.type === 'Complete' ? 'SuccessCriteriaMet' : 'FailureTarget'), cond(finished.type)]
+        : (j.status?.conditions ?? []);
       j.status = {
         startTime: j.status?.startTime ?? c.now(),
         ...(active.length ? { active: active.length } : {}),

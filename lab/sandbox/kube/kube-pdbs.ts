@@ -32,7 +32,9 @@ export function reconcilePdbs(c: KubeCluster): void {
     const expected = pods.length;
     const healthy = pods.filter(podReady).length;
     const desired =
-      pdb.spec?.maxUnavailable !== undefined ? Math.max(0, expected - resolve(pdb.spec.maxUnavailable, expected)) : resolve(pdb.spec?.minAvailable ?? 1, expected);
+      pdb.spec?.maxUnavailable !== undefined
+        ? Math.max(0, expected - resolve(pdb.spec.maxUnavailable, expected))
+        : resolve(pdb.spec?.minAvailable ?? 1, expected);
     const allowed = Math.max(0, healthy - desired);
     c.update(pdb, (p: Obj) => {
       const prev = (p.status?.conditions ?? []).find((x: Obj) => x.type === 'DisruptionAllowed');

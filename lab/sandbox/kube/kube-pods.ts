@@ -215,7 +215,11 @@ function stepContainer(c: KubeCluster, pod: Obj, container: Obj, cs: Obj, mode: 
   const behaviour = c.containerBehaviour?.(pod, container);
   if (cs.state.running && mode === 'job') {
     const started = cs.state.running.startedAt;
-    Object.assign(cs, { ready: false, started: false, state: { terminated: { exitCode: 0, reason: 'Completed', startedAt: started, finishedAt: c.now(), containerID: cs.containerID } } });
+    Object.assign(cs, {
+      ready: false,
+      started: false,
+      state: { terminated: { exitCode: 0, reason: 'Completed', startedAt: started, finishedAt: c.now(), containerID: cs.containerID } },
+    });
     return;
   }
   if (cs.state.running) return probeReadiness(c, pod, container, cs, behaviour?.notReady);
@@ -246,7 +250,11 @@ function stepContainer(c: KubeCluster, pod: Obj, container: Obj, cs: Obj, mode: 
     containerID,
   });
   if (!crash && mode === 'init') {
-    Object.assign(cs, { ready: true, started: false, state: { terminated: { exitCode: 0, reason: 'Completed', startedAt: c.now(), finishedAt: c.now(), containerID } } });
+    Object.assign(cs, {
+      ready: true,
+      started: false,
+      state: { terminated: { exitCode: 0, reason: 'Completed', startedAt: c.now(), finishedAt: c.now(), containerID } },
+    });
     c.logs.set(key, log);
     return;
   }
