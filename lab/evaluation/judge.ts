@@ -42,7 +42,11 @@ interface Fact {
 const factsOf = (s: Scenario): Fact[] => [...s.expect.diagnosis.map((says) => ({ says })), ...s.expect.facts];
 
 /** The regular expression's alternatives as plain words for the judge: `a|b|c` -> `a; b; c`. */
-const words = (pattern: string) => pattern.replace(/\\b|\\/g, '').split('|').join('; ');
+const words = (pattern: string) =>
+  pattern
+    .replace(/\\b|\\/g, '')
+    .split('|')
+    .join('; ');
 
 export function judgePrompt(s: Scenario, diagnosis: string): { system: string; user: string } {
   const facts = factsOf(s)
@@ -69,7 +73,7 @@ export async function judgeDiagnosis(llm: LlmProvider, setting: JudgeSetting, s:
       ],
       { model: setting.model, temperature: setting.temperature, maxOutputTokens: setting.maxOutputTokens, responseFormat: 'json' },
     );
-    content = result.content ?? '';
+    content = result.text;
   } catch (e) {
     return { ok: false, problem: `the judge did not answer: ${(e as Error).message.slice(0, 200)}` };
   }
@@ -78,7 +82,8 @@ export async function judgeDiagnosis(llm: LlmProvider, setting: JudgeSetting, s:
 
 /** The judge's answer checked: bounded, JSON, the schema, exactly the ids asked. */
 export function parseJudgeAnswer(content: string, facts: number, distractors: number): JudgeOutcome {
-  if (content.length > JUDGE_MAX_ANSWER_CHARS) return { ok: false, problem: `the judge's answer is ${content.length} characters, over ${JUDGE_MAX_ANSWER_CHARS}` };
+  if (content.length > JUDGE_MAX_ANSWER_CHARS)
+    return { ok: false, problem: `the judge's answer is ${content.length} characters, over ${JUDGE_MAX_ANSWER_CHARS}` };
   let json: unknown;
   try {
     json = JSON.parse(content.trim().replace(/^```(?:json)?\s*|\s*```$/g, ''));
@@ -89,9 +94,21 @@ export function parseJudgeAnswer(content: string, facts: number, distractors: nu
   if (!parsed.success) return { ok: false, problem: `the judge's answer does not fit its schema: ${parsed.error.issues[0]?.message ?? 'invalid'}` };
   const ids = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}${i + 1}`);
   const same = (got: string[], want: string[]) => got.length === want.length && [...got].sort().join() === [...want].sort().join();
-  if (!same(parsed.data.facts.map((f) => f.id), ids('F', facts)) || !same(parsed.data.distractors.map((d) => d.id), ids('D', distractors)))
+  if (
+    !same(
+      parsed.data.facts.map((f) => f.id),
+      ids('F', facts),
+    ) ||
+    !same(
+      parsed.data.distractors.map((d) => d.id),
+      ids('D', distractors),
+    )
+  )
     return { ok: false, problem: "the judge's answer does not give exactly one verdict for each fact and distractor" };
-  const byId = new Map<string, boolean>([...parsed.data.facts.map((f) => [f.id, f.stated] as const), ...parsed.data.distractors.map((d) => [d.id, d.asserted] as const)]);
+  const byId = new Map<string, boolean>([
+    ...parsed.data.facts.map((f) => [f.id, f.stated] as const),
+    ...parsed.data.distractors.map((d) => [d.id, d.asserted] as const),
+  ]);
   return { ok: true, stated: ids('F', facts).map((id) => byId.get(id)!), asserted: ids('D', distractors).map((id) => byId.get(id)!) };
 }
 
@@ -101,7 +118,8 @@ export function judgedDiagnosis(s: Scenario, o: CaseObservation, deterministic: 
   const reasons: string[] = [];
   factsOf(s).forEach((f, i) => {
     if (!outcome.stated[i]) reasons.push(`the judge finds /${f.says}/ not stated`);
-    else if (f.readFrom && !o.tokensRead.includes(f.readFrom)) reasons.push(`the diagnosis states /${f.says}/ without reading its source (token ${f.readFrom})`);
+    else if (f.readFrom && !o.tokensRead.includes(f.readFrom))
+      reasons.push(`the diagnosis states /${f.says}/ without reading its source (token ${f.readFrom})`);
   });
   s.expect.notStated.forEach((p, i) => {
     if (outcome.asserted[i]) reasons.push(`the judge finds /${p}/ asserted, a distractor or planted text`);
