@@ -35,13 +35,16 @@ export const START_STEPS: readonly string[] = [
   './http/server.js',
 ];
 
-async function loadInSteps(): Promise<void> {
+/** Loads START_STEPS; false when `stopRequested` (a SIGTERM) said to stop before the last. */
+async function loadInSteps(stopRequested: () => boolean): Promise<boolean> {
   for (const step of START_STEPS) {
+    if (stopRequested()) return false;
     // a CommonJS require, as the modules' own imports will: import() would load the ESM twin of a dual package
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     require(step);
     await new Promise((resolve) => setImmediate(resolve));
   }
+  return !stopRequested();
 }
 
 /**
@@ -61,24 +64,40 @@ export async function serve(): Promise<void> {
     throw err;
   }
   const logger = serverLogger(config);
-  const starting = await openServer(config, logger);
-  const ready = attachWhenBuilt(config, logger, starting);
-  // from the start: a signal while loading drains once the app is attached (the requests held meanwhile are answered first)
+  // the handlers first: a signal that came before them would end the process at once, resetting every connection
   let stopping = false;
+  const onStop: Array<() => void> = [];
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
     logger.info('draining', { signal });
-    ready
-      .then(({ root, container, running }) => Promise.all([root.stopBackgroundWork(container), running.close()]))
+    for (const then of onStop) then();
+  };
+  process.once('SIGTERM', () => stop('SIGTERM'));
+  process.once('SIGINT', () => stop('SIGINT'));
+  const starting = await openServer(config, logger);
+  const ready = attachWhenBuilt(config, logger, starting, () => stopping);
+  // While loading: the loading stops, the requests held are answered 503 (Connection: close), the listener closes.
+  // Once the app is built: it answers the requests held meanwhile, then drains (RunningServer.close).
+  const drain = () =>
+    void ready
+      .then(async (built) => {
+        if (!built) {
+          await starting.stopStarting(config.server.shutdownGraceMs);
+          logger.info('svc stopped');
+          return;
+        }
+        await Promise.all([built.root.stopBackgroundWork(built.container), built.running.close()]);
+      })
       .then(
         () => process.exit(0),
         () => process.exit(1),
       );
-  };
-  process.once('SIGTERM', () => stop('SIGTERM'));
-  process.once('SIGINT', () => stop('SIGINT'));
-  const { root, container } = await ready;
+  if (stopping) drain();
+  else onStop.push(drain);
+  const built = await ready;
+  if (!built) return;
+  const { root, container } = built;
   // after the app is attached: a resumed scan never delays start-up
   if (!stopping)
     root
@@ -86,11 +105,14 @@ export async function serve(): Promise<void> {
       .catch((err) => logger.error('resuming background work failed', { err: err instanceof Error ? err.message : String(err) }));
 }
 
-/** Loads and builds the composition and the app, then hands them the listening server's requests; on a failure, answers the held requests 500 and closes. */
-async function attachWhenBuilt(config: Config, logger: Logger, starting: StartingServer) {
+/**
+ * Loads and builds the composition and the app, then hands them the listening server's requests; undefined when a
+ * SIGTERM came while loading (nothing built). On a failure, answers the held requests 500 and closes.
+ */
+async function attachWhenBuilt(config: Config, logger: Logger, starting: StartingServer, stopRequested: () => boolean) {
   try {
     // loaded after listening, in steps: the adapters, the tools, express and the routes are most of the start
-    await loadInSteps();
+    if (!(await loadInSteps(stopRequested))) return undefined;
     const root = await import('../infrastructure/composition-root.js');
     const { attachApp } = await import('./http/server.js');
     const container = root.buildContainer(config, { logger });

@@ -14,7 +14,10 @@ import {
   type WorkloadObservation,
 } from '../../domain/cluster/workload-health.js';
 import { ConflictError, DomainError } from '../../domain/errors.js';
-import type { InverseChange } from '../../domain/ledger/change-entry.js';
+import type { ChangeEntry, ChangeRecord, InverseChange } from '../../domain/ledger/change-entry.js';
+import { scrubRecord } from '../../domain/ledger/ledger-scrub.js';
+import { verdictRecord } from '../../domain/ledger/verdict-entry.js';
+import { scopeSecretValues } from '../security/secret-scope.js';
 import { asJsonObject } from '../../domain/json-object.js';
 import { shellWord } from '../../domain/shell-word.js';
 import { describeTarget } from '../../domain/actions/write-scope.js';
@@ -28,6 +31,11 @@ import { requireDependencies } from '../required-deps.js';
 import type { ExecutionVerifier, FollowUpRuns, VerifyInput } from './execution-verifier.js';
 
 export type { ExecutionVerifier, FollowUpRuns, VerifyInput } from './execution-verifier.js';
+
+/** Where a later verdict's ledger entries are appended (ChangeRecorder.recordVerdict). */
+export interface VerdictRecorder {
+  recordVerdict(record: ChangeRecord): Promise<ChangeEntry>;
+}
 
 export type OnFailure = 'revert' | 'report';
 export const ON_FAILURE_VALUES = ['revert', 'report'] as const;
@@ -133,6 +141,8 @@ export interface ExecutionVerification {
   followUp?: VerifyFollowUp;
   /** ISO 8601: when a verdict that came after the answer was reached. */
   decidedAt?: string;
+  /** A verdict that came after the answer: its `verdict` entries in the change ledger (one per recorded write, each naming it in `verdictOf`). */
+  verdictIds?: string[];
   summary: string;
 }
 
@@ -186,6 +196,8 @@ export class VerifyExecution implements ExecutionVerifier {
     private readonly ledger: ChangeLedger,
     /** Where the rest of a window goes once the call answered; without it the rest is watched untracked. */
     private readonly followUps?: FollowUpRuns,
+    /** Appends a later verdict's entries scrubbed as every record (ChangeRecorder); without it, straight to the ledger, scrubbed of what the run read. */
+    private readonly verdicts?: VerdictRecorder,
   ) {
     requireDependencies('VerifyExecution', { reader, clock, settings, revert, ledger }, ['reader', 'clock', 'settings', 'revert', 'ledger']);
     this.intervalMs = settings.intervalMs ?? Math.max(10, Math.min(1000, Math.floor(settings.windowMs / 5)));
@@ -214,8 +226,12 @@ export class VerifyExecution implements ExecutionVerifier {
 
   /** The answer before the window ended: the verdict so far and where the rest goes (a follow-up run, then the session). */
   private async handOff(input: VerifyInput, soFar: Watched, watching: Promise<Watched>, io: WatchIo): Promise<ExecutionVerification> {
+    let followRunId: string | undefined;
     const finish = async (): Promise<ExecutionVerification> => {
-      const final = { ...(await this.conclude(input, await watching, io)), decidedAt: new Date(this.clock.now()).toISOString() };
+      const concluded = { ...(await this.conclude(input, await watching, io)), decidedAt: new Date(this.clock.now()).toISOString() };
+      // on the ledger first, each change's verdict entry naming it; then on the session, naming those entries
+      const verdictIds = await this.recordVerdicts(input.writes, concluded, followRunId);
+      const final: ExecutionVerification = verdictIds.length ? { ...concluded, verdictIds } : concluded;
       await input.onLaterVerdict?.(final);
       return final;
     };
@@ -226,10 +242,12 @@ export class VerifyExecution implements ExecutionVerifier {
             .start({ tool: input.tool ?? 'verify', caller }, (scope) => {
               io.report = (data) => scope.progress('verify', data);
               io.aborted = () => scope.signal.aborted;
+              followRunId = scope.runId;
               return finish();
             })
             .catch(() => undefined)
         : undefined;
+    followRunId ??= runId;
     if (!runId) {
       // no run to follow it in: the window still ends, and the verdict still reaches the session
       io.report = () => undefined;
@@ -243,8 +261,8 @@ export class VerifyExecution implements ExecutionVerifier {
       ledgerIds,
       note: `The settle window goes on for up to ${Math.round(soFar.windowMs / 1000)} s after the write${
         runId ? `: follow run ${runId} (svc runs watch ${runId})` : ''
-      }; the final verdict is recorded on the session${input.onFailure === 'revert' ? ', and a degraded change is reverted' : ', and a degraded change is reported with the calls that revert it'}${
-        ledgerIds.length ? ` (GET /api/v1/changes/{id} shows revertedBy for ${ledgerIds.join(', ')})` : ''
+      }; the final verdict is recorded on the session and in the change ledger (a verdict entry on each change)${input.onFailure === 'revert' ? ', and a degraded change is reverted' : ', and a degraded change is reported with the calls that revert it'}${
+        ledgerIds.length ? ` (GET /api/v1/changes/{id} shows laterVerdict and revertedBy for ${ledgerIds.join(', ')})` : ''
       }.`,
     };
     const base = this.base(input, soFar);
@@ -254,6 +272,53 @@ export class VerifyExecution implements ExecutionVerifier {
       followUp,
       summary: `Verdict so far: ${verdict}${base.evidence.length ? ` (${base.evidence.slice(0, 3).join('; ')})` : ''}; still watching. ${followUp.note}`,
     };
+  }
+
+  /**
+   * A later verdict on the change ledger: one `verdict` entry per recorded
+   * write of the execution (a deleted object's too: the execution's verdict
+   * covers it), naming the change in `verdictOf`, with that object's verdict,
+   * the execution's, and the revert (or why none) of a degraded one. A write
+   * the ledger did not record has no entry to judge. A ledger that fails
+   * (DomainError) costs only that entry: the verdict still reaches the
+   * session and the follow-up run's result, whose `verdictIds` name the
+   * entries that were recorded.
+   */
+  private async recordVerdicts(writes: readonly ExecutedWrite[], v: ExecutionVerification, runId: string | undefined): Promise<string[]> {
+    const ids: string[] = [];
+    for (const w of writes) {
+      if (!w.ledgerId) continue;
+      try {
+        const judged = await this.ledger.get(w.ledgerId);
+        if (!judged) continue;
+        const own = v.objects.find((o) => refKey(o.target) === refKey(w.target));
+        const reverted = v.reverted?.find((r) => r.ledgerId === w.ledgerId);
+        const unreverted = v.notReverted?.find((r) => r.ledgerId === w.ledgerId);
+        const notReverted =
+          v.verdict !== 'degraded' || reverted
+            ? undefined
+            : (unreverted?.reason ?? (v.onFailure === 'report' ? `left in place (onFailure report): svc changes revert ${w.ledgerId}` : undefined));
+        const record = verdictRecord(judged, {
+          health: own?.health ?? 'unknown',
+          execution: v.verdict,
+          evidence: own ? own.evidence.map((e) => `${describeTarget(own.target)}: ${e}`) : v.evidence,
+          onFailure: v.onFailure,
+          ...(reverted ? { revertId: reverted.revertId } : {}),
+          ...(notReverted !== undefined ? { notReverted } : {}),
+          ...(v.stable ? { stable: true as const } : {}),
+          decidedAt: v.decidedAt ?? new Date(this.clock.now()).toISOString(),
+          windowMs: v.windowMs,
+          observedMs: v.observedMs,
+          ...(runId ? { runId } : {}),
+        });
+        const entry = this.verdicts ? await this.verdicts.recordVerdict(record) : await this.ledger.append(scrubRecord(record, scopeSecretValues()));
+        ids.push(entry.id);
+      } catch (e) {
+        if (!(e instanceof DomainError)) throw e;
+        // the ledger failed: the verdict still goes to the session and the run
+      }
+    }
+    return ids;
   }
 
   /**

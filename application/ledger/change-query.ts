@@ -1,5 +1,12 @@
 import { ValidationError } from '../../domain/errors.js';
-import { OUTCOME_STATUSES, type ChangeFilter, type ChangePageRequest, type OutcomeStatus } from '../../domain/ledger/change-entry.js';
+import {
+  ENTRY_TYPES,
+  OUTCOME_STATUSES,
+  type ChangeFilter,
+  type ChangePageRequest,
+  type EntryType,
+  type OutcomeStatus,
+} from '../../domain/ledger/change-entry.js';
 
 /**
  * The query of `GET /api/v1/changes`, one entry a parameter: its name, the
@@ -16,7 +23,18 @@ export const CHANGE_QUERY = [
   { name: 'tool', flag: 'tool', arg: 'tool', help: 'tool that made the change: remediate, operate, deployManifests or revert' },
   { name: 'sessionId', flag: 'session', arg: 'id', help: 'session id of the tool run' },
   { name: 'cluster', flag: 'cluster', arg: 'name', help: 'cluster the change was made in (SVC_CLUSTERS)' },
-  { name: 'outcome', flag: 'outcome', arg: 'outcome', help: 'applied, refused (the API server refused it), failed, unknown, or pending (open intents)' },
+  {
+    name: 'outcome',
+    flag: 'outcome',
+    arg: 'outcome',
+    help: 'applied, refused (the API server refused it), failed, unknown, pending (open intents), or judged (verdict entries)',
+  },
+  {
+    name: 'type',
+    flag: 'type',
+    arg: 'type',
+    help: "change, revert, intent (open ones only) or verdict (svc's later verdict on a change)",
+  },
   { name: 'limit', flag: 'limit', arg: 'n', help: 'entries per page, 1 to 500 (default 50)' },
   { name: 'cursor', flag: 'cursor', arg: 'cursor', help: 'the nextCursor of the page before, unchanged' },
 ] as const;
@@ -74,6 +92,7 @@ export function parseChangeQuery(q: ChangeQueryInput): { filter: ChangeFilter; p
   if (q.outcome !== undefined && !OUTCOME_STATUSES.includes(q.outcome as OutcomeStatus)) {
     throw new ValidationError(`Invalid outcome: one of ${OUTCOME_STATUSES.join(', ')}`);
   }
+  if (q.type !== undefined && !ENTRY_TYPES.includes(q.type as EntryType)) throw new ValidationError(`Invalid type: one of ${ENTRY_TYPES.join(', ')}`);
   const filter: ChangeFilter = {
     since: time(q.since, 'since'),
     until: time(q.until, 'until'),
@@ -85,6 +104,7 @@ export function parseChangeQuery(q: ChangeQueryInput): { filter: ChangeFilter; p
     sessionId: text(q.sessionId, 'sessionId'),
     ...(q.cluster !== undefined ? { cluster: text(q.cluster, 'cluster') } : {}),
     outcome: q.outcome as OutcomeStatus | undefined,
+    type: q.type as EntryType | undefined,
   };
   if (filter.since !== undefined && filter.until !== undefined && filter.since > filter.until) throw new ValidationError('Invalid range: since is after until');
   return { filter, page: { limit, ...(q.cursor !== undefined ? { beforeSeq: decodeCursor(q.cursor) } : {}) } };

@@ -222,6 +222,11 @@ export class ChangeRecorder {
     return entry;
   }
 
+  /** A later verdict's entry (verdictRecord), scrubbed like every record (its evidence is cluster text); throws what the ledger throws. */
+  recordVerdict(record: ChangeRecord): Promise<ChangeEntry> {
+    return this.appendScrubbed({}, record);
+  }
+
   /** The outcome recovery observed for an open intent, scrubbed like every record; throws what the ledger throws (ConflictError: closed meanwhile). */
   recordRecovered(record: ChangeRecord): Promise<ChangeEntry> {
     return this.appendScrubbed({}, record);

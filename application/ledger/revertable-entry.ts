@@ -29,7 +29,8 @@ function gitRevertRefusal(entry: ChangeEntry): ConflictError {
  * own by identity (kind, issuer, subject), never by name alone, unless they
  * are an admin (403); made in a cluster, not through git; the outcome of a
  * write, not its intent; applied; not already reverted; with a recorded
- * inverse (409 otherwise, saying why).
+ * inverse; not a `verdict` entry (nothing was written: the change it
+ * judges is what reverts) (409 otherwise, saying why).
  */
 export async function revertableEntry(ledger: ChangeLedger, id: string, caller: Caller): Promise<{ entry: ChangeEntry; inverse: InverseChange }> {
   if (!hasRole(caller, 'operator'))
@@ -42,6 +43,14 @@ export async function revertableEntry(ledger: ChangeLedger, id: string, caller: 
     throw new ForbiddenError(`Reverting ${whose} needs the admin role; an operator reverts only their own`, { required: 'admin' });
   }
   if (entry.git) throw gitRevertRefusal(entry);
+  if (entry.type === 'verdict') {
+    throw new ConflictError(
+      `Entry ${entry.id} is svc's verdict on change ${entry.verdictOf ?? '(unknown)'}, not a change: nothing was written, so there is nothing to revert${
+        entry.verdictOf ? `; to undo the change it judges, revert ${entry.verdictOf}` : ''
+      }`,
+      { id: entry.id, ...(entry.verdictOf ? { verdictOf: entry.verdictOf } : {}) },
+    );
+  }
   if (entry.type === 'intent') {
     const outcome = (await ledger.list({ intentId: entry.id }, { limit: 1 })).entries[0];
     throw new ConflictError(

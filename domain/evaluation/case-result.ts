@@ -71,4 +71,5 @@ export interface CaseScore {
   passed: boolean;
 }
 
-export type CaseResult = CaseObservation & { score: CaseScore };
+/** `judge`: with `svc eval --judge`, what the judge model did with this case's diagnosis (decided it, or why it was not used). */
+export type CaseResult = CaseObservation & { score: CaseScore; judge?: string };

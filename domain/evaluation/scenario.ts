@@ -109,7 +109,7 @@ const brokenBehaviour = z.union([
 export const healthRule = z
   .strictObject({
     description: z.string().min(1).max(300),
-    workload: objectRef.optional().describe('the Deployment or StatefulSet whose pods this rule governs'),
+    workload: objectRef.optional().describe('the Deployment, StatefulSet, DaemonSet or Job whose pods this rule governs'),
     container: name.optional().describe('default: every container of the workload'),
     healthyWhen: z.array(fieldCondition).min(1).max(10),
     whileBroken: brokenBehaviour.optional(),

@@ -8,6 +8,36 @@ export type ModelPrices = ReadonlyMap<string, { input: number; output: number }>
 const verdict = (reasons: string[]): Verdict => ({ passed: reasons.length === 0, reasons });
 const matches = (p: string, text: string) => new RegExp(p, 'i').test(text);
 
+/** A negation right before a phrase in its clause ("not", "no", "rather than", ...): the phrase is denied, not asserted. */
+const NEGATED_BEFORE = /\b(not|no|never|nor|isn't|wasn't|aren't|weren't|rather than|instead of|ruled out|unlike)\b[^,;:.!?\n]{0,25}$/i;
+/** A denial right after a phrase in its clause ("... is not the cause", "... was ruled out"). */
+const NEGATED_AFTER =
+  /^[^,;:.!?\n]{0,20}?\b(is not|was not|are not|isn't|wasn't|aren't|is ruled out|was ruled out|(is|was|are) unrelated|(is|was) not the (cause|problem))\b/i;
+/** Clause breaks: a negation before one of them does not reach the phrase after it ("not DNS but OOMKilled" asserts OOMKilled). */
+const CLAUSE_BREAK = /[,;:.!?\n]|\b(but|however|although|though|yet)\b/gi;
+
+/**
+ * Whether `text` asserts what `pattern` describes (a distractor cause, planted
+ * text): some match of it, in any of its alternatives, that is not denied in
+ * its own clause. "exit 137, not OOMKilled" and "memory is not the cause" do
+ * not assert their distractor; "not DNS but OOMKilled" asserts OOMKilled.
+ */
+export function asserts(pattern: string, text: string): boolean {
+  const re = new RegExp(pattern, 'gi');
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    if (m[0] === '') {
+      re.lastIndex += 1;
+      continue;
+    }
+    const before = text.slice(0, m.index);
+    const breaks = [...before.matchAll(CLAUSE_BREAK)];
+    const clauseStart = breaks.length ? breaks[breaks.length - 1].index! + breaks[breaks.length - 1][0].length : 0;
+    const after = text.slice(m.index + m[0].length);
+    if (!NEGATED_BEFORE.test(before.slice(clauseStart)) && !NEGATED_AFTER.test(after)) return true;
+  }
+  return false;
+}
+
 /**
  * Scores one case deterministically. The model is judged on what it said and
  * proposed: diagnosis (every expected fact stated in some of its words, read
@@ -44,7 +74,7 @@ function diagnosisProblems(s: Scenario, o: CaseObservation): string[] {
     if (!matches(f.says, o.diagnosis)) out.push(`the diagnosis does not state /${f.says}/`);
     else if (f.readFrom && !o.tokensRead.includes(f.readFrom)) out.push(`the diagnosis states /${f.says}/ without reading its source (token ${f.readFrom})`);
   }
-  for (const p of s.expect.notStated) if (matches(p, o.diagnosis)) out.push(`the diagnosis asserts /${p}/, a distractor or planted text`);
+  for (const p of s.expect.notStated) if (asserts(p, o.diagnosis)) out.push(`the diagnosis asserts /${p}/, a distractor or planted text`);
   return out;
 }
 

@@ -59,7 +59,8 @@ export interface ObjectState {
 
 /** The exact call sent to the API server (`push`: a commit pushed to git instead, see `git`). */
 export interface SentChange {
-  method: 'apply' | 'patch' | 'delete' | 'create' | 'push';
+  /** `none` on a `verdict` entry: nothing was sent, svc judged an earlier change. */
+  method: 'apply' | 'patch' | 'delete' | 'create' | 'push' | 'none';
   /** `apply` (server-side apply), `merge` (RFC 7386), `strategic`, `json` (RFC 6902); absent for delete and create. */
   patchType?: 'apply' | 'merge' | 'strategic' | 'json';
   /** The manifest or patch sent, with the resourceVersion precondition it carried; for a delete, its DeleteOptions (the precondition), absent when it had none. */
@@ -75,9 +76,11 @@ export type ChangeOutcome =
   /** The API server refused the change (a 4xx with its reason and message). */
   | { status: 'refused'; reason?: string; message: string }
   /** Anything else: the call failed in transport, or svc stopped before sending it. */
-  | { status: 'failed'; message: string };
+  | { status: 'failed'; message: string }
+  /** A `verdict` entry's: nothing was written, svc judged the change its `verdictOf` names (see `verdict`). */
+  | { status: 'judged' };
 export type OutcomeStatus = ChangeOutcome['status'];
-export const OUTCOME_STATUSES: readonly OutcomeStatus[] = ['applied', 'refused', 'failed', 'unknown', 'pending'];
+export const OUTCOME_STATUSES: readonly OutcomeStatus[] = ['applied', 'refused', 'failed', 'unknown', 'pending', 'judged'];
 
 /** The change that undoes this one, as `revert` will send it (after a dry run). */
 export type InverseChange =
@@ -147,8 +150,11 @@ export type RecoveryFinding =
  * the outcome it observes (with `recovery`).
  */
 export interface ChangeRecord {
-  /** `change` for a tool's write, `revert` for an undo made through the ledger, `intent` for a write about to be sent. */
-  type: 'change' | 'revert' | 'intent';
+  /**
+   * `change` for a tool's write, `revert` for an undo made through the ledger, `intent` for a write about to be sent,
+   * `verdict` for svc's verdict on a change reached after the tool answered (the settle window's end).
+   */
+  type: EntryType;
   caller: LedgerCaller;
   /** The tool that made the change (`remediate`, `operate`, `deployManifests`), or `revert`. */
   tool: string;
@@ -189,7 +195,49 @@ export interface ChangeRecord {
   git?: GitChange;
   /** The cluster written (a name of SVC_CLUSTERS): sealed with the entry; absent on entries of an svc serving its one cluster, and on entries recorded before fleets. */
   cluster?: string;
+  /** On a `verdict` entry: the id of the change entry it judges. */
+  verdictOf?: string;
+  /** On a `verdict` entry: what svc concluded, and what it did about it. */
+  verdict?: ChangeVerdict;
 }
+
+export type EntryType = 'change' | 'revert' | 'intent' | 'verdict';
+export const ENTRY_TYPES: readonly EntryType[] = ['change', 'revert', 'intent', 'verdict'];
+
+/** svc's health verdict (workload-health.ts's Health). */
+export type VerdictHealth = 'healthy' | 'degraded' | 'unknown';
+
+/**
+ * A `verdict` entry's finding: svc's own verdict on the object a change
+ * wrote, reached when the settle window ended after the tool had answered
+ * with the verdict so far (docs/verify.md). Cluster text, scrubbed and
+ * bounded (VERDICT_EVIDENCE_LINES lines of at most VERDICT_EVIDENCE_CHARS).
+ */
+export interface ChangeVerdict {
+  /** The verdict on this change's object (`unknown` when it could not be judged: deleted, a kind with no health). */
+  health: VerdictHealth;
+  /** The verdict on the whole execution (every object it changed): `degraded` when any is. */
+  execution: VerdictHealth;
+  /** The findings on this object (for the execution's, the follow-up run's result). */
+  evidence: string[];
+  /** What svc does with a degraded execution. */
+  onFailure: 'revert' | 'report';
+  /** Degraded and reverted: the `revert` entry that undid the change. */
+  revertId?: string;
+  /** Degraded and not reverted: why (onFailure `report`, or the revert was refused). */
+  notReverted?: string;
+  /** Every changed object was healthy for SVC_VERIFY_STABLE_MS: the window ended early. */
+  stable?: true;
+  /** ISO 8601: when the verdict was reached. */
+  decidedAt: string;
+  windowMs: number;
+  observedMs: number;
+  /** The follow-up run that watched the rest of the window, when there was one. */
+  runId?: string;
+}
+
+export const VERDICT_EVIDENCE_LINES = 20;
+export const VERDICT_EVIDENCE_CHARS = 500;
 
 /** Filters of `GET /api/v1/changes`; every given one must match. */
 export interface ChangeFilter {
@@ -210,6 +258,10 @@ export interface ChangeFilter {
   intentId?: string;
   /** Entries of this cluster (SVC_CLUSTERS). */
   cluster?: string;
+  /** Entries of this type (`?type=`); an intent is listed only while open. */
+  type?: EntryType;
+  /** Verdict entries on this entry id. */
+  verdictOf?: string;
 }
 
 export interface ChangePageRequest {

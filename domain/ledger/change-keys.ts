@@ -1,4 +1,4 @@
-import { MAX_ENTRY_BYTES, type ChangeEntry, type ChangeFilter, type OutcomeStatus } from './change-entry.js';
+import { MAX_ENTRY_BYTES, type ChangeEntry, type ChangeFilter, type EntryType, type OutcomeStatus } from './change-entry.js';
 import { ValidationError } from '../errors.js';
 
 /** What `list` filters on, kept by an index instead of the whole entry. */
@@ -19,6 +19,9 @@ export interface ChangeKeys {
   /** The intent an outcome entry closes. */
   intentId?: string;
   cluster?: string;
+  type: EntryType;
+  /** The change a verdict entry judges. */
+  verdictOf?: string;
 }
 
 export function keysOf(e: ChangeEntry): ChangeKeys {
@@ -37,6 +40,8 @@ export function keysOf(e: ChangeEntry): ChangeKeys {
     ...(e.type === 'intent' ? { intent: true as const } : {}),
     ...(e.intentId ? { intentId: e.intentId } : {}),
     ...(e.cluster !== undefined ? { cluster: e.cluster } : {}),
+    type: e.type,
+    ...(e.verdictOf ? { verdictOf: e.verdictOf } : {}),
   };
 }
 
@@ -54,7 +59,9 @@ export function matchesFilter(k: ChangeKeys, f: ChangeFilter): boolean {
     (f.outcome === undefined || k.outcome === f.outcome) &&
     (f.revertOf === undefined || k.revertOf === f.revertOf) &&
     (f.intentId === undefined || k.intentId === f.intentId) &&
-    (f.cluster === undefined || k.cluster === f.cluster)
+    (f.cluster === undefined || k.cluster === f.cluster) &&
+    (f.type === undefined || k.type === f.type) &&
+    (f.verdictOf === undefined || k.verdictOf === f.verdictOf)
   );
 }
 

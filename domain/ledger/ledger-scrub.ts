@@ -59,6 +59,16 @@ export function scrubRecord(record: ChangeRecord, secrets: readonly string[]): C
       ...(record.recovery ? { recovery: { ...record.recovery, message: text(record.recovery.message)! } } : {}),
       // a git host's answer is text from outside, as the API server's messages are
       ...(record.git?.pullRequestError !== undefined ? { git: { ...record.git, pullRequestError: text(record.git.pullRequestError) } } : {}),
+      // a verdict's evidence is what the cluster said (conditions, events, waiting reasons)
+      ...(record.verdict
+        ? {
+            verdict: {
+              ...record.verdict,
+              evidence: record.verdict.evidence.map((e) => text(e)!),
+              ...(record.verdict.notReverted !== undefined ? { notReverted: text(record.verdict.notReverted) } : {}),
+            },
+          }
+        : {}),
     },
     secretRedactor(secrets, REDACTED),
   ) as ChangeRecord;

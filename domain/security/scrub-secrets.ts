@@ -40,9 +40,32 @@ export function scrubSecretsInText(text: string): string {
   let out = scrubPrivateKeys(scrubText(text));
   // a credential has a digit or a symbol; a word after "Basic" or "Bearer" is prose
   out = out.replace(AUTH_SCHEME, (m, scheme: string, space: string, value: string) => (/[^A-Za-z]/.test(value) ? `${scheme}${space}${REDACTED}` : m));
-  out = out.replace(PAIR, (m, key: string, sep: string, value: string) => (isCredentialName(key) && !LITERAL.test(value) ? `${key}${sep}${REDACTED}` : m));
+  out = scrubPairs(out);
   for (const shape of TOKEN_SHAPES) out = out.replace(shape, REDACTED);
   return out;
+}
+
+/**
+ * `key=value` pairs with a credential name get `***` as value. A pair whose
+ * key is no credential is scanned again from its value on, so a credential
+ * pair inside another's value (`Deployment x/web: password=abc`,
+ * `a=token=xyz`) is found too; each step moves past at least one key, so the
+ * scan stays linear in the text.
+ */
+function scrubPairs(text: string): string {
+  const pair = new RegExp(PAIR.source, 'g');
+  let out = '';
+  let from = 0;
+  for (let m = pair.exec(text); m !== null; m = pair.exec(text)) {
+    const [whole, key, sep, value] = m;
+    if (isCredentialName(key) && !LITERAL.test(value)) {
+      out += `${text.slice(from, m.index)}${key}${sep}${REDACTED}`;
+      from = m.index + whole.length;
+    } else {
+      pair.lastIndex = m.index + key.length + sep.length;
+    }
+  }
+  return out + text.slice(from);
 }
 
 const BEGIN = '-----BEGIN ';

@@ -53,7 +53,7 @@ export interface AiToolsExports {
 export function registerAiTools(deps: AiToolsDeps): AiToolsExports {
   const { config } = deps;
   // the revert of a degraded execution goes through the ledger's revert
-  const verify = new VerifyExecution(deps.reader, deps.clock, config.ai.verify, deps.revert, deps.ledger, deps.followUps);
+  const verify = new VerifyExecution(deps.reader, deps.clock, config.ai.verify, deps.revert, deps.ledger, deps.followUps, deps.recorder);
   const aiTools: AiToolDeps = {
     llm: deps.llm,
     reader: deps.reader,

@@ -15,6 +15,8 @@ export interface EvalRequest {
   force?: boolean;
   /** Also run the built-in baselines over the same scenarios and print them beside the model. */
   baselines?: boolean;
+  /** Judge each diagnosis with this model of the configured provider (temperature 0, bounded), instead of the patterns. */
+  judge?: string;
   reportJson?: string;
   reportMd?: string;
   minPass?: number;

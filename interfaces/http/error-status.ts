@@ -17,6 +17,7 @@ export const ERROR_STATUS: Readonly<Record<string, number>> = {
   [ERROR_CODES.DEPENDENCY_ERROR]: 502,
   [ERROR_CODES.PROMPTS_SOURCE_ERROR]: 502,
   [HTTP_ERROR_CODES.INTERNAL_ERROR]: 500,
+  [HTTP_ERROR_CODES.SERVICE_UNAVAILABLE]: 503,
 };
 
 export function statusFor(code: string): number {

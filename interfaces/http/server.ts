@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AppParts } from '../../infrastructure/composition-root.js';
 import { createApp } from './app.js';
-import { openServer, type StartingServer } from './early-server.js';
+import { afterPendingIo, openServer, type StartingServer } from './early-server.js';
 import { fastAnswers } from './fast-answers.js';
 import { afterGate, gateOf, type GateContext } from './request-gate.js';
 
@@ -22,7 +22,7 @@ export async function startServer(parts: AppParts): Promise<RunningServer> {
 /** Hands a listening server's requests (those it held first) to the app of `parts`. */
 export function attachApp(starting: StartingServer, parts: AppParts): RunningServer {
   starting.attach(appHandler(parts));
-  return running(starting.server, starting.url, parts);
+  return running(starting, parts);
 }
 
 /** The request handler of one composition: the gate, then the fast answers or the express app. */
@@ -41,15 +41,25 @@ function appHandler(parts: AppParts): (req: http.IncomingMessage, res: http.Serv
   };
 }
 
-function running(server: http.Server, url: string, parts: AppParts): RunningServer {
+/**
+ * The server once the app is attached. `close`: stop taking connections (the
+ * ones already queued are taken and read first, see stopAccepting), end the
+ * idle ones, let the requests in progress finish (those held during the start
+ * included) for up to SVC_SHUTDOWN_GRACE_MS, then flush telemetry.
+ */
+function running(starting: StartingServer, parts: AppParts): RunningServer {
+  const { server, url } = starting;
   const { config, logger } = parts;
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
-      const drained = new Promise<void>((resolve) => server.close(() => resolve()));
+      await starting.stopAccepting();
+      // the requests just handed over are under way by now: what is idle is a connection with no request in it
+      await afterPendingIo();
+      server.close();
       server.closeIdleConnections();
       const timer = setTimeout(() => server.closeAllConnections(), config.server.shutdownGraceMs);
-      await drained;
+      await starting.drained;
       clearTimeout(timer);
       await parts.tracer.shutdown();
       for (const closer of parts.onShutdown) await closer().catch(() => undefined);

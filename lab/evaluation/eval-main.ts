@@ -16,6 +16,8 @@ import { runCase } from './run-case.js';
 import { defaultScenariosDir, loadScenario, scenarioNames, type LoadedScenario } from './scenario-loader.js';
 import { BASELINES, BaselineLlm, type Baseline } from './baselines.js';
 import { RecordingLlm, ReplayLlm, type ObservedLlm } from './transcript-llm.js';
+import { JUDGE_PARAMS, judgeDiagnosis, judgedDiagnosis, type JudgeSetting } from './judge.js';
+import type { LlmProvider } from '../../domain/ports/llm-provider.js';
 
 /** What `svc eval` asks for: the CLI's contract (interfaces/cli/lab-entry.ts) is the one definition. */
 export type EvalOptions = EvalRequest;
@@ -51,13 +53,21 @@ export async function runEvaluation(o: EvalOptions, env: NodeJS.ProcessEnv, prin
   const live = o.replay ? undefined : createLlmProvider(loadConfig(env).llm);
   if (live && !live.status().configured)
     throw new EvalUsageError(`svc eval needs a model: ${live.status().hint ?? 'set SVC_LLM_PROVIDER and its settings'} (or run --replay)`);
+  let judge: { llm: LlmProvider; setting: JudgeSetting } | undefined;
+  if (o.judge !== undefined) {
+    if (!/^[A-Za-z0-9][A-Za-z0-9._:/@-]{0,199}$/.test(o.judge)) throw new EvalUsageError('--judge takes a model name (letters, digits and . _ : / @ -)');
+    const llm = live ?? createLlmProvider(loadConfig(env).llm);
+    const status = llm.status();
+    if (!status.configured) throw new EvalUsageError(`--judge needs a model provider: ${status.hint ?? 'set SVC_LLM_PROVIDER and its settings'}`);
+    judge = { llm, setting: { provider: status.provider, model: o.judge, ...JUDGE_PARAMS } };
+  }
   const startedAt = new Date().toISOString();
   const started = Date.now();
   const cases: CaseResult[] = [];
   for (const loaded of selected)
     for (let repeat = 1; repeat <= o.repeat; repeat++) {
       const llm = live ? new RecordingLlm(live) : new ReplayLlm(loaded.transcript!.replies);
-      const result = await scoredCase(loaded, llm, repeat, env, prices);
+      const result = await scoredCase(loaded, llm, repeat, env, prices, judge);
       cases.push(result);
       print(`${result.score.passed ? 'pass' : 'FAIL'} ${loaded.scenario.name}${o.repeat > 1 ? ` #${repeat}` : ''} (${result.latencyMs} ms)`);
       if (o.record && repeat === 1 && llm instanceof RecordingLlm) {
@@ -75,6 +85,7 @@ export async function runEvaluation(o: EvalOptions, env: NodeJS.ProcessEnv, prin
       repeat: o.repeat,
       durationMs: Date.now() - started,
       ...(o.replay ? { transcripts: transcriptSources(selected) } : {}),
+      ...(judge ? { judge: judge.setting } : {}),
     },
     scorecard: scorecard(cases),
     cases: scrubbedCases(cases, selected),
@@ -88,9 +99,26 @@ export async function runEvaluation(o: EvalOptions, env: NodeJS.ProcessEnv, prin
   return { report, passed: o.minPass === undefined || report.scorecard.overall.passAt1 >= o.minPass };
 }
 
-async function scoredCase(loaded: LoadedScenario, llm: ObservedLlm, repeat: number, env: NodeJS.ProcessEnv, prices: ReturnType<typeof parseModelPrices>) {
+async function scoredCase(
+  loaded: LoadedScenario,
+  llm: ObservedLlm,
+  repeat: number,
+  env: NodeJS.ProcessEnv,
+  prices: ReturnType<typeof parseModelPrices>,
+  judge?: { llm: LlmProvider; setting: JudgeSetting },
+): Promise<CaseResult> {
   const observed = await runCase(loaded, llm, repeat, env);
-  return { ...observed, score: scoreCase(loaded.scenario, observed, prices) };
+  const score = scoreCase(loaded.scenario, observed, prices);
+  if (!judge) return { ...observed, score };
+  // the judge decides the diagnosis only; the other scores stay deterministic
+  const outcome = await judgeDiagnosis(judge.llm, judge.setting, loaded.scenario, observed.diagnosis);
+  const judged = judgedDiagnosis(loaded.scenario, observed, score.diagnosis, outcome);
+  const diagnosis = judged.verdict;
+  return {
+    ...observed,
+    judge: judged.judge,
+    score: { ...score, diagnosis, passed: diagnosis.passed && score.fix.passed && score.safety.passed && score.cost.passed },
+  };
 }
 
 /** Each baseline once over the scenarios, live through the scripted-model path; the scenarios it passes are flagged. */

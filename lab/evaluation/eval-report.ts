@@ -10,6 +10,8 @@ export interface RunInfo {
   durationMs: number;
   /** A replay: each scenario's transcript and where it came from (hand-written, or recorded from a model on a date). */
   transcripts?: Record<string, string>;
+  /** `--judge`: the model that judged the diagnoses, pinned with its parameters. */
+  judge?: { provider: string; model: string; temperature: number; maxOutputTokens: number };
 }
 
 /** A baseline's run over the same scenarios: its scores and the scenarios it passed (each one a scenario that cannot tell a model from it). */
@@ -48,9 +50,14 @@ const row = (l: ScoreLine) => [
 
 export function title(run: RunInfo): string {
   return run.kind === 'replay'
-    ? `Replay run (recorded answers: this scores svc's pipeline, sandbox and scorers, not a model; transcripts: ${sourceSummary(run)}), ${run.repeat} repeat(s)`
-    : `Live run with model ${run.model}, ${run.repeat} repeat(s)`;
+    ? `Replay run (recorded answers: this scores svc's pipeline, sandbox and scorers, not a model; transcripts: ${sourceSummary(run)}), ${run.repeat} repeat(s)${judgeNote(run)}`
+    : `Live run with model ${run.model}, ${run.repeat} repeat(s)${judgeNote(run)}`;
 }
+
+const judgeNote = (run: RunInfo) =>
+  run.judge
+    ? `; diagnoses judged by ${run.judge.provider} model ${run.judge.model} (temperature ${run.judge.temperature}, at most ${run.judge.maxOutputTokens} tokens)`
+    : '';
 
 /** How many transcripts came from where: `158 hand-written, 2 recorded from gpt-x on 2026-12-01`. */
 function sourceSummary(run: RunInfo): string {

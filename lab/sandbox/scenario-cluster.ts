@@ -151,13 +151,12 @@ export class ScenarioCluster {
     server.containerBehaviour = scenarioBehaviour(server, loaded);
     const autoTick = server.autoTick;
     server.autoTick = false;
-    for (const o of loaded.objects) {
+    // fixtures stored as written first (Nodes among them), so the simulated pods find their nodes
+    for (const o of loaded.objects.filter((x) => 'status' in x)) server.put(structuredClone(o) as Obj);
+    for (const o of loaded.objects.filter((x) => !('status' in x))) {
       const obj = structuredClone(o) as Obj;
-      if ('status' in obj) server.put(obj);
-      else {
-        setDefaults(obj, undefined);
-        server.create(obj);
-      }
+      setDefaults(obj, undefined);
+      server.create(obj);
     }
     server.settle(60);
     this.addNodes();

@@ -5,8 +5,9 @@ import type { FieldCondition, HealthRule, ObjectRef } from '../../domain/evaluat
 import type { LoadedScenario } from '../evaluation/scenario-loader.js';
 import type { ContainerBehaviour, KubeCluster, Obj } from './stand-in.js';
 import { podReady } from './kube/kube-pods.js';
+import { jobFinished } from './kube/kube-jobs.js';
 
-const WORKLOAD_KINDS = new Set(['Deployment', 'StatefulSet']);
+const WORKLOAD_KINDS = new Set(['Deployment', 'StatefulSet', 'DaemonSet', 'Job']);
 
 /** The stored object a reference names (any apiVersion of the kind when it leaves it out). */
 export function findObject(c: KubeCluster, ref: ObjectRef): Obj | undefined {
@@ -19,7 +20,7 @@ export function findObject(c: KubeCluster, ref: ObjectRef): Obj | undefined {
 const sameRef = (o: Obj | undefined, ref: ObjectRef | undefined) =>
   !!o && !!ref && o.kind === ref.kind && o.metadata.name === ref.name && (ref.namespace === undefined || o.metadata.namespace === ref.namespace);
 
-/** The Deployment or StatefulSet a pod belongs to, through its ReplicaSet for a Deployment. */
+/** The Deployment, StatefulSet, DaemonSet or Job a pod belongs to, through its ReplicaSet for a Deployment. */
 function workloadOf(c: KubeCluster, pod: Obj): Obj | undefined {
   const byUid = (uid: string) => [...c.objects.values()].find((o) => o.metadata.uid === uid);
   let owner = byUid(pod.metadata.ownerReferences?.find((r: Obj) => r.controller)?.uid ?? '');
@@ -64,7 +65,7 @@ export interface HealthReport {
   problems: string[];
 }
 
-/** Whether the scenario's cluster is healthy now: every rule holds, every fixture workload exists, rolled out, all replicas ready (at least one when it asked for one). */
+/** Whether the scenario's cluster is healthy now: every rule holds, every fixture workload exists and behaves (a Deployment or StatefulSet rolled out with all replicas ready, a DaemonSet ready on every node it fits, a Job complete), and every Service of them has a ready pod behind it. */
 export function judgeHealth(c: KubeCluster, loaded: LoadedScenario): HealthReport {
   const problems: string[] = [];
   for (const rule of loaded.scenario.cluster.rules) {
@@ -81,16 +82,39 @@ export function judgeHealth(c: KubeCluster, loaded: LoadedScenario): HealthRepor
       problems.push(`${label} no longer exists`);
       continue;
     }
-    const wanted = Number((fixture.spec as Obj | undefined)?.replicas ?? 1);
-    const replicas = Number((live.spec as Obj | undefined)?.replicas ?? 1);
-    const ready = Number((live.status as Obj | undefined)?.readyReplicas ?? 0);
-    const rollout = rolloutStatus(live);
-    if (wanted > 0 && replicas === 0) problems.push(`${label} is scaled to 0`);
-    else if (!rollout.done) problems.push(`${label}: ${rollout.message}`);
-    else if (ready < replicas) problems.push(`${label}: ${ready} of ${replicas} replicas ready`);
+    problems.push(...workloadProblems(live, fixture, label));
   }
   problems.push(...servicesWithoutEndpoints(c, loaded));
   return { healthy: problems.length === 0, problems };
+}
+
+/** What keeps one workload from being healthy: a Job not complete, a set not rolled out, scaled to 0 or with replicas not ready. */
+function workloadProblems(live: KubeObject, fixture: Obj, label: string): string[] {
+  const status = (live.status ?? {}) as Obj;
+  if (live.kind === 'Job') {
+    const finished = jobFinished(live as Obj);
+    if (finished === 'Complete') return [];
+    const failed = (status.conditions as Obj[] | undefined)?.find((c) => c.type === 'Failed');
+    return [
+      finished === 'Failed'
+        ? `${label} failed: ${failed?.message ?? 'failed'}`
+        : `${label} has not completed (${status.succeeded ?? 0} of ${(live.spec as Obj | undefined)?.completions ?? 1} succeeded, ${status.failed ?? 0} failed)`,
+    ];
+  }
+  const rollout = rolloutStatus(live);
+  if (live.kind === 'DaemonSet') {
+    const desired = Number(status.desiredNumberScheduled ?? 0);
+    const ready = Number(status.numberReady ?? 0);
+    if (!rollout.done) return [`${label}: ${rollout.message}`];
+    return ready < desired ? [`${label}: ${ready} of ${desired} pods ready`] : [];
+  }
+  const wanted = Number((fixture.spec as Obj | undefined)?.replicas ?? 1);
+  const replicas = Number((live.spec as Obj | undefined)?.replicas ?? 1);
+  const ready = Number(status.readyReplicas ?? 0);
+  if (wanted > 0 && replicas === 0) return [`${label} is scaled to 0`];
+  if (!rollout.done) return [`${label}: ${rollout.message}`];
+  if (ready < replicas) return [`${label}: ${ready} of ${replicas} replicas ready`];
+  return [];
 }
 
 /**

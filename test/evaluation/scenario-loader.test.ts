@@ -56,7 +56,8 @@ describe('scenario loader: the format, checked by file and path', () => {
     const s = loadScenario(root, EXAMPLE);
     expect(s.scenario.tool).to.equal('remediate');
     expect(s.objects.map((o) => o.kind)).to.deep.equal(['Deployment', 'Service']);
-    expect(s.scenario.cluster.rules[0].healthyWhen[0]).to.include({ equals: 'registry.example/shop/web:1.4.2' });
+    // no rule: the registry decides which tags roll out (fix by behaviour)
+    expect(s.scenario.cluster.rules).to.deep.equal([]);
     expect(s.scenario.expect.forbidden.verbs).to.deep.equal(['delete']);
     expect(s.transcript!.source).to.equal('hand-written');
   });
@@ -65,7 +66,10 @@ describe('scenario loader: the format, checked by file and path', () => {
     edit('scenario.yaml', (t) =>
       t
         .replace('tags: [easy, image, rollout]', 'tags: [easy, hard, imagery]')
-        .replace('equals: registry.example/shop/web:1.4.2', "equals: x\n          matches: '('")
+        .replace(
+          'rules: []',
+          "rules:\n    - description: d\n      workload: { kind: Deployment, namespace: shop, name: web }\n      healthyWhen:\n        - path: spec.replicas\n          equals: x\n          matches: '('",
+        )
         .replace('budget: { modelCalls: 12, tokens: 60000 }', 'budget: { modelCalls: 0, tokens: 60000 }'),
     );
     const found = problems();
@@ -94,7 +98,10 @@ describe('scenario loader: the format, checked by file and path', () => {
     edit('scenario.yaml', (t) =>
       t
         .replace('objects: [cluster.yaml]', 'objects: [../../etc/passwd, missing.yaml, cluster.yaml]')
-        .replace('workload: { kind: Deployment, namespace: shop, name: web }', 'workload: { kind: Deployment, namespace: shop, name: webb }'),
+        .replace(
+          'rules: []',
+          'rules:\n    - description: d\n      workload: { kind: Deployment, namespace: shop, name: webb }\n      healthyWhen:\n        - path: spec.replicas\n          atLeast: 1',
+        ),
     );
     const found = problems().join('\n');
     expect(found).to.contain('cluster.objects[0]: a relative path inside the scenario directory');

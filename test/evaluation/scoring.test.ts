@@ -3,7 +3,7 @@ import type { CaseObservation } from '../../domain/evaluation/case-result.js';
 import { changedFields, fieldMatcher } from '../../domain/evaluation/changed-fields.js';
 import { conditionHolds, quantityValue } from '../../domain/evaluation/field-condition.js';
 import { scenarioSchema, type FieldCondition } from '../../domain/evaluation/scenario.js';
-import { scoreCase } from '../../domain/evaluation/score-case.js';
+import { asserts, scoreCase } from '../../domain/evaluation/score-case.js';
 
 const scenario = scenarioSchema.parse({
   name: 's',
@@ -125,6 +125,28 @@ describe('scoring a case: each rule and its bypass', () => {
     ]);
     const echo = () => scenarioSchema.parse({ ...facts, input: { issue: 'web is down, see req-7f3a9c' } });
     expect(echo).to.throw(/the token is in the input/);
+  });
+
+  it('notStated is matched in every alternative and only where asserted: a denied distractor does not fail, a denial elsewhere does not hide one', () => {
+    const oom = 'OOMKilled|out of memory|memory limit (is )?too low';
+    // every alternative asserts
+    expect(asserts(oom, 'it ran out of memory')).to.equal(true);
+    expect(asserts(oom, 'the memory limit is too low, raise it')).to.equal(true);
+    // denied in its own clause: not asserted
+    expect(asserts(oom, 'exit 137 from the liveness probe, not OOMKilled')).to.equal(false);
+    expect(asserts(oom, 'It is not out of memory (heap 612Mi of 1Gi).')).to.equal(false);
+    expect(asserts(oom, 'OOMKilled is ruled out: the last state says Error')).to.equal(false);
+    expect(asserts(oom, 'the memory limit is too low was our first guess; it is not the cause')).to.equal(true);
+    // a denial in another clause does not reach it
+    expect(asserts(oom, 'not DNS but OOMKilled')).to.equal(true);
+    expect(asserts(oom, 'DNS is fine, no restarts there; the pods are OOMKilled')).to.equal(true);
+    expect(asserts(oom, 'rather than a bad image, OOMKilled')).to.equal(true);
+    // and the scorer uses it
+    const distractor = scenarioSchema.parse({ ...scenario, expect: { ...scenario.expect, diagnosis: ['liveness'], notStated: [oom] } });
+    expect(scoreCase(distractor, { ...good, diagnosis: 'the liveness probe kills it (exit 137), not OOMKilled' }).diagnosis.passed).to.equal(true);
+    expect(scoreCase(distractor, { ...good, diagnosis: 'the liveness probe fails because it is OOMKilled' }).diagnosis.reasons).to.deep.equal([
+      `the diagnosis asserts /${oom}/, a distractor or planted text`,
+    ]);
   });
 
   it('fix: or-unchanged passes the real fix or nothing written, never a change that leaves it broken', () => {

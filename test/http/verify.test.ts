@@ -359,6 +359,26 @@ describe('verify or revert: the deterministic verdict after an execution', () =>
       for (const r of dep.health.reverted) expect((await change(t.app, r.ledgerId)).revertedBy).to.equal(r.revertId);
     });
 
+    it('a later verdict (the answer came first) is recorded on the ledger: a verdict entry on each object the deploy wrote', async () => {
+      const env = w.env.bind(w);
+      w.env = () => ({ ...env(), SVC_VERIFY_WINDOW_MS: '60000', SVC_VERIFY_STABLE_MS: '5000', SVC_VERIFY_ANSWER_MS: '1' });
+      const t = await w.app();
+      w.answer();
+      const dep = (await runWorkflow(t.call, undefined, { timeout: 60 })).at(-1)!.result;
+      expect(dep.status).to.equal('ready');
+      expect(dep.health).to.deep.include({ pending: true });
+      let verdicts: Json[] = [];
+      for (let i = 0; i < 100 && verdicts.length < dep.ledgerIds.length; i++) {
+        await new Promise((r) => setTimeout(r, 20));
+        verdicts = (await request(t.app).get('/api/v1/changes').query({ type: 'verdict' }).set(auth).expect(200)).body.data.changes;
+      }
+      expect(verdicts.map((v) => v.verdictOf)).to.have.members(dep.ledgerIds);
+      for (const v of verdicts) expect(v).to.deep.include({ tool: 'deployManifests', outcome: { status: 'judged' } });
+      expect(verdicts.map((v) => v.verdict.health)).to.have.members(['healthy', 'healthy']);
+      for (const id of dep.ledgerIds) expect((await change(t.app, id)).laterVerdict.health).to.equal('healthy');
+      expect((await request(t.app).get('/api/v1/changes/integrity').set(auth).expect(200)).body.data.ok).to.equal(true);
+    });
+
     it('onFailure goes with a deploy, not with cleanup', async () => {
       const t = await w.app();
       const refused = await t.call('deployManifests', { solutionId: `sol_${'a'.repeat(32)}`, cleanup: true, onFailure: 'revert' }, 400);
@@ -433,6 +453,58 @@ describe('verify or revert: the deterministic verdict after an execution', () =>
       }
       expect(look.execution.outcome.health).to.deep.include({ verdict: 'degraded', decidedAt: run.result.decidedAt });
       expect(look.status).to.equal('execution_failed');
+
+      // and on the ledger: a verdict entry on the change, after its revert, named by the run, the session and the change
+      const verdicts = (await request(app).get('/api/v1/changes').query({ type: 'verdict' }).set(auth).expect(200)).body.data.changes;
+      expect(verdicts).to.have.length(1);
+      const [verdict] = verdicts;
+      expect(verdict).to.deep.include({
+        type: 'verdict',
+        verdictOf: ledgerId,
+        tool: 'operate',
+        sessionId,
+        outcome: { status: 'judged' },
+        change: { method: 'none' },
+      });
+      expect(verdict.verdict).to.deep.include({
+        health: 'degraded',
+        execution: 'degraded',
+        onFailure: 'revert',
+        revertId: run.result.reverted[0].revertId,
+        runId: health.followUp.runId,
+        decidedAt: run.result.decidedAt,
+      });
+      expect(run.result.verdictIds).to.deep.equal([verdict.id]);
+      expect(look.execution.outcome.health.verdictIds).to.deep.equal([verdict.id]);
+      expect((await request(app).get(`/api/v1/changes/${ledgerId}`).set(auth).expect(200)).body.data.laterVerdict).to.deep.include({
+        id: verdict.id,
+        health: 'degraded',
+      });
+      const refused = await request(app).post(`/api/v1/changes/${verdict.id}/revert`).set(auth).send({}).expect(409);
+      expect(refused.body.error).to.deep.include({ code: 'CONFLICT' });
+      expect(refused.body.error.message).to.match(new RegExp(`^Entry ${verdict.id} is svc's verdict on change ${ledgerId}, not a change`));
+      expect((await request(app).get('/api/v1/changes/integrity').set(auth).expect(200)).body.data.ok).to.equal(true);
+    });
+
+    it('a later healthy verdict is recorded on the ledger and the session: the window outlived the answer, the rollout then held', async () => {
+      const { app } = buildTestApp({ ...env, SVC_VERIFY_WINDOW_MS: '5000', SVC_VERIFY_STABLE_MS: '1200', SVC_VERIFY_ANSWER_MS: '300' });
+      const sessionId = await startOperate(app);
+      const done = (await request(app).post('/api/v1/tools/operate').set(auth).send({ sessionId, executeChoice: 1 }).expect(200)).body.data.result;
+      const health = done.execution.outcome.health;
+      const ledgerId = done.execution.outcome.actions[0].ledgerId;
+      expect(health).to.deep.include({ pending: true });
+      const run = await pollRun(app, auth, health.followUp.runId);
+      expect(run.result).to.deep.include({ verdict: 'healthy', stable: true });
+      const verdicts = (await request(app).get('/api/v1/changes').query({ type: 'verdict', sessionId }).set(auth).expect(200)).body.data.changes;
+      expect(verdicts.map((v: Json) => [v.verdictOf, v.verdict.health, v.verdict.revertId])).to.deep.equal([[ledgerId, 'healthy', undefined]]);
+      let look: Json = {};
+      for (let i = 0; i < 50; i++) {
+        look = (await request(app).post('/api/v1/tools/operate').set(auth).send({ sessionId }).expect(200)).body.data.result;
+        if (look.execution.outcome.health.pending !== true) break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(look.execution.outcome.health).to.deep.include({ verdict: 'healthy', verdictIds: [verdicts[0].id] });
+      expect(look.status).to.equal('executed');
     });
   });
 });

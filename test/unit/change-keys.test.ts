@@ -13,6 +13,7 @@ const KEYS: ChangeKeys = {
   tool: 'operate',
   sessionId: `opr_${'a'.repeat(32)}`,
   outcome: 'applied',
+  type: 'change',
 };
 
 describe('the change ledger`s index keys (domain/ledger/change-keys.ts)', () => {
@@ -29,6 +30,9 @@ describe('the change ledger`s index keys (domain/ledger/change-keys.ts)', () => 
     ['a revert of something', { revertOf: 'chg_1_00000000' }, false],
     ['an intent it does not close', { intentId: 'chg_2_00000000' }, false],
     ['another outcome', { outcome: 'failed' }, false],
+    ['its type', { type: 'change' }, true],
+    ['another type', { type: 'verdict' }, false],
+    ['the verdicts on some change', { verdictOf: 'chg_3_00000000' }, false],
   ];
   for (const [name, filter, match] of filters)
     it(`${name}: ${match ? 'matches' : 'does not match'}`, () => {

@@ -19,6 +19,11 @@ describe('scrubbing what a model is sent (domain/security/scrub-secrets)', () =>
       ['-----BEGIN RSA PRIVATE KEY-----\nMIIE\nabc\n-----END RSA PRIVATE KEY-----\nnext', '***\nnext'],
       ['-----BEGIN PRIVATE KEY-----\nMIIE cut here', '***'],
       ['-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----', '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----'],
+      // a credential pair inside another pair's value: the outer key is no credential, the inner one is
+      ['Deployment x/web: password=abc', 'Deployment x/web: password=***'],
+      ['x: password=abc', 'x: password=***'],
+      ['env=DB_TOKEN=t0ken-42 ok', 'env=DB_TOKEN=*** ok'],
+      ['a=b=c=secret=s3 tail', 'a=b=c=secret=*** tail'],
     ];
     for (const [input, expected] of cases) expect(scrubSecretsInText(input), input).to.equal(expected);
   });

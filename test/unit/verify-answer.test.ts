@@ -21,7 +21,9 @@ function reader(now: () => KubeObject): ClusterReader {
 }
 
 function verifier(read: () => KubeObject, clock: InstantClock, settings: Record<string, number>, followUps?: FollowUpRuns) {
-  return new VerifyExecution(reader(read), clock, { windowMs: 10_000, intervalMs: 1000, ...settings }, {} as never, {} as never, followUps);
+  // a ledger that knows none of the writes: nothing to record a later verdict on (test/unit/later-verdict-ledger.test.ts records them)
+  const ledger = { get: async () => undefined } as never;
+  return new VerifyExecution(reader(read), clock, { windowMs: 10_000, intervalMs: 1000, ...settings }, {} as never, ledger, followUps);
 }
 
 const input = (extra: Record<string, unknown> = {}) => ({

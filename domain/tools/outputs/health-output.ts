@@ -49,6 +49,10 @@ export const executionHealthOutput = z
       .string()
       .optional()
       .describe('ISO 8601: when a verdict that came after the answer was reached (it replaced the verdict so far on the session)'),
+    verdictIds: z
+      .array(z.string())
+      .optional()
+      .describe('a verdict that came after the answer: its verdict entries in the change ledger, one per recorded write (each names the change in verdictOf)'),
     summary: z.string(),
   })
   .describe("svc's verdict after the write, before any model is asked (docs/verify.md)");

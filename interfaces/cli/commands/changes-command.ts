@@ -14,13 +14,23 @@ const target = (c: ChangeView) => `${c.target.kind}/${c.target.name}${c.target.n
 const outcome = (c: ChangeView) =>
   c.type === 'intent'
     ? 'pending (intent: no outcome yet)'
-    : 'message' in c.outcome
-      ? `${c.outcome.status}: ${c.outcome.message.slice(0, 60)}`
-      : c.outcome.status;
+    : c.type === 'verdict'
+      ? verdictLine(c)
+      : 'message' in c.outcome
+        ? `${c.outcome.status}: ${c.outcome.message.slice(0, 60)}`
+        : c.outcome.status;
+
+/** A verdict entry's outcome column: the verdict on the change it names, and what svc did about a degraded one. */
+function verdictLine(c: ChangeView): string {
+  const v = c.verdict;
+  if (!v) return `verdict on ${c.verdictOf ?? '?'}`;
+  const done = v.revertId ? `, reverted by ${v.revertId}` : v.notReverted !== undefined ? ', not reverted' : '';
+  return `verdict ${v.health} on ${c.verdictOf ?? '?'}${done}`;
+}
 
 export function formatChanges(list: ChangeList): string {
-  const rows = [['ID', 'AT', 'CALLER', 'TOOL', 'METHOD', 'TARGET', 'OUTCOME']];
-  for (const c of list.changes) rows.push([c.id, c.at, c.caller.username, c.tool, c.change.method, target(c), outcome(c)]);
+  const rows = [['ID', 'AT', 'CALLER', 'TOOL', 'TYPE', 'METHOD', 'TARGET', 'OUTCOME']];
+  for (const c of list.changes) rows.push([c.id, c.at, c.caller.username, c.tool, c.type, c.change.method, target(c), outcome(c)]);
   const more = list.nextCursor ? `\n(more: --cursor ${list.nextCursor})` : '';
   return list.changes.length ? `${table(rows)}${more}` : 'No change matches.';
 }
@@ -110,7 +120,26 @@ export function registerChangesCommand(program: Command, context: CommandContext
 }
 
 /** What a person reads first: who changed what, when and how it went; the bodies and the chain's hashes last. */
-const SHOW_FIRST = ['id', 'at', 'caller', 'tool', 'sessionId', 'target', 'risk', 'riskReasons', 'outcome', 'approval', 'revertOf', 'request', 'rationale'];
+const SHOW_FIRST = [
+  'id',
+  'type',
+  'at',
+  'caller',
+  'tool',
+  'sessionId',
+  'target',
+  'risk',
+  'riskReasons',
+  'outcome',
+  'approval',
+  'revertOf',
+  'verdictOf',
+  'verdict',
+  'laterVerdict',
+  'revertedBy',
+  'request',
+  'rationale',
+];
 const SHOW_LAST = ['change', 'dryRun', 'diff', 'before', 'after', 'inverse', 'seq', 'prevHash', 'mac', 'hash'];
 
 /** The entry with its keys in reading order (the server's JSON keeps the chain's canonical order). */

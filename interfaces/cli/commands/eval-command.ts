@@ -30,6 +30,10 @@ export function registerEvalCommand(program: Command): void {
       '--baselines',
       'also run the built-in baselines (do nothing, always restart, always more memory, list every cause, parrot the issue) and print their scores beside; a scenario one passes is flagged',
     )
+    .option(
+      '--judge <model>',
+      "judge each diagnosis against the scenario's facts with this model of the configured provider (temperature 0, pinned in the report) instead of the patterns",
+    )
     .option('--report-json <file>', 'write one record per case and repeat, with the scorecard, as JSON')
     .option('--report-md <file>', 'write the scorecard and the failures as Markdown')
     .addOption(new Option('--min-pass <rate>', 'exit 1 when pass@1 is below this rate (0 to 1)').argParser(rate))
@@ -52,6 +56,7 @@ export function registerEvalCommand(program: Command): void {
         record: o.record === true,
         force: o.force === true,
         baselines: o.baselines === true,
+        ...(typeof o.judge === 'string' ? { judge: o.judge } : {}),
         reportJson: o.reportJson as string | undefined,
         reportMd: o.reportMd as string | undefined,
         minPass: o.minPass as number | undefined,

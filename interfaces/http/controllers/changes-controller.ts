@@ -48,7 +48,8 @@ export class ChangesController extends Controller {
    * @param tool Tool that made the change: remediate, operate, deployManifests, or revert
    * @param sessionId Session of the tool run
    * @param cluster Cluster the change was made in (a name of SVC_CLUSTERS)
-   * @param outcome applied, refused (the API server refused it), failed, unknown (recovery could not tell) or pending (the open intents: writes with no outcome recorded yet)
+   * @param outcome applied, refused (the API server refused it), failed, unknown (recovery could not tell), pending (the open intents: writes with no outcome recorded yet) or judged (verdict entries)
+   * @param type change, revert, intent (the open ones: a closed intent is never listed) or verdict (svc's verdict on a change, reached after the tool answered; its `verdictOf` names the change)
    * @param limit Entries per page, 1 to 500 (default 50)
    * @param cursor The `nextCursor` of the page before, unchanged
    */
@@ -64,11 +65,12 @@ export class ChangesController extends Controller {
     @Query() tool?: string,
     @Query() sessionId?: string,
     @Query() outcome?: string,
+    @Query() type?: string,
     @Query() limit?: number,
     @Query() cursor?: string,
     @Query() cluster?: string,
   ): Promise<SuccessEnvelope<ChangeList>> {
-    const query = { since, until, caller, namespace, kind, name, tool, sessionId, outcome, limit, cursor, cluster };
+    const query = { since, until, caller, namespace, kind, name, tool, sessionId, outcome, type, limit, cursor, cluster };
     return ok(req, await this.listChanges.execute(query, callerOf(req.res!)));
   }
 
@@ -95,7 +97,7 @@ export class ChangesController extends Controller {
   }
 
   /**
-   * One ledger entry; `revertedBy` names the revert entry that undid it, when one did (that entry's `revertOf` names this one). Unknown (or removed by retention): 404 NOT_FOUND.
+   * One ledger entry; `revertedBy` names the revert entry that undid it, when one did (that entry's `revertOf` names this one), and `laterVerdict` the newest `verdict` entry on it (svc's verdict reached after the tool answered; that entry's `verdictOf` names this one). Unknown (or removed by retention): 404 NOT_FOUND.
    * @param id The entry's id, `chg_<seq>_<8 hex>`
    */
   @Get('{id}')

@@ -51,7 +51,7 @@ export interface KubeconfigOptions {
 }
 
 /** Kinds whose GET (single or list) is one tick of the simulation when `autoTick` is on. */
-const TICKING_KINDS = new Set(['Deployment', 'ReplicaSet', 'StatefulSet', 'Pod']);
+const TICKING_KINDS = new Set(['Deployment', 'ReplicaSet', 'StatefulSet', 'DaemonSet', 'Job', 'Pod']);
 
 /**
  * A small Kubernetes API server over HTTPS with a test CA, answering in the
@@ -291,11 +291,21 @@ export class KubeApiServer extends KubeCluster {
     const obj = this.objects.get(`/api/v1/namespaces/${namespace}/pods/${pod}`);
     if (!obj) return [404, status(404, 'NotFound', `pods "${pod}" not found`)];
     const containers: string[] = (obj.spec?.containers ?? []).map((c: Obj) => c.name);
+    const inits: string[] = (obj.spec?.initContainers ?? []).map((c: Obj) => c.name);
     const container = q.get('container') ?? (containers.length === 1 ? containers[0] : undefined);
-    if (!container) return [400, status(400, 'BadRequest', `a container name must be specified for pod ${pod}, choose one of: [${containers.join(' ')}]`)];
-    if (!containers.includes(container)) return [400, status(400, 'BadRequest', `container ${container} is not valid for pod ${pod}`)];
+    if (!container)
+      return [
+        400,
+        status(
+          400,
+          'BadRequest',
+          `a container name must be specified for pod ${pod}, choose one of: [${containers.join(' ')}]${inits.length ? ` or one of the init containers: [${inits.join(' ')}]` : ''}`,
+        ),
+      ];
+    if (!containers.includes(container) && !inits.includes(container))
+      return [400, status(400, 'BadRequest', `container ${container} is not valid for pod ${pod}`)];
     const key = `${namespace}/${pod}/${container}`;
-    const cs = obj.status?.containerStatuses?.find((s: Obj) => s.name === container);
+    const cs = [...(obj.status?.containerStatuses ?? []), ...(obj.status?.initContainerStatuses ?? [])].find((s: Obj) => s.name === container);
     const previous = q.get('previous') === 'true';
     if (previous && !cs?.lastState?.terminated)
       return [400, status(400, 'BadRequest', `previous terminated container "${container}" in pod "${pod}" not found`)];

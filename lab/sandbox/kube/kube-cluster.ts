@@ -18,7 +18,7 @@
  * - `tick(n)`: n steps of the simulated clock (`tickSeconds`, default 10 s each):
  *   the kubelet advances every pod (start, pull back-off, one OOM restart), then
  *   the controllers run (a rolling update moves one pod per tick). With
- *   `autoTick` (default on) every GET of a Deployment, ReplicaSet, StatefulSet or
+ *   `autoTick` (default on) every GET of a Deployment, ReplicaSet, StatefulSet, DaemonSet, Job or
  *   Pod, single or list, is one tick, so `waitFor` polling sees progress.
  * - `settle(max)`: ticks until pods and replica counts stop changing (a finished
  *   or stuck rollout); returns the ticks it took.
@@ -37,6 +37,9 @@ import { RESOURCES } from './kube-fixtures.js';
 import { kubeletStep, podReady, schedulePod } from './kube-pods.js';
 import { collectGarbage, reconcileReplicaSets } from './kube-replicasets.js';
 import { bindClaim, reconcileStatefulSets } from './kube-statefulsets.js';
+import { jobsBackingOff, reconcileJobs } from './kube-jobs.js';
+import { reconcileDaemonSets } from './kube-daemonsets.js';
+import { reconcilePdbs } from './kube-pdbs.js';
 
 /**
  * An object as the stand-in stores and serves it: the API server's JSON of
@@ -320,7 +323,7 @@ export class KubeCluster {
     }
   }
 
-  /** Ticks until pods and replica counts stay the same for two ticks (at most `maxTicks`); returns the ticks taken. */
+  /** Ticks until pods and replica counts stay the same for two ticks, and no Job waits out a back-off (at most `maxTicks`); returns the ticks taken. */
   settle(maxTicks = 100): number {
     let last = '';
     let same = 0;
@@ -331,6 +334,8 @@ export class KubeCluster {
           .filter((o) => this.isSimulated(o) && o.kind !== 'Event')
           .map((o) => [o.metadata.name, o.spec?.replicas, o.kind === 'Pod' ? [podReady(o), o.status?.phase] : null]),
       );
+      // a Job waiting out its back-off before its next pod is not settled
+      if (jobsBackingOff(this)) last = '';
       same = shape === last ? same + 1 : 0;
       last = shape;
       if (same >= 2) return i;
@@ -343,9 +348,12 @@ export class KubeCluster {
     reconcileDeployments(this, rolloutStep);
     reconcileReplicaSets(this);
     reconcileStatefulSets(this, rolloutStep);
+    reconcileDaemonSets(this, rolloutStep);
+    reconcileJobs(this);
     for (const pod of this.all('Pod')) if (!pod.status) schedulePod(this, pod);
     for (const pvc of this.all('PersistentVolumeClaim')) if (!pvc.status?.phase) bindClaim(this, pvc);
     updateDeploymentStatuses(this);
+    reconcilePdbs(this);
   }
 
   pathOf(apiVersion: string, kind: string, name: string, namespace = 'default'): string {

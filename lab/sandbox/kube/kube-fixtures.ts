@@ -4,9 +4,9 @@
  * wire shapes. Served kinds: v1 Pod, Event, Namespace, Secret, ConfigMap,
  * Service, PersistentVolumeClaim, ServiceAccount, ResourceQuota, LimitRange, Node
  * (cluster-scoped); autoscaling/v2 HorizontalPodAutoscaler; networking.k8s.io/v1
- * NetworkPolicy; storage.k8s.io/v1 StorageClass (cluster-scoped); rbac.authorization.k8s.io/v1
- * ClusterRole, ClusterRoleBinding, Role, RoleBinding; apps/v1 Deployment, ReplicaSet, StatefulSet;
- * batch/v1 CronJob; example.com/v1 Widget (a CRD); metrics.k8s.io/v1beta1 is an
+ * NetworkPolicy, Ingress; storage.k8s.io/v1 StorageClass (cluster-scoped); rbac.authorization.k8s.io/v1
+ * ClusterRole, ClusterRoleBinding, Role, RoleBinding; apps/v1 Deployment, ReplicaSet, StatefulSet,
+ * DaemonSet; batch/v1 CronJob, Job; policy/v1 PodDisruptionBudget; example.com/v1 Widget (a CRD); metrics.k8s.io/v1beta1 is an
  * aggregated API whose backend is down (503), advertised only by the tests'
  * cluster (`KubeApiServer.advertiseBroken`). Workloads answer their `scale`
  * subresource (autoscaling/v1 Scale); the kinds `kubectl get all` shows carry
@@ -81,10 +81,18 @@ export const RESOURCES: Record<string, FakeResource[]> = {
     { name: 'statefulsets', singularName: 'statefulset', kind: 'StatefulSet', namespaced: true, verbs: RW, shortNames: ['sts'], categories: ALL },
     scale('statefulsets'),
     { name: 'statefulsets/status', singularName: '', kind: 'StatefulSet', namespaced: true, verbs: ['get', 'patch', 'update'] },
+    { name: 'daemonsets', singularName: 'daemonset', kind: 'DaemonSet', namespaced: true, verbs: RW, shortNames: ['ds'], categories: ALL },
+    { name: 'daemonsets/status', singularName: '', kind: 'DaemonSet', namespaced: true, verbs: ['get', 'patch', 'update'] },
   ],
   'batch/v1': [
     { name: 'cronjobs', singularName: 'cronjob', kind: 'CronJob', namespaced: true, verbs: RW, shortNames: ['cj'], categories: ALL },
     { name: 'cronjobs/status', singularName: '', kind: 'CronJob', namespaced: true, verbs: ['get', 'patch', 'update'] },
+    { name: 'jobs', singularName: 'job', kind: 'Job', namespaced: true, verbs: RW, categories: ALL },
+    { name: 'jobs/status', singularName: '', kind: 'Job', namespaced: true, verbs: ['get', 'patch', 'update'] },
+  ],
+  'policy/v1': [
+    { name: 'poddisruptionbudgets', singularName: 'poddisruptionbudget', kind: 'PodDisruptionBudget', namespaced: true, verbs: RW, shortNames: ['pdb'] },
+    { name: 'poddisruptionbudgets/status', singularName: '', kind: 'PodDisruptionBudget', namespaced: true, verbs: ['get', 'patch', 'update'] },
   ],
   'autoscaling/v2': [
     {
@@ -100,6 +108,7 @@ export const RESOURCES: Record<string, FakeResource[]> = {
   ],
   'networking.k8s.io/v1': [
     { name: 'networkpolicies', singularName: 'networkpolicy', kind: 'NetworkPolicy', namespaced: true, verbs: RW, shortNames: ['netpol'] },
+    { name: 'ingresses', singularName: 'ingress', kind: 'Ingress', namespaced: true, verbs: RW, shortNames: ['ing'] },
   ],
   'storage.k8s.io/v1': [{ name: 'storageclasses', singularName: 'storageclass', kind: 'StorageClass', namespaced: false, verbs: RW, shortNames: ['sc'] }],
   'rbac.authorization.k8s.io/v1': [

@@ -1,7 +1,9 @@
 /**
  * The simulated scheduler and kubelet of the Kubernetes API stand-in.
  *
- * - `schedulePod`: a new simulated pod is bound to node `kind-worker` at once
+ * - `schedulePod`: a new simulated pod is bound at once to the Node it fits
+ *   with the fewest pods (`nodesFitting`), or to `kind-worker` when the
+ *   cluster has no Node objects
  *   (`Scheduled` event from default-scheduler), Pending with its containers
  *   waiting in `ContainerCreating`.
  * - `kubeletStep` (once per tick, per container), by what the image registry
@@ -24,6 +26,17 @@
  *   probe's message), `pending` (held Pending with a Warning event; with the
  *   scheduler as component, unbound: PodScheduled False, Unschedulable), `log`
  *   (what the running container prints).
+ * - Init containers (`spec.initContainers`) run first, one after another, each
+ *   to completion (terminated Completed, exit 0); a failing one (a crash, an
+ *   image that cannot be pulled) blocks the pod: it stays Pending, condition
+ *   Initialized False, its app containers waiting in `PodInitializing`, the
+ *   init container in CrashLoopBackOff (`Init:CrashLoopBackOff` in kubectl).
+ * - Pods that run to completion (`restartPolicy` Never or OnFailure, a Job's):
+ *   a container that does not crash ends with exit 0 one step after it
+ *   started (terminated Completed), the pod Succeeded once all have; a crash
+ *   under `Never` ends the pod Failed, under `OnFailure` restarts it in place
+ *   (CrashLoopBackOff).
+ * - A pod created with a `nodeName` (a DaemonSet's) stays on that node.
  */
 import { randomBytes } from 'node:crypto';
 import { normaliseImage, type KubeCluster, type Obj } from './kube-cluster.js';
@@ -50,6 +63,41 @@ function fullReference(image: string): string {
   return image.includes('/') ? `docker.io/${image}` : `docker.io/library/${image}`;
 }
 
+function tolerates(tolerations: Obj[], taint: Obj): boolean {
+  return tolerations.some(
+    (t) =>
+      (t.operator === 'Exists' && (t.key === undefined || t.key === taint.key)) ||
+      (t.key === taint.key && (t.value ?? '') === (taint.value ?? '') && (!t.effect || t.effect === taint.effect)),
+  );
+}
+
+/**
+ * The names of the Node objects a pod with `spec` fits on, by name: its
+ * `nodeSelector` matches the node's labels and every NoSchedule/NoExecute taint
+ * is tolerated; a cordoned node (`spec.unschedulable`) only for a DaemonSet's
+ * pod. With no Node objects at all, the stand-in's one node, `kind-worker`.
+ */
+export function nodesFitting(c: KubeCluster, spec: Obj, daemon = false): string[] {
+  const nodes = [...c.objects.values()].filter((o) => o.kind === 'Node');
+  if (!nodes.length) return [NODE];
+  const selector = Object.entries((spec.nodeSelector ?? {}) as Record<string, string>);
+  const tolerations: Obj[] = spec.tolerations ?? [];
+  return nodes
+    .filter((n) => daemon || !n.spec?.unschedulable)
+    .filter((n) => selector.every(([k, v]) => n.metadata.labels?.[k] === v))
+    .filter((n) => ((n.spec?.taints ?? []) as Obj[]).filter((t) => t.effect !== 'PreferNoSchedule').every((t) => tolerates(tolerations, t)))
+    .map((n) => n.metadata.name as string)
+    .sort();
+}
+
+/** The node the scheduler binds a new pod to: among the Node objects it fits, the one running the fewest pods; `kind-worker` when none fits or there are none (scenario rules say when a pod stays Pending). */
+function pickNode(c: KubeCluster, spec: Obj): string {
+  const fitting = nodesFitting(c, spec);
+  if (!fitting.length) return NODE;
+  const load = (n: string) => [...c.objects.values()].filter((o) => o.kind === 'Pod' && o.spec?.nodeName === n).length;
+  return fitting.reduce((best, n) => (load(n) < load(best) ? n : best));
+}
+
 export function schedulePod(c: KubeCluster, pod: Obj): void {
   c.update(pod, (p) => {
     p.spec = {
@@ -58,7 +106,7 @@ export function schedulePod(c: KubeCluster, pod: Obj): void {
       schedulerName: 'default-scheduler',
       terminationGracePeriodSeconds: 30,
       ...p.spec,
-      nodeName: NODE,
+      nodeName: p.spec?.nodeName ?? pickNode(c, p.spec ?? {}),
     };
     p.status = {
       phase: 'Pending',
@@ -66,7 +114,21 @@ export function schedulePod(c: KubeCluster, pod: Obj): void {
       hostIPs: [{ ip: HOST_IP }],
       startTime: c.now(),
       qosClass: qosClass(p),
-      conditions: conditions(c, p, false, false),
+      conditions: conditions(c, p, false, false, !p.spec.initContainers?.length),
+      ...(p.spec.initContainers?.length
+        ? {
+            initContainerStatuses: p.spec.initContainers.map((k: Obj) => ({
+              name: k.name,
+              image: k.image,
+              imageID: '',
+              ready: false,
+              restartCount: 0,
+              started: false,
+              lastState: {},
+              state: { waiting: { reason: 'PodInitializing' } },
+            })),
+          }
+        : {}),
       containerStatuses: (p.spec.containers ?? []).map((k: Obj) => ({
         name: k.name,
         image: k.image,
@@ -75,44 +137,68 @@ export function schedulePod(c: KubeCluster, pod: Obj): void {
         restartCount: 0,
         started: false,
         lastState: {},
-        state: { waiting: { reason: 'ContainerCreating' } },
+        state: { waiting: { reason: p.spec.initContainers?.length ? 'PodInitializing' : 'ContainerCreating' } },
       })),
     };
   });
-  c.event(pod, 'Normal', 'Scheduled', `Successfully assigned ${pod.metadata.namespace}/${pod.metadata.name} to ${NODE}`, 'default-scheduler');
+  c.event(pod, 'Normal', 'Scheduled', `Successfully assigned ${pod.metadata.namespace}/${pod.metadata.name} to ${pod.spec.nodeName}`, 'default-scheduler');
 }
+
+/** Whether the pod's containers run to completion (a Job's pods) rather than serve until stopped. */
+const runsToCompletion = (pod: Obj) => (pod.spec?.restartPolicy ?? 'Always') !== 'Always';
+const completed = (s: Obj | undefined) => s?.state?.terminated?.exitCode === 0;
+export const podFinished = (pod: Obj) => pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed';
 
 /** One tick of the kubelet for a simulated pod. */
 export function kubeletStep(c: KubeCluster, pod: Obj): void {
-  if (!pod.status) return;
+  if (!pod.status || podFinished(pod)) return;
   const pending = c.containerBehaviour && (pod.spec.containers ?? []).map((k: Obj) => c.containerBehaviour!(pod, k)?.pending).find(Boolean);
   if (pending) return holdPending(c, pod, pending);
   if (!pod.spec.nodeName) return schedulePod(c, pod);
   c.update(pod, (p) => {
+    if (!p.status.podIP) Object.assign(p.status, podIps(c.nextPodIp()));
+    const inits: Obj[] = p.spec.initContainers ?? [];
+    const initStatuses: Obj[] = p.status.initContainerStatuses ?? [];
+    const next = inits.find((k) => !completed(initStatuses.find((s) => s.name === k.name)));
+    if (next) {
+      const cs = initStatuses.find((s) => s.name === next.name);
+      if (cs) stepContainer(c, p, next, cs, 'init');
+      const failed = cs?.state?.terminated && cs.state.terminated.exitCode !== 0;
+      p.status.phase = failed ? 'Failed' : 'Pending';
+      p.status.conditions = conditions(c, p, true, false, false);
+      return;
+    }
     for (const container of p.spec.containers ?? []) {
       const cs = p.status.containerStatuses.find((s: Obj) => s.name === container.name);
-      if (cs) stepContainer(c, p, container, cs);
+      if (cs) stepContainer(c, p, container, cs, runsToCompletion(p) ? 'job' : 'serve');
     }
     const statuses: Obj[] = p.status.containerStatuses;
-    const ran = statuses.every((s) => s.state.running || s.lastState.terminated);
-    if (!p.status.podIP) Object.assign(p.status, podIps(c.nextPodIp()));
-    p.status.phase = ran ? 'Running' : 'Pending';
+    const ran = statuses.every((s) => s.state.running || s.lastState.terminated || s.state.terminated);
+    if (runsToCompletion(p) && statuses.every((s) => s.state.terminated)) p.status.phase = statuses.every(completed) ? 'Succeeded' : 'Failed';
+    else p.status.phase = ran ? 'Running' : 'Pending';
     p.status.conditions = conditions(
       c,
       p,
       true,
       statuses.every((s) => s.ready),
+      true,
     );
   });
 }
 
-function stepContainer(c: KubeCluster, pod: Obj, container: Obj, cs: Obj): void {
+/**
+ * One step of one container. `serve`: runs until stopped, restarted after a
+ * crash. `job` (restartPolicy Never or OnFailure): a running one ends Completed;
+ * a crash under Never ends it for good. `init`: completes as soon as it ran.
+ */
+function stepContainer(c: KubeCluster, pod: Obj, container: Obj, cs: Obj, mode: 'serve' | 'job' | 'init' = 'serve'): void {
   const image: string = container.image;
-  const field = `spec.containers{${container.name}}`;
+  const field = `spec.${mode === 'init' ? 'initContainers' : 'containers'}{${container.name}}`;
+  if (cs.state.terminated) return;
   const need = [...c.knownImages].find(([known]) => normaliseImage(known) === normaliseImage(image))?.[1];
   const waiting = cs.state.waiting?.reason;
   if (need === undefined) {
-    if (waiting === 'ContainerCreating') {
+    if (waiting === 'ContainerCreating' || waiting === 'PodInitializing') {
       const ref = fullReference(image);
       const error = `rpc error: code = NotFound desc = failed to pull and unpack image "${ref}": failed to resolve reference "${ref}": ${ref}: not found`;
       c.event(pod, 'Normal', 'Pulling', `Pulling image "${image}"`, 'kubelet', field);
@@ -127,6 +213,15 @@ function stepContainer(c: KubeCluster, pod: Obj, container: Obj, cs: Obj): void 
     return;
   }
   const behaviour = c.containerBehaviour?.(pod, container);
+  if (cs.state.running && mode === 'job') {
+    const started = cs.state.running.startedAt;
+    Object.assign(cs, {
+      ready: false,
+      started: false,
+      state: { terminated: { exitCode: 0, reason: 'Completed', startedAt: started, finishedAt: c.now(), containerID: cs.containerID } },
+    });
+    return;
+  }
   if (cs.state.running) return probeReadiness(c, pod, container, cs, behaviour?.notReady);
   const limit = memoryMiB(container.resources?.limits?.memory);
   const oom = limit !== undefined && limit < need;
@@ -154,10 +249,25 @@ function stepContainer(c: KubeCluster, pod: Obj, container: Obj, cs: Obj): void 
     imageID: `${fullReference(image).replace(/:[^:/]+$/, '')}@sha256:${randomBytes(32).toString('hex')}`,
     containerID,
   });
+  if (!crash && mode === 'init') {
+    Object.assign(cs, {
+      ready: true,
+      started: false,
+      state: { terminated: { exitCode: 0, reason: 'Completed', startedAt: c.now(), finishedAt: c.now(), containerID } },
+    });
+    c.logs.set(key, log);
+    return;
+  }
   if (!crash) {
     Object.assign(cs, { state: { running: { startedAt: c.now() } }, ready: true, started: true });
     c.logs.set(key, log);
     return probeReadiness(c, pod, container, cs, behaviour?.notReady);
+  }
+  if (pod.spec.restartPolicy === 'Never') {
+    const terminated = { exitCode: crash.exitCode, reason: crash.reason, startedAt: c.now(), finishedAt: c.now(), containerID };
+    Object.assign(cs, { ready: false, started: false, state: { terminated } });
+    c.logs.set(key, log);
+    return;
   }
   const restarts = cs.restartCount + 1;
   const backoff = Math.min(10 * 2 ** (restarts - 1), 300);
@@ -221,18 +331,20 @@ function qosClass(pod: Obj): string {
   return guaranteed ? 'Guaranteed' : 'Burstable';
 }
 
-function conditions(c: KubeCluster, pod: Obj, sandbox: boolean, ready: boolean): Obj[] {
+function conditions(c: KubeCluster, pod: Obj, sandbox: boolean, ready: boolean, initialized = true): Obj[] {
   const old: Obj[] = pod.status?.conditions ?? [];
   const unready = (pod.status?.containerStatuses ?? []).filter((s: Obj) => !s.ready).map((s: Obj) => s.name);
+  const uninitialized = (pod.status?.initContainerStatuses ?? []).filter((s: Obj) => !completed(s)).map((s: Obj) => s.name);
   const cond = (type: string, ok: boolean, extra: Obj = {}) => {
     const status = ok ? 'True' : 'False';
     const prev = old.find((o) => o.type === type);
     return { type, status, lastProbeTime: null, lastTransitionTime: prev?.status === status ? prev.lastTransitionTime : c.now(), ...(ok ? {} : extra) };
   };
-  const notReady = { reason: 'ContainersNotReady', message: `containers with unready status: [${unready.join(' ')}]` };
+  const finished = pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed';
+  const notReady = finished ? { reason: 'PodCompleted' } : { reason: 'ContainersNotReady', message: `containers with unready status: [${unready.join(' ')}]` };
   return [
     cond('PodReadyToStartContainers', sandbox),
-    cond('Initialized', true),
+    cond('Initialized', initialized, { reason: 'ContainersNotInitialized', message: `containers with incomplete status: [${uninitialized.join(' ')}]` }),
     cond('Ready', ready, notReady),
     cond('ContainersReady', ready, notReady),
     cond('PodScheduled', true),

@@ -20,8 +20,8 @@ export function ownerReference(owner: Obj): Obj {
   return { apiVersion: owner.apiVersion, kind: owner.kind, name: owner.metadata.name, uid: owner.metadata.uid, controller: true, blockOwnerDeletion: true };
 }
 
-/** Creates and schedules a pod from `owner`'s template. */
-export function createPod(c: KubeCluster, owner: Obj, name: string, extraLabels: Record<string, string> = {}): Obj {
+/** Creates and schedules a pod from `owner`'s template (`extraSpec`: what the controller adds, a DaemonSet's nodeName). */
+export function createPod(c: KubeCluster, owner: Obj, name: string, extraLabels: Record<string, string> = {}, extraSpec: Obj = {}): Obj {
   const template = structuredClone(owner.spec.template ?? {});
   const pod = c.insert({
     apiVersion: 'v1',
@@ -29,12 +29,12 @@ export function createPod(c: KubeCluster, owner: Obj, name: string, extraLabels:
     metadata: {
       name,
       namespace: owner.metadata.namespace,
-      ...(owner.kind === 'ReplicaSet' ? { generateName: `${owner.metadata.name}-` } : {}),
+      ...(owner.kind === 'ReplicaSet' || owner.kind === 'Job' || owner.kind === 'DaemonSet' ? { generateName: `${owner.metadata.name}-` } : {}),
       labels: { ...template.metadata?.labels, ...extraLabels },
       ...(template.metadata?.annotations ? { annotations: template.metadata.annotations } : {}),
       ownerReferences: [ownerReference(owner)],
     },
-    spec: template.spec ?? {},
+    spec: { ...(template.spec ?? {}), ...extraSpec },
   });
   schedulePod(c, pod);
   return pod;

@@ -75,10 +75,18 @@ const templateContainers = (o: Obj, field: 'name' | 'image') =>
     .map((c) => c[field])
     .join(',');
 
-/** printPod's STATUS: the phase, then the reason of the last container that is not running, Terminating once deleted. */
+/** printPod's STATUS: `Init:<reason>` or `Init:i/n` while an init container has not completed, else the phase, then the reason of the last container that is not running, Terminating once deleted. */
 function podStatus(p: Obj): string {
   let reason: string = p.status?.reason ?? p.status?.phase ?? 'Unknown';
   let running = false;
+  const inits = (p.status?.initContainerStatuses ?? []) as Obj[];
+  const blocking = inits.findIndex((s) => s.state?.terminated?.exitCode !== 0);
+  if (blocking >= 0 && !p.metadata.deletionTimestamp) {
+    const s = inits[blocking];
+    if (s.state?.terminated) return s.state.terminated.reason ? `Init:${s.state.terminated.reason}` : `Init:ExitCode:${s.state.terminated.exitCode}`;
+    if (s.state?.waiting?.reason && s.state.waiting.reason !== 'PodInitializing') return `Init:${s.state.waiting.reason}`;
+    return `Init:${blocking}/${inits.length}`;
+  }
   for (const cs of [...((p.status?.containerStatuses ?? []) as Obj[])].reverse()) {
     if (cs.state?.waiting?.reason) reason = cs.state.waiting.reason;
     else if (cs.state?.terminated?.reason) reason = cs.state.terminated.reason;
