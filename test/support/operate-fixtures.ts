@@ -1,4 +1,11 @@
+import { Operate, type OperateDeps } from '../../application/operations/operate.js';
 import type { KubeObject } from '../../domain/cluster/kube-types.js';
+import { FakeCluster } from '../fakes/fake-cluster.js';
+import { FakeLlm, type FakeReply } from '../fakes/fake-llm.js';
+import { FakeSessionStore } from '../fakes/fake-session-store.js';
+import { openSafety } from '../fakes/null-safety.js';
+import { FakeClock } from './fake-clock.js';
+import { RecordingTracer } from './recording-tracer.js';
 
 /** A Deployment as the API server returns it (server metadata, a settled status). */
 export function deployment(over: { name?: string; namespace?: string; replicas?: number; image?: string } = {}): KubeObject {
@@ -77,4 +84,24 @@ export function webManifest(replicas = 2): Record<string, unknown> {
       template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'web', image: 'nginx:1.27', ports: [{ containerPort: 80 }] }] } },
     },
   };
+}
+
+/** Operate on fake ports: a cluster holding `deployment()`, a model answering `script`, the open safety null objects; `over` replaces any port. */
+export function operateOnFakes(script: FakeReply[], over: Partial<OperateDeps> = {}) {
+  const clock = new FakeClock();
+  const cluster = new FakeCluster().put(deployment());
+  const llm = new FakeLlm(script);
+  const sessions = new FakeSessionStore({ clock });
+  const deps: OperateDeps = {
+    llm,
+    reader: cluster,
+    writer: cluster,
+    sessions,
+    tracer: new RecordingTracer(),
+    clock,
+    limits: { timeoutMs: 5000, maxTokens: 1_000_000 },
+    ...openSafety(cluster),
+    ...over,
+  };
+  return { clock, cluster, llm, sessions, operate: new Operate(deps) };
 }

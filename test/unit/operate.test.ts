@@ -1,16 +1,10 @@
 import { expect } from 'chai';
-import { Operate, type OperateDeps } from '../../application/operations/operate.js';
 import type { OperationView } from '../../application/operations/operation-view.js';
 import type { KubeObject } from '../../domain/cluster/kube-types.js';
 import { DomainError, ValidationError } from '../../domain/errors.js';
 import type { LlmProvider } from '../../domain/ports/llm-provider.js';
-import { FakeCluster } from '../fakes/fake-cluster.js';
-import { FakeLlm, type FakeReply } from '../fakes/fake-llm.js';
-import { FakeSessionStore } from '../fakes/fake-session-store.js';
-import { openSafety } from '../fakes/null-safety.js';
-import { FakeClock } from '../support/fake-clock.js';
-import { deployment, planJson, rolledOut, scaleWeb } from '../support/operate-fixtures.js';
-import { RecordingTracer } from '../support/recording-tracer.js';
+import { FakeLlm } from '../fakes/fake-llm.js';
+import { deployment, operateOnFakes, planJson, rolledOut, scaleWeb } from '../support/operate-fixtures.js';
 import { rejection } from '../support/rejection.js';
 
 const getWeb = { toolCalls: [{ name: 'get_resource', arguments: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', namespace: 'x' } }] };
@@ -18,24 +12,7 @@ const getWeb = { toolCalls: [{ name: 'get_resource', arguments: { apiVersion: 'a
 /** A controller that finishes every Deployment rollout at once. */
 const settles = (o: KubeObject): KubeObject => (o.kind === 'Deployment' ? { ...o, status: rolledOut((o.spec as { replicas: number }).replicas, 3) } : o);
 
-function setup(script: FakeReply[], over: Partial<OperateDeps> = {}) {
-  const clock = new FakeClock();
-  const cluster = new FakeCluster().put(deployment());
-  const llm = new FakeLlm(script);
-  const sessions = new FakeSessionStore({ clock });
-  const deps: OperateDeps = {
-    llm,
-    reader: cluster,
-    writer: cluster,
-    sessions,
-    tracer: new RecordingTracer(),
-    clock,
-    limits: { timeoutMs: 5000, maxTokens: 1_000_000 },
-    ...openSafety(cluster),
-    ...over,
-  };
-  return { clock, cluster, llm, sessions, operate: new Operate(deps) };
-}
+const setup = operateOnFakes;
 
 describe('Operate (application/operations) on fake ports', () => {
   it('start: reads the live state, proposes the change with kubectl, risk, dry run and diff, and writes nothing', async () => {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { Operate, OPERATE_GRAMMAR } from '../../application/operations/operate.js';
+import { OPERATE_GRAMMAR } from '../../application/operations/operate.js';
 import { Remediate, REMEDIATE_GRAMMAR } from '../../application/remediation/remediate.js';
 import { dispatchSessionCall, parseSessionCall, type ApprovalSessionTool, type SessionToolInput } from '../../application/sessions/session-dispatch.js';
 import { identityId, rolesUpTo, type Caller } from '../../domain/auth/caller.js';
@@ -12,7 +12,7 @@ import { FakeLlm } from '../fakes/fake-llm.js';
 import { FakeSessionStore } from '../fakes/fake-session-store.js';
 import { openSafety } from '../fakes/null-safety.js';
 import { FakeClock } from '../support/fake-clock.js';
-import { deployment, planJson, scaleWeb } from '../support/operate-fixtures.js';
+import { operateOnFakes, planJson, scaleWeb } from '../support/operate-fixtures.js';
 import { RecordingTracer } from '../support/recording-tracer.js';
 import { rejection } from '../support/rejection.js';
 import { analysisAnswer, webDeployment } from '../support/remediation-fixtures.js';
@@ -183,19 +183,7 @@ describe('stopping twice answers the same in every session tool', () => {
   });
 
   it('operate: the second stop answers 200 with the same view as the first, storing nothing', async () => {
-    const clock = new FakeClock();
-    const cluster = new FakeCluster().put(deployment());
-    const sessions = new FakeSessionStore({ clock });
-    const operate = new Operate({
-      llm: new FakeLlm(['ok', planJson([scaleWeb(5)])]),
-      reader: cluster,
-      writer: cluster,
-      sessions,
-      tracer: new RecordingTracer(),
-      clock,
-      limits: { timeoutMs: 5000, maxTokens: 1_000_000 },
-      ...openSafety(cluster),
-    });
+    const { clock, cluster, operate } = operateOnFakes(['ok', planJson([scaleWeb(5)])]);
     const { sessionId } = await operate.execute({ intent: 'scale web to 5' });
     const first = await operate.execute({ sessionId, executeChoice: 2 });
     clock.advance(60_000);

@@ -1,5 +1,4 @@
 import { expect } from 'chai';
-import { Operate } from '../../application/operations/operate.js';
 import { GetSession } from '../../application/sessions/get-session.js';
 import { ListSessions, MAX_SESSION_PAGE } from '../../application/sessions/list-sessions.js';
 import { actorIn, callerIn, ownedBy, planUnderApproval, requireSessionRead } from '../../application/sessions/session-access.js';
@@ -9,13 +8,7 @@ import type { DomainError } from '../../domain/errors.js';
 import { MAX_SESSIONS_EXAMINED } from '../../domain/ports/session-store.js';
 import { collectSessionPage, inOrder } from '../../domain/sessions/session-page.js';
 import type { Session } from '../../domain/sessions/session.js';
-import { FakeCluster } from '../fakes/fake-cluster.js';
-import { FakeLlm } from '../fakes/fake-llm.js';
-import { FakeSessionStore } from '../fakes/fake-session-store.js';
-import { openSafety } from '../fakes/null-safety.js';
-import { FakeClock } from '../support/fake-clock.js';
-import { deployment, planJson, scaleWeb } from '../support/operate-fixtures.js';
-import { RecordingTracer } from '../support/recording-tracer.js';
+import { operateOnFakes, planJson, scaleWeb } from '../support/operate-fixtures.js';
 import { rejection } from '../support/rejection.js';
 
 const person = (name: string, role: Role): Caller => ({
@@ -33,19 +26,7 @@ const ctx = (caller: Caller) => ({ requestId: 'req-1', caller });
 
 /** Three operation sessions, two by alice and one by bob, a minute apart; alice's second is stopped. */
 async function setup() {
-  const clock = new FakeClock();
-  const cluster = new FakeCluster().put(deployment());
-  const sessions = new FakeSessionStore({ clock });
-  const operate = new Operate({
-    llm: new FakeLlm([1, 2, 3].flatMap(() => ['ok', planJson([scaleWeb(5)])])),
-    reader: cluster,
-    writer: cluster,
-    sessions,
-    tracer: new RecordingTracer(),
-    clock,
-    limits: { timeoutMs: 5000, maxTokens: 1_000_000 },
-    ...openSafety(cluster),
-  });
+  const { clock, sessions, operate } = operateOnFakes([1, 2, 3].flatMap(() => ['ok', planJson([scaleWeb(5)])]));
   const a1 = await operate.execute({ intent: 'scale web to 5' }, ctx(ALICE));
   clock.advance(60_000);
   const b1 = await operate.execute({ intent: 'scale api to 5' }, ctx(BOB));

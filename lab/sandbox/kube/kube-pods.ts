@@ -115,33 +115,16 @@ export function schedulePod(c: KubeCluster, pod: Obj): void {
       startTime: c.now(),
       qosClass: qosClass(p),
       conditions: conditions(c, p, false, false, !p.spec.initContainers?.length),
-      ...(p.spec.initContainers?.length
-        ? {
-            initContainerStatuses: p.spec.initContainers.map((k: Obj) => ({
-              name: k.name,
-              image: k.image,
-              imageID: '',
-              ready: false,
-              restartCount: 0,
-              started: false,
-              lastState: {},
-              state: { waiting: { reason: 'PodInitializing' } },
-            })),
-          }
-        : {}),
-      containerStatuses: (p.spec.containers ?? []).map((k: Obj) => ({
-        name: k.name,
-        image: k.image,
-        imageID: '',
-        ready: false,
-        restartCount: 0,
-        started: false,
-        lastState: {},
-        state: { waiting: { reason: p.spec.initContainers?.length ? 'PodInitializing' : 'ContainerCreating' } },
-      })),
+      ...(p.spec.initContainers?.length ? { initContainerStatuses: p.spec.initContainers.map((k: Obj) => waitingStatus(k, 'PodInitializing')) } : {}),
+      containerStatuses: (p.spec.containers ?? []).map((k: Obj) => waitingStatus(k, p.spec.initContainers?.length ? 'PodInitializing' : 'ContainerCreating')),
     };
   });
   c.event(pod, 'Normal', 'Scheduled', `Successfully assigned ${pod.metadata.namespace}/${pod.metadata.name} to ${pod.spec.nodeName}`, 'default-scheduler');
+}
+
+/** A container's status before it starts: waiting for `reason`. */
+function waitingStatus(k: Obj, reason: string): Obj {
+  return { name: k.name, image: k.image, imageID: '', ready: false, restartCount: 0, started: false, lastState: {}, state: { waiting: { reason } } };
 }
 
 /** Whether the pod's containers run to completion (a Job's pods) rather than serve until stopped. */
