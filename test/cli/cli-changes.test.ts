@@ -24,8 +24,8 @@ describe('svc changes list|show|verify', function () {
     const run = await runCli(['changes', 'list', '--namespace', 'shop', '--limit', '1'], env);
     expect(run.code, run.stderr).to.equal(0);
     const [header, row, more] = run.stdout.trim().split('\n');
-    expect(header).to.match(/^ID\s+AT\s+CALLER\s+TOOL\s+METHOD\s+TARGET\s+OUTCOME$/);
-    expect(row).to.match(/^chg_3_\S+\s+2026-01-01T00:00:00.000Z\s+alice\s+operate\s+patch\s+ConfigMap\/settings -n shop\s+applied$/);
+    expect(header).to.match(/^ID\s+AT\s+CALLER\s+TOOL\s+TYPE\s+METHOD\s+TARGET\s+OUTCOME$/);
+    expect(row).to.match(/^chg_3_\S+\s+2026-01-01T00:00:00.000Z\s+alice\s+operate\s+change\s+patch\s+ConfigMap\/settings -n shop\s+applied$/);
     expect(more).to.match(/^\(more: --cursor \S+\)$/);
     const next = await runCli(['changes', 'list', '--namespace', 'shop', '--cursor', more.slice(16, -1), '-o', 'json'], env);
     expect(JSON.parse(next.stdout).changes.map((c: { seq: number }) => c.seq)).to.deep.equal([1]);

@@ -30,7 +30,7 @@ for (const provider of suiteProviders('anthropic'))
       expect(rec.solutions).to.have.length(1);
       expect(rec.solutions[0].resources.map((r: Json) => r.kind)).to.deep.equal(['Deployment', 'Service']);
       expect(rec.solutions[0].droppedResources).to.deep.equal([
-        { kind: 'Ingress', apiVersion: 'networking.k8s.io/v1', reason: 'this cluster does not serve that kind' },
+        { kind: 'HTTPRoute', apiVersion: 'gateway.networking.k8s.io/v1', reason: 'this cluster does not serve that kind' },
       ]);
       expect(rec.solutions[0]).to.deep.include({ patternsApplied: ['web-tier'], policiesRespected: ['max-replicas'] });
       expect(s.chat.requests[0].messages[1].content).to.include('web-tier').and.include('max-replicas').and.include('apps/v1 StatefulSet');

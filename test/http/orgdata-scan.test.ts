@@ -20,7 +20,7 @@ import {
 import { pollRun } from '../support/same-run.js';
 import { auth, buildTestApp, type TestApp } from '../support/test-app.js';
 
-// the stand-in's own kinds (23) and five more served through its intercept hook
+// the stand-in's own kinds (27) and five more served through its intercept hook
 const DOZEN = [
   'Pod',
   'Event',
@@ -44,6 +44,10 @@ const DOZEN = [
   'ClusterRoleBinding',
   'Role',
   'RoleBinding',
+  'Job',
+  'DaemonSet',
+  'PodDisruptionBudget',
+  'Ingress',
   'Widget',
   ...EXTRA_KINDS,
 ];

@@ -17,7 +17,8 @@ describe('the server process', () => {
 
   it('serves, then drains in-flight requests and exits 0 on SIGTERM', async () => {
     const p = run({ HOST: '127.0.0.1', PORT: '0' });
-    await waitFor(() => /svc listening/.test(p.output()), 'listening');
+    // serving: the app is loaded (a SIGTERM before "svc ready" is the reliability suite's sigterm-during-start)
+    await waitFor(() => /svc ready/.test(p.output()), 'ready');
     const url = /"url":"([^"]+)"/.exec(p.output())![1];
     const health = await fetch(`${url}/healthz`);
     expect(await health.json()).to.deep.equal({ status: 'ok' });

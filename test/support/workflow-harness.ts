@@ -34,7 +34,7 @@ export class WorkflowStandIns {
         resources: [
           { kind: 'Deployment', apiVersion: 'apps/v1', purpose: 'runs nginx' },
           { kind: 'Service', apiVersion: 'v1', purpose: 'stable address' },
-          { kind: 'Ingress', apiVersion: 'networking.k8s.io/v1', purpose: 'outside access' },
+          { kind: 'HTTPRoute', apiVersion: 'gateway.networking.k8s.io/v1', purpose: 'outside access' },
         ],
         patternsApplied: ['web-tier'],
         policiesRespected: ['max-replicas'],
