@@ -96,7 +96,10 @@ describe('reliability: SIGTERM while requests are held during start', function (
       );
       expect(readyBeforeSignal, 'the signal must arrive before "svc ready" for this test to mean anything').to.equal(false);
       // a held request (accepted before the signal) is never reset
-      expect(held.filter((r) => 'error' in r), JSON.stringify(held)).to.deep.equal([]);
+      expect(
+        held.filter((r) => 'error' in r),
+        JSON.stringify(held),
+      ).to.deep.equal([]);
       // one arriving as the listener closes can be completed by the kernel in the instant between the last accept and
       // close(), and Linux resets what is still in its accept queue then: at most a couple of a stream of hundreds on
       // a loaded machine (before the fix, about 170 of them were reset)
