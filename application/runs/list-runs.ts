@@ -1,5 +1,6 @@
 import { hasRole, type Caller } from '../../domain/auth/caller.js';
 import { ValidationError } from '../../domain/errors.js';
+import { CLUSTER_NAME } from '../../domain/fleet/cluster-profile.js';
 import type { Clock } from '../../domain/ports/clock.js';
 import type { RunStore } from '../../domain/ports/run-store.js';
 import { readCursor } from '../../domain/runs/run-cursor.js';
@@ -11,6 +12,8 @@ import { runView } from './get-run.js';
 export interface ListRunsInput {
   caller: Caller;
   tool?: string;
+  /** Only runs in this cluster. */
+  cluster?: string;
   status?: string;
   limit?: number;
   cursor?: string;
@@ -35,9 +38,11 @@ export class ListRuns {
     if (input.cursor !== undefined && !readCursor(input.cursor))
       throw new ValidationError('cursor is not one svc gave: pass nextCursor from the previous page');
     if (input.tool !== undefined && !/^[A-Za-z][A-Za-z0-9_-]{0,63}$/.test(input.tool)) throw new ValidationError('tool must be a tool name');
+    if (input.cluster !== undefined && !CLUSTER_NAME.test(input.cluster)) throw new ValidationError('cluster must be a cluster name (a kubeconfig context name)');
     const page = await this.store.list({
       ...(hasRole(input.caller, 'admin') ? {} : { callerKey: callerKey(runCallerOf(input.caller)) }),
       ...(input.tool ? { tool: input.tool } : {}),
+      ...(input.cluster ? { cluster: input.cluster } : {}),
       ...(input.status ? { status: input.status as RunStatus } : {}),
       limit,
       ...(input.cursor ? { cursor: input.cursor } : {}),

@@ -41,6 +41,8 @@ export class StartRun {
 
   async execute(input: StartRunInput): Promise<RunRecord> {
     const params = authorisedInput(this.registry, input.caller, input.toolName, input.params, this.metrics, this.fleet);
+    // the cluster the run works in, as the call itself chooses it (checked above); none without SVC_CLUSTERS
+    const cluster = this.fleet?.choose(input.toolName, params)?.name;
     const who = runCallerOf(input.caller);
     const { maxPerCaller, leaseMs } = this.executor.limits;
     const now = this.clock.now();
@@ -48,6 +50,7 @@ export class StartRun {
       runId: newRunId(this.randomHex32()),
       tool: input.toolName,
       caller: who,
+      ...(cluster ? { cluster } : {}),
       status: 'queued',
       createdAt: iso(now),
       owner: this.executor.owner,

@@ -4,6 +4,8 @@ export interface RunQuery {
   /** Only runs of this caller key (the identity id, `callerKey`); absent: everyone's (an admin asking). */
   callerKey?: string;
   tool?: string;
+  /** Only runs in this cluster (SVC_CLUSTERS). */
+  cluster?: string;
   status?: RunStatus;
   /** 1..100 */
   limit: number;

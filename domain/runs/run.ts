@@ -45,6 +45,8 @@ export interface RunSummary {
   runId: string;
   tool: string;
   caller: RunCaller;
+  /** The cluster the run works in (SVC_CLUSTERS); absent when svc serves one cluster. */
+  cluster?: string;
   status: RunStatus;
   /** ISO 8601 */
   createdAt: string;

@@ -91,7 +91,7 @@ export class MemoryRunStore implements RunStore {
       .map((id) => this.held(id)?.record)
       .filter((r): r is RunRecord => r !== undefined)
       .filter((r) => (!query.callerKey || callerKey(r.caller) === query.callerKey) && (!query.tool || r.tool === query.tool))
-      .filter((r) => !query.status || r.status === query.status)
+      .filter((r) => (!query.status || r.status === query.status) && (!query.cluster || r.cluster === query.cluster))
       .sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.runId.localeCompare(a.runId))
       .filter((r) => isAfterCursor(r, after));
     const runs = all.slice(0, query.limit).map(copy);

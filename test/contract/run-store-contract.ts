@@ -102,10 +102,10 @@ export function runStoreContract(name: string, factory: RunStoreFactory): void {
       expect(await store.append('run_ffffffffffffffffffffffffffffffff', { type: 'done', at: 't', data: {} })).to.equal(undefined);
     });
 
-    it('lists newest first, by caller, tool and status, a page at a time; counts a caller’s active runs', async () => {
+    it('lists newest first, by caller, tool, cluster and status, a page at a time; counts a caller’s active runs', async () => {
       const runs = [
         aRun(clock, {}, 3),
-        aRun(clock, { tool: 'remediate' }, 2),
+        aRun(clock, { tool: 'remediate', cluster: 'production' }, 2),
         aRun(clock, { caller: { username: 'bob', kind: 'static' } }, 1),
         aRun(clock, { status: 'running' }, 0),
       ];
@@ -119,6 +119,11 @@ export function runStoreContract(name: string, factory: RunStoreFactory): void {
       expect((await store.list({ limit: 10 })).runs).to.have.length(4);
       expect((await store.list({ limit: 10, tool: 'remediate' })).runs.map((r) => r.runId)).to.deep.equal([runs[1].runId]);
       expect((await store.list({ limit: 10, status: 'running' })).runs.map((r) => r.runId)).to.deep.equal([runs[3].runId]);
+      // the run's cluster is kept as stored and filters (a run without one is in no cluster)
+      const inProduction = await store.list({ limit: 10, cluster: 'production' });
+      expect(inProduction.runs.map((r) => [r.runId, r.cluster])).to.deep.equal([[runs[1].runId, 'production']]);
+      expect((await store.list({ limit: 10, cluster: 'staging' })).runs).to.deep.equal([]);
+      expect((await store.get(runs[0].runId))!).not.to.have.property('cluster');
       expect(await store.countActive(ann)).to.equal(3);
       await store.transition(runs[0].runId, ['queued'], { status: 'cancelled' });
       expect(await store.countActive(ann)).to.equal(2);

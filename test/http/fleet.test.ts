@@ -13,6 +13,7 @@ import { analysisAnswer } from '../support/remediation-fixtures.js';
 import { RecordingTracer } from '../support/recording-tracer.js';
 import { auth, buildTestApp } from '../support/test-app.js';
 import { startFleet, type FleetFixture } from '../support/fleet-fixture.js';
+import { pollRun } from '../support/same-run.js';
 
 const WEB = '/apis/apps/v1/namespaces/x/deployments/web';
 const plan = (...actions: Record<string, unknown>[]): ChatReply => ({ content: planJson(actions) });
@@ -139,6 +140,37 @@ describe('a fleet of clusters in one svc (SVC_CLUSTERS): two sandbox clusters be
     expect(revert.revert.cluster).to.equal('production');
     expect(production.objects.get(WEB)!.spec.replicas).to.equal(2);
     expect(staging.requests).to.deep.equal([]);
+  });
+
+  it('a run (Prefer: respond-async) names its cluster, works only there, and the runs list filters by cluster', async () => {
+    const { app } = buildTestApp(env);
+    chat.script({ content: 'web runs 2 replicas; scale it.' }, plan(scaleWeb(5)));
+    const started = await request(app)
+      .post('/api/v1/tools/operate')
+      .set({ ...auth, Prefer: 'respond-async' })
+      .send({ intent: 'scale web in namespace x to 5 replicas', cluster: 'production' })
+      .expect(202);
+    expect(started.body.data.cluster).to.equal('production');
+    const run = await pollRun(app, auth, started.body.data.runId);
+    expect(run.status, JSON.stringify(run.error)).to.equal('succeeded');
+    expect(run.cluster).to.equal('production');
+    expect(run.result.result.status).to.equal('awaiting_approval');
+    // the run's work went to production's client only
+    expect(production.requests.length).to.be.greaterThan(0);
+    expect(staging.requests).to.deep.equal([]);
+
+    const listed = (await request(app).get('/api/v1/runs?cluster=production').set(auth).expect(200)).body.data.runs;
+    expect(listed.map((r: { runId: string; cluster: string }) => [r.runId, r.cluster])).to.deep.equal([[run.runId, 'production']]);
+    expect((await request(app).get('/api/v1/runs?cluster=staging').set(auth).expect(200)).body.data.runs).to.deep.equal([]);
+    const bad = await request(app).get('/api/v1/runs?cluster=-nope').set(auth).expect(400);
+    expect(bad.body.error.code).to.equal('VALIDATION_ERROR');
+    // a run for a cluster svc does not serve is refused before any run exists
+    await request(app)
+      .post('/api/v1/tools/operate')
+      .set({ ...auth, Prefer: 'respond-async' })
+      .send({ intent: 'scale web', cluster: 'qa' })
+      .expect(400);
+    expect((await request(app).get('/api/v1/runs').set(auth).expect(200)).body.data.runs).to.have.length(1);
   });
 
   it('a read-only cluster refuses execution (403) before any write; previews still run there', async () => {

@@ -94,6 +94,8 @@ describe('runs over HTTP: Prefer respond-async, polling, the event stream, cance
 
     const run = await until(runId, finished);
     expect(run).to.include({ runId, tool: 'operate', status: 'succeeded' });
+    // svc serving one cluster: the run names none
+    expect(run).not.to.have.property('cluster');
     expect(run.caller).to.deep.equal({ id: 'static:svc:admin', username: 'admin', kind: 'static' });
     expect(Date.parse(run.createdAt)).to.be.at.most(Date.parse(run.startedAt));
     expect(Date.parse(run.startedAt)).to.be.at.most(Date.parse(run.finishedAt));

@@ -14,13 +14,17 @@ export function registerRunsCommand(program: Command, context: CommandContext): 
     .description('your runs, newest first (an admin sees everyone’s)')
     .option('--tool <tool>', 'only runs of this tool')
     .option('--status <status>', 'queued, running, succeeded, failed or cancelled')
+    .option('--cluster <cluster>', 'only runs in this cluster (SVC_CLUSTERS)')
     .option('--limit <n>', 'runs per page (1-100)')
     .option('--cursor <cursor>', 'nextCursor of the previous page')
-    .action(async (opts: { tool?: string; status?: string; limit?: string; cursor?: string }, cmd: Command) => {
+    .action(async (opts: { tool?: string; status?: string; cluster?: string; limit?: string; cursor?: string }, cmd: Command) => {
       const { client, output } = context(cmd);
       const page = await client.get<{ runs: RunSummary[]; nextCursor?: string }>('/api/v1/runs', opts);
       if (output === 'json') return printJson(page);
-      writeOut(table([['RUN', 'TOOL', 'STATUS', 'CREATED', 'CALLER'], ...page.runs.map((r) => [r.runId, r.tool, r.status, r.createdAt, r.caller.username])]));
+      // a CLUSTER column once any run names one (svc serving a fleet); one cluster's listing is as before
+      const fleet = page.runs.some((r) => r.cluster !== undefined);
+      const header = ['RUN', 'TOOL', ...(fleet ? ['CLUSTER'] : []), 'STATUS', 'CREATED', 'CALLER'];
+      writeOut(table([header, ...page.runs.map((r) => [r.runId, r.tool, ...(fleet ? [r.cluster ?? '-'] : []), r.status, r.createdAt, r.caller.username])]));
       if (page.nextCursor) writeOut(`more: svc runs list --cursor ${page.nextCursor}`);
     });
   runs

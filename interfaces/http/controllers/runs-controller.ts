@@ -34,6 +34,7 @@ export class RunsController extends Controller {
   /**
    * The caller's runs (an admin's: everyone's), newest first.
    * @param tool Only runs of this tool
+   * @param cluster Only runs in this cluster (a name of SVC_CLUSTERS)
    * @param status queued, running, succeeded, failed or cancelled
    * @param limit Runs per page, 1 to 100 (default 20)
    * @isInt limit
@@ -44,10 +45,11 @@ export class RunsController extends Controller {
     @Request() req: ExpressRequest,
     @Query() tool?: string,
     @Query() status?: string,
+    @Query() cluster?: string,
     @Query() limit?: number,
     @Query() cursor?: string,
   ): Promise<SuccessEnvelope<RunListData>> {
-    return ok(req, await this.listRuns.execute({ caller: callerOf(req.res!), tool, status, limit, cursor }));
+    return ok(req, await this.listRuns.execute({ caller: callerOf(req.res!), tool, status, cluster, limit, cursor }));
   }
 
   /**

@@ -20,6 +20,8 @@ export interface ToolListData {
 export interface RunStartData {
   runId: string;
   tool: string;
+  /** The cluster the run works in (SVC_CLUSTERS); absent when svc serves one cluster. */
+  cluster?: string;
   status: RunStatus;
   links: { self: string; events: string };
 }
@@ -85,7 +87,7 @@ export class ToolsController extends Controller {
       this.setStatus(202);
       this.setHeader('Location', runLinks(run.runId).self);
       this.setHeader('Preference-Applied', 'respond-async');
-      return ok(req, { runId: run.runId, tool: run.tool, status: run.status, links: runLinks(run.runId) });
+      return ok(req, { runId: run.runId, tool: run.tool, ...(run.cluster ? { cluster: run.cluster } : {}), status: run.status, links: runLinks(run.runId) });
     }
     const out = await this.executeTool.execute(input);
     return ok(req, out);
