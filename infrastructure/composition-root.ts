@@ -124,7 +124,8 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
   // Started before any adapter or the app: the http/undici instrumentations must be in place first.
   const tracer = overrides.tracer ?? createTracer(config.tracing, { logger, serviceVersion: SERVICE_VERSION, secrets: configSecrets(config) });
   value(TOKENS.Tracer, tracer);
-  const metrics = new PrometheusMetrics();
+  // with a fleet, the per-cluster counters carry `cluster` (names from SVC_CLUSTERS: bounded)
+  const metrics = new PrometheusMetrics({ fleet: !!config.cluster.fleet });
   // SVC_CLUSTERS: one client per cluster (built on first use), behind one port that routes each call to the current work's cluster
   const members = fleetMembers(config, overrides, logger);
   // Model calls and cluster writes are counted at the adapter, whoever makes them.

@@ -27,8 +27,8 @@ export interface Metrics {
   clusterToolRun?(cluster: string, tool: string, outcome: ToolOutcome): void;
   /** One call to the model; `outcome` is `success` or the error code it failed with. */
   modelCall(provider: string, model: string, outcome: string, usage?: TokenUsage): void;
-  /** One write sent to the cluster (dry runs are not writes); `outcome` is `success` or the error code. */
-  clusterWrite(verb: string, outcome: string): void;
+  /** One write sent to the cluster (dry runs are not writes); `outcome` is `success` or the error code; `cluster` the current work's (SVC_CLUSTERS). */
+  clusterWrite(verb: string, outcome: string, cluster?: string): void;
   /** svc refused a call or a change for `reason`. */
   refusal(reason: RefusalReason): void;
   /** One change-ledger append; `outcome` is `success` or `error`. */

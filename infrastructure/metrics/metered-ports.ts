@@ -8,6 +8,7 @@ import { UnconfiguredClusterClient } from '../not-configured/unconfigured-cluste
 import { UnconfiguredLlmProvider } from '../not-configured/unconfigured-llm-provider.js';
 import type { Logger } from '../../domain/ports/logger.js';
 import { tallyClusterWrite, tallyModelCall } from '../../application/tool-tally.js';
+import { currentCluster } from '../../application/cluster/current-cluster.js';
 
 type Method = (...args: unknown[]) => Promise<unknown>;
 /** What to record around one call of a method: `settled` gets the result or the error. */
@@ -80,11 +81,11 @@ export function meteredLlm(inner: LlmProvider, metrics: Metrics, logger?: Logger
   });
 }
 
-/** Writes sent to the cluster (apply, create, patch, delete: dry runs and waits are not writes), by verb and outcome; each counted into the current tool call's tally. */
+/** Writes sent to the cluster (apply, create, patch, delete: dry runs and waits are not writes), by verb and outcome (and the current work's cluster, for a fleet); each counted into the current tool call's tally. */
 export function meteredCluster(inner: ClusterClient, metrics: Metrics): ClusterClient {
   if (inner instanceof UnconfiguredClusterClient) return inner;
   const write = (verb: string) => () => (o: { error?: unknown }) => {
-    metrics.clusterWrite(verb, o.error === undefined ? 'success' : outcomeOf(o.error));
+    metrics.clusterWrite(verb, o.error === undefined ? 'success' : outcomeOf(o.error), currentCluster());
     tallyClusterWrite();
   };
   return meterMethods(inner, { apply: write('apply'), create: write('create'), patch: write('patch'), delete: write('delete') });

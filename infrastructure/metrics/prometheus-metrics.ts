@@ -59,6 +59,18 @@ function processCpuSeconds(registry: Registry): void {
 export class PrometheusMetrics implements Metrics, MetricsExposition {
   private readonly registry = new Registry();
   private readonly labels = new BoundedLabels();
+
+  /** `fleet`: svc serves SVC_CLUSTERS, and the per-cluster counters carry `cluster`. */
+  constructor(private readonly options: { fleet?: boolean } = {}) {
+    this.writes = new Counter<'cluster' | 'verb' | 'outcome'>({
+      name: 'svc_cluster_writes_total',
+      help: options.fleet
+        ? 'Writes sent to the Kubernetes API (dry runs excluded), by cluster, verb and outcome (success or the error code)'
+        : 'Writes sent to the Kubernetes API (dry runs excluded), by verb and outcome (success or the error code)',
+      labelNames: options.fleet ? ['cluster', 'verb', 'outcome'] : ['verb', 'outcome'],
+      registers: [this.registry],
+    });
+  }
   readonly contentType = this.registry.contentType;
   /** The per-request metrics, kept outside prom-client: they are recorded on every answer (see HttpRequestSeries). */
   private readonly http = new HttpRequestSeries(DURATION_BUCKETS);
@@ -86,12 +98,8 @@ export class PrometheusMetrics implements Metrics, MetricsExposition {
     labelNames: ['provider', 'model', 'direction'] as const,
     registers: [this.registry],
   });
-  private readonly writes = new Counter({
-    name: 'svc_cluster_writes_total',
-    help: 'Writes sent to the Kubernetes API (dry runs excluded), by verb and outcome (success or the error code)',
-    labelNames: ['verb', 'outcome'] as const,
-    registers: [this.registry],
-  });
+  /** With a fleet (SVC_CLUSTERS) also by `cluster` (names from config, so bounded); without one, the series as ever. */
+  private readonly writes: Counter<'cluster' | 'verb' | 'outcome'>;
   private readonly refusals = new Counter({
     name: 'svc_refusals_total',
     help: 'Calls or changes svc refused, by reason (role, allow-list, policy, risk)',
@@ -131,8 +139,10 @@ export class PrometheusMetrics implements Metrics, MetricsExposition {
     if (usage?.outputTokens) this.tokens.inc({ ...labels, direction: 'output' }, usage.outputTokens);
   }
 
-  clusterWrite(verb: string, outcome: string): void {
-    this.writes.inc({ verb: this.labels.of('verb', verb), outcome: this.labels.of('outcome', outcome) });
+  clusterWrite(verb: string, outcome: string, cluster?: string): void {
+    const labels = { verb: this.labels.of('verb', verb), outcome: this.labels.of('outcome', outcome) };
+    // a write outside any cluster's scope is refused by the fleet port before it is sent: `none` says so
+    this.writes.inc(this.options.fleet ? { cluster: this.labels.of('cluster', cluster ?? 'none'), ...labels } : labels);
   }
 
   refusal(reason: RefusalReason): void {

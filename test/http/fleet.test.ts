@@ -132,6 +132,9 @@ describe('a fleet of clusters in one svc (SVC_CLUSTERS): two sandbox clusters be
     const metrics = (await request(app).get('/metrics').set(auth).expect(200)).text;
     expect(metrics).to.contain('svc_cluster_tool_runs_total{cluster="production",tool="operate",outcome="success"} 2');
     expect(metrics).to.contain('svc_cluster_tool_runs_total{cluster="staging",tool="operate",outcome="error"} 1');
+    // the write went to production, and is counted there
+    expect(metrics).to.contain('svc_cluster_writes_total{cluster="production",verb="patch",outcome="success"} 1');
+    expect(metrics).to.not.contain('svc_cluster_writes_total{cluster="staging"');
     const integrity = (await request(app).get('/api/v1/changes/integrity').set(auth).expect(200)).body.data;
     expect(integrity.ok).to.equal(true);
 

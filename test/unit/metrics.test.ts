@@ -8,6 +8,7 @@ import { FakeChangeLedger } from '../fakes/fake-change-ledger.js';
 import { FakeCluster } from '../fakes/fake-cluster.js';
 import { FakeLlm } from '../fakes/fake-llm.js';
 import { FakeClock } from '../support/fake-clock.js';
+import { withinCluster } from '../../application/cluster/current-cluster.js';
 
 const line = (text: string, series: string) => text.split('\n').find((l) => l.startsWith(series));
 const DEPLOYMENT = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'shop' } };
@@ -75,5 +76,25 @@ describe('metrics', () => {
     expect(line(text, 'svc_cluster_writes_total{verb="delete",outcome="success"}')).to.match(/ 1$/);
     expect(text).to.not.match(/verb="dryRun/);
     expect(text).to.match(/^svc_ledger_appends_total\{outcome="(success|error)"\} 1$/m);
+  });
+
+  it('without a fleet a write in a cluster scope is counted as ever (no cluster label); with SVC_CLUSTERS by cluster, verb and outcome', async () => {
+    const one = new PrometheusMetrics();
+    await withinCluster('production', () => meteredCluster(new FakeCluster(), one).apply(DEPLOYMENT));
+    const single = await one.render();
+    expect(line(single, 'svc_cluster_writes_total{verb="apply",outcome="success"}')).to.match(/ 1$/);
+    expect(single).to.not.contain('cluster="');
+
+    const fleet = new PrometheusMetrics({ fleet: true });
+    const cluster = meteredCluster(new FakeCluster(), fleet);
+    await withinCluster('production', () => cluster.apply(DEPLOYMENT));
+    await withinCluster('production', () => cluster.apply(DEPLOYMENT));
+    await withinCluster('staging', () => cluster.delete({ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', namespace: 'shop' }));
+    await cluster.apply(DEPLOYMENT); // outside any cluster's scope (the fleet port would refuse it): `none`
+    const text = await fleet.render();
+    expect(line(text, 'svc_cluster_writes_total{cluster="production",verb="apply",outcome="success"}')).to.match(/ 2$/);
+    expect(line(text, 'svc_cluster_writes_total{cluster="staging",verb="delete",outcome="success"}')).to.match(/ 1$/);
+    expect(line(text, 'svc_cluster_writes_total{cluster="none",verb="apply",outcome="success"}')).to.match(/ 1$/);
+    expect(text).to.not.match(/^svc_cluster_writes_total\{verb=/m);
   });
 });
