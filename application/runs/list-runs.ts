@@ -38,7 +38,8 @@ export class ListRuns {
     if (input.cursor !== undefined && !readCursor(input.cursor))
       throw new ValidationError('cursor is not one svc gave: pass nextCursor from the previous page');
     if (input.tool !== undefined && !/^[A-Za-z][A-Za-z0-9_-]{0,63}$/.test(input.tool)) throw new ValidationError('tool must be a tool name');
-    if (input.cluster !== undefined && !CLUSTER_NAME.test(input.cluster)) throw new ValidationError('cluster must be a cluster name (a kubeconfig context name)');
+    if (input.cluster !== undefined && !CLUSTER_NAME.test(input.cluster))
+      throw new ValidationError('cluster must be a cluster name (a kubeconfig context name)');
     const page = await this.store.list({
       ...(hasRole(input.caller, 'admin') ? {} : { callerKey: callerKey(runCallerOf(input.caller)) }),
       ...(input.tool ? { tool: input.tool } : {}),

@@ -231,7 +231,14 @@ export class RedisRunStore implements RunStore {
       if (gone.length) await this.redis.run({ command: 'ZREM', target: 'run', what: 'forget expired runs' }, (c) => c.zrem(index, ...gone));
       for (const h of hashes) {
         const r = this.decode(h);
-        if (!r || !isAfterCursor(r, after) || (query.tool && r.tool !== query.tool) || (query.cluster && r.cluster !== query.cluster) || (query.status && r.status !== query.status)) continue;
+        if (
+          !r ||
+          !isAfterCursor(r, after) ||
+          (query.tool && r.tool !== query.tool) ||
+          (query.cluster && r.cluster !== query.cluster) ||
+          (query.status && r.status !== query.status)
+        )
+          continue;
         runs.push(r);
       }
       offset += ids.length - gone.length;
