@@ -1,12 +1,12 @@
-import type { Logger } from '../domain/ports/logger.js';
-import type { Config } from './config/config.js';
-import { PinoLogger } from './logging/pino-logger.js';
+import type { ServerConfig } from './config/server-config.js';
+import { StartLogger } from './logging/start-logger.js';
 
 /**
  * The server's logger, made before the composition: the server listens (and
  * logs where) before the adapters and the app are loaded; the composition root
- * then takes this logger as its own.
+ * then takes this logger as its own. Pino itself loads after listening
+ * (StartLogger.full()); the lines before it are written as pino writes them.
  */
-export function serverLogger(config: Config): Logger {
-  return PinoLogger.create(config.server.logLevel);
+export function serverLogger(server: Pick<ServerConfig, 'logLevel'>): StartLogger {
+  return new StartLogger(server.logLevel);
 }

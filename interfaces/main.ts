@@ -1,6 +1,8 @@
-import type { Logger } from '../domain/ports/logger.js';
-import { ConfigError, loadConfig, type Config } from '../infrastructure/config/config.js';
+import type { Config } from '../infrastructure/config/config.js';
+import { ConfigError } from '../infrastructure/config/env-parsers.js';
+import { parseServerConfig } from '../infrastructure/config/server-config.js';
 import { serverLogger } from '../infrastructure/server-logger.js';
+import type { StartLogger } from '../infrastructure/logging/start-logger.js';
 import { openServer, type StartingServer } from './http/early-server.js';
 
 /**
@@ -12,6 +14,8 @@ import { openServer, type StartingServer } from './http/early-server.js';
  * only orders the work (a test checks that every entry resolves).
  */
 export const START_STEPS: readonly string[] = [
+  'pino',
+  '../infrastructure/logging/pino-logger.js',
   'reflect-metadata',
   'zod',
   'tsyringe',
@@ -47,15 +51,10 @@ async function loadInSteps(stopRequested: () => boolean): Promise<boolean> {
   return !stopRequested();
 }
 
-/**
- * Starts svc from the environment; SIGTERM/SIGINT drain and exit 0. The
- * server listens first (answering /healthz, holding other requests), then
- * loads and builds the composition and the app, and hands them the requests.
- */
-export async function serve(): Promise<void> {
-  let config: Config;
+/** A configuration error ends the start: the message on stderr, exit code 2. */
+function configOrExit<T>(parse: () => T): T {
   try {
-    config = loadConfig();
+    return parse();
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`svc: ${err.message}\n`);
@@ -63,7 +62,29 @@ export async function serve(): Promise<void> {
     }
     throw err;
   }
-  const logger = serverLogger(config);
+}
+
+/**
+ * The whole configuration, read after listening: its parsers (the prompts',
+ * the auth's, the scrubbing they share) are a good part of the start. Only the
+ * server's part is read before listening; a bad value anywhere else still
+ * stops the start with the same message and exit code 2, once listening.
+ */
+function loadWholeConfig(): Config {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { loadConfig } = require('../infrastructure/config/config.js') as typeof import('../infrastructure/config/config.js');
+  return configOrExit(() => loadConfig());
+}
+
+/**
+ * Starts svc from the environment; SIGTERM/SIGINT drain and exit 0. The
+ * server listens first (answering /healthz, holding other requests), then
+ * loads and builds the composition and the app, and hands them the requests.
+ */
+export async function serve(): Promise<void> {
+  // before listening, only the server's part of the configuration (the bind, the timeouts, the log level)
+  const server = configOrExit(() => parseServerConfig(process.env, process.cwd()));
+  const logger = serverLogger(server);
   // the handlers first: a signal that came before them would end the process at once, resetting every connection
   let stopping = false;
   const onStop: Array<() => void> = [];
@@ -75,15 +96,15 @@ export async function serve(): Promise<void> {
   };
   process.once('SIGTERM', () => stop('SIGTERM'));
   process.once('SIGINT', () => stop('SIGINT'));
-  const starting = await openServer(config, logger);
-  const ready = attachWhenBuilt(config, logger, starting, () => stopping);
+  const starting = await openServer({ server }, logger);
+  const ready = attachWhenBuilt(logger, starting, () => stopping);
   // While loading: the loading stops, the requests held are answered 503 (Connection: close), the listener closes.
   // Once the app is built: it answers the requests held meanwhile, then drains (RunningServer.close).
   const drain = () =>
     void ready
       .then(async (built) => {
         if (!built) {
-          await starting.stopStarting(config.server.shutdownGraceMs);
+          await starting.stopStarting(server.shutdownGraceMs);
           logger.info('svc stopped');
           return;
         }
@@ -109,13 +130,15 @@ export async function serve(): Promise<void> {
  * Loads and builds the composition and the app, then hands them the listening server's requests; undefined when a
  * SIGTERM came while loading (nothing built). On a failure, answers the held requests 500 and closes.
  */
-async function attachWhenBuilt(config: Config, logger: Logger, starting: StartingServer, stopRequested: () => boolean) {
+async function attachWhenBuilt(logger: StartLogger, starting: StartingServer, stopRequested: () => boolean) {
   try {
+    await new Promise((resolve) => setImmediate(resolve));
+    const config = loadWholeConfig();
     // loaded after listening, in steps: the adapters, the tools, express and the routes are most of the start
     if (!(await loadInSteps(stopRequested))) return undefined;
     const root = await import('../infrastructure/composition-root.js');
     const { attachApp } = await import('./http/server.js');
-    const container = root.buildContainer(config, { logger });
+    const container = root.buildContainer(config, { logger: logger.full() });
     // nothing is served but /healthz before Redis's connection is up (bounded: a Redis that is down is a warning, not a failed start)
     await root.waitForSharedState(container);
     const running = attachApp(starting, root.appParts(container));

@@ -88,7 +88,7 @@ export async function takeQueuedConnections(server: http.Server, maxTurns = 10_0
  * with its request id and access line; every other request waits, unread, for
  * `attach` and then goes through the request gate like any other.
  */
-export async function openServer(config: Config, logger: Logger, maxHeld = MAX_HELD_REQUESTS): Promise<StartingServer> {
+export async function openServer(config: Pick<Config, 'server'>, logger: Logger, maxHeld = MAX_HELD_REQUESTS): Promise<StartingServer> {
   const { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs, maxConnections } = config.server;
   // node checks the header and request timeouts on this interval: keep it well under the shortest
   const connectionsCheckingInterval = Math.max(50, Math.min(30_000, Math.floor(Math.min(headersTimeoutMs, requestTimeoutMs) / 4)));
