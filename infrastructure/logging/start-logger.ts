@@ -32,7 +32,7 @@ function quickFields(fields: Record<string, unknown> | undefined): string | unde
 /** Writes a whole line to stdout at once, as pino's synchronous destination does (a full pipe is retried). */
 function writeStdout(line: string): void {
   const bytes = Buffer.from(line);
-  for (let at = 0; at < bytes.length; ) {
+  for (let at = 0; at < bytes.length;) {
     try {
       at += writeSync(1, bytes, at);
     } catch (err) {
