@@ -1,8 +1,7 @@
 import type { Config } from '../infrastructure/config/config.js';
 import { ConfigError } from '../infrastructure/config/env-parsers.js';
 import { parseServerConfig } from '../infrastructure/config/server-config.js';
-import { serverLogger } from '../infrastructure/server-logger.js';
-import type { StartLogger } from '../infrastructure/logging/start-logger.js';
+import { serverLogger, type ServerLogger } from '../infrastructure/server-logger.js';
 import { openServer, type StartingServer } from './http/early-server.js';
 
 /**
@@ -130,7 +129,7 @@ export async function serve(): Promise<void> {
  * Loads and builds the composition and the app, then hands them the listening server's requests; undefined when a
  * SIGTERM came while loading (nothing built). On a failure, answers the held requests 500 and closes.
  */
-async function attachWhenBuilt(logger: StartLogger, starting: StartingServer, stopRequested: () => boolean) {
+async function attachWhenBuilt(logger: ServerLogger, starting: StartingServer, stopRequested: () => boolean) {
   try {
     await new Promise((resolve) => setImmediate(resolve));
     const config = loadWholeConfig();
