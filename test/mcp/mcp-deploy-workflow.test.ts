@@ -1,8 +1,8 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { expect } from 'chai';
 import { TOKENS } from '../../infrastructure/tokens.js';
 import { startAccessServer, TEST_TOKEN, type AccessServer } from '../support/access-server.js';
+import { mcpClient } from '../support/mcp-client.js';
 import { runWorkflow, WorkflowStandIns } from '../support/workflow-harness.js';
 
 type Json = Record<string, any>;
@@ -16,10 +16,7 @@ describe('deployment workflow over MCP (Streamable HTTP), against the stand-ins'
     s = await WorkflowStandIns.start();
     server = await startAccessServer({ env: s.env(), overrides: s.overrides() });
     await s.seedOrgData(server.container);
-    client = new Client({ name: 'svc-test', version: '1.0.0' });
-    await client.connect(
-      new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${TEST_TOKEN}` } } }),
-    );
+    client = await mcpClient(server.url, TEST_TOKEN);
   });
 
   after(async () => {

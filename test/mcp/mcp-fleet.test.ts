@@ -1,7 +1,7 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { expect } from 'chai';
 import { startAccessServer, TEST_TOKEN, type AccessServer } from '../support/access-server.js';
+import { mcpClient } from '../support/mcp-client.js';
 import { startFleet, type FleetFixture } from '../support/fleet-fixture.js';
 import { startModelStandIn, type ModelStandIn } from '../support/model-stand-ins.js';
 import { planJson, scaleWeb } from '../support/operate-fixtures.js';
@@ -20,10 +20,7 @@ describe('MCP: a fleet of clusters (SVC_CLUSTERS)', () => {
     chat = await startModelStandIn('openai');
     fleet = await startFleet(['staging', 'production'], 'clusters:\n  production:\n    readOnly: true\n');
     server = await startAccessServer({ env: { ...chat.env(), ...fleet.env } });
-    client = new Client({ name: 'svc-test', version: '1.0.0' });
-    await client.connect(
-      new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${TEST_TOKEN}` } } }),
-    );
+    client = await mcpClient(server.url, TEST_TOKEN);
   });
   after(async () => {
     await client.close();

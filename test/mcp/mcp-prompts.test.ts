@@ -1,16 +1,10 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { expect } from 'chai';
 import { startAccessServer, TEST_TOKEN, type AccessServer } from '../support/access-server.js';
+import { mcpClient } from '../support/mcp-client.js';
 
-async function connect(server: AccessServer): Promise<Client> {
-  const client = new Client({ name: 'svc-test', version: '1.0.0' });
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${TEST_TOKEN}` } } }),
-  );
-  return client;
-}
+const connect = (server: AccessServer): Promise<Client> => mcpClient(server.url, TEST_TOKEN);
 
 async function mcpError(act: Promise<unknown>): Promise<McpError> {
   try {

@@ -1,5 +1,4 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Progress } from '@modelcontextprotocol/sdk/types.js';
 import { expect } from 'chai';
 import { mkdtempSync } from 'node:fs';
@@ -9,6 +8,7 @@ import { KubeApiServer } from '../../lab/sandbox/kube/kube-api-server.js';
 import { OpenAiChatServer, type ChatReply } from '../support/openai-chat-server.js';
 import { planJson, scaleWeb, webManifest } from '../support/operate-fixtures.js';
 import { RecordingTracer } from '../support/recording-tracer.js';
+import { mcpClient } from '../support/mcp-client.js';
 import { buildTestApp, TEST_DATA_DIR, TEST_TOKEN } from '../support/test-app.js';
 import { appParts } from '../../infrastructure/composition-root.js';
 
@@ -42,10 +42,7 @@ describe('MCP: progress notifications and cancellation of a tools/call', functio
       { tracer },
     );
     server = await startServer(appParts(t.container));
-    client = new Client({ name: 'svc-test', version: '1.0.0' });
-    await client.connect(
-      new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${TEST_TOKEN}` } } }),
-    );
+    client = await mcpClient(server.url, TEST_TOKEN);
   });
   after(async () => {
     await client.close();

@@ -1,18 +1,13 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { expect } from 'chai';
 import http from 'node:http';
 import { TOOL_DEFINITIONS } from '../../domain/tools/tool-definitions.js';
 import { RecordingTracer } from '../support/recording-tracer.js';
 import { startAccessServer, TEST_TOKEN, type AccessServer } from '../support/access-server.js';
+import { mcpClient } from '../support/mcp-client.js';
 
-async function connect(server: AccessServer, token: string | null = TEST_TOKEN): Promise<Client> {
-  const client = new Client({ name: 'svc-test', version: '1.0.0' });
-  const headers: Record<string, string> = token ? { Authorization: `Bearer ${token}` } : {};
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers } }));
-  return client;
-}
+const connect = (server: AccessServer, token: string | null = TEST_TOKEN): Promise<Client> => mcpClient(server.url, token ?? undefined);
 
 describe('MCP over Streamable HTTP: tools', () => {
   let server: AccessServer;
