@@ -103,17 +103,8 @@ export function secondApproverReason(
  * different identity and a different normalised username): the starter,
  * under any of their credentials, gets 403.
  */
-export function requireSecondApprover(
-  policy: ApprovalPolicy,
-  owner: SessionOwner | undefined,
-  caller: Caller,
-  sessionId: string,
-  write: { risks: readonly string[]; namespaces: readonly (string | undefined)[] },
-  how = 'another operator must send executeChoice 1',
-  /** How the message names what is approved (default `Session <id>`, started by the owner). */
-  subject?: string,
-): void {
-  const refusal = secondApproverRefusal(policy, owner, caller, sessionId, write, how, subject);
+export function requireSecondApprover(...args: Parameters<typeof secondApproverRefusal>): void {
+  const refusal = secondApproverRefusal(...args);
   if (refusal) throw refusal;
 }
 
@@ -125,6 +116,7 @@ export function secondApproverRefusal(
   sessionId: string,
   write: { risks: readonly string[]; namespaces: readonly (string | undefined)[] },
   how = 'another operator must send executeChoice 1',
+  /** How the message names what is approved (default `Session <id>`, started by the owner). */
   subject?: string,
 ): ForbiddenError | undefined {
   if (owner === undefined || !samePerson(owner, caller, policy.people)) return undefined;
