@@ -1,7 +1,7 @@
 import { requireRole } from '../../domain/auth/tool-access.js';
 import type { Caller } from '../../domain/auth/caller.js';
 import { ConflictError, ForbiddenError, NotFoundError, ERROR_CODES, ValidationError } from '../../domain/errors.js';
-import { callerInCluster, clusterRefusal, matchesSelector, type ClusterProfile } from '../../domain/fleet/cluster-profile.js';
+import { callerInCluster, clusterRefusal, selectClusters, type ClusterProfile } from '../../domain/fleet/cluster-profile.js';
 import { RISK_LEVELS, type RiskLevel } from '../../domain/actions/cluster-action.js';
 import type { Clock } from '../../domain/ports/clock.js';
 import { planDigestOf } from '../../domain/sessions/approval-session.js';
@@ -66,9 +66,7 @@ export class FleetOperate implements ToolHandler<Input> {
       throw new ValidationError('clusterSelector starts a rollout: send it with an intent; continue the rollout with the sessionId it answers');
     if (input.intent === undefined) throw new ValidationError('intent is required to start a rollout');
     const selector = input.clusterSelector ?? {};
-    const matching = this.profiles.filter((p) => matchesSelector(p.labels, selector));
-    if (matching.length === 0)
-      throw new ValidationError(`no cluster matches clusterSelector ${JSON.stringify(selector)} (clusters: ${this.profiles.map((p) => p.name).join(', ')})`);
+    const matching = selectClusters(this.profiles, selector);
     const waves = arrangeWaves(matching, input.waves, input.waveOrder);
     // every cluster's own role is checked before any is planned
     for (const p of matching) requireRole(callerInCluster(p, context.caller), 'operator', `operate in cluster ${p.name}`);

@@ -1,9 +1,10 @@
 import { requireRole } from '../../domain/auth/tool-access.js';
 import { ValidationError } from '../../domain/errors.js';
-import { callerInCluster, matchesSelector, type ClusterProfile } from '../../domain/fleet/cluster-profile.js';
+import { callerInCluster, selectClusters, type ClusterProfile } from '../../domain/fleet/cluster-profile.js';
 import type { RemediateOutput } from '../../domain/tools/outputs/remediate-output.js';
 import type { ToolInput } from '../../domain/tools/tool-definitions.js';
 import { withinCluster } from '../cluster/current-cluster.js';
+import { ConcurrencyLimit } from '../prompts/concurrency-limit.js';
 import type { ToolContext, ToolHandler } from '../tool-handler.js';
 
 type Input = ToolInput<'remediate'>;
@@ -43,29 +44,24 @@ export class FleetRemediate implements ToolHandler<Input> {
     if (input.mode === 'automatic') throw new ValidationError('a fleet investigation is manual: it proposes per cluster and executes nothing');
     if (input.issue === undefined) throw new ValidationError('issue is required to start an investigation');
     const selector = input.clusterSelector ?? {};
-    const matching = this.profiles.filter((p) => matchesSelector(p.labels, selector));
-    if (matching.length === 0)
-      throw new ValidationError(`no cluster matches clusterSelector ${JSON.stringify(selector)} (clusters: ${this.profiles.map((p) => p.name).join(', ')})`);
+    const matching = selectClusters(this.profiles, selector);
     if (matching.length > MAX_FLEET_CLUSTERS)
       throw new ValidationError(`clusterSelector matches ${matching.length} clusters; a fleet investigation covers at most ${MAX_FLEET_CLUSTERS}: narrow it`);
     for (const p of matching) requireRole(callerInCluster(p, context.caller), 'operator', `remediate in cluster ${p.name}`);
     const { clusterSelector: _s, ...one } = input;
-    const answers: (RemediateOutput | Error)[] = new Array(matching.length);
-    let next = 0;
-    const worker = async () => {
-      while (next < matching.length) {
-        const i = next++;
-        const p = matching[i];
-        try {
-          answers[i] = (await withinCluster(p.name, () =>
-            this.remediate.execute({ ...one, mode: 'manual' }, { ...context, caller: callerInCluster(p, context.caller) }),
-          )) as RemediateOutput;
-        } catch (e) {
-          answers[i] = e instanceof Error ? e : new Error(String(e));
-        }
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(FLEET_CONCURRENCY, matching.length) }, worker));
+    const limit = new ConcurrencyLimit(FLEET_CONCURRENCY);
+    const answers = await Promise.all(
+      matching.map((p) =>
+        limit
+          .run(() =>
+            withinCluster(p.name, () => this.remediate.execute({ ...one, mode: 'manual' }, { ...context, caller: callerInCluster(p, context.caller) })),
+          )
+          .then(
+            (a) => a as RemediateOutput,
+            (e: unknown) => (e instanceof Error ? e : new Error(String(e))),
+          ),
+      ),
+    );
     return this.answer(input.issue, selector, matching, answers);
   }
 

@@ -45,6 +45,14 @@ export function matchesSelector(labels: Readonly<Record<string, string>>, select
   return Object.entries(selector).every(([k, v]) => Object.hasOwn(labels, k) && labels[k] === v);
 }
 
+/** The clusters whose labels match `selector` (fleet investigation and rollouts); none is a ValidationError naming the clusters. */
+export function selectClusters(profiles: readonly ClusterProfile[], selector: Readonly<Record<string, string>>): ClusterProfile[] {
+  const matching = profiles.filter((p) => matchesSelector(p.labels, selector));
+  if (matching.length === 0)
+    throw new ValidationError(`no cluster matches clusterSelector ${JSON.stringify(selector)} (clusters: ${profiles.map((p) => p.name).join(', ')})`);
+  return matching;
+}
+
 /**
  * The cluster a call is for: the name it gives when it is one of `names`,
  * else the only cluster when there is one; a name that is none of them, or
