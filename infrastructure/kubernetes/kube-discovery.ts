@@ -1,5 +1,6 @@
 import type { ApiResourceInfo } from '../../domain/cluster/kube-types.js';
 import { ExecutionError } from '../../domain/errors.js';
+import { ConcurrencyLimit } from '../../application/prompts/concurrency-limit.js';
 import type { KubeTransport } from './kube-transport.js';
 
 interface APIResourceList {
@@ -89,15 +90,8 @@ export class KubeDiscovery {
   /** All kinds of all group versions; a failing group is skipped unless all fail. */
   async all(): Promise<ApiResourceInfo[]> {
     const versions = await this.groupVersions();
-    const results: (ApiResourceInfo[] | Error)[] = new Array(versions.length);
-    let next = 0;
-    const worker = async () => {
-      while (next < versions.length) {
-        const i = next++;
-        results[i] = await this.resources(versions[i]).catch((e: Error) => e);
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(CONCURRENCY, versions.length) }, worker));
+    const limit = new ConcurrencyLimit(CONCURRENCY);
+    const results = await Promise.all(versions.map((v) => limit.run(() => this.resources(v).catch((e: Error) => e))));
     const ok = results.filter((r): r is ApiResourceInfo[] => !(r instanceof Error));
     // the caller maps the first failure to a domain error
     if (ok.length === 0 && results.length > 0) throw results[0];
