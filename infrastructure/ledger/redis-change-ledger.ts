@@ -17,11 +17,14 @@ import { entryFromText, entryText, recordFromText } from '../../domain/ledger/le
 import { checkIntentFields, intentNotOpen } from '../../domain/ledger/intents.js';
 import type { ChangeLedger, LedgerChain } from '../../domain/ports/change-ledger.js';
 import type { Clock } from '../../domain/ports/clock.js';
+import { ConcurrencyLimit } from '../../application/prompts/concurrency-limit.js';
 import { LedgerIndex } from './ledger-index.js';
 import { APPEND_SCRIPT, appendArgv, fieldOf, headFromFields, PRUNE_SCRIPT, streamPastHead, type AppendResult } from './redis-ledger-scripts.js';
 import type { RedisConnection } from '../redis/redis-connection.js';
 
 const MAX_ATTEMPTS = 100;
+/** The most a replica waits, at random, before it tries again after another replica appended first. */
+const MAX_BACKOFF_MS = 64;
 const BATCH = 2000;
 const streamId = (seq: number) => `${seq}-1`;
 const seqOfStreamId = (id: string) => Number(id.slice(0, id.indexOf('-')));
@@ -35,7 +38,11 @@ export interface RedisChangeLedgerOptions {
   previousKey?: string;
   /** SVC_LEDGER_ACCEPT_HEAD: an unsealed head the operator accepted. */
   acceptHead?: ChainAnchor;
+  /** Waits between attempts after a lost race (tests pass their own); a timer by default. */
+  pause?: (ms: number) => Promise<void>;
 }
+
+const timerPause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
  * ChangeLedger on a Redis stream, one for every replica: `<prefix>ledger`
@@ -56,6 +63,8 @@ export class RedisChangeLedger implements ChangeLedger {
   private readonly seal: LedgerKeys;
   /** The last stream id this replica's index has read. */
   private seen = '-';
+  /** This replica's appends, one at a time: they would only race each other for the same head. */
+  private readonly appending = new ConcurrencyLimit(1);
 
   constructor(
     private readonly redis: RedisConnection,
@@ -76,7 +85,16 @@ export class RedisChangeLedger implements ChangeLedger {
 
   async append(record: ChangeRecord): Promise<ChangeEntry> {
     checkIntentFields(record);
+    return this.appending.run(() => this.appendRacing(record));
+  }
+
+  /**
+   * Appends against the head, racing the other replicas: a lost race is tried again after a random wait that
+   * grows with the losses, so a replica whose reply comes after another's does not lose to it every time.
+   */
+  private async appendRacing(record: ChangeRecord): Promise<ChangeEntry> {
     const k = this.keys;
+    const pause = this.options.pause ?? timerPause;
     // the seal as stored, compared by the script (what is judged is the parsed head)
     let [head, storedMac] = this.head ? [this.head, this.head.mac ?? ''] : await this.readHead();
     let flaw = this.head ? head.flaw : await this.flawOf(head);
@@ -95,8 +113,10 @@ export class RedisChangeLedger implements ChangeLedger {
         this.head = next;
         return entry;
       }
-      // another replica appended meanwhile, or someone else wrote the head: judged as read
-      [head, storedMac] = headFromFields([String(result[1]), result[2] ?? null, result[3] || null, result[4] || null]);
+      // another replica appended meanwhile, or someone else wrote the head: after a wait, the head as it is
+      // then (what the others appended while this one waited included), judged as read
+      await pause(Math.floor(Math.random() * Math.min(MAX_BACKOFF_MS, 2 ** attempt)));
+      [head, storedMac] = await this.readHead();
       flaw = await this.flawOf(head);
     }
     throw new ExecutionError(`The change ledger could not append after ${MAX_ATTEMPTS} attempts: other replicas kept appending first`);

@@ -170,6 +170,39 @@ describe('RedisChangeLedger on a real redis-server', function () {
     }
   });
 
+  it('one replica’s appends wait for each other instead of racing for the head; a replica that lost waits, then builds on the head as it is then', async () => {
+    const clock = new FakeClock();
+    const waits: number[] = [];
+    let duringWait: (() => Promise<unknown>) | undefined;
+    const pause = async (ms: number) => {
+      waits.push(ms);
+      await duringWait?.();
+      duringWait = undefined;
+    };
+    const a = new RedisChangeLedger(redis.conn, { clock, pause });
+    const b = new RedisChangeLedger(redis.conn, { clock });
+    try {
+      // twenty appends at once from one replica: none of them loses a race to another of its own
+      const mine = await Promise.all(Array.from({ length: 20 }, (_, i) => a.append(aChangeRecord({ request: `a${i}` }))));
+      expect(mine.map((e) => e.seq).sort((x, y) => x - y)).to.deep.equal(Array.from({ length: 20 }, (_, i) => i + 1));
+      expect(waits).to.deep.equal([]);
+      // another replica appends behind a's back; a loses once, and while it waits the other appends three more
+      await b.append(aChangeRecord({ request: 'b0' }));
+      duringWait = async () => {
+        for (let i = 1; i <= 3; i++) await b.append(aChangeRecord({ request: `b${i}` }));
+      };
+      const late = await a.append(aChangeRecord({ request: 'a-late' }));
+      // one wait (at most 1 ms after the first loss), and the next attempt is built on the head after b's three
+      expect(waits).to.have.length(1);
+      expect(waits[0]).to.be.within(0, 1);
+      expect(late.seq).to.equal(25);
+      const { anchor, head, records } = await b.chain();
+      expect(await verifyChain(records, anchor, { head })).to.deep.include({ ok: true, entries: 25 });
+    } finally {
+      await redis.conn.client.flushdb();
+    }
+  });
+
   it('a flaw one replica found in the head is carried by another replica’s next append', async () => {
     const clock = new FakeClock();
     const a = new RedisChangeLedger(redis.conn, { clock, key: LEDGER_TEST_KEY });
