@@ -40,6 +40,7 @@ import { bindClaim, reconcileStatefulSets } from './kube-statefulsets.js';
 import { jobsBackingOff, reconcileJobs } from './kube-jobs.js';
 import { reconcileDaemonSets } from './kube-daemonsets.js';
 import { reconcilePdbs } from './kube-pdbs.js';
+import { reconcileQuotas } from './kube-quotas.js';
 
 /**
  * An object as the stand-in stores and serves it: the API server's JSON of
@@ -354,6 +355,7 @@ export class KubeCluster {
     for (const pvc of this.all('PersistentVolumeClaim')) if (!pvc.status?.phase) bindClaim(this, pvc);
     updateDeploymentStatuses(this);
     reconcilePdbs(this);
+    reconcileQuotas(this);
   }
 
   pathOf(apiVersion: string, kind: string, name: string, namespace = 'default'): string {

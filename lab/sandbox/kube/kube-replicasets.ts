@@ -6,7 +6,8 @@
  *   pods named `<rs>-<5 random chars>` (generateName), labelled from its
  *   template and owned by it (ownerReferences, controller: true). A pod deleted
  *   by hand is replaced at once (Normal `SuccessfulCreate`); extra pods go
- *   unready first, then newest first (`SuccessfulDelete`). Status: replicas,
+ *   unready first, then newest first (`SuccessfulDelete`); a pod a quota of
+ *   the namespace refuses is not created (kube-quotas.ts). Status: replicas,
  *   fullyLabeledReplicas, readyReplicas, availableReplicas, observedGeneration.
  * - `collectGarbage`: background propagation; a simulated object whose
  *   controller owner is gone is deleted, to a fixed point (Deployment ->
@@ -15,6 +16,7 @@
  */
 import type { KubeCluster, Obj } from './kube-cluster.js';
 import { podReady, schedulePod } from './kube-pods.js';
+import { quotaRefused } from './kube-quotas.js';
 
 export function ownerReference(owner: Obj): Obj {
   return { apiVersion: owner.apiVersion, kind: owner.kind, name: owner.metadata.name, uid: owner.metadata.uid, controller: true, blockOwnerDeletion: true };
@@ -45,6 +47,7 @@ export function reconcileReplicaSets(c: KubeCluster): void {
     const want = rs.spec.replicas ?? 1;
     let pods = c.owned(rs, 'Pod');
     for (let i = pods.length; i < want; i++) {
+      if (quotaRefused(c, rs)) break;
       const pod = createPod(c, rs, `${rs.metadata.name}-${c.nameSuffix()}`);
       c.event(rs, 'Normal', 'SuccessfulCreate', `Created pod: ${pod.metadata.name}`, 'replicaset-controller');
     }
