@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { scenarioSchema } from '../../domain/evaluation/scenario.js';
 import { defaultScenariosDir, loadScenario, type LoadedScenario } from '../../lab/evaluation/scenario-loader.js';
 import { ScenarioCluster } from '../../lab/sandbox/scenario-cluster.js';
+import { liveObject, objectsOf, syntheticScenario } from '../support/sandbox-scenario.js';
 
 type Any = any;
 
@@ -15,18 +15,15 @@ const NS = 'batch';
 const cm = (data: Record<string, string>) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings', namespace: NS }, data });
 const MODE = { object: { kind: 'ConfigMap', namespace: NS, name: 'settings' }, path: 'data.MODE', oneOf: ['full', 'incremental'] };
 
-function scenario(objects: Any[], rules: Any[] = []): LoadedScenario {
-  const parsed = scenarioSchema.parse({
+const scenario = (objects: Any[], rules: Any[] = []): LoadedScenario =>
+  syntheticScenario({
     name: 'kinds-under-test',
-    title: 'kinds under test',
-    tags: ['easy', 'crashloop'],
-    tool: 'remediate',
-    input: { issue: 'something in batch is wrong' },
-    cluster: { namespaces: [NS], objects: ['cluster.yaml'], images: { 'registry.example/tools:1': 16, 'registry.example/agent:1': 16 }, rules },
-    expect: { healthy: true, budget: { modelCalls: 5, tokens: 1000 } },
+    namespace: NS,
+    tag: 'crashloop',
+    images: { 'registry.example/tools:1': 16, 'registry.example/agent:1': 16 },
+    objects,
+    rules,
   });
-  return { dir: '/nonexistent', scenario: parsed, objects, logs: [] };
-}
 
 const crashUnlessMode = (workload: Any, container?: string) => ({
   description: 'runs once MODE is a mode it knows',
@@ -88,8 +85,8 @@ const deploymentWithInit = () => ({
   },
 });
 
-const all = (s: ScenarioCluster, kind: string): Any[] => [...s.server.objects.values()].filter((o) => o.kind === kind);
-const live = (s: ScenarioCluster, kind: string, name: string): Any => all(s, kind).find((o) => o.metadata.name === name);
+const all = objectsOf;
+const live = liveObject;
 
 describe('the sandbox simulates Jobs, init containers and DaemonSets', function () {
   this.timeout(30_000);

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { scenarioSchema } from '../../domain/evaluation/scenario.js';
 import type { LoadedScenario } from '../../lab/evaluation/scenario-loader.js';
 import { ScenarioCluster } from '../../lab/sandbox/scenario-cluster.js';
+import { liveObject, objectsOf, syntheticScenario } from '../support/sandbox-scenario.js';
 
 type Any = any;
 
@@ -16,18 +16,8 @@ type Any = any;
 const NS = 'search';
 const IMAGE = 'registry.example/search/api:1';
 
-function scenario(objects: Any[]): LoadedScenario {
-  const parsed = scenarioSchema.parse({
-    name: 'quotas-under-test',
-    title: 'quotas under test',
-    tags: ['easy', 'quota'],
-    tool: 'remediate',
-    input: { issue: 'something in search is wrong' },
-    cluster: { namespaces: [NS], objects: ['cluster.yaml'], images: { [IMAGE]: 64, 'registry.example/search/api:2': 64 } },
-    expect: { healthy: true, budget: { modelCalls: 5, tokens: 1000 } },
-  });
-  return { dir: '/nonexistent', scenario: parsed, objects, logs: [] };
-}
+const scenario = (objects: Any[]): LoadedScenario =>
+  syntheticScenario({ name: 'quotas-under-test', namespace: NS, tag: 'quota', images: { [IMAGE]: 64, 'registry.example/search/api:2': 64 }, objects });
 
 const quota = (hard: Record<string, string>, status?: Any) => ({
   apiVersion: 'v1',
@@ -51,8 +41,8 @@ const deployment = (replicas: number, extra: Any = {}) => ({
   },
 });
 
-const all = (s: ScenarioCluster, kind: string): Any[] => [...s.server.objects.values()].filter((o) => o.kind === kind);
-const live = (s: ScenarioCluster, kind: string, name: string): Any => all(s, kind).find((o) => o.metadata.name === name);
+const all = objectsOf;
+const live = liveObject;
 const failedCreates = (s: ScenarioCluster): string[] =>
   all(s, 'Event')
     .filter((e) => e.reason === 'FailedCreate')
