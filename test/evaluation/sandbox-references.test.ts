@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { scenarioSchema } from '../../domain/evaluation/scenario.js';
-import type { LoadedScenario } from '../../lab/evaluation/scenario-loader.js';
+import { defaultScenariosDir, loadScenario, type LoadedScenario } from '../../lab/evaluation/scenario-loader.js';
 import { ScenarioCluster } from '../../lab/sandbox/scenario-cluster.js';
 import { targetPortResolves } from '../../lab/sandbox/service-backends.js';
 
@@ -162,5 +162,78 @@ describe('the sandbox follows references between objects', function () {
       live(sandbox, 'Service', 'inventory').spec.ports[0].targetPort = 'metrics';
       expect(sandbox.health().problems).to.include('Ingress shop/shop: Service "shop/inventory" port http has no ready endpoints');
     });
+  });
+
+  describe('the scenarios built on them: every valid fix passes, a generic one does not', () => {
+    const template = (s: ScenarioCluster, kind: string, name: string) => live(s, kind, name).spec.template.spec.containers[0];
+    const rolled = (s: ScenarioCluster, kind: string, name: string) => {
+      live(s, kind, name).metadata.generation += 1;
+      s.server.reconcile();
+    };
+    const memoryLimit = (name: string, limit: string) => (s: ScenarioCluster) => {
+      template(s, 'Deployment', name).resources.limits.memory = limit;
+      rolled(s, 'Deployment', name);
+    };
+    const cases: [string, string, boolean, (s: ScenarioCluster) => void][] = [
+      ['multihop-storefront-inventory-port-name', 'the Service targets 8080', true, (s) => (live(s, 'Service', 'inventory').spec.ports[0].targetPort = 8080)],
+      [
+        'multihop-storefront-inventory-port-name',
+        'the pods name their port http again',
+        true,
+        (s) => {
+          template(s, 'Deployment', 'inventory').ports[0].name = 'http';
+          rolled(s, 'Deployment', 'inventory');
+        },
+      ],
+      [
+        'multihop-storefront-inventory-port-name',
+        'a restart of storefront and inventory',
+        false,
+        (s) => {
+          for (const name of ['storefront', 'inventory']) {
+            live(s, 'Deployment', name).spec.template.metadata.annotations = { 'kubectl.kubernetes.io/restartedAt': '2026-12-03T08:00:00Z' };
+            rolled(s, 'Deployment', name);
+          }
+        },
+      ],
+      [
+        'ingress-service-renamed',
+        'a Service gallery exists again',
+        true,
+        (s) =>
+          s.server.create({
+            apiVersion: 'v1',
+            kind: 'Service',
+            metadata: { name: 'gallery', namespace: 'media' },
+            spec: { selector: { app: 'gallery' }, ports: [{ port: 80, targetPort: 'http' }] },
+          }),
+      ],
+      [
+        'ingress-backend-port-name-missing',
+        "the Service's port is called http again",
+        true,
+        (s) => (live(s, 'Service', 'helpdesk').spec.ports[0].name = 'http'),
+      ],
+      [
+        'ingress-backend-port-name-missing',
+        'the Ingress names port 80',
+        true,
+        (s) => (live(s, 'Ingress', 'helpdesk').spec.rules[0].http.paths[0].backend.service.port = { number: 80 }),
+      ],
+      ['job-reindex-parallelism-rejected', 'parallelism 1', true, (s) => (live(s, 'Job', 'reindex-products').spec.parallelism = 1)],
+      ['job-reindex-parallelism-rejected', 'more parallelism', false, (s) => (live(s, 'Job', 'reindex-products').spec.parallelism = 8)],
+      ['job-invoice-run-configmap-key', 'the old key name back', true, (s) => (live(s, 'ConfigMap', 'billing-settings').data.S3_BUCKET = 'acme-invoices-eu')],
+      ['multihop-login-redis-sessions-oom', 'a 1Gi limit for redis-sessions', true, memoryLimit('redis-sessions', '1Gi')],
+      ['multihop-login-redis-sessions-oom', 'a limit still below what its data needs', false, memoryLimit('redis-sessions', '800Mi')],
+      ['multihop-login-redis-sessions-oom', "more memory for login (the first workload's generic fix)", false, memoryLimit('login', '1Gi')],
+    ];
+    for (const [name, fix, healthy, apply] of cases)
+      it(`${name} with ${fix}: ${healthy ? 'healthy' : 'not healthy'}`, async () => {
+        sandbox = await ScenarioCluster.start(loadScenario(defaultScenariosDir(), name));
+        expect(sandbox.health().healthy, 'broken before the fix').to.equal(false);
+        apply(sandbox);
+        const report = sandbox.health();
+        expect(report.healthy, report.problems.join('; ')).to.equal(healthy);
+      });
   });
 });
