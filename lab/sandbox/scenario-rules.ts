@@ -4,7 +4,7 @@ import { conditionHolds, describeCondition } from '../../domain/evaluation/field
 import type { FieldCondition, HealthRule, ObjectRef } from '../../domain/evaluation/scenario.js';
 import type { LoadedScenario } from '../evaluation/scenario-loader.js';
 import type { ContainerBehaviour, KubeCluster, Obj } from './stand-in.js';
-import { podReady } from './kube/kube-pods.js';
+import { readyEndpoints, ingressBackendProblems } from './service-backends.js';
 import { jobFinished } from './kube/kube-jobs.js';
 
 const WORKLOAD_KINDS = new Set(['Deployment', 'StatefulSet', 'DaemonSet', 'Job']);
@@ -85,6 +85,7 @@ export function judgeHealth(c: KubeCluster, loaded: LoadedScenario): HealthRepor
     problems.push(...workloadProblems(live, fixture, label));
   }
   problems.push(...servicesWithoutEndpoints(c, loaded));
+  problems.push(...ingressBackendProblems(c, loaded.objects));
   return { healthy: problems.length === 0, problems };
 }
 
@@ -140,17 +141,7 @@ function servicesWithoutEndpoints(c: KubeCluster, loaded: LoadedScenario): strin
     );
     if (!itsWorkload) continue;
     const live = findObject(c, { kind: 'Service', namespace: ns, name: svc.metadata.name });
-    const liveSelector = Object.entries(((live?.spec as Obj | undefined)?.selector ?? {}) as Record<string, string>);
-    const ready = [...c.objects.values()].some(
-      (p) =>
-        p.kind === 'Pod' &&
-        p.metadata.namespace === ns &&
-        !p.metadata.deletionTimestamp &&
-        liveSelector.length > 0 &&
-        liveSelector.every(([k, v]) => p.metadata.labels?.[k] === v) &&
-        podReady(p),
-    );
-    if (live && !ready) out.push(`Service ${ns}/${svc.metadata.name} has no ready endpoints`);
+    if (live && !readyEndpoints(c, live).length) out.push(`Service ${ns}/${svc.metadata.name} has no ready endpoints`);
   }
   return out;
 }

@@ -37,9 +37,12 @@
  *   under `Never` ends the pod Failed, under `OnFailure` restarts it in place
  *   (CrashLoopBackOff).
  * - A pod created with a `nodeName` (a DaemonSet's) stays on that node.
+ * - A container whose environment names a ConfigMap, Secret or key that does
+ *   not exist waits in `CreateContainerConfigError` (kube-container-config.ts).
  */
 import { randomBytes } from 'node:crypto';
 import { normaliseImage, type KubeCluster, type Obj } from './kube-cluster.js';
+import { holdOnConfigError } from './kube-container-config.js';
 
 const NODE = 'kind-worker';
 const HOST_IP = '172.18.0.2';
@@ -195,6 +198,7 @@ function stepContainer(c: KubeCluster, pod: Obj, container: Obj, cs: Obj, mode: 
     }
     return;
   }
+  if (holdOnConfigError(c, pod, container, cs, field)) return;
   const behaviour = c.containerBehaviour?.(pod, container);
   if (cs.state.running && mode === 'job') {
     const started = cs.state.running.startedAt;
