@@ -61,7 +61,6 @@ import { clusterStampedLedger } from '../application/cluster/cluster-ledger.js';
 import { currentCluster } from '../application/cluster/current-cluster.js';
 import { FleetOperate } from '../application/operations/fleet-rollout.js';
 import { FleetRemediate } from '../application/remediation/fleet-investigation.js';
-import { randomBytes } from 'node:crypto';
 import type { WriteScope } from '../domain/actions/write-scope.js';
 import type { Caller } from '../domain/auth/caller.js';
 import { callerInCluster } from '../domain/fleet/cluster-profile.js';
@@ -279,9 +278,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
         metrics,
       }),
       // with a fleet, operate with clusterSelector is a rollout across clusters, wave by wave
-      operate: fleet
-        ? new FleetOperate(ai.operate, fleet.profiles, ledger.revert, clock, () => randomBytes(16).toString('hex'), config.sessions.ttlSeconds * 1000)
-        : ai.operate,
+      operate: fleet ? new FleetOperate(ai.operate, fleet.profiles, ledger.revert, { sessions, clock, approval: config.auth }) : ai.operate,
       // ...and remediate with clusterSelector investigates in each matching cluster
       remediate: fleet ? new FleetRemediate(ai.remediate, fleet.profiles) : ai.remediate,
     },

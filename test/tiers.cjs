@@ -28,6 +28,7 @@ const SLOW = [
   'http/redis-*.test.js',
   'http/replicas.test.js',
   'http/session-owners.test.js',
+  'http/fleet-replicas.test.js',
   'http/verify-replicas.test.js',
   // fuzzers, memory probes, every scenario replayed, Chromium
   'security/api-fuzz.test.js',

@@ -3,9 +3,10 @@ import { withinCluster } from './current-cluster.js';
 import { chooseCluster, type ClusterProfile } from '../../domain/fleet/cluster-profile.js';
 import type { ClusterReader } from '../../domain/ports/cluster-reader.js';
 import { ValidationError } from '../../domain/errors.js';
+import { isSessionId } from '../../domain/sessions/session-id.js';
 
 /** A rollout's id (operate with clusterSelector): `rol_` and 32 hex digits. */
-export const isRolloutId = (id: unknown): id is string => typeof id === 'string' && /^rol_[0-9a-f]{32}$/.test(id);
+export const isRolloutId = (id: unknown): id is string => isSessionId(id, 'rollout');
 
 /** One cluster as `GET /api/v1/clusters` and the `version` tool show it. */
 export interface ClusterSummary {

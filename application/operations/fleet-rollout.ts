@@ -1,18 +1,24 @@
 import { requireRole } from '../../domain/auth/tool-access.js';
 import type { Caller } from '../../domain/auth/caller.js';
-import { ConflictError, ForbiddenError, NotFoundError, ERROR_CODES, ValidationError } from '../../domain/errors.js';
+import type { ApprovalPolicy } from '../../domain/auth/session-owner.js';
+import { ValidationError } from '../../domain/errors.js';
 import { callerInCluster, clusterRefusal, selectClusters, type ClusterProfile } from '../../domain/fleet/cluster-profile.js';
 import { RISK_LEVELS, type RiskLevel } from '../../domain/actions/cluster-action.js';
 import type { Clock } from '../../domain/ports/clock.js';
-import { planDigestOf } from '../../domain/sessions/approval-session.js';
+import type { SessionStore } from '../../domain/ports/session-store.js';
+import { planDigestOf, type Approval } from '../../domain/sessions/approval-session.js';
+import type { Session } from '../../domain/sessions/session.js';
 import type { OperateOutput } from '../../domain/tools/outputs/operate-output.js';
 import type { ToolInput } from '../../domain/tools/tool-definitions.js';
+import { runOnce } from '../actions/run-once.js';
 import { isRolloutId } from '../cluster/cluster-fleet.js';
 import { withinCluster } from '../cluster/current-cluster.js';
+import { ownedBy } from '../sessions/session-access.js';
+import { dispatchSessionCall, parseSessionCall, type ApprovalSessionTool, type SessionCall, type SessionGrammar } from '../sessions/session-dispatch.js';
 import type { ToolContext, ToolHandler } from '../tool-handler.js';
+import { rolloutView, type Rollout, type RolloutAnswer, type RolloutState } from './rollout-view.js';
 
 type Input = ToolInput<'operate'>;
-type Rollout = NonNullable<OperateOutput['rollout']>;
 type ClusterStep = Rollout['waves'][number]['clusters'][number];
 
 /** What the rollout needs of the ledger's revert: undo one entry as the caller. */
@@ -20,38 +26,50 @@ export interface RolloutRevert {
   execute(input: { id: string }, caller: Caller): Promise<{ revert: { id: string } }>;
 }
 
-interface RolloutRecord {
-  id: string;
-  ownerId: string;
-  intent: string;
-  createdAt: number;
-  answer: OperateOutput & { rollout: Rollout };
+/** What a rollout keeps its record in: the sessions' store (shared by the replicas on Redis), and the approval rules of sessions. */
+export interface RolloutDeps {
+  sessions: SessionStore;
+  clock: Clock;
+  /** The second-approver rule (SVC_REQUIRE_SECOND_APPROVER); absent: none. */
+  approval?: ApprovalPolicy;
 }
 
-/** Rollouts kept (this replica's, in memory): the oldest goes first; each lives as long as the sessions it binds. */
-const MAX_ROLLOUTS = 200;
+const START = 'Start a new rollout with operate, an intent and clusterSelector.';
+
+/** How a call continuing a rollout reads: executeChoice (and planDigest) or nothing; a rollout is not refined. */
+const ROLLOUT_GRAMMAR: SessionGrammar = {
+  tool: 'operate',
+  startField: 'intent',
+  noun: 'rollout',
+  refines: false,
+  startOnly: ['intent', 'evidence', 'refinedIntent', 'waves', 'waveOrder', 'delivery', 'onFailure'],
+  startOnlyMessage: (fields) =>
+    `${fields.join(' and ')} ${fields.length > 1 ? 'do' : 'does'} not go with a rollout's sessionId (it takes executeChoice and planDigest only; each cluster verifies with onFailure revert): ${START}`,
+  automaticMode: false,
+};
 
 /**
  * operate across a fleet (SVC_CLUSTERS): with `clusterSelector`, the change
  * is planned in every matching cluster (each its own operate session,
  * investigated, dry-run and judged by the guard in that cluster) and answered
- * as one rollout whose planDigest covers every cluster's plan digest. On
- * approval with that digest it executes wave by wave (`waves`, `waveOrder`,
- * else one cluster a wave in SVC_CLUSTERS order): each cluster's execution
- * verifies with onFailure revert; the first degraded (or failed) cluster
- * stops the rollout, the rest of that wave is reverted through the ledger,
- * later waves are not touched. Every other call goes to operate unchanged.
+ * as one rollout whose planDigest covers every cluster's plan digest. The
+ * rollout is a session of its own (`rol_`, kind `rollout`) in the sessions'
+ * store, so any replica sharing it may look at or execute it, and it expires
+ * with SVC_SESSION_TTL; looking, stopping and approving follow the approval
+ * session's rules (its starter or an admin; the second approver where the
+ * rule asks for one), and it executes at most once. On approval with that
+ * digest it executes wave by wave (`waves`, `waveOrder`, else one cluster a
+ * wave in SVC_CLUSTERS order): each cluster's execution verifies with
+ * onFailure revert; the first degraded (or failed) cluster stops the
+ * rollout, the rest of that wave is reverted through the ledger, later waves
+ * are not touched. Every other call goes to operate unchanged.
  */
 export class FleetOperate implements ToolHandler<Input> {
-  private readonly rollouts = new Map<string, RolloutRecord>();
-
   constructor(
     private readonly operate: ToolHandler<Input>,
     private readonly profiles: readonly ClusterProfile[],
     private readonly revert: RolloutRevert,
-    private readonly clock: Clock,
-    private readonly randomHex32: () => string,
-    private readonly ttlMs: number,
+    private readonly deps: RolloutDeps,
   ) {}
 
   execute(input: Input, context: ToolContext): Promise<unknown> {
@@ -61,7 +79,7 @@ export class FleetOperate implements ToolHandler<Input> {
     return this.operate.execute(input, context);
   }
 
-  private async plan(input: Input, context: ToolContext): Promise<OperateOutput> {
+  private async plan(input: Input, context: ToolContext): Promise<RolloutAnswer> {
     if (input.sessionId !== undefined || input.executeChoice !== undefined || input.refinedIntent !== undefined)
       throw new ValidationError('clusterSelector starts a rollout: send it with an intent; continue the rollout with the sessionId it answers');
     if (input.intent === undefined) throw new ValidationError('intent is required to start a rollout');
@@ -72,6 +90,8 @@ export class FleetOperate implements ToolHandler<Input> {
     for (const p of matching) requireRole(callerInCluster(p, context.caller), 'operator', `operate in cluster ${p.name}`);
     const planned: ClusterStep[][] = [];
     const totals = { modelCalls: 0, functionCalls: 0, risk: 0, executable: true };
+    const risks: RiskLevel[] = [];
+    const namespaces: (string | undefined)[] = [];
     for (const wave of waves) {
       const steps: ClusterStep[] = [];
       for (const p of wave) {
@@ -82,18 +102,18 @@ export class FleetOperate implements ToolHandler<Input> {
         totals.functionCalls += view.proposal.investigation.functionCalls;
         totals.risk = Math.max(totals.risk, RISK_LEVELS.indexOf(view.proposal.risk));
         totals.executable &&= view.proposal.executable;
+        for (const a of view.proposal.actions) {
+          risks.push(a.risk);
+          namespaces.push(a.target.namespace);
+        }
         steps.push({ cluster: p.name, sessionId: view.sessionId, planDigest: view.planDigest, status: view.status });
       }
       planned.push(steps);
     }
-    const id = `rol_${this.randomHex32()}`;
     const planDigest = planDigestOf({ rollout: planned.map((w) => w.map((s) => ({ cluster: s.cluster, sessionId: s.sessionId, planDigest: s.planDigest }))) });
-    const rollout: Rollout = { clusterSelector: { ...selector }, waves: planned.map((clusters, i) => ({ wave: i + 1, status: 'pending', clusters })) };
-    const answer: RolloutRecord['answer'] = {
-      sessionId: id,
-      status: totals.executable ? 'awaiting_approval' : 'needs_refinement',
+    const state: RolloutState = {
+      ...ownedBy(context),
       intent: input.intent,
-      refinements: [],
       planDigest,
       proposal: {
         summary: `${input.intent} in ${matching.length} cluster${matching.length > 1 ? 's' : ''} (${planned.map((w) => w.map((s) => s.cluster).join(' + ')).join(', then ')})`,
@@ -101,63 +121,66 @@ export class FleetOperate implements ToolHandler<Input> {
         executable: totals.executable,
         actions: [],
         investigation: { modelCalls: totals.modelCalls, functionCalls: totals.functionCalls, stoppedBy: 'rollout' },
-        plannedAt: new Date(this.clock.now()).toISOString(),
+        plannedAt: new Date(this.deps.clock.now()).toISOString(),
       },
-      nextStep: totals.executable
-        ? `Review each cluster's session, then execute the whole rollout: {"sessionId":"${id}","executeChoice":1,"planDigest":"${planDigest}"}`
-        : `A cluster's plan cannot be executed (see its session); start the rollout again with a corrected intent`,
-      rollout,
+      rollout: { clusterSelector: { ...selector }, waves: planned.map((clusters, i) => ({ wave: i + 1, status: 'pending', clusters })) },
+      risks,
+      namespaces,
     };
-    this.keep({ id, ownerId: context.caller.id, intent: input.intent, createdAt: this.clock.now(), answer });
-    return answer;
+    return rolloutView(await this.deps.sessions.create<RolloutState>('rollout', state));
   }
 
-  private async continue(input: Input, context: ToolContext): Promise<OperateOutput> {
-    const record = this.find(input.sessionId!);
-    if (record.ownerId !== context.caller.id && !context.caller.roles.includes('admin'))
-      throw new ForbiddenError(`rollout ${record.id} was started by someone else; only they or an admin may act on it`);
-    if (input.executeChoice === undefined) return record.answer;
-    if (record.answer.status !== 'awaiting_approval')
-      throw new ValidationError(`rollout ${record.id} is ${record.answer.status}: it cannot be ${input.executeChoice === 1 ? 'executed' : 'stopped'}`);
-    const steps = record.answer.rollout.waves.flatMap((w) => w.clusters);
-    const profileOf = (name: string) => this.profiles.find((p) => p.name === name)!;
-    if (input.executeChoice === 2) {
-      for (const s of steps)
-        await withinCluster(s.cluster, () => this.operate.execute({ sessionId: s.sessionId, executeChoice: 2 }, this.contextIn(profileOf(s.cluster), context)));
-      record.answer = {
-        ...record.answer,
-        status: 'stopped',
-        stoppedAt: new Date(this.clock.now()).toISOString(),
-        nextStep: 'Nothing was applied in any cluster.',
-      };
-      return record.answer;
-    }
-    if (input.planDigest === undefined)
-      throw new ValidationError(`executing a rollout needs the planDigest it answered (${record.answer.planDigest}): one approval covers every cluster's plan`);
-    if (input.planDigest !== record.answer.planDigest)
-      throw new ConflictError(`planDigest ${input.planDigest} is not rollout ${record.id}'s (${record.answer.planDigest})`);
+  /** Look at, stop or execute a rollout: the approval session's dispatcher and rules, with the rollout's own I/O. */
+  private async continue(input: Input, context: ToolContext): Promise<RolloutAnswer> {
+    const call = parseSessionCall(input, ROLLOUT_GRAMMAR);
+    const view = await dispatchSessionCall(this.sessionTool(), call, context);
+    // the rollout is stopped (its starter or an admin, while proposed): so is every cluster's session, nothing applied anywhere
+    if (call.step === 'stop')
+      for (const s of view.rollout.waves.flatMap((w) => w.clusters)) {
+        const p = this.profileOf(s.cluster);
+        await withinCluster(p.name, () => this.operate.execute({ sessionId: s.sessionId, executeChoice: 2 }, this.contextIn(p, context)));
+      }
+    return view;
+  }
+
+  private sessionTool(): ApprovalSessionTool<Input, RolloutState, RolloutAnswer> {
+    return {
+      kind: 'rollout',
+      start: START,
+      sessions: this.deps.sessions,
+      clock: this.deps.clock,
+      approval: this.deps.approval,
+      requireFor: () => undefined,
+      planOf: (state) => ({ planDigest: state.planDigest, risks: state.risks, namespaces: state.namespaces }),
+      view: rolloutView,
+      begin: (input, context) => this.plan(input, context!),
+      execute: (session, approval, call, context) => this.executeRollout(session, approval, call, context!),
+    };
+  }
+
+  private async executeRollout(
+    session: Session<RolloutState>,
+    approval: Approval,
+    call: Extract<SessionCall<Input>, { step: 'execute' }>,
+    context: ToolContext,
+  ): Promise<RolloutAnswer> {
+    const { state } = session;
+    if (call.planDigest === undefined)
+      throw new ValidationError(`executing a rollout needs the planDigest it answered (${state.planDigest}): one approval covers every cluster's plan`);
+    if (!state.proposal.executable) throw new ValidationError(`rollout ${session.id} cannot be executed: a cluster's plan is not executable. ${START}`);
+    const steps = state.rollout.waves.flatMap((w) => w.clusters);
     // every cluster's rules and roles, before any write anywhere
     for (const s of steps) {
-      const p = profileOf(s.cluster);
+      const p = this.profileOf(s.cluster);
       const refusal = clusterRefusal(p, 'operate', { executeChoice: 1 });
       if (refusal) throw refusal;
       requireRole(callerInCluster(p, context.caller), 'operator', `operate in cluster ${p.name}`);
     }
-    record.answer = { ...record.answer, status: 'executing' };
-    const rollout = await this.runWaves(record.answer.rollout, context, profileOf);
-    const stopped = rollout.stoppedAt;
-    record.answer = {
-      ...record.answer,
-      status: stopped ? 'execution_failed' : 'executed',
-      rollout,
-      nextStep: stopped
-        ? `Stopped at wave ${stopped.wave} (cluster ${stopped.cluster}): ${stopped.reason}. That wave was reverted; later waves were not touched.`
-        : `Executed in every cluster, wave by wave, each verified healthy.`,
-    };
-    return record.answer;
+    const done = await runOnce(this.deps.sessions, 'rollout', session, this.deps.clock, () => this.runWaves(state.rollout, context), START, approval);
+    return rolloutView(done.session);
   }
 
-  private async runWaves(rollout: Rollout, context: ToolContext, profileOf: (name: string) => ClusterProfile): Promise<Rollout> {
+  private async runWaves(rollout: Rollout, context: ToolContext): Promise<Rollout> {
     const waves = rollout.waves.map((w) => ({ ...w, clusters: w.clusters.map((c) => ({ ...c })) }));
     let stoppedAt: Rollout['stoppedAt'];
     for (const wave of waves) {
@@ -167,7 +190,7 @@ export class FleetOperate implements ToolHandler<Input> {
       }
       const written: { step: ClusterStep; ledgerIds: string[] }[] = [];
       for (const step of wave.clusters) {
-        const p = profileOf(step.cluster);
+        const p = this.profileOf(step.cluster);
         try {
           const view = (await withinCluster(p.name, () =>
             this.operate.execute({ sessionId: step.sessionId, executeChoice: 1, planDigest: step.planDigest, onFailure: 'revert' }, this.contextIn(p, context)),
@@ -222,21 +245,11 @@ export class FleetOperate implements ToolHandler<Input> {
     return { ...context, caller: callerInCluster(p, context.caller) };
   }
 
-  private keep(record: RolloutRecord): void {
-    this.rollouts.set(record.id, record);
-    while (this.rollouts.size > MAX_ROLLOUTS) this.rollouts.delete(this.rollouts.keys().next().value as string);
-  }
-
-  private find(id: string): RolloutRecord {
-    const record = this.rollouts.get(id);
-    if (!record || this.clock.now() - record.createdAt > this.ttlMs) {
-      this.rollouts.delete(id);
-      throw new NotFoundError(
-        ERROR_CODES.NOT_FOUND,
-        `rollout ${id} is unknown or expired (a rollout is kept by the replica that planned it): start it again with clusterSelector`,
-      );
-    }
-    return record;
+  private profileOf(name: string): ClusterProfile {
+    const profile = this.profiles.find((p) => p.name === name);
+    // a cluster the rollout was planned in that svc no longer serves (SVC_CLUSTERS changed since): refused, never run elsewhere
+    if (!profile) throw new ValidationError(`the rollout names cluster ${name}, which svc no longer serves. ${START}`);
+    return profile;
   }
 }
 

@@ -5,6 +5,7 @@ import type { Session, SessionKind } from '../../domain/sessions/session.js';
 import { SESSION_TOOL_OF } from '../../domain/tools/tool-definitions.js';
 import { operationView, type OperationStatus } from '../operations/operation-view.js';
 import type { OperationState } from '../operations/operation-state.js';
+import { rolloutView, type RolloutState } from '../operations/rollout-view.js';
 import type { RemediationState } from '../remediation/remediation-state.js';
 import { remediationView, type RemediationStatus } from '../remediation/remediation-view.js';
 
@@ -46,7 +47,7 @@ export interface SessionSummary {
   kind: SessionKind;
   tool: SessionTool;
   status: string;
-  /** The issue (remediation) or the intent (operation, solution). */
+  /** The issue (remediation) or the intent (operation, rollout, solution). */
   subject: string;
   /** Who started it; absent on a session stored before sessions recorded their owner. */
   owner?: SessionOwner;
@@ -65,7 +66,7 @@ export interface SessionDetail extends SessionSummary {
   view: unknown;
 }
 
-type AnySession = Session<RemediationState> | Session<OperationState> | Session<SolutionState>;
+type AnySession = Session<RemediationState> | Session<OperationState> | Session<RolloutState> | Session<SolutionState>;
 
 /** The session as the sessions routes show it; `withView` adds what its tool answers about it. */
 export function describeSession(session: Session<unknown>, withView: true): SessionDetail;
@@ -82,8 +83,8 @@ export function describeSession(session: Session<unknown>, withView = false): Se
     const view = remediationView(s as Session<RemediationState>);
     return { ...base, status: view.status, subject: view.issue, nextStep: view.nextStep, ...times, ...(withView ? { view } : {}) };
   }
-  if (s.kind === 'operation') {
-    const view = operationView(s as Session<OperationState>);
+  if (s.kind === 'operation' || s.kind === 'rollout') {
+    const view = s.kind === 'operation' ? operationView(s as Session<OperationState>) : rolloutView(s as Session<RolloutState>);
     return { ...base, status: view.status, subject: view.intent, nextStep: view.nextStep, ...times, ...(withView ? { view } : {}) };
   }
   const state = (s as Session<SolutionState>).state;

@@ -2,7 +2,7 @@ import { ValidationError } from '../errors.js';
 import { SESSION_KINDS, type SessionKind } from './session.js';
 
 /** `<prefix>_<32 lowercase hex>`: 128 random bits behind a per-tool prefix. */
-const ID = /^(rem|opr|sol)_[0-9a-f]{32}$/;
+const ID = new RegExp(`^(${Object.values(SESSION_KINDS).join('|')})_[0-9a-f]{32}$`);
 
 /** A fresh id; `randomHex32` must give 32 hex digits from a CSPRNG (an adapter passes crypto.randomBytes). */
 export function newSessionId(kind: SessionKind, randomHex32: string): string {

@@ -1,8 +1,9 @@
-/** The multi-step tools whose state lives in a session, and the id prefix of each. */
+/** The multi-step tools whose state lives in a session, and the id prefix of each (a rollout: operate across clusters, wave by wave). */
 export const SESSION_KINDS = {
   remediation: 'rem',
   operation: 'opr',
   solution: 'sol',
+  rollout: 'rol',
 } as const;
 export type SessionKind = keyof typeof SESSION_KINDS;
 

@@ -34,11 +34,11 @@ export interface ToolDefinition<Schema extends z.ZodType = z.ZodType> {
    */
   longRunning?: boolean;
   /**
-   * The kind of session the tool's calls start and continue (`sessionId`):
-   * `GET /api/v1/sessions` names this tool for a session of that kind. One
-   * tool per kind.
+   * The kinds of session the tool's calls start and continue (`sessionId`):
+   * `GET /api/v1/sessions` names this tool for a session of those kinds. One
+   * tool per kind (operate has two: an operation, and a rollout across clusters).
    */
-  session?: SessionKind;
+  sessions?: readonly SessionKind[];
   /**
    * The tool proposes a plan that waits for approval (`awaiting_approval` with
    * a `planDigest`): the wording of the two next steps `svc run` prints after

@@ -197,7 +197,7 @@ export const TOOL_DEFINITIONS: ToolDefinition[] = [
     inputSchema: TOOL_INPUTS.recommend,
     outputSchema: recommendOutput,
     longRunning: true,
-    session: 'solution',
+    sessions: ['solution'],
     evaluated: true,
   },
   {
@@ -254,7 +254,7 @@ export const TOOL_DEFINITIONS: ToolDefinition[] = [
     outputSchema: operateOutput,
     gitPush: 'the planned change, with `delivery: "git"` on objects Argo CD or Flux manage',
     longRunning: true,
-    session: 'operation',
+    sessions: ['operation', 'rollout'],
     approvalSteps: PLAN_APPROVAL_STEPS,
     evaluated: true,
   },
@@ -267,7 +267,7 @@ export const TOOL_DEFINITIONS: ToolDefinition[] = [
     outputSchema: remediateOutput,
     gitPush: 'the fix, with `delivery: "git"` on objects Argo CD or Flux manage',
     longRunning: true,
-    session: 'remediation',
+    sessions: ['remediation'],
     approvalSteps: PLAN_APPROVAL_STEPS,
     evaluated: true,
   },
@@ -282,12 +282,12 @@ export const LONG_RUNNING_TOOLS: ReadonlySet<string> = new Set(TOOL_DEFINITIONS.
 /** The tools evaluation scenarios may drive (`evaluated`), in definition order. */
 export const EVALUATED_TOOLS = TOOL_DEFINITIONS.filter((d) => d.evaluated).map((d) => d.name as ToolName) as [ToolName, ...ToolName[]];
 
-/** The tool of each session kind (`session`); a kind without exactly one tool stops the module loading. */
+/** The tool of each session kind (`sessions`); a kind without exactly one tool stops the module loading. */
 export const SESSION_TOOL_OF: Readonly<Record<SessionKind, ToolName>> = (() => {
   const of = {} as Record<SessionKind, ToolName>;
   for (const kind of Object.keys(SESSION_KINDS) as SessionKind[]) {
-    const tools = TOOL_DEFINITIONS.filter((d) => d.session === kind);
-    if (tools.length !== 1) throw new Error(`session kind ${kind} needs exactly one tool with session: '${kind}', found ${tools.length}`);
+    const tools = TOOL_DEFINITIONS.filter((d) => d.sessions?.includes(kind));
+    if (tools.length !== 1) throw new Error(`session kind ${kind} needs exactly one tool whose sessions name it, found ${tools.length}`);
     of[kind] = tools[0].name as ToolName;
   }
   return of;

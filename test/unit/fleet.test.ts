@@ -11,6 +11,7 @@ import { ListClusters } from '../../application/cluster/list-clusters.js';
 import { singleCluster } from '../../application/execute-tool.js';
 import { VerifyLedger } from '../../application/ledger/verify-ledger.js';
 import { arrangeWaves, FleetOperate } from '../../application/operations/fleet-rollout.js';
+import { rolloutView, type RolloutState } from '../../application/operations/rollout-view.js';
 import { FleetRemediate } from '../../application/remediation/fleet-investigation.js';
 import { parseRoleMapping } from '../../domain/auth/role-mapping.js';
 import type { Caller } from '../../domain/auth/caller.js';
@@ -313,9 +314,14 @@ describe('fleet: rollouts in waves (FleetOperate with a stand-in operate)', () =
     return { calls, operate, reverted, revert };
   }
 
+  /** What the replicas of a test share: the sessions' store (and its clock). */
+  function storeDeps(clock = new FakeClock(), sessions = new FakeSessionStore({ clock, ttlMs: 60_000 })) {
+    return { sessions, clock };
+  }
+
   it('one digest; wave by wave; the first degraded wave stops it, the rest of that wave is reverted, later waves never run', async () => {
     const s = standIn({ q1: 'healthy', s1: 'healthy', s2: 'degraded', p1: 'healthy' });
-    const rollouts = new FleetOperate(s.operate as never, fleetProfiles, s.revert, new FakeClock(), () => 'a'.repeat(32), 60_000);
+    const rollouts = new FleetOperate(s.operate as never, fleetProfiles, s.revert, storeDeps());
     const context = { requestId: 'r', caller: alice };
     const planned = (await rollouts.execute({ intent: 'x', clusterSelector: {}, waves: [['q1'], ['s1', 's2'], ['p1']] }, context)) as never as {
       sessionId: string;
@@ -354,7 +360,7 @@ describe('fleet: rollouts in waves (FleetOperate with a stand-in operate)', () =
   it('a read-only cluster in the rollout refuses its execution before any write; another caller may not act on it', async () => {
     const s = standIn({ s1: 'healthy', s2: 'healthy' });
     const profiles = [p('s1', { env: 'staging' }), profile('s2', { labels: { env: 'staging' }, readOnly: true })];
-    const rollouts = new FleetOperate(s.operate as never, profiles, s.revert, new FakeClock(), () => 'b'.repeat(32), 60_000);
+    const rollouts = new FleetOperate(s.operate as never, profiles, s.revert, storeDeps());
     const context = { requestId: 'r', caller: alice };
     const planned = (await rollouts.execute({ intent: 'x', clusterSelector: { env: 'staging' } }, context)) as never as {
       sessionId: string;
@@ -369,6 +375,113 @@ describe('fleet: rollouts in waves (FleetOperate with a stand-in operate)', () =
       'code',
       'FORBIDDEN',
     );
+  });
+
+  it('a rollout’s status is read from its session’s phase, and its waves from its outcome once executed', () => {
+    const planned: RolloutState['rollout'] = {
+      clusterSelector: {},
+      waves: [{ wave: 1, status: 'pending', clusters: [{ cluster: 's1', sessionId: 'opr_s1', planDigest: 'sha256:s1', status: 'awaiting_approval' }] }],
+    };
+    const state: RolloutState = {
+      intent: 'x',
+      planDigest: 'sha256:all',
+      proposal: {
+        summary: 's',
+        risk: 'low',
+        executable: true,
+        actions: [],
+        investigation: { modelCalls: 1, functionCalls: 0, stoppedBy: 'rollout' },
+        plannedAt: 't',
+      },
+      rollout: planned,
+      risks: [],
+      namespaces: [],
+    };
+    const id = `rol_${'c'.repeat(32)}`;
+    const view = (s: RolloutState) => rolloutView({ id, kind: 'rollout', createdAt: 0, updatedAt: 0, expiresAt: 1, revision: 1, state: s });
+    expect(view(state)).to.deep.include({ sessionId: id, status: 'awaiting_approval', rollout: planned });
+    expect(view(state).nextStep).to.contain(`"planDigest":"sha256:all"`);
+    expect(view({ ...state, proposal: { ...state.proposal, executable: false } }).status).to.equal('needs_refinement');
+    expect(view({ ...state, stopped: { at: 't2' } })).to.deep.include({ status: 'stopped', stoppedAt: 't2' });
+    expect(view({ ...state, execution: { status: 'running', startedAt: 't3' } }).status).to.equal('executing');
+    const stoppedAt = { wave: 1, cluster: 's1', reason: 'degraded' };
+    const outcome = { ...planned, waves: [{ ...planned.waves[0], status: 'degraded' as const }], stoppedAt };
+    const failed = view({ ...state, execution: { status: 'done', startedAt: 't3', finishedAt: 't4', outcome } });
+    expect(failed).to.deep.include({ status: 'execution_failed', rollout: outcome });
+    expect(failed.nextStep).to.contain('Stopped at wave 1 (cluster s1)');
+    expect(view({ ...state, execution: { status: 'done', startedAt: 't3', outcome: planned } }).status).to.equal('executed');
+  });
+
+  it('a rollout is a session in the shared store: another replica looks at and executes it; it expires with the session TTL', async () => {
+    const s = standIn({ s1: 'healthy', s2: 'healthy', p1: 'healthy', q1: 'healthy' });
+    const deps = storeDeps();
+    const [replicaA, replicaB] = [0, 1].map(() => new FleetOperate(s.operate as never, fleetProfiles, s.revert, deps));
+    const context = { requestId: 'r', caller: alice };
+    const planned = (await replicaA.execute(
+      {
+        intent: 'x',
+        clusterSelector: {},
+        waves: [
+          ['s1', 's2'],
+          ['p1', 'q1'],
+        ],
+      },
+      context,
+    )) as never as {
+      sessionId: string;
+      planDigest: string;
+    };
+    const stored = await deps.sessions.get<{ owner: { username: string }; planDigest: string }>('rollout', planned.sessionId);
+    expect(stored?.state).to.deep.include({ planDigest: planned.planDigest });
+    expect(stored?.state.owner.username).to.equal('alice');
+    const seen = (await replicaB.execute({ sessionId: planned.sessionId }, context)) as { status: string };
+    expect(seen.status).to.equal('awaiting_approval');
+    const ran = (await replicaB.execute({ sessionId: planned.sessionId, executeChoice: 1, planDigest: planned.planDigest }, context)) as {
+      status: string;
+      execution: { approval: { by: { username: string } } };
+    };
+    expect(ran.status).to.equal('executed');
+    expect(ran.execution.approval.by.username).to.equal('alice');
+    // replica A sees the outcome B stored; the rollout executes at most once, whichever replica is asked
+    expect(((await replicaA.execute({ sessionId: planned.sessionId }, context)) as { status: string }).status).to.equal('executed');
+    const again = await rejection(replicaA.execute({ sessionId: planned.sessionId, executeChoice: 1, planDigest: planned.planDigest }, context));
+    expect(again.message).to.contain('was already executed');
+    // a rollout lives as long as a session: after SVC_SESSION_TTL without a change it is gone for every replica
+    const second = (await replicaA.execute({ intent: 'x', clusterSelector: { env: 'qa' } }, context)) as never as { sessionId: string };
+    deps.clock.advance(60_001);
+    const expired = await rejection(replicaB.execute({ sessionId: second.sessionId }, context));
+    expect(expired.message).to.contain(`Unknown or expired session: ${second.sessionId}`);
+  });
+
+  it('acting on a rollout is the sessions’ rule: its starter or an admin, with the sessions’ refusal; a stop stops every cluster’s session', async () => {
+    const s = standIn({ s1: 'healthy', s2: 'healthy' });
+    const rollouts = new FleetOperate(s.operate as never, fleetProfiles, s.revert, storeDeps());
+    const planned = (await rollouts.execute({ intent: 'x', clusterSelector: { env: 'staging' } }, { requestId: 'r', caller: alice })) as never as {
+      sessionId: string;
+      planDigest: string;
+    };
+    const bob: Caller = { ...alice, id: 'static:svc:bob', username: 'bob', roles: ['viewer', 'operator'] };
+    s.calls.length = 0;
+    for (const input of [{}, { executeChoice: 1, planDigest: planned.planDigest }, { executeChoice: 2 }]) {
+      const refused = await rejection(rollouts.execute({ sessionId: planned.sessionId, ...input }, { requestId: 'r', caller: bob }));
+      expect(refused, JSON.stringify(input)).to.have.property('code', 'FORBIDDEN');
+      expect(refused.message).to.match(
+        new RegExp(`^Session ${planned.sessionId} was started by alice \\(static\\); only they or an admin may (read|continue) it$`),
+      );
+    }
+    expect(s.calls).to.deep.equal([]);
+    // an admin may act for the starter: stopping the rollout stops each cluster's session in its cluster
+    const admin: Caller = { ...bob, id: 'static:svc:carol', username: 'carol', roles: ['viewer', 'operator', 'admin'] };
+    const stopped = (await rollouts.execute({ sessionId: planned.sessionId, executeChoice: 2 }, { requestId: 'r', caller: admin })) as { status: string };
+    expect(stopped.status).to.equal('stopped');
+    expect(s.calls.map((c) => [c.cluster, c.input])).to.deep.equal([
+      ['s1', { sessionId: 'opr_s1', executeChoice: 2 }],
+      ['s2', { sessionId: 'opr_s2', executeChoice: 2 }],
+    ]);
+    const closed = await rejection(
+      rollouts.execute({ sessionId: planned.sessionId, executeChoice: 1, planDigest: planned.planDigest }, { requestId: 'r', caller: alice }),
+    );
+    expect(closed.message).to.contain('was stopped');
   });
 });
 
