@@ -1,4 +1,4 @@
-import type { Caller } from '../domain/auth/caller.js';
+import type { Caller, Role } from '../domain/auth/caller.js';
 import { leastRoleForTool, requireRole, roleForToolCall } from '../domain/auth/tool-access.js';
 import { CancelledError, DomainError, ERROR_CODES, ExecutionError, ValidationError } from '../domain/errors.js';
 import { issueLines } from '../domain/validation/zod-issues.js';
@@ -19,6 +19,8 @@ import { callerInCluster, chooseCluster, clusterRefusal, type ClusterProfile } f
 export interface ClusterChoice {
   /** The profile of the cluster the call is for, or undefined for a call for no one cluster; ValidationError naming the choices. */
   choose(tool: string, params: Readonly<Record<string, unknown>>): ClusterProfile | undefined;
+  /** The role a caller needs for `tool` before its cluster is known (leastRoleBeforeCluster); absent: the tool's least role. */
+  leastRole?(tool: string): Role;
 }
 
 /**
@@ -248,7 +250,7 @@ export function authorisedInput(
 ): Record<string, unknown> {
   registry.get(toolName);
   try {
-    requireRole(caller, leastRoleForTool(toolName), toolName);
+    requireRole(caller, fleet?.leastRole?.(toolName) ?? leastRoleForTool(toolName), toolName);
     const params = registry.validate(toolName, raw);
     // the cluster is chosen from the input alone, its rules and its roles checked before any I/O
     const profile = fleet?.choose(toolName, params);

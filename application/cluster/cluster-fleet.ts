@@ -1,6 +1,7 @@
 import { actingAsService } from './acting-caller.js';
 import { withinCluster } from './current-cluster.js';
-import { chooseCluster, type ClusterProfile } from '../../domain/fleet/cluster-profile.js';
+import { chooseCluster, leastRoleBeforeCluster, type ClusterProfile } from '../../domain/fleet/cluster-profile.js';
+import type { Role } from '../../domain/auth/caller.js';
 import type { ClusterReader } from '../../domain/ports/cluster-reader.js';
 import { ValidationError } from '../../domain/errors.js';
 import { isSessionId } from '../../domain/sessions/session-id.js';
@@ -67,6 +68,11 @@ export class ClusterFleet {
     if (params.cluster === undefined && !needsCluster(tool, params)) return undefined;
     const name = chooseCluster(this.names(), params.cluster, tool);
     return name === undefined ? undefined : this.byName.get(name);
+  }
+
+  /** The role a caller needs for `tool` before its cluster is known: a cluster's own role mapping may grant more there than svc's. */
+  leastRole(tool: string): Role {
+    return leastRoleBeforeCluster(this.profiles, tool);
   }
 
   /** Each cluster's status, probed at once (svc's own identity); an unreachable cluster is `reachable: false`, never a failure. */

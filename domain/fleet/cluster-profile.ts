@@ -1,5 +1,6 @@
 import type { Caller, Role } from '../auth/caller.js';
 import { rolesFor, type RoleMapping } from '../auth/role-mapping.js';
+import { leastRoleForTool } from '../auth/tool-access.js';
 import { ForbiddenError, ValidationError } from '../errors.js';
 import type { KindName } from '../write-guard/kind-names.js';
 import type { PodSecurityLevel } from '../write-guard/pod-security-levels.js';
@@ -84,6 +85,19 @@ export function chooseCluster(names: readonly string[], given: unknown, tool: st
  */
 export function rolesInCluster(profile: ClusterProfile, caller: Caller): readonly Role[] {
   return profile.roles ? rolesFor(profile.roles, caller.username, caller.groups) : caller.roles;
+}
+
+/**
+ * The least role a caller must hold in svc to call `tool` before its input,
+ * and so its cluster, is read (the request gate, the first check of a tool
+ * call): the tool's own least role; but `viewer` when a cluster of the fleet
+ * has its own role mapping, which decides the caller's role there and may
+ * grant what they hold nowhere else (operator in staging for a viewer). The
+ * call's exact role is then checked as its cluster sees the caller; a call
+ * for no one cluster, as svc does.
+ */
+export function leastRoleBeforeCluster(profiles: readonly ClusterProfile[], tool: string): Role {
+  return profiles.some((p) => p.roles !== undefined) ? 'viewer' : leastRoleForTool(tool);
 }
 
 /** The caller as this cluster sees them: their roles replaced by rolesInCluster. */

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
 import { ANONYMOUS_CALLER, type Caller } from '../../domain/auth/caller.js';
 import { missingRole } from '../../domain/auth/tool-access.js';
+import { leastRoleBeforeCluster } from '../../domain/fleet/cluster-profile.js';
 import type { Authenticator } from '../../domain/ports/authenticator.js';
 import type { Logger } from '../../domain/ports/logger.js';
 import { NO_METRICS, type Metrics } from '../../domain/ports/metrics.js';
@@ -96,6 +97,9 @@ export function requestGate(
 ): Gate {
   const limits = limiter && config.rateLimit?.enabled ? rateLimits(config.rateLimit, limiter, aiTools, metrics) : undefined;
   const metricsPublic = config.server.metricsPublic === true;
+  // a cluster's own role mapping decides the caller's role there: the tool call is judged once its cluster is known
+  const profiles = config.cluster.fleet?.members.map((m) => m.profile) ?? [];
+  const leastRoleOf = (tool: string) => leastRoleBeforeCluster(profiles, tool);
   const open = runsOpenOnLoopback(config);
   if (config.server.authRequired && !authenticator) throw new Error('the request gate needs an authenticator when identities are configured');
   const identify = authenticator && identityOf(authenticator);
@@ -167,7 +171,7 @@ export function requestGate(
       }
       context.caller = who;
       noteCaller(res, who);
-      const forbidden = missingRole(who, roleForRoute(req.method, path, q === -1 ? undefined : url.slice(q + 1)), `${req.method} ${path}`);
+      const forbidden = missingRole(who, roleForRoute(req.method, path, q === -1 ? undefined : url.slice(q + 1), leastRoleOf), `${req.method} ${path}`);
       if (forbidden) {
         metrics.refusal('role');
         if (hasBody(req)) res.setHeader('Connection', 'close');

@@ -16,10 +16,16 @@ const SOURCE_OVERRIDES = ['repo', 'path', 'branch', 'source'];
  * are admin-only, so `?source=` of any upload is of someone else's unless the
  * caller is an admin: admin covers both.
  */
-export function roleForRoute(method: string | undefined, path: string, query: string | undefined): Role {
+export function roleForRoute(
+  method: string | undefined,
+  path: string,
+  query: string | undefined,
+  /** A tool call's least role; with a fleet whose clusters map roles of their own, leastRoleBeforeCluster. */
+  leastRoleOf: (tool: string) => Role = leastRoleForTool,
+): Role {
   // express matches routes case-insensitively and with or without a trailing slash
   const p = path.toLowerCase().replace(/\/+$/, '');
-  if (p.startsWith(TOOL_PREFIX)) return method === 'POST' ? leastRoleForTool(path.slice(TOOL_PREFIX.length).replace(/\/+$/, '')) : 'viewer';
+  if (p.startsWith(TOOL_PREFIX)) return method === 'POST' ? leastRoleOf(path.slice(TOOL_PREFIX.length).replace(/\/+$/, '')) : 'viewer';
   if (p === PROMPTS || p.startsWith(`${PROMPTS}/`)) {
     if (method === 'POST' && (p === `${PROMPTS}/refresh` || p === `${PROMPTS}/sources`)) return 'admin';
     if (query !== undefined && overridesSource(query)) return 'admin';

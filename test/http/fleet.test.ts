@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -367,5 +368,61 @@ describe('a rollout across a fleet (operate with clusterSelector): waves, one ap
       .expect(400);
     expect(partial.body.error.message).to.contain('waves leaves out production');
     expect(chat.requests).to.deep.equal([]);
+  });
+});
+
+describe('per-cluster roles are authoritative (a cluster’s roles decide the caller’s role there, in both directions)', () => {
+  const sha = (t: string) => createHash('sha256').update(t).digest('hex');
+  const PEOPLE = { alice: 'alice-token-0123456789', vera: 'vera-token-0123456789' };
+  const as = (who: keyof typeof PEOPLE) => ({ Authorization: `Bearer ${PEOPLE[who]}` });
+  let chat: ModelStandIn;
+  let fleet: FleetFixture;
+  let app: Express;
+
+  before(async () => {
+    chat = await startModelStandIn('openai');
+  });
+  after(async () => {
+    await chat.close();
+  });
+  beforeEach(async () => {
+    // svc's tokens make alice an operator and vera a viewer; staging makes vera (only) its operator, production everyone a viewer
+    fleet = await startFleet(['staging', 'production'], 'clusters:\n  staging:\n    roles: "operator=user:vera"\n  production:\n    roles: "viewer=*"\n');
+    const tokens = path.join(path.dirname(fleet.env.KUBECONFIG), 'tokens');
+    writeFileSync(tokens, `alice operator ${sha(PEOPLE.alice)}\nvera viewer ${sha(PEOPLE.vera)}\n`);
+    app = buildTestApp({ ...chat.env(), ...fleet.env, SVC_AUTH_TOKEN: undefined, SVC_AUTH_TOKENS_FILE: tokens }).app;
+    chat.requests.length = 0;
+  });
+  afterEach(async () => {
+    await fleet.close();
+  });
+  const call = (who: keyof typeof PEOPLE, tool: string, body: object) => request(app).post(`/api/v1/tools/${tool}`).set(as(who)).send(body);
+
+  it('a viewer elsewhere is an operator in staging: plans and executes there, and reaches tools only operators call', async () => {
+    chat.script({ content: 'ok' }, plan(scaleWeb(3)));
+    const start = (await call('vera', 'operate', { intent: 'scale web in namespace x to 3 replicas', cluster: 'staging' }).expect(200)).body.data.result;
+    const done = (await call('vera', 'operate', { sessionId: start.sessionId, executeChoice: 1, cluster: 'staging' }).expect(200)).body.data.result;
+    expect(done.status).to.equal('executed');
+    expect(fleet.clusters.staging.objects.get(WEB)!.spec.replicas).to.equal(3);
+    // a tool whose every call needs an operator passes the gate for her and is judged in staging (an unknown solution: 400, not 403)
+    const deploy = await call('vera', 'deployManifests', { solutionId: `sol_${'0'.repeat(32)}`, cluster: 'staging' });
+    expect(deploy.status, JSON.stringify(deploy.body)).to.equal(400);
+    // ...and in production, where she is a viewer as everywhere else, it is refused before any request
+    const refused = await call('vera', 'deployManifests', { solutionId: `sol_${'0'.repeat(32)}`, cluster: 'production' }).expect(403);
+    expect(refused.body.error.message).to.contain('in cluster production needs the operator role');
+    expect(fleet.clusters.production.requests).to.deep.equal([]);
+  });
+
+  it('an operator elsewhere is a viewer in production and holds nothing in staging, whose mapping names only vera', async () => {
+    for (const cluster of ['production', 'staging']) {
+      const refused = await call('alice', 'operate', { intent: 'scale web in namespace x to 3 replicas', cluster }).expect(403);
+      expect(refused.body.error.message, cluster).to.contain(`operate in cluster ${cluster} needs the operator role`);
+    }
+    expect(chat.requests).to.deep.equal([]);
+    // looking is a viewer's call: production lets her, staging (no role there) does not
+    await call('alice', 'version', { cluster: 'production' }).expect(200);
+    expect((await call('alice', 'version', { cluster: 'staging' }).expect(403)).body.error.message).to.contain('in cluster staging');
+    expect(fleet.writes('staging')).to.deep.equal([]);
+    expect(fleet.writes('production')).to.deep.equal([]);
   });
 });

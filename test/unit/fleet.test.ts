@@ -15,7 +15,15 @@ import { rolloutView, type RolloutState } from '../../application/operations/rol
 import { FleetRemediate } from '../../application/remediation/fleet-investigation.js';
 import { parseRoleMapping } from '../../domain/auth/role-mapping.js';
 import type { Caller } from '../../domain/auth/caller.js';
-import { callMayWrite, callerInCluster, chooseCluster, clusterRefusal, matchesSelector, type ClusterProfile } from '../../domain/fleet/cluster-profile.js';
+import {
+  callMayWrite,
+  callerInCluster,
+  chooseCluster,
+  clusterRefusal,
+  leastRoleBeforeCluster,
+  matchesSelector,
+  type ClusterProfile,
+} from '../../domain/fleet/cluster-profile.js';
 import { readOnlyView } from '../../domain/ports/cluster-reader.js';
 import { parseFleetConfig } from '../../infrastructure/config/fleet-config.js';
 import { FakeChangeLedger } from '../fakes/fake-change-ledger.js';
@@ -97,6 +105,12 @@ describe('fleet: per-cluster rules', () => {
     expect(callerInCluster(prod, alice).roles).to.deep.equal(['viewer']);
     const staging = profile('staging', { roles: parseRoleMapping('operator=sre') });
     expect(callerInCluster(staging, alice).roles).to.deep.equal(['viewer', 'operator']);
+  });
+
+  it('before the cluster is known a tool needs its own least role, or viewer when a cluster maps roles of its own', () => {
+    expect(leastRoleBeforeCluster([profile('a'), profile('b')], 'deployManifests')).to.equal('operator');
+    expect(leastRoleBeforeCluster([profile('a'), profile('b', { roles: parseRoleMapping('operator=sre') })], 'deployManifests')).to.equal('viewer');
+    expect(leastRoleBeforeCluster([], 'recommend')).to.equal('operator');
   });
 });
 
