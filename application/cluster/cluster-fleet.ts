@@ -65,6 +65,11 @@ export class ClusterFleet {
   choose(tool: string, params: Readonly<Record<string, unknown>>): ClusterProfile | undefined {
     if (params.clusterSelector !== undefined && params.cluster !== undefined)
       throw new ValidationError('Send either cluster or clusterSelector, not both', [{ field: 'clusterSelector', message: 'not with cluster' }]);
+    // a rollout spans its clusters and runs each in its own scope: one cluster's scope around it would stamp the rollout as that cluster's
+    if (params.cluster !== undefined && tool === 'operate' && isRolloutId(params.sessionId))
+      throw new ValidationError(`${params.sessionId} is a rollout across clusters: send its sessionId without cluster`, [
+        { field: 'cluster', message: 'not with a rollout' },
+      ]);
     if (params.cluster === undefined && !needsCluster(tool, params)) return undefined;
     const name = chooseCluster(this.names(), params.cluster, tool);
     return name === undefined ? undefined : this.byName.get(name);

@@ -62,6 +62,10 @@ describe('fleet: choosing the cluster of a call', () => {
     expect(fleet.choose('manageOrgData', { operation: 'list' })).to.equal(undefined);
     expect(() => fleet.choose('manageOrgData', { operation: 'scan' })).to.throw('needs a cluster');
     expect(() => fleet.choose('remediate', { issue: 'x' })).to.throw('needs a cluster');
+    // a rollout is for every cluster it spans, never one's scope
+    const rollout = `rol_${'d'.repeat(32)}`;
+    expect(fleet.choose('operate', { sessionId: rollout })).to.equal(undefined);
+    expect(() => fleet.choose('operate', { sessionId: rollout, cluster: 'a' })).to.throw(`${rollout} is a rollout across clusters`);
   });
 
   it('without SVC_CLUSTERS a call may name the one context, and nothing else', () => {
