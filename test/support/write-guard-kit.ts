@@ -14,8 +14,16 @@ export const OPEN: GuardSettings = {
   kindRisks: [],
 };
 
-/** A target in `shop` (or cluster-scoped when namespace is undefined). */
-export const at = (group: string, kind: string, namespace: string | undefined = 'shop', name = 'web'): ResolvedTarget => ({
+/**
+ * A target in `shop`, or cluster-scoped when `namespace` is given as
+ * undefined (a default parameter would turn that undefined into `shop`).
+ */
+export const at = (group: string, kind: string, ...place: [namespace?: string, name?: string]): ResolvedTarget => {
+  const namespace = place.length ? place[0] : 'shop';
+  return target(group, kind, namespace, place[1] ?? 'web');
+};
+
+const target = (group: string, kind: string, namespace: string | undefined, name: string): ResolvedTarget => ({
   group,
   version: 'v1',
   kind,

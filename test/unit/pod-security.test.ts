@@ -2,13 +2,9 @@ import { expect } from 'chai';
 import type { JsonObject } from '../../domain/json-object.js';
 import { BASELINE_CAPABILITIES, enforcedLevel, POD_SECURITY_CONTROLS, podSecurityViolations, SAFE_SYSCTLS } from '../../domain/write-guard/pod-security.js';
 import { findPods } from '../../domain/write-guard/pod-shapes.js';
+import { restrictedPod as restricted } from '../support/pod-views.js';
 import { allowed, deployment, deploymentChange, DEPLOYMENT, judge } from '../support/write-guard-kit.js';
 
-/** A pod that meets the restricted level: what each case changes one field of. */
-const restricted = (): JsonObject => ({
-  securityContext: { runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } },
-  containers: [{ name: 'app', image: 'ghcr.io/a/web:1', securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } } }],
-});
 type Edit = (p: JsonObject & { containers: JsonObject[] }) => void;
 const sc = (p: JsonObject & { containers: JsonObject[] }) => p.containers[0]!.securityContext as JsonObject;
 const podSc = (p: JsonObject) => p.securityContext as JsonObject;
