@@ -1,6 +1,4 @@
-import { expect } from 'chai';
 import type { KubeObject, PatchBody } from '../../../domain/cluster/kube-types.js';
-import { ValidationError } from '../../../domain/errors.js';
 import {
   MAX_LOG_BYTES,
   validateApiVersion,
@@ -16,23 +14,14 @@ import {
   validateWaitCondition,
   validateWaitOptions,
 } from '../../../domain/cluster/kube-validation.js';
-
-/** Each case: a call, and whether it must pass (undefined) or the message it must be refused with. */
-type Case = [name: string, call: () => unknown, refused?: RegExp];
-function cases(table: Case[]): void {
-  for (const [name, call, refused] of table)
-    it(`${refused ? 'refuses' : 'accepts'} ${name}`, () => {
-      if (refused) expect(call).to.throw(ValidationError, refused);
-      else expect(call).to.not.throw();
-    });
-}
+import { validationCases } from '../../support/validation-cases.js';
 
 const manifest = (over: Partial<KubeObject> = {}, meta: Record<string, unknown> = {}) =>
   ({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'shop', ...meta }, ...over }) as KubeObject;
 
 describe('cluster: the checks before any request reaches the API server', () => {
   describe('names that end up in URL paths', () =>
-    cases([
+    validationCases([
       ['v1', () => validateApiVersion('v1')],
       ['apps/v1', () => validateApiVersion('apps/v1')],
       ['a beta version of a custom group', () => validateApiVersion('acme.io/v2beta1')],
@@ -55,7 +44,7 @@ describe('cluster: the checks before any request reaches the API server', () => 
     ]));
 
   describe('manifests', () =>
-    cases([
+    validationCases([
       ['a manifest', () => validateManifest(manifest())],
       ['a cluster-scoped manifest', () => validateManifest(manifest({}, { namespace: undefined }))],
       ['a list', () => validateManifest([] as unknown as KubeObject), /expected a JSON object/],
@@ -64,7 +53,7 @@ describe('cluster: the checks before any request reaches the API server', () => 
     ]));
 
   describe('patches: never the identity of the object they patch', () =>
-    cases([
+    validationCases([
       ['a merge patch', () => validatePatch({ spec: { replicas: 2 } })],
       ['labels in metadata', () => validatePatch({ metadata: { labels: { a: 'b' } } })],
       ['an empty merge patch', () => validatePatch({}), /non-empty JSON object/],
@@ -88,7 +77,7 @@ describe('cluster: the checks before any request reaches the API server', () => 
     ]));
 
   describe('queries and options', () =>
-    cases([
+    validationCases([
       ['a list query', () => validateListQuery({ apiVersion: 'v1', kind: 'Pod', namespace: 'shop', labelSelector: 'app=web', limit: 500 })],
       ['a limit of 501', () => validateListQuery({ apiVersion: 'v1', kind: 'Pod', limit: 501 }), /an integer from 1 to 500/],
       ['a fractional limit', () => validateListQuery({ apiVersion: 'v1', kind: 'Pod', limit: 1.5 }), /limit/],

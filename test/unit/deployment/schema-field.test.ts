@@ -1,35 +1,9 @@
 import { expect } from 'chai';
 import { isRequiredField, scalarProperties, schemaAt, shortDescription, unwrap, type JsonSchema } from '../../../domain/deployment/schema-field.js';
+import { KIT_SCHEMAS } from '../../support/deploy-kit.js';
 
-/** A Deployment schema as kube-apiserver publishes it: references inlined inside single allOf wrappers. */
-const container: JsonSchema = {
-  type: 'object',
-  required: ['name'],
-  properties: { name: { type: 'string' }, image: { type: 'string', description: 'Container image name. More info: x.\n\nPossible enum values: y' } },
-};
-const SCHEMA: JsonSchema = {
-  type: 'object',
-  properties: {
-    spec: {
-      allOf: [
-        {
-          type: 'object',
-          required: ['selector', 'template'],
-          properties: {
-            replicas: { type: 'integer', description: 'Number of desired pods.' },
-            template: {
-              allOf: [
-                { type: 'object', properties: { spec: { type: 'object', properties: { containers: { type: 'array', items: { allOf: [container] } } } } } },
-              ],
-            },
-          },
-        },
-      ],
-      description: 'Specification of the desired behavior.',
-    },
-    metadata: { type: 'object', properties: { labels: { type: 'object', additionalProperties: { type: 'string' } } } },
-  },
-};
+/** The kit's Deployment schema, as kube-apiserver publishes it: references inlined inside single allOf wrappers. */
+const SCHEMA = KIT_SCHEMAS.find((s) => s.kind === 'Deployment')!.schema as JsonSchema;
 
 describe("deployment: reading a field of a kind's OpenAPI schema", () => {
   it('unwrap folds single allOf wrappers in, the outer node winning', () => {
@@ -48,7 +22,8 @@ describe("deployment: reading a field of a kind's OpenAPI schema", () => {
     ['spec.replicas', 'integer'],
     ['spec.template.spec.containers[].image', 'string'],
     ['spec.template.spec.containers', 'array'],
-    ['metadata.labels.app', 'string'],
+    // map values through additionalProperties
+    ['spec.template.spec.containers[].resources.limits.cpu', 'string'],
     ['spec.missing', undefined],
     // [] only steps into arrays
     ['spec.replicas[]', undefined],
@@ -73,6 +48,8 @@ describe("deployment: reading a field of a kind's OpenAPI schema", () => {
 
   it('shortDescription: the first sentence, without the enum text, bounded', () => {
     expect(shortDescription(schemaAt(SCHEMA, 'spec.template.spec.containers[].image'))).to.equal('Container image name.');
+    expect(shortDescription({ description: 'Pull policy. One of Always, Never.\n\nPossible enum values:\n - Always' })).to.equal('Pull policy.');
+    expect(shortDescription({ description: 'No full stop' })).to.equal('No full stop');
     expect(shortDescription(undefined)).to.equal('');
     expect(shortDescription({ description: 'x'.repeat(300) }, 20)).to.equal(`${'x'.repeat(19)}…`);
   });

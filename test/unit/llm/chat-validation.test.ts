@@ -2,33 +2,30 @@ import { expect } from 'chai';
 import { ValidationError } from '../../../domain/errors.js';
 import { MAX_MESSAGES, validateChat, validateTools } from '../../../domain/llm/chat-validation.js';
 import type { ChatMessage, ChatOptions, ToolSpec } from '../../../domain/llm/llm-types.js';
+import { validationCases } from '../../support/validation-cases.js';
 
 const user: ChatMessage = { role: 'user', content: 'why is web down?' };
 const tool = (name: string, parameters: unknown = { type: 'object' }) => ({ name, description: 'd', parameters }) as ToolSpec;
 
 describe('llm: the checks on a chat call before it leaves the process', () => {
-  const calls: [string, ChatMessage[], ChatOptions, RegExp?][] = [
-    ['one user message', [user], {}],
-    ['a tool answer with its call id', [user, { role: 'tool', content: '{}', toolCallId: 'c1' } as ChatMessage], {}],
-    ['a JSON schema response', [user], { responseFormat: { jsonSchema: { name: 'answer_v1', schema: { type: 'object' } } } }],
-    ['a temperature of 2', [user], { temperature: 2, maxOutputTokens: 200000, model: 'gpt-4o-mini' }],
-    ['no messages', [], {}, /at least one message/],
-    ['a role the providers do not know', [{ role: 'developer', content: 'x' } as unknown as ChatMessage], {}, /messages\[0\]\.role/],
-    ['content that is not text', [{ role: 'user', content: ['x'] } as unknown as ChatMessage], {}, /messages\[0\]\.content/],
-    ['a tool answer without its call id', [user, { role: 'tool', content: '{}', toolCallId: '' } as ChatMessage], {}, /messages\[1\]\.toolCallId/],
-    ['a model name with a space', [user], { model: 'gpt 4' }, /Invalid model/],
-    ['a temperature above 2', [user], { temperature: 2.1 }, /temperature/],
-    ['a temperature that is NaN', [user], { temperature: NaN }, /temperature/],
-    ['zero output tokens', [user], { maxOutputTokens: 0 }, /maxOutputTokens/],
-    ['a schema response without a name', [user], { responseFormat: { jsonSchema: { name: 'a b', schema: {} } } } as ChatOptions, /responseFormat/],
-    ['a response format of another kind', [user], { responseFormat: 'xml' } as unknown as ChatOptions, /responseFormat/],
-    ['a tool with a name providers refuse', [user], { tools: [tool('get resource')] }, /Invalid tool name/],
-  ];
-  for (const [name, messages, options, refused] of calls)
-    it(`${refused ? 'refuses' : 'accepts'} ${name}`, () => {
-      if (refused) expect(() => validateChat(messages, options)).to.throw(ValidationError, refused);
-      else expect(() => validateChat(messages, options)).to.not.throw();
-    });
+  const chat = (messages: ChatMessage[], options: ChatOptions) => () => validateChat(messages, options);
+  validationCases([
+    ['one user message', chat([user], {})],
+    ['a tool answer with its call id', chat([user, { role: 'tool', content: '{}', toolCallId: 'c1' } as ChatMessage], {})],
+    ['a JSON schema response', chat([user], { responseFormat: { jsonSchema: { name: 'answer_v1', schema: { type: 'object' } } } })],
+    ['a temperature of 2', chat([user], { temperature: 2, maxOutputTokens: 200000, model: 'gpt-4o-mini' })],
+    ['no messages', chat([], {}), /at least one message/],
+    ['a role the providers do not know', chat([{ role: 'developer', content: 'x' } as unknown as ChatMessage], {}), /messages\[0\]\.role/],
+    ['content that is not text', chat([{ role: 'user', content: ['x'] } as unknown as ChatMessage], {}), /messages\[0\]\.content/],
+    ['a tool answer without its call id', chat([user, { role: 'tool', content: '{}', toolCallId: '' } as ChatMessage], {}), /messages\[1\]\.toolCallId/],
+    ['a model name with a space', chat([user], { model: 'gpt 4' }), /Invalid model/],
+    ['a temperature above 2', chat([user], { temperature: 2.1 }), /temperature/],
+    ['a temperature that is NaN', chat([user], { temperature: NaN }), /temperature/],
+    ['zero output tokens', chat([user], { maxOutputTokens: 0 }), /maxOutputTokens/],
+    ['a schema response without a name', chat([user], { responseFormat: { jsonSchema: { name: 'a b', schema: {} } } } as ChatOptions), /responseFormat/],
+    ['a response format of another kind', chat([user], { responseFormat: 'xml' } as unknown as ChatOptions), /responseFormat/],
+    ['a tool with a name providers refuse', chat([user], { tools: [tool('get resource')] }), /Invalid tool name/],
+  ]);
 
   it(`bounds the messages of one call at ${MAX_MESSAGES}`, () => {
     expect(() => validateChat(Array.from({ length: MAX_MESSAGES }, () => user))).to.not.throw();

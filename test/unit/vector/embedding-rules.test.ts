@@ -1,24 +1,20 @@
 import { expect } from 'chai';
-import { ValidationError } from '../../../domain/errors.js';
 import { assertTexts, isUsableVector, MAX_TEXT_LENGTH, MAX_TEXTS_PER_CALL } from '../../../domain/vector/embedding-rules.js';
+import { validationCases } from '../../support/validation-cases.js';
 
 describe('vector: the rules every embedder applies', () => {
-  const texts: [string, unknown, RegExp?][] = [
-    ['one text', ['a web app']],
-    [`${MAX_TEXTS_PER_CALL} texts`, Array(MAX_TEXTS_PER_CALL).fill('x')],
-    ['a text of the longest length', ['x'.repeat(MAX_TEXT_LENGTH)]],
-    ['no texts', [], /1 to 2048/],
-    ['one text too many', Array(MAX_TEXTS_PER_CALL + 1).fill('x'), /1 to 2048/],
-    ['not a list', 'a web app', /1 to 2048/],
-    ['a blank text', ['ok', ' \n\t'], /Text 1 to embed is empty/],
-    ['a text that is not a string', [42], /Text 0 to embed is empty/],
-    ['a text one character too long', ['x'.repeat(MAX_TEXT_LENGTH + 1)], /Text 0 to embed is longer/],
-  ];
-  for (const [name, value, refused] of texts)
-    it(`${refused ? 'refuses' : 'accepts'} ${name}`, () => {
-      if (refused) expect(() => assertTexts(value as string[])).to.throw(ValidationError, refused);
-      else expect(() => assertTexts(value as string[])).to.not.throw();
-    });
+  const text = (texts: unknown) => () => assertTexts(texts as string[]);
+  validationCases([
+    ['one text', text(['a web app'])],
+    [`${MAX_TEXTS_PER_CALL} texts`, text(Array(MAX_TEXTS_PER_CALL).fill('x'))],
+    ['a text of the longest length', text(['x'.repeat(MAX_TEXT_LENGTH)])],
+    ['no texts', text([]), /1 to 2048/],
+    ['one text too many', text(Array(MAX_TEXTS_PER_CALL + 1).fill('x')), /1 to 2048/],
+    ['not a list', text('a web app'), /1 to 2048/],
+    ['a blank text', text(['ok', ' \n\t']), /Text 1 to embed is empty/],
+    ['a text that is not a string', text([42]), /Text 0 to embed is empty/],
+    ['a text one character too long', text(['x'.repeat(MAX_TEXT_LENGTH + 1)]), /Text 0 to embed is longer/],
+  ]);
 
   const vectors: [string, unknown, number | undefined, boolean][] = [
     ['a vector of the dimension', [0.1, 0.2, 0.3], 3, true],

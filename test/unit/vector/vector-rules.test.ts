@@ -1,5 +1,4 @@
 import { expect } from 'chai';
-import { ValidationError } from '../../../domain/errors.js';
 import type { PayloadFilter } from '../../../domain/ports/vector-store.js';
 import {
   assertCollectionName,
@@ -14,20 +13,13 @@ import {
   preparePoints,
   RESERVED_PAYLOAD_KEY,
 } from '../../../domain/vector/vector-rules.js';
+import { validationCases } from '../../support/validation-cases.js';
 
-type Case = [name: string, call: () => unknown, refused?: RegExp];
-function cases(table: Case[]): void {
-  for (const [name, call, refused] of table)
-    it(`${refused ? 'refuses' : 'accepts'} ${name}`, () => {
-      if (refused) expect(call).to.throw(ValidationError, refused);
-      else expect(call).to.not.throw();
-    });
-}
 const point = (id: string, payload: Record<string, unknown> = {}) => ({ id, vector: [0.1, 0.2], payload });
 
 describe('vector: the rules every vector store applies before any I/O', () => {
   describe('collections (their names are file names in the embedded store)', () =>
-    cases([
+    validationCases([
       ['a name', () => assertCollectionName('org_patterns-1')],
       ['a name stepping up a folder', () => assertCollectionName('../x'), /Invalid collection name/],
       ['a name starting with a dot', () => assertCollectionName('.hidden'), /Invalid collection name/],
@@ -38,7 +30,7 @@ describe('vector: the rules every vector store applies before any I/O', () => {
     ]));
 
   describe('points', () =>
-    cases([
+    validationCases([
       ['a batch', () => preparePoints([point('a'), point('b')])],
       ['an id used twice in one batch', () => preparePoints([point('a'), point('a')]), /Duplicate point id in one batch: a/],
       ['an empty id', () => preparePoints([point('')]), /Invalid point id/],
@@ -60,7 +52,7 @@ describe('vector: the rules every vector store applies before any I/O', () => {
   });
 
   describe('queries and filters', () =>
-    cases([
+    validationCases([
       ['a search', () => assertSearch({ vector: [0.1], limit: 10, scoreThreshold: 0.5, filter: { must: [{ key: 'dataType', equals: 'pattern' }] } })],
       ['a limit of 1001', () => assertSearch({ vector: [0.1], limit: 1001 }), /Invalid limit/],
       ['an infinite threshold', () => assertSearch({ vector: [0.1], limit: 1, scoreThreshold: Infinity }), /scoreThreshold/],
