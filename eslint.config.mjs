@@ -13,6 +13,8 @@ const LAZY_MODULES = [
   '^@modelcontextprotocol/sdk/',
   '^@opentelemetry/',
   '^@aws-sdk/credential-provider-(web-identity|http|node)$',
+  '^openai$',
+  '^@qdrant/js-client-rest$',
   '^\\./(kubernetes-cluster-client|openai-llm-provider|anthropic-llm-provider|bedrock-llm-provider|qdrant-vector-store|mcp-route|otel-tracer|oidc-authenticator)\\.js$',
   '^\\.\\./embeddings/(openai|bedrock)-embedder\\.js$',
   '^\\.\\./mcp-bridge\\.js$',
