@@ -14,6 +14,7 @@ const LAZY_MODULES = [
   '^@opentelemetry/',
   '^@aws-sdk/credential-provider-(web-identity|http|node)$',
   '^openai$',
+  '^@anthropic-ai/sdk$',
   '^@qdrant/js-client-rest$',
   '^\\./(kubernetes-cluster-client|openai-llm-provider|anthropic-llm-provider|bedrock-llm-provider|qdrant-vector-store|mcp-route|otel-tracer|oidc-authenticator)\\.js$',
   '^\\.\\./embeddings/(openai|bedrock)-embedder\\.js$',

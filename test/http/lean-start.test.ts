@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { AnthropicMessagesServer } from '../support/anthropic-messages-server.js';
 import { OpenAiChatServer } from '../support/openai-chat-server.js';
 import { QdrantServer } from '../support/qdrant-server.js';
 import { TraceReceiver } from '../support/trace-receiver.js';
@@ -97,6 +98,22 @@ describe('a lean start (issue 44): what svc loads only when it is used', functio
     } finally {
       await svc.stop();
       await Promise.all([chat.close(), qdrant.stop(), traces.close()]);
+    }
+  });
+
+  it('with Anthropic configured, does not load its SDK before the first model call', async () => {
+    const anthropic = await AnthropicMessagesServer.start();
+    const svc = await startProbed({
+      SVC_LLM_PROVIDER: 'anthropic',
+      ANTHROPIC_API_KEY: anthropic.apiKey,
+      ANTHROPIC_BASE_URL: anthropic.baseUrl,
+      SVC_LLM_MODEL: 'claude-test',
+    });
+    try {
+      expect(await svc.loaded()).to.deep.equal([]);
+    } finally {
+      await svc.stop();
+      await anthropic.close();
     }
   });
 });
