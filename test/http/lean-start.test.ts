@@ -24,7 +24,8 @@ const LAZY = {
   'swagger-ui-dist': /node_modules\/swagger-ui-dist\//,
   "OpenTelemetry's Node SDK": /node_modules\/@opentelemetry\/sdk-node\//,
   "OpenTelemetry's log SDK": /node_modules\/@opentelemetry\/sdk-logs\//,
-  "OpenTelemetry's Prometheus exporter": /node_modules\/@opentelemetry\/exporter-prometheus\//,
+  // a span exporter (and its transport and protobuf libraries) loads with the first export, seconds after the start
+  "OpenTelemetry's exporters": /node_modules\/@opentelemetry\/exporter-/,
   "OpenTelemetry's gRPC exporters": /node_modules\/@opentelemetry\/[a-z-]*grpc[a-z-]*\//,
   "the tools' output schemas": /dist\/domain\/tools\/outputs\/(deployment-outputs|operate-output|remediate-output|version-output|org-data-output)\.js$/,
 };
