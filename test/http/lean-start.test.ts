@@ -3,9 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { AnthropicMessagesServer } from '../support/anthropic-messages-server.js';
-import { OpenAiChatServer } from '../support/openai-chat-server.js';
-import { QdrantServer } from '../support/qdrant-server.js';
-import { TraceReceiver } from '../support/trace-receiver.js';
+import { startConfiguredStandIns } from '../support/configured-stand-ins.js';
 import { startReplica, waitFor } from '../support/svc-process.js';
 
 const TOKEN = 'lean-start-token-0123456789abcdef';
@@ -79,16 +77,8 @@ describe('a lean start (issue 44): what svc loads only when it is used', functio
   });
 
   it('with an OpenAI-compatible provider, Qdrant and OTLP tracing configured, loads none of them either; the Qdrant client loads with the first Qdrant request', async () => {
-    const [chat, qdrant, traces] = await Promise.all([OpenAiChatServer.start(), new QdrantServer().start(), TraceReceiver.start()]);
-    const svc = await startProbed({
-      OPENAI_API_KEY: chat.apiKey,
-      OPENAI_BASE_URL: chat.baseUrl,
-      SVC_LLM_MODEL: 'gpt-test',
-      QDRANT_URL: qdrant.url,
-      OTEL_TRACING_ENABLED: 'true',
-      OTEL_EXPORTER_TYPE: 'otlp',
-      OTEL_EXPORTER_OTLP_ENDPOINT: traces.url,
-    });
+    const standIns = await startConfiguredStandIns();
+    const svc = await startProbed(standIns.env);
     try {
       expect(await svc.loaded()).to.deep.equal([]);
       // version asks Qdrant for its health: the client is made then
@@ -98,7 +88,7 @@ describe('a lean start (issue 44): what svc loads only when it is used', functio
       expect(await svc.loaded()).to.include('the Qdrant client');
     } finally {
       await svc.stop();
-      await Promise.all([chat.close(), qdrant.stop(), traces.close()]);
+      await standIns.close();
     }
   });
 
