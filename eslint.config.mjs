@@ -13,6 +13,9 @@ const LAZY_MODULES = [
   '^@modelcontextprotocol/sdk/',
   '^@opentelemetry/',
   '^@aws-sdk/credential-provider-(web-identity|http|node)$',
+  '^openai$',
+  '^@anthropic-ai/sdk$',
+  '^@qdrant/js-client-rest$',
   '^\\./(kubernetes-cluster-client|openai-llm-provider|anthropic-llm-provider|bedrock-llm-provider|qdrant-vector-store|mcp-route|otel-tracer|oidc-authenticator)\\.js$',
   '^\\.\\./embeddings/(openai|bedrock)-embedder\\.js$',
   '^\\.\\./mcp-bridge\\.js$',
@@ -21,6 +24,8 @@ const LAZY_MODULES = [
   '^\\./(run-tool|upload-folder)\\.js$',
   '^\\.\\./evaluation/scenario-loader\\.js$',
   '^\\.\\./\\.\\./domain/write-guard/kind-risk\\.js$',
+  // the tools' output schemas: read by the OpenAPI document, MCP and output checks, not by the start
+  '^\\./outputs/[a-z-]+\\.js$',
 ];
 
 export default tseslint.config(

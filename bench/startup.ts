@@ -19,9 +19,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { KubeApiServer } from '../lab/sandbox/kube/kube-api-server.js';
-import { OpenAiChatServer } from '../test/support/openai-chat-server.js';
-import { QdrantServer } from '../test/support/qdrant-server.js';
-import { TraceReceiver } from '../test/support/trace-receiver.js';
+import { startConfiguredStandIns } from '../test/support/configured-stand-ins.js';
 
 const RUNS = Number(process.env.RUNS ?? 7);
 const MAIN = path.join(__dirname, '..', 'interfaces', 'main.js');
@@ -142,9 +140,7 @@ async function main(): Promise<void> {
   if (process.env.BENCH_SECTIONS?.includes('cli') !== false) await cliSection();
   if (process.env.BENCH_SECTIONS && !process.env.BENCH_SECTIONS.includes('server')) return;
   const kube = await KubeApiServer.start();
-  const chat = await OpenAiChatServer.start();
-  const qdrant = await new QdrantServer().start();
-  const traces = await TraceReceiver.start();
+  const standIns = await startConfiguredStandIns();
   try {
     console.log(
       `server: spawn to the first /healthz answer, to the app's first answer (GET /api/v1/tools) and RSS then; median of ${RUNS} fresh processes each\n`,
@@ -154,20 +150,11 @@ async function main(): Promise<void> {
     await serverRow('embedded defaults', {}, { healthMs: 300, mb: 100 });
     await serverRow(
       'cluster + OpenAI-compatible + Qdrant + OTLP tracing',
-      {
-        KUBECONFIG: kube.writeKubeconfig(),
-        OPENAI_API_KEY: chat.apiKey,
-        OPENAI_BASE_URL: chat.baseUrl,
-        SVC_LLM_MODEL: 'gpt-test',
-        QDRANT_URL: qdrant.url,
-        OTEL_TRACING_ENABLED: 'true',
-        OTEL_EXPORTER_TYPE: 'otlp',
-        OTEL_EXPORTER_OTLP_ENDPOINT: traces.url,
-      },
+      { KUBECONFIG: kube.writeKubeconfig(), ...standIns.env },
       { healthMs: 800, readyMs: 800, mb: 130 },
     );
   } finally {
-    await Promise.all([kube.close(), chat.close(), qdrant.stop(), traces.close()]);
+    await Promise.all([kube.close(), standIns.close()]);
   }
 }
 

@@ -12,6 +12,7 @@ const SLOW = [
   'ship/**',
   'docs/doc-examples.test.js',
   'http/clean-start.test.js',
+  'http/lean-start.test.js',
   'http/process.test.js',
   'http/tracing-process.test.js',
   'http/replicas-process.test.js',

@@ -51,7 +51,9 @@ const built = new WeakMap<ClusterReader, readonly ModelFunction[]>();
  * values named like credentials), and the loop scrubs every result. Results
  * are compact (one line per listed object, the tail of logs) so that the
  * loop's byte budget is rarely needed. Built once per reader (their specs,
- * JSON schemas included, are the same for every use case and every run).
+ * JSON schemas included, are the same for every use case and every run), on
+ * the first loop that needs them: the use cases ask when a loop starts, not
+ * when they are built, so their schemas are no part of the server's start.
  */
 export function clusterFunctions(cluster: ClusterReader): readonly ModelFunction[] {
   let functions = built.get(cluster);

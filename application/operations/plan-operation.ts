@@ -6,7 +6,7 @@ import { clusterFunctions } from '../ai/cluster-functions.js';
 import { RunBudget } from '../ai/run-budget.js';
 import { askFinalAnswer } from '../ai/final-answer.js';
 import { render } from '../ai/template.js';
-import { runToolLoop, type ModelFunction } from '../ai/tool-loop.js';
+import { runToolLoop } from '../ai/tool-loop.js';
 import type { InvestigationSummary } from './operation-state.js';
 import { investigateTemplate, type InvestigateData } from './templates/investigate.js';
 import { planExample, planTemplate } from './templates/plan.js';
@@ -37,22 +37,18 @@ export interface PlannedOperation {
  * EXECUTION_ERROR saying why (the limit reached, or what was wrong with the answer).
  */
 export class PlanOperation {
-  private readonly functions: readonly ModelFunction[];
-
   constructor(
     private readonly llm: LlmProvider,
-    reader: ClusterReader,
+    private readonly reader: ClusterReader,
     private readonly tracer: Tracer,
     private readonly limits: PlanLimits,
-  ) {
-    this.functions = clusterFunctions(reader);
-  }
+  ) {}
 
   async execute(input: InvestigateData): Promise<PlannedOperation> {
     const budget = new RunBudget({ maxCalls: OPERATE_MAX_MODEL_CALLS, maxTokens: this.limits.maxTokens, timeoutMs: this.limits.timeoutMs });
     const loop = await runToolLoop(this.llm, this.tracer, {
       messages: render(investigateTemplate, input),
-      functions: this.functions,
+      functions: clusterFunctions(this.reader),
       budget,
       reserveCalls: RESERVED_FOR_PLAN,
     });

@@ -9,7 +9,7 @@ import type { RunBudget } from '../ai/run-budget.js';
 import { askFinalAnswer, loopRecord } from '../ai/final-answer.js';
 import { StructuredAnswerError } from '../ai/structured-chat.js';
 import { render } from '../ai/template.js';
-import { runToolLoop, type ModelFunction } from '../ai/tool-loop.js';
+import { runToolLoop } from '../ai/tool-loop.js';
 import type { RemediationState } from './remediation-state.js';
 import { runSummary } from './run-summary.js';
 import { analyseTemplate, analysisExample } from './templates/analyse.js';
@@ -28,20 +28,16 @@ export type InvestigationResult = Pick<RemediationState, 'analysis' | 'investiga
  * an analysis that stays unusable after one retry is a 500 EXECUTION_ERROR.
  */
 export class Investigate {
-  private readonly functions: readonly ModelFunction[];
-
   constructor(
     private readonly llm: LlmProvider,
-    reader: ClusterReader,
+    private readonly reader: ClusterReader,
     private readonly tracer: Tracer,
-  ) {
-    this.functions = clusterFunctions(reader);
-  }
+  ) {}
 
   async execute(input: InvestigateData, budget: RunBudget): Promise<InvestigationResult> {
     const loop = await runToolLoop(this.llm, this.tracer, {
       messages: render(investigateTemplate, input),
-      functions: this.functions,
+      functions: clusterFunctions(this.reader),
       budget,
       reserveCalls: STRUCTURED_CALLS,
     });

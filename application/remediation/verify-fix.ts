@@ -8,7 +8,7 @@ import { clusterFunctions } from '../ai/cluster-functions.js';
 import type { RunBudget } from '../ai/run-budget.js';
 import { askFinalAnswer } from '../ai/final-answer.js';
 import { render } from '../ai/template.js';
-import { runToolLoop, type ModelFunction, type ToolLoopResult } from '../ai/tool-loop.js';
+import { runToolLoop, type ToolLoopResult } from '../ai/tool-loop.js';
 import { STRUCTURED_CALLS } from './investigate.js';
 import type { RunSummary, VerificationResult } from './remediation-state.js';
 import { runSummary } from './run-summary.js';
@@ -24,22 +24,18 @@ export const VERIFY_MODEL_CALLS = 8;
  * applied, so a check that cannot finish says so (`resolved: null`) and why.
  */
 export class VerifyFix {
-  private readonly functions: readonly ModelFunction[];
-
   constructor(
     private readonly llm: LlmProvider,
-    reader: ClusterReader,
+    private readonly reader: ClusterReader,
     private readonly tracer: Tracer,
-  ) {
-    this.functions = clusterFunctions(reader);
-  }
+  ) {}
 
   async execute(input: VerifyData, budget: RunBudget): Promise<VerificationResult> {
     let loop: ToolLoopResult | undefined;
     try {
       loop = await runToolLoop(this.llm, this.tracer, {
         messages: render(verifyTemplate, input),
-        functions: this.functions,
+        functions: clusterFunctions(this.reader),
         budget,
         reserveCalls: STRUCTURED_CALLS,
       });

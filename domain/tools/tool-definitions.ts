@@ -1,9 +1,4 @@
 import { z } from 'zod';
-import { answerQuestionOutput, chooseSolutionOutput, deployManifestsOutput, generateManifestsOutput, recommendOutput } from './outputs/deployment-outputs.js';
-import { orgDataOutput } from './outputs/org-data-output.js';
-import { versionOutput } from './outputs/version-output.js';
-import { operateOutput } from './outputs/operate-output.js';
-import { remediateOutput } from './outputs/remediate-output.js';
 import { ORG_DATA_OPERATIONS, ORG_DATA_TYPES, refineOrgDataInput, validCombinations } from '../orgdata/org-data-operations.js';
 import { orgDocumentInput } from '../orgdata/org-documents.js';
 import { EVIDENCE_MAX_LENGTH, PLAN_APPROVAL_STEPS, type ToolDefinition } from './tool-definition.js';
@@ -179,6 +174,29 @@ export type ToolName = keyof typeof TOOL_INPUTS;
 /** The validated input a tool's handler receives. */
 export type ToolInput<N extends ToolName> = z.infer<(typeof TOOL_INPUTS)[N]>;
 
+type Outputs = typeof import('./outputs/deployment-outputs.js') &
+  typeof import('./outputs/org-data-output.js') &
+  typeof import('./outputs/version-output.js') &
+  typeof import('./outputs/operate-output.js') &
+  typeof import('./outputs/remediate-output.js');
+let loadedOutputs: Outputs | undefined;
+
+/**
+ * The tools' output schemas, built on first read of an `outputSchema`: they
+ * are most of the tools' schemas (about 8 MB of heap and a good part of the
+ * start), and only the OpenAPI document, MCP's tools/list and the output
+ * checks read them; the catalog and request validation need the inputs alone.
+ */
+function outputs(): Outputs {
+  return (loadedOutputs ??= {
+    ...(require('./outputs/deployment-outputs.js') as typeof import('./outputs/deployment-outputs.js')),
+    ...(require('./outputs/org-data-output.js') as typeof import('./outputs/org-data-output.js')),
+    ...(require('./outputs/version-output.js') as typeof import('./outputs/version-output.js')),
+    ...(require('./outputs/operate-output.js') as typeof import('./outputs/operate-output.js')),
+    ...(require('./outputs/remediate-output.js') as typeof import('./outputs/remediate-output.js')),
+  });
+}
+
 export const TOOL_DEFINITIONS: ToolDefinition[] = [
   {
     name: 'version',
@@ -187,7 +205,9 @@ export const TOOL_DEFINITIONS: ToolDefinition[] = [
     category: 'System',
     tags: ['status', 'health', 'diagnostics'],
     inputSchema: TOOL_INPUTS.version,
-    outputSchema: versionOutput,
+    get outputSchema() {
+      return outputs().versionOutput;
+    },
   },
   {
     name: 'recommend',
@@ -195,7 +215,9 @@ export const TOOL_DEFINITIONS: ToolDefinition[] = [
     category: 'AI Tools',
     tags: ['ai', 'deployment', 'recommendation'],
     inputSchema: TOOL_INPUTS.recommend,
-    outputSchema: recommendOutput,
+    get outputSchema() {
+      return outputs().recommendOutput;
+    },
     longRunning: true,
     sessions: ['solution'],
     evaluated: true,
@@ -206,7 +228,9 @@ export const TOOL_DEFINITIONS: ToolDefinition[] = [
     category: 'Deployment',
     tags: ['deployment', 'workflow'],
     inputSchema: TOOL_INPUTS.chooseSolution,
-    outputSchema: chooseSolutionOutput,
+    get outputSchema() {
+      return outputs().chooseSolutionOutput;
+    },
   },
   {
     name: 'answerQuestion',
@@ -214,7 +238,9 @@ export const TOOL_DEFINITIONS: ToolDefinition[] = [
     category: 'Deployment',
     tags: ['deployment', 'workflow'],
     inputSchema: TOOL_INPUTS.answerQuestion,
-    outputSchema: answerQuestionOutput,
+    get outputSchema() {
+      return outputs().answerQuestionOutput;
+    },
   },
   {
     name: 'generateManifests',
@@ -222,7 +248,9 @@ export const TOOL_DEFINITIONS: ToolDefinition[] = [
     category: 'Deployment',
     tags: ['deployment', 'manifests', 'ai'],
     inputSchema: TOOL_INPUTS.generateManifests,
-    outputSchema: generateManifestsOutput,
+    get outputSchema() {
+      return outputs().generateManifestsOutput;
+    },
     longRunning: true,
   },
   {
@@ -232,7 +260,9 @@ export const TOOL_DEFINITIONS: ToolDefinition[] = [
     category: 'Deployment',
     tags: ['deployment', 'kubernetes'],
     inputSchema: TOOL_INPUTS.deployManifests,
-    outputSchema: deployManifestsOutput,
+    get outputSchema() {
+      return outputs().deployManifestsOutput;
+    },
     gitPush: "the solution's manifests, with `gitops`",
     longRunning: true,
   },
@@ -243,7 +273,9 @@ export const TOOL_DEFINITIONS: ToolDefinition[] = [
     category: 'Management',
     tags: ['patterns', 'policies', 'capabilities', 'vector'],
     inputSchema: TOOL_INPUTS.manageOrgData,
-    outputSchema: orgDataOutput,
+    get outputSchema() {
+      return outputs().orgDataOutput;
+    },
   },
   {
     name: 'operate',
@@ -251,7 +283,9 @@ export const TOOL_DEFINITIONS: ToolDefinition[] = [
     category: 'Management',
     tags: ['operations', 'kubernetes', 'ai'],
     inputSchema: TOOL_INPUTS.operate,
-    outputSchema: operateOutput,
+    get outputSchema() {
+      return outputs().operateOutput;
+    },
     gitPush: 'the planned change, with `delivery: "git"` on objects Argo CD or Flux manage',
     longRunning: true,
     sessions: ['operation', 'rollout'],
@@ -264,7 +298,9 @@ export const TOOL_DEFINITIONS: ToolDefinition[] = [
     category: 'Troubleshooting',
     tags: ['troubleshooting', 'kubernetes', 'ai'],
     inputSchema: TOOL_INPUTS.remediate,
-    outputSchema: remediateOutput,
+    get outputSchema() {
+      return outputs().remediateOutput;
+    },
     gitPush: 'the fix, with `delivery: "git"` on objects Argo CD or Flux manage',
     longRunning: true,
     sessions: ['remediation'],

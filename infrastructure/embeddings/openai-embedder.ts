@@ -1,9 +1,10 @@
-import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
+import type OpenAI from 'openai';
 import { DependencyError, DomainError } from '../../domain/errors.js';
 import type { Embedder, EmbedderInfo } from '../../domain/ports/embedder.js';
 import { scrubText, scrubUrl } from '../../domain/security/scrub-credentials.js';
 import { assertTexts } from '../../domain/vector/embedding-rules.js';
 import { EmbeddingDimension } from './embedding-dimension.js';
+import { openAiSdk } from '../llm/openai-sdk.js';
 
 export interface OpenAiEmbedderOptions {
   /** SVC_EMBEDDINGS_API_KEY or OPENAI_API_KEY; undefined for a server that needs none (TEI). */
@@ -46,27 +47,31 @@ function decodeBase64(encoded: string): number[] | undefined {
  * plain float arrays anyway. Every vector is checked for length and finiteness.
  */
 export class OpenAiEmbedder implements Embedder {
-  private readonly client: OpenAI;
   private readonly dim: EmbeddingDimension;
   private readonly batchSize: number;
   private readonly timeoutMs: number;
+  private sdkClient: OpenAI | undefined;
 
   constructor(private readonly options: OpenAiEmbedderOptions) {
     this.dim = new EmbeddingDimension(options.dimension ?? KNOWN_DIMENSIONS[options.model], (what) => this.invalid(what));
     this.batchSize = options.batchSize ?? 256;
     this.timeoutMs = options.timeoutMs ?? 30_000;
-    this.client = new OpenAI({
+  }
+
+  /** The SDK's client, made on the first request (the SDK loads then, not at start). */
+  private get client(): OpenAI {
+    return (this.sdkClient ??= new (openAiSdk().OpenAI)({
       // the SDK insists on a key; a server that needs none ignores the bearer header
-      apiKey: options.apiKey ?? 'unused',
-      baseURL: options.baseURL,
-      defaultHeaders: options.headers,
+      apiKey: this.options.apiKey ?? 'unused',
+      baseURL: this.options.baseURL,
+      defaultHeaders: this.options.headers,
       // explicit nulls: otherwise the SDK reads OPENAI_ORG_ID / OPENAI_PROJECT_ID itself
       organization: null,
       project: null,
       timeout: this.timeoutMs,
-      maxRetries: options.maxRetries ?? 2,
+      maxRetries: this.options.maxRetries ?? 2,
       logLevel: 'off',
-    });
+    }));
   }
 
   info(): EmbedderInfo {
@@ -110,6 +115,7 @@ export class OpenAiEmbedder implements Embedder {
     const where = scrubUrl(this.options.baseURL);
     const secrets = [...(this.options.apiKey !== undefined ? [this.options.apiKey] : []), ...Object.values(this.options.headers ?? {})];
     const scrub = (s: string) => scrubText(s, secrets).slice(0, 500);
+    const { APIConnectionError, APIConnectionTimeoutError, APIError } = openAiSdk();
     if (e instanceof APIConnectionTimeoutError) {
       return new DependencyError('embeddings', `Embedding service at ${where} did not answer within ${this.timeoutMs} ms`);
     }

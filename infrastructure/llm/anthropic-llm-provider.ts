@@ -1,4 +1,4 @@
-import Anthropic from '@anthropic-ai/sdk';
+import type Anthropic from '@anthropic-ai/sdk';
 import type { ChatMessage, ChatOptions, ChatResult } from '../../domain/llm/llm-types.js';
 import { DependencyError, DomainError } from '../../domain/errors.js';
 import type { LlmProvider, LlmStatus } from '../../domain/ports/llm-provider.js';
@@ -57,24 +57,31 @@ function keyHeaders(apiKey: string, extra: Record<string, string> = {}): Record<
   return { authorization: null, 'x-api-key': apiKey, ...extra };
 }
 
+/** The Anthropic SDK, loaded by the first call (a configured start does not load it). */
+const anthropicSdk = () => require('@anthropic-ai/sdk') as typeof import('@anthropic-ai/sdk');
+
 /** LlmProvider over Anthropic's Messages API (@anthropic-ai/sdk, non-streaming): translation only. */
 export class AnthropicLlmProvider implements LlmProvider {
-  private readonly client: Anthropic;
   private readonly baseUrl: string;
+  private sdkClient: Anthropic | undefined;
 
   constructor(private readonly options: AnthropicLlmOptions) {
     this.baseUrl = (options.baseUrl ?? ANTHROPIC_DEFAULT_BASE_URL).replace(/\/+$/, '');
+  }
+
+  /** The SDK's client, made on the first call (the SDK loads then, not at start). */
+  private get client(): Anthropic {
     // Every setting is explicit so the SDK reads no credential from the environment; svc traces the calls itself.
-    this.client = new Anthropic({
-      apiKey: options.apiKey,
+    return (this.sdkClient ??= new (anthropicSdk().Anthropic)({
+      apiKey: this.options.apiKey,
       baseURL: this.baseUrl,
       webhookKey: null,
-      timeout: options.timeoutMs,
-      maxRetries: options.maxRetries,
+      timeout: this.options.timeoutMs,
+      maxRetries: this.options.maxRetries,
       logLevel: 'off',
       openTelemetry: false,
-      defaultHeaders: keyHeaders(options.apiKey, options.headers),
-    });
+      defaultHeaders: keyHeaders(this.options.apiKey, this.options.headers),
+    }));
   }
 
   status(): LlmStatus {
@@ -128,10 +135,11 @@ export class AnthropicLlmProvider implements LlmProvider {
       secrets: [this.options.apiKey, ...Object.values(this.options.headers ?? {})],
       settings: SETTINGS,
     };
-    if (e instanceof Anthropic.APIConnectionTimeoutError) return llmFailure({ kind: 'timeout' }, ctx);
-    if (e instanceof Anthropic.APIUserAbortError) return llmFailure({ kind: 'aborted' }, ctx);
-    if (e instanceof Anthropic.APIConnectionError) return llmFailure({ kind: 'unreachable' }, ctx);
-    if (e instanceof Anthropic.APIError) {
+    const { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } = anthropicSdk();
+    if (e instanceof APIConnectionTimeoutError) return llmFailure({ kind: 'timeout' }, ctx);
+    if (e instanceof APIUserAbortError) return llmFailure({ kind: 'aborted' }, ctx);
+    if (e instanceof APIConnectionError) return llmFailure({ kind: 'unreachable' }, ctx);
+    if (e instanceof APIError) {
       // Anthropic's error body: { type: 'error', error: { type, message } }
       const body = e.error as { error?: { message?: unknown } } | undefined;
       const detail = typeof body?.error?.message === 'string' ? body.error.message : '';

@@ -1,6 +1,7 @@
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import { DependencyError, DomainError } from '../../domain/errors.js';
 import { llmFailure, type FailureContext } from './llm-failure.js';
+import { openAiSdk } from './openai-sdk.js';
 
 export const OPENAI_SETTINGS = { credential: 'OPENAI_API_KEY', endpoint: 'OPENAI_BASE_URL', notFound: 'no chat completions endpoint' } as const;
 
@@ -13,10 +14,11 @@ function providerMessage(e: InstanceType<typeof OpenAI.APIError>): string {
 /** SDK failure -> DependencyError('llm') (llmFailure's words); the key never appears. */
 export function toLlmError(e: unknown, ctx: FailureContext): DomainError {
   if (e instanceof DomainError) return e;
-  if (e instanceof OpenAI.APIConnectionTimeoutError) return llmFailure({ kind: 'timeout' }, ctx);
-  if (e instanceof OpenAI.APIUserAbortError) return llmFailure({ kind: 'aborted' }, ctx);
-  if (e instanceof OpenAI.APIConnectionError) return llmFailure({ kind: 'unreachable' }, ctx);
-  if (e instanceof OpenAI.APIError) return llmFailure({ kind: 'status', status: e.status, detail: providerMessage(e) }, ctx);
+  const { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } = openAiSdk();
+  if (e instanceof APIConnectionTimeoutError) return llmFailure({ kind: 'timeout' }, ctx);
+  if (e instanceof APIUserAbortError) return llmFailure({ kind: 'aborted' }, ctx);
+  if (e instanceof APIConnectionError) return llmFailure({ kind: 'unreachable' }, ctx);
+  if (e instanceof APIError) return llmFailure({ kind: 'status', status: e.status, detail: providerMessage(e) }, ctx);
   // Unknown failures are not echoed: their text is not ours to vouch for.
   return new DependencyError('llm', 'AI provider call failed');
 }

@@ -1,4 +1,4 @@
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import { validateChat } from '../../domain/llm/chat-validation.js';
 import type { ChatMessage, ChatOptions, ChatResult, StructuredOutputMode } from '../../domain/llm/llm-types.js';
 import { DependencyError } from '../../domain/errors.js';
@@ -6,6 +6,7 @@ import type { LlmProvider, LlmStatus } from '../../domain/ports/llm-provider.js'
 import { toChatResult, toOpenAiMessages, toOpenAiTools } from './openai-chat-mapping.js';
 import type { FailureContext } from './llm-failure.js';
 import { OPENAI_SETTINGS, toLlmError } from './openai-errors.js';
+import { openAiSdk } from './openai-sdk.js';
 import { headerNames, PROVIDER_HINTS } from './provider-status.js';
 
 export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
@@ -31,25 +32,29 @@ export type { StructuredOutputMode } from '../../domain/llm/llm-types.js';
 
 /** LlmProvider over any OpenAI-compatible chat completions endpoint (non-streaming). */
 export class OpenAiLlmProvider implements LlmProvider {
-  private readonly client: OpenAI;
   private readonly baseUrl: string;
   private readonly hosted: boolean;
+  private sdkClient: OpenAI | undefined;
 
   constructor(private readonly options: OpenAiLlmOptions) {
     this.baseUrl = (options.baseUrl ?? OPENAI_DEFAULT_BASE_URL).replace(/\/+$/, '');
     this.hosted = new URL(this.baseUrl).hostname === 'api.openai.com';
+  }
+
+  /** The SDK's client, made on the first call (the SDK loads then, not at start). */
+  private get client(): OpenAI {
     // Every setting is passed explicitly so the SDK reads nothing from the environment itself.
-    this.client = new OpenAI({
-      apiKey: options.apiKey,
+    return (this.sdkClient ??= new (openAiSdk().OpenAI)({
+      apiKey: this.options.apiKey,
       baseURL: this.baseUrl,
       organization: null,
       project: null,
       webhookSecret: null,
-      timeout: options.timeoutMs,
-      maxRetries: options.maxRetries,
+      timeout: this.options.timeoutMs,
+      maxRetries: this.options.maxRetries,
       logLevel: 'off',
-      defaultHeaders: options.headers,
-    });
+      defaultHeaders: this.options.headers,
+    }));
   }
 
   status(): LlmStatus {

@@ -1,4 +1,5 @@
-import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
+import type { ExportResult } from '@opentelemetry/core';
+import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
 import type { TracingConfig } from '../config/tracing-config.js';
 import { ConsoleJsonSpanExporter, type LineSink } from './console-json-span-exporter.js';
 
@@ -19,14 +20,43 @@ function jaegerOptions(endpoint: string) {
 }
 
 /**
+ * An exporter made by its first export, seconds after the start (the batch
+ * exports every few seconds): its package and their transport and protobuf
+ * libraries load then, not during the start. Nothing to flush or shut down
+ * before that.
+ */
+class ExporterOnFirstExport implements SpanExporter {
+  private made: SpanExporter | undefined;
+
+  constructor(private readonly make: () => SpanExporter) {}
+
+  export(spans: ReadableSpan[], done: (result: ExportResult) => void): void {
+    (this.made ??= this.make()).export(spans, done);
+  }
+
+  forceFlush(): Promise<void> {
+    return this.made?.forceFlush?.() ?? Promise.resolve();
+  }
+
+  shutdown(): Promise<void> {
+    return this.made?.shutdown() ?? Promise.resolve();
+  }
+}
+
+/**
  * The exporter OTEL_EXPORTER_TYPE names, configured from the validated config
- * only. Each exporter package is loaded only when chosen (the Jaeger one parses
- * its thrift IDL on load).
+ * only. Each exporter package is loaded only when chosen, and then by the
+ * first export (the Jaeger one parses its thrift IDL on load).
  */
 export function createSpanExporter(config: TracingConfig, consoleSink?: LineSink): SpanExporter {
-  switch (config.exporter) {
-    case 'console':
-      return new ConsoleJsonSpanExporter(consoleSink);
+  const exporter = config.exporter;
+  if (exporter === 'console') return new ConsoleJsonSpanExporter(consoleSink);
+  return new ExporterOnFirstExport(() => networkExporter(config, exporter));
+}
+
+/** The exporter that sends spans to a collector (OTLP, Zipkin or Jaeger). */
+function networkExporter(config: TracingConfig, exporter: Exclude<TracingConfig['exporter'], 'console'>): SpanExporter {
+  switch (exporter) {
     case 'otlp': {
       const options = { url: config.endpoint!, timeoutMillis: EXPORT_TIMEOUT_MS };
       if (config.otlpProtocol === 'http/json') {

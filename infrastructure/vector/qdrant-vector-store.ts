@@ -1,4 +1,4 @@
-import { QdrantClient } from '@qdrant/js-client-rest';
+import type { QdrantClient } from '@qdrant/js-client-rest';
 import { ExecutionError } from '../../domain/errors.js';
 import type {
   CollectionInfo,
@@ -39,16 +39,17 @@ export interface QdrantVectorStoreOptions {
 
 /** VectorStore on a Qdrant server through its REST API (@qdrant/js-client-rest). */
 export class QdrantVectorStore implements VectorStore {
-  private readonly client: QdrantClient;
   private readonly timeoutMs: number;
   private readonly batch: number;
+  private readonly clientOptions: ConstructorParameters<typeof QdrantClient>[0];
+  private restClient: QdrantClient | undefined;
 
   constructor(private readonly options: QdrantVectorStoreOptions) {
     this.timeoutMs = options.timeoutMs ?? 30_000;
     this.batch = options.upsertBatch ?? 256;
     const parsed = new URL(options.url);
     const prefix = parsed.pathname.replace(/\/+$/, '');
-    this.client = new QdrantClient({
+    this.clientOptions = {
       url: parsed.origin,
       ...(prefix ? { prefix } : {}),
       port: parsed.port ? Number(parsed.port) : parsed.protocol === 'https:' ? 443 : 6333,
@@ -57,7 +58,14 @@ export class QdrantVectorStore implements VectorStore {
       timeout: this.timeoutMs,
       // health() asks for the version itself; the built-in check would log to the console
       checkCompatibility: false,
-    });
+    };
+  }
+
+  /** The REST client, made on the first request: the client and its HTTP library (undici) load then, not at start. */
+  private get client(): QdrantClient {
+    if (this.restClient) return this.restClient;
+    const { QdrantClient } = require('@qdrant/js-client-rest') as typeof import('@qdrant/js-client-rest');
+    return (this.restClient = new QdrantClient(this.clientOptions));
   }
 
   private async call<T>(operation: string, collection: string | undefined, fn: () => Promise<T>): Promise<T> {
