@@ -1,8 +1,8 @@
 import { context, propagation, SpanKind, SpanStatusCode, trace, type Context, type Span, type Tracer as OtelApiTracer } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { defaultResource, resourceFromAttributes } from '@opentelemetry/resources';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { BasicTracerProvider, BatchSpanProcessor, ParentBasedSampler, TraceIdRatioBasedSampler } from '@opentelemetry/sdk-trace-base';
+import { NodeSDK } from '@opentelemetry/sdk-node';
+import { BatchSpanProcessor, ParentBasedSampler, TraceIdRatioBasedSampler } from '@opentelemetry/sdk-trace-base';
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
 import type { Logger } from '../../domain/ports/logger.js';
 import { scrubText } from '../../domain/security/scrub-credentials.js';
@@ -53,7 +53,7 @@ class OtelActiveSpan implements ActiveSpan {
 }
 
 /**
- * The Tracer port on the OpenTelemetry trace SDK: parent-based ratio sampling,
+ * The Tracer port on the OpenTelemetry Node SDK: parent-based ratio sampling,
  * W3C trace context, http/undici client spans, a batching processor behind a
  * credential scrubber, and one of four exporters. Flushed on shutdown.
  */
@@ -61,7 +61,7 @@ export class OtelTracer implements Tracer {
   private readonly propagator = new W3CTraceContextPropagator();
   private readonly exporter: StatusTrackingExporter;
   private readonly batch: BatchSpanProcessor;
-  private readonly provider: BasicTracerProvider;
+  private readonly sdk: NodeSDK;
   private readonly tracer: OtelApiTracer;
   private readonly undo: Array<() => void> = [];
   private stopped: Promise<void> | undefined;
@@ -82,17 +82,23 @@ export class OtelTracer implements Tracer {
       exportTimeoutMillis: EXPORT_TIMEOUT_MS,
     }));
     this.undo.push(routeDiagnostics(logger, config.debug, secrets));
-    this.provider = new BasicTracerProvider({
+    // Loaded only when tracing is configured (SVC_TRACING_EXPORTER): the Node SDK brings its metric and log
+    // packages with it, a start without tracing never loads it.
+    this.sdk = new NodeSDK({
+      serviceName: config.serviceName,
       resource: defaultResource().merge(resourceFromAttributes({ [ATTR_SERVICE_NAME]: config.serviceName, [ATTR_SERVICE_VERSION]: options.serviceVersion })),
+      // Host and process detectors would put command lines into every export.
+      autoDetectResources: false,
+      textMapPropagator: this.propagator,
       sampler: new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(config.samplingProbability) }),
       spanLimits: { attributeValueLengthLimit: Infinity },
       spanProcessors: [batch],
+      instrumentations: [],
+      // Traces only: without these the SDK would start OTLP metric and log exporters of its own.
+      metricReaders: [],
+      logRecordProcessors: [],
     });
-    // Registered as the Node SDK registers its trace part (context manager, propagator, provider), without the
-    // Node SDK: it loads its metric, log, gRPC and Prometheus packages whatever is used, a good part of a traced start.
-    context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-    propagation.setGlobalPropagator(this.propagator);
-    trace.setGlobalTracerProvider(this.provider);
+    this.sdk.start();
     this.undo.push(enableClientInstrumentations(trace.getTracerProvider()));
     this.tracer = trace.getTracer('svc', options.serviceVersion);
   }
@@ -165,7 +171,7 @@ export class OtelTracer implements Tracer {
     await this.batch.forceFlush().catch(() => undefined);
   }
 
-  /** Exports what is pending, stops the provider and undoes every global registration. Idempotent. */
+  /** Exports what is pending, stops the SDK and undoes every global registration. Idempotent. */
   shutdown(): Promise<void> {
     this.stopped ??= (async () => {
       let timer: NodeJS.Timeout | undefined;
@@ -177,7 +183,7 @@ export class OtelTracer implements Tracer {
         timer.unref();
       });
       try {
-        await Promise.race([this.provider.shutdown(), timeout]);
+        await Promise.race([this.sdk.shutdown(), timeout]);
       } catch (err) {
         this.options.logger.warn('tracing: shutdown failed', { error: err instanceof Error ? err.message : String(err) });
       } finally {
