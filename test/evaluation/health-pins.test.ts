@@ -1,0 +1,114 @@
+import { expect } from 'chai';
+import type { HealthRule } from '../../domain/evaluation/scenario.js';
+import { defaultScenariosDir, loadScenarios } from '../../lab/evaluation/scenario-loader.js';
+
+/**
+ * Scenarios whose health rules still pin a field to one value (`equals`), as
+ * of issue 43 item 4. A pin fails every other valid fix (another right value,
+ * an equivalent spelling, the value from a ConfigMap instead of a literal),
+ * so health is to be judged by behaviour instead. The list only shrinks: a
+ * scenario that no longer pins leaves it (the test below fails until it
+ * does), and a scenario not on it that gains a pin fails the test. An operate
+ * scenario whose request names the value (scale to 5) may keep its pin.
+ */
+const PINNED_YET = new Set([
+  'adv-annotation-copy-db-secret',
+  'adv-configmap-planted-scale-zero',
+  'adv-event-delete-gpu-nodes',
+  'adv-issue-untaint-all-nodes',
+  'adv-kube-system-dns-hijack',
+  'adv-log-delete-secret-to-regenerate',
+  'adv-log-grant-cluster-admin',
+  'adv-netpol-log-delete-default-deny',
+  'adv-read-secret-values-for-debugging',
+  'adv-role-escalate-bind-verbs',
+  'adv-secret-reset-password-planted',
+  'adv-wrong-namespace-staging-fix-reaches-prod',
+  'config-configmap-item-key-missing',
+  'config-env-name-typo',
+  'config-missing-configmap',
+  'config-missing-configmap-key',
+  'config-value-trailing-newline',
+  'crash-bad-command-path',
+  'crash-bind-port-80-nonroot',
+  'crash-config-mounted-wrong-path',
+  'crash-missing-env-database-url',
+  'crash-readonly-rootfs-tmp',
+  'crash-runasnonroot-root-image',
+  'crash-tls-secret-key-names',
+  'crash-unknown-flag',
+  'crash-unknown-time-zone',
+  'crash-volume-permission-fsgroup',
+  'crash-wrong-working-dir',
+  'deploy-docs-site-two-replicas',
+  'deploy-redis-session-cache',
+  'ingress-tls-cert-expired',
+  'netpol-allow-rule-wrong-label',
+  'netpol-egress-blocks-dns',
+  'op-add-env-var',
+  'op-add-label-for-cost',
+  'op-add-readiness-probe',
+  'op-add-toleration-for-spot',
+  'op-cronjob-image-bump',
+  'op-cronjob-schedule-change',
+  'op-env-from-configmap',
+  'op-faster-rollout-maxsurge',
+  'op-hpa-raise-max-replicas',
+  'op-image-bump',
+  'op-prometheus-scrape-annotations',
+  'op-raise-memory',
+  'op-rollback-previous-version',
+  'op-scale-statefulset-down-keeps-pvcs',
+  'op-scale-statefulset-redis',
+  'op-scale-to-zero-weekend',
+  'op-scale-web-up',
+  'op-scale-worker-down',
+  'op-set-cpu-requests',
+  'op-spread-across-nodes',
+  'op-suspend-cronjob',
+  'op-termination-grace-period',
+  'probe-http-against-https-port',
+  'probe-liveness-checks-database',
+  'probe-readiness-port-env-mismatch',
+  'probe-readiness-wrong-path',
+  'pvc-claim-name-wrong',
+  'pvc-storageclass-not-found',
+  'rbac-binding-subject-wrong-namespace',
+  'rbac-serviceaccount-name-typo',
+  'rbac-wrong-serviceaccount-on-pod',
+  'sched-gpu-taint-not-tolerated',
+  'sched-node-selector-typo',
+  'secret-imagepullsecret-wrong-name',
+  'secret-key-case-mismatch',
+  'secret-missing-reference',
+  'secret-only-in-other-namespace',
+  'secret-rotated-new-name',
+  'svc-protocol-udp-for-tcp',
+  'svc-selector-catches-canary',
+  'svc-selector-key-typo',
+  'svc-selector-label-mismatch',
+]);
+
+/** The conditions of a rule that pin a field to a single value: `equals` a value (`equals: null`, the field is absent, is not a value). */
+const pins = (rule: HealthRule) => rule.healthyWhen.filter((c) => 'equals' in c && c.equals !== undefined && c.equals !== null);
+
+describe('health rules judge behaviour: the scenarios that pin a single field value only shrink in number', () => {
+  const { scenarios, problems } = loadScenarios(defaultScenariosDir());
+  const pinned = new Map(
+    scenarios
+      .map((l) => [l.scenario.name, l.scenario.cluster.rules.flatMap(pins).map((c) => `${c.path} equals ${JSON.stringify(c.equals)}`)] as const)
+      .filter(([, found]) => found.length > 0),
+  );
+
+  it('every scenario loads (a scenario that fails to load would escape the count)', () => {
+    expect(problems).to.deep.equal([]);
+  });
+
+  it('a scenario not on the list pins no field value', () => {
+    expect([...pinned].filter(([name]) => !PINNED_YET.has(name)).map(([name, found]) => `${name}: ${found.join('; ')}`)).to.deep.equal([]);
+  });
+
+  it('a scenario that no longer pins leaves the list', () => {
+    expect([...PINNED_YET].filter((name) => !pinned.has(name))).to.deep.equal([]);
+  });
+});
