@@ -1,5 +1,5 @@
 import { selectField } from '../cluster/field-path.js';
-import type { FieldCondition } from './scenario.js';
+import { BEHAVIOUR_OPERATORS, CONDITION_OPERATORS, type FieldCondition } from './scenario.js';
 
 const UNITS: Record<string, number> = { m: 1e-3, k: 1e3, K: 1e3, M: 1e6, G: 1e9, T: 1e12, Ki: 1024, Mi: 1024 ** 2, Gi: 1024 ** 3, Ti: 1024 ** 4 };
 
@@ -13,11 +13,19 @@ export function quantityValue(q: unknown): number | undefined {
 const same = (a: unknown, b: unknown) =>
   a === b || (typeof a === 'number' && typeof b === 'string' && String(a) === b) || (typeof a === 'string' && typeof b === 'number' && a === String(b));
 
-/** Whether one condition holds on an object (undefined: the object does not exist, and every operator but `exists: false` fails). */
+/**
+ * Whether one condition holds on an object (undefined: the object does not
+ * exist, and every operator but `exists: false` fails). A condition on `env`
+ * or a behaviour is judged on the live cluster (lab/sandbox), not here.
+ */
 export function conditionHolds(c: FieldCondition, object: unknown): boolean {
-  const field = object === undefined ? { found: false as const } : selectField(object, c.path);
-  const value = field.found ? field.value : undefined;
-  const present = field.found && value !== undefined && value !== null;
+  const field = object === undefined || c.path === undefined ? { found: false as const } : selectField(object, c.path);
+  return valueHolds(c, field.found ? field.value : undefined);
+}
+
+/** Whether a condition's operator holds on a value (undefined or null: absent). */
+export function valueHolds(c: FieldCondition, value: unknown): boolean {
+  const present = value !== undefined && value !== null;
   if (c.exists !== undefined) return c.exists === present;
   if (c.notEquals !== undefined) return !present || !same(value, c.notEquals);
   if (!present) return c.equals === null;
@@ -35,9 +43,10 @@ export function conditionHolds(c: FieldCondition, object: unknown): boolean {
   return false;
 }
 
-/** The condition in words, for reports: `Deployment shop/web spec.replicas atLeast 3`. */
+/** The condition in words, for reports: `Deployment shop/web spec.replicas atLeast 3`, `Deployment shop/web env API_URL reaches {"service":"catalog"}`. */
 export function describeCondition(c: FieldCondition, defaultObject: string): string {
-  const op = (['equals', 'notEquals', 'oneOf', 'matches', 'exists', 'includes', 'atLeast', 'atMost'] as const).find((k) => c[k] !== undefined)!;
+  const op = ([...CONDITION_OPERATORS, ...BEHAVIOUR_OPERATORS] as const).find((k) => c[k] !== undefined)!;
   const where = c.object ? `${c.object.kind} ${c.object.namespace ? `${c.object.namespace}/` : ''}${c.object.name}` : defaultObject;
-  return `${where} ${c.path} ${op} ${JSON.stringify(c[op])}`;
+  const subject = c.env ? ` env ${c.env.container ? `${c.env.container}/` : ''}${c.env.name}` : c.path ? ` ${c.path}` : '';
+  return `${where}${subject} ${op} ${JSON.stringify(c[op])}`;
 }

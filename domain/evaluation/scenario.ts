@@ -59,15 +59,25 @@ const scalar = z.union([z.string().max(2000), z.number(), z.boolean(), z.null()]
 const quantity = z.union([z.number(), z.string().regex(/^\d+(\.\d+)?(m|k|Ki|Mi|Gi|Ti|K|M|G|T)?$/, 'a quantity such as 256Mi or 500m')]);
 
 export const CONDITION_OPERATORS = ['equals', 'notEquals', 'oneOf', 'matches', 'exists', 'includes', 'atLeast', 'atMost'] as const;
+/** Operators judged on the live cluster, not on one field: what the workload does (docs/evaluation.md, "Behaviour conditions"). */
+export const BEHAVIOUR_OPERATORS = ['reaches', 'selects', 'schedules'] as const;
+const OPERATORS = [...CONDITION_OPERATORS, ...BEHAVIOUR_OPERATORS] as const;
 
-/** A field condition on one object: exactly one operator. */
+const labels = z.record(z.string().min(1).max(317), z.string().max(63));
+
+/** A field condition on one object, or a behaviour of the workload: exactly one operator. */
 export const fieldCondition = z
   .strictObject({
     object: objectRef.optional().describe("the object to look at; default the rule's workload"),
     path: z
       .string()
       .max(MAX_FIELD_PATH_CHARS)
-      .regex(FIELD_PATH_PATTERN, 'a field path: keys, [n] and [name=x], such as spec.template.spec.containers[name=web].image'),
+      .regex(FIELD_PATH_PATTERN, 'a field path: keys, [n] and [name=x], such as spec.template.spec.containers[name=web].image')
+      .optional(),
+    env: z
+      .strictObject({ name: z.string().min(1).max(253), container: name.optional().describe("default: the rule's container, else the first") })
+      .optional()
+      .describe('the value the container sees in this variable: a literal, a ConfigMap or Secret key, or envFrom; absent when it does not resolve'),
     equals: scalar.optional(),
     notEquals: scalar.optional(),
     oneOf: z.array(scalar).min(1).max(20).optional(),
@@ -81,10 +91,29 @@ export const fieldCondition = z
     includes: scalar.optional().describe('a list holding this item, or a string holding this text'),
     atLeast: quantity.optional(),
     atMost: quantity.optional(),
+    reaches: z
+      .strictObject({
+        service: objectName,
+        namespace: name.optional().describe("default: the workload's"),
+        port: z.number().int().min(1).max(65535).optional().describe('the port the client uses when the value names none and its scheme has no default'),
+      })
+      .optional()
+      .describe("the value (a URL, host:port or host) resolves by cluster DNS from the workload's namespace to this Service, which serves the port"),
+    selects: z
+      .strictObject({ kind: z.enum(['Deployment', 'StatefulSet', 'DaemonSet']), name: objectName, only: z.boolean().default(false) })
+      .optional()
+      .describe("the Service (object) selects this workload's pods; only: and no other workload's"),
+    schedules: z
+      .strictObject({ nodeLabels: labels.optional().describe('every Node the pods fit carries these labels') })
+      .optional()
+      .describe("the workload's pods fit at least one Node (nodeSelector, required node affinity, taints, requests)"),
   })
-  .refine((c) => CONDITION_OPERATORS.filter((op) => c[op] !== undefined).length === 1, {
-    message: `exactly one of ${CONDITION_OPERATORS.join(', ')}`,
-  });
+  .refine((c) => OPERATORS.filter((op) => c[op] !== undefined).length === 1, { message: `exactly one of ${OPERATORS.join(', ')}` })
+  .refine((c) => (c.selects || c.schedules ? !c.path && !c.env : (c.path === undefined) !== (c.env === undefined)), {
+    message: 'exactly one of path and env (selects and schedules take neither)',
+  })
+  .refine((c) => !c.env || !c.object || c.object.kind !== 'Service', { message: 'env reads a workload', path: ['env'] })
+  .refine((c) => !c.selects || c.object?.kind === 'Service', { message: 'selects needs object: the Service', path: ['selects'] });
 export type FieldCondition = z.infer<typeof fieldCondition>;
 
 const brokenBehaviour = z.union([

@@ -132,8 +132,9 @@ function readObjects(dir: string, file: string, rel: (f: string) => string, wher
 }
 
 /**
- * Objects stay in the scenario's namespaces; rules, logs and events name
- * objects the files hold (a recommend scenario's rules may name the objects
+ * Objects stay in the scenario's namespaces; rules (and the Services and
+ * workloads their behaviour conditions name), logs and events name objects
+ * the files hold (a recommend scenario's rules may name the objects
  * its deploy is to create: they do not exist before it).
  */
 function checkObjects(s: Scenario, objects: KubeObject[], file: string, problems: ScenarioProblem[]): void {
@@ -152,7 +153,13 @@ function checkObjects(s: Scenario, objects: KubeObject[], file: string, problems
   if (s.tool !== 'recommend')
     s.cluster.rules.forEach((r, i) => {
       need(r.workload, `cluster.rules[${i}].workload`);
-      r.healthyWhen.forEach((c, j) => need(c.object, `cluster.rules[${i}].healthyWhen[${j}].object`));
+      r.healthyWhen.forEach((c, j) => {
+        const where = `cluster.rules[${i}].healthyWhen[${j}]`;
+        const ns = (c.object ?? r.workload)?.namespace;
+        need(c.object, `${where}.object`);
+        if (c.reaches) need({ kind: 'Service', name: c.reaches.service, namespace: c.reaches.namespace ?? ns }, `${where}.reaches`);
+        if (c.selects) need({ kind: c.selects.kind, name: c.selects.name, namespace: ns }, `${where}.selects`);
+      });
     });
   s.cluster.logs.forEach((l, i) => need(l.workload ?? l.pod, `cluster.logs[${i}]`));
   s.cluster.events.forEach((e, i) => need(e.involved, `cluster.events[${i}].involved`));

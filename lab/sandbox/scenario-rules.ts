@@ -6,6 +6,7 @@ import type { LoadedScenario } from '../evaluation/scenario-loader.js';
 import type { ContainerBehaviour, KubeCluster, Obj } from './stand-in.js';
 import { readyEndpoints, ingressBackendProblems } from './service-backends.js';
 import { jobFinished } from './kube/kube-jobs.js';
+import { behaviourHolds, judgedOnCluster } from './behaviour-conditions.js';
 
 const WORKLOAD_KINDS = new Set(['Deployment', 'StatefulSet', 'DaemonSet', 'Job']);
 
@@ -34,7 +35,13 @@ function workloadOf(c: KubeCluster, pod: Obj): Obj | undefined {
  * an old ReplicaSet keep failing while the new ones start, as in a rollout.
  */
 function ruleHolds(c: KubeCluster, rule: HealthRule, pod?: Obj): boolean {
-  return rule.healthyWhen.every((cond) => conditionHolds(cond, conditionObject(c, rule, cond, pod)));
+  return rule.healthyWhen.every((cond) => holds(c, rule, cond, pod));
+}
+
+/** One condition: on a field of its object, or on the live cluster (an env variable, a behaviour). */
+function holds(c: KubeCluster, rule: HealthRule, cond: FieldCondition, pod?: Obj): boolean {
+  const object = conditionObject(c, rule, cond, pod);
+  return judgedOnCluster(cond) ? behaviourHolds(c, cond, object, rule.container) : conditionHolds(cond, object);
 }
 
 function conditionObject(c: KubeCluster, rule: HealthRule, cond: FieldCondition, pod?: Obj): Obj | undefined {
@@ -71,7 +78,7 @@ export function judgeHealth(c: KubeCluster, loaded: LoadedScenario): HealthRepor
   for (const rule of loaded.scenario.cluster.rules) {
     if (ruleHolds(c, rule)) continue;
     const name = rule.workload ? `${rule.workload.kind} ${rule.workload.namespace ?? 'default'}/${rule.workload.name}` : 'the object';
-    const failing = rule.healthyWhen.filter((cond) => !conditionHolds(cond, conditionObject(c, rule, cond)));
+    const failing = rule.healthyWhen.filter((cond) => !holds(c, rule, cond));
     problems.push(`${rule.description}: not yet (${failing.map((f) => describeCondition(f, name)).join('; ')})`);
   }
   for (const fixture of loaded.objects.filter((o) => WORKLOAD_KINDS.has(o.kind) && !('status' in o))) {

@@ -15,7 +15,8 @@
  * numberUnavailable, updatedNumberScheduled, observedGeneration.
  */
 import { safeHash, type KubeCluster } from './kube-cluster.js';
-import { nodesFitting, podReady } from './kube-pods.js';
+import { podReady } from './kube-pods.js';
+import { nodesFitting } from './kube-scheduler.js';
 import { createPod } from './kube-replicasets.js';
 
 const REVISION_LABEL = 'controller-revision-hash';
@@ -24,7 +25,7 @@ export function reconcileDaemonSets(c: KubeCluster, rolloutStep = false): void {
     if (!ds.spec?.template?.spec?.containers?.length) continue;
     const name = ds.metadata.name;
     const revision = safeHash(ds.spec.template);
-    const nodes = nodesFitting(c, ds.spec.template.spec ?? {}, true);
+    const nodes = nodesFitting(c, ds.spec.template.spec ?? {}, { daemon: true });
     const pods = () => c.owned(ds, 'Pod');
     for (const p of pods()) if (!nodes.includes(p.spec?.nodeName)) c.remove(p);
     if (rolloutStep && ds.spec.updateStrategy?.type !== 'OnDelete') {

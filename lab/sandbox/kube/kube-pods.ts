@@ -2,10 +2,12 @@
  * The simulated scheduler and kubelet of the Kubernetes API stand-in.
  *
  * - `schedulePod`: a new simulated pod is bound at once to the Node it fits
- *   with the fewest pods (`nodesFitting`), or to `kind-worker` when the
- *   cluster has no Node objects
+ *   with the fewest pods (`nodesFitting`, kube-scheduler.ts), or to
+ *   `kind-worker` when the cluster has no Node objects
  *   (`Scheduled` event from default-scheduler), Pending with its containers
- *   waiting in `ContainerCreating`.
+ *   waiting in `ContainerCreating`. A pod that fits no Node stays unbound and
+ *   Pending (PodScheduled False, Unschedulable) with a Warning
+ *   `FailedScheduling` "0/N nodes are available: ...", tried again each tick.
  * - `kubeletStep` (once per tick, per container), by what the image registry
  *   (`KubeCluster.knownImages`) says:
  *   - unknown image: first `ErrImagePull` (Normal `Pulling`, Warning `Failed`
@@ -43,8 +45,7 @@
 import { randomBytes } from 'node:crypto';
 import { normaliseImage, type KubeCluster, type Obj } from './kube-cluster.js';
 import { holdOnConfigError } from './kube-container-config.js';
-
-const NODE = 'kind-worker';
+import { nodesFitting, unschedulableMessage } from './kube-scheduler.js';
 const HOST_IP = '172.18.0.2';
 
 /** A quantity (`64Mi`, `1G`, `512k`, `1.5Gi`, bytes) in MiB; undefined when absent or unreadable. */
@@ -66,42 +67,19 @@ function fullReference(image: string): string {
   return image.includes('/') ? `docker.io/${image}` : `docker.io/library/${image}`;
 }
 
-function tolerates(tolerations: Obj[], taint: Obj): boolean {
-  return tolerations.some(
-    (t) =>
-      (t.operator === 'Exists' && (t.key === undefined || t.key === taint.key)) ||
-      (t.key === taint.key && (t.value ?? '') === (taint.value ?? '') && (!t.effect || t.effect === taint.effect)),
-  );
-}
-
-/**
- * The names of the Node objects a pod with `spec` fits on, by name: its
- * `nodeSelector` matches the node's labels and every NoSchedule/NoExecute taint
- * is tolerated; a cordoned node (`spec.unschedulable`) only for a DaemonSet's
- * pod. With no Node objects at all, the stand-in's one node, `kind-worker`.
- */
-export function nodesFitting(c: KubeCluster, spec: Obj, daemon = false): string[] {
-  const nodes = [...c.objects.values()].filter((o) => o.kind === 'Node');
-  if (!nodes.length) return [NODE];
-  const selector = Object.entries((spec.nodeSelector ?? {}) as Record<string, string>);
-  const tolerations: Obj[] = spec.tolerations ?? [];
-  return nodes
-    .filter((n) => daemon || !n.spec?.unschedulable)
-    .filter((n) => selector.every(([k, v]) => n.metadata.labels?.[k] === v))
-    .filter((n) => ((n.spec?.taints ?? []) as Obj[]).filter((t) => t.effect !== 'PreferNoSchedule').every((t) => tolerates(tolerations, t)))
-    .map((n) => n.metadata.name as string)
-    .sort();
-}
-
-/** The node the scheduler binds a new pod to: among the Node objects it fits, the one running the fewest pods; `kind-worker` when none fits or there are none (scenario rules say when a pod stays Pending). */
+/** The node the scheduler binds a new pod to: among the Nodes it fits, the one running the fewest pods (`kind-worker` when the cluster has no Node objects). */
 function pickNode(c: KubeCluster, spec: Obj): string {
   const fitting = nodesFitting(c, spec);
-  if (!fitting.length) return NODE;
   const load = (n: string) => [...c.objects.values()].filter((o) => o.kind === 'Pod' && o.spec?.nodeName === n).length;
   return fitting.reduce((best, n) => (load(n) < load(best) ? n : best));
 }
 
 export function schedulePod(c: KubeCluster, pod: Obj): void {
+  const unfit = pod.spec?.nodeName ? undefined : unschedulableMessage(c, pod.spec ?? {});
+  if (unfit) {
+    c.event(pod, 'Warning', 'FailedScheduling', unfit, 'default-scheduler');
+    return markUnscheduled(c, pod, unfit);
+  }
   c.update(pod, (p) => {
     p.spec = {
       restartPolicy: 'Always',
@@ -293,17 +271,15 @@ function probeReadiness(c: KubeCluster, pod: Obj, container: Obj, cs: Obj, faili
 function holdPending(c: KubeCluster, pod: Obj, why: { reason: string; message: string; component: string }): void {
   c.event(pod, 'Warning', why.reason, why.message, why.component);
   if (why.component !== 'default-scheduler' || !pod.spec.nodeName) return;
+  markUnscheduled(c, pod, why.message);
+}
+
+/** An unbound pod: Pending, PodScheduled False (Unschedulable) with the scheduler's message. */
+function markUnscheduled(c: KubeCluster, pod: Obj, message: string): void {
   c.update(pod, (p) => {
     delete p.spec.nodeName;
-    const scheduled = {
-      type: 'PodScheduled',
-      status: 'False',
-      lastProbeTime: null,
-      lastTransitionTime: c.now(),
-      reason: 'Unschedulable',
-      message: why.message,
-    };
-    p.status = { phase: 'Pending', qosClass: p.status.qosClass, conditions: [scheduled] };
+    const scheduled = { type: 'PodScheduled', status: 'False', lastProbeTime: null, lastTransitionTime: c.now(), reason: 'Unschedulable', message };
+    p.status = { phase: 'Pending', qosClass: qosClass(p), conditions: [scheduled] };
   });
 }
 

@@ -1,0 +1,136 @@
+import { valueHolds } from '../../domain/evaluation/field-condition.js';
+import type { FieldCondition } from '../../domain/evaluation/scenario.js';
+import type { KubeCluster, Obj } from './stand-in.js';
+import { nodesFitting } from './kube/kube-scheduler.js';
+
+/**
+ * The conditions of a health rule that are judged on the live cluster rather
+ * than on one field (docs/evaluation.md, "Behaviour conditions"): what the
+ * container sees in an environment variable, whether that value reaches a
+ * Service, whether a Service selects a workload's pods, whether the pods fit a
+ * Node. Each accepts every fix with the same effect: a short or a fully
+ * qualified Service name, the value from a ConfigMap instead of a literal,
+ * relabelled pods instead of a new selector.
+ */
+
+/** The default port of a URL scheme, as its clients assume it. */
+const SCHEME_PORTS: Record<string, number> = {
+  http: 80,
+  https: 443,
+  postgres: 5432,
+  postgresql: 5432,
+  redis: 6379,
+  rediss: 6379,
+  mysql: 3306,
+  amqp: 5672,
+  mongodb: 27017,
+  nats: 4222,
+};
+
+const WORKLOAD_KINDS = new Set(['Deployment', 'StatefulSet', 'DaemonSet', 'ReplicaSet', 'Job']);
+
+/** Whether a condition needs the live cluster: it reads an env variable or judges a behaviour. */
+export const judgedOnCluster = (cond: FieldCondition) => !!(cond.env || cond.reaches || cond.selects || cond.schedules);
+
+/**
+ * Whether a condition that needs the cluster holds. `object` is the object
+ * the condition looks at (the workload, with the pod's own template when a
+ * pod is judged; the Service for `selects`), undefined when it does not exist.
+ */
+export function behaviourHolds(c: KubeCluster, cond: FieldCondition, object: Obj | undefined, defaultContainer?: string): boolean {
+  if (!object) return cond.exists === false;
+  const ns: string = object.metadata.namespace ?? 'default';
+  if (cond.selects) return selectsWorkload(c, object, cond.selects);
+  if (cond.schedules) return fitsNodes(c, podSpecOf(object), cond.schedules.nodeLabels);
+  const value = cond.env ? envValue(c, ns, podSpecOf(object), cond.env.name, cond.env.container ?? defaultContainer) : undefined;
+  if (cond.reaches) return typeof value === 'string' && reachesService(c, value, ns, cond.reaches);
+  return valueHolds(cond, value);
+}
+
+/** The pod spec a workload makes its pods from (a CronJob's through its Job template). */
+function podSpecOf(o: Obj): Obj {
+  return (o.kind === 'CronJob' ? o.spec?.jobTemplate?.spec?.template?.spec : o.spec?.template?.spec) ?? {};
+}
+
+/** The data of a ConfigMap, or of a Secret decoded: what a container reads from it; undefined when it does not exist. */
+function sourceData(c: KubeCluster, ns: string, kind: 'ConfigMap' | 'Secret', name: string | undefined): Record<string, string> | undefined {
+  const o = [...c.objects.values()].find((x) => x.kind === kind && x.metadata.namespace === ns && x.metadata.name === name);
+  if (!o) return undefined;
+  if (kind === 'ConfigMap') return (o.data ?? {}) as Record<string, string>;
+  const decoded = Object.entries((o.data ?? {}) as Record<string, string>).map(([k, v]) => [k, Buffer.from(String(v), 'base64').toString('utf8')]);
+  return { ...Object.fromEntries(decoded), ...((o.stringData ?? {}) as Record<string, string>) };
+}
+
+/**
+ * What the container sees in the variable `name`, as the kubelet builds its
+ * environment: `envFrom` sources in order (a later one wins), then `env` (the
+ * last entry of that name wins) as a literal or a ConfigMap or Secret key.
+ * Undefined when nothing sets it or its source or key does not exist.
+ */
+export function envValue(c: KubeCluster, ns: string, podSpec: Obj, name: string, container?: string): string | undefined {
+  const containers: Obj[] = [...(podSpec.containers ?? []), ...(podSpec.initContainers ?? [])];
+  const k = containers.find((x) => x.name === container) ?? (container === undefined ? containers[0] : undefined);
+  if (!k) return undefined;
+  let value: string | undefined;
+  for (const from of (k.envFrom ?? []) as Obj[]) {
+    const prefix: string = from.prefix ?? '';
+    if (!name.startsWith(prefix)) continue;
+    const data = from.configMapRef ? sourceData(c, ns, 'ConfigMap', from.configMapRef.name) : sourceData(c, ns, 'Secret', from.secretRef?.name);
+    value = data?.[name.slice(prefix.length)] ?? value;
+  }
+  const entry = ((k.env ?? []) as Obj[]).filter((e) => e.name === name).at(-1);
+  if (!entry) return value;
+  if (entry.valueFrom === undefined) return String(entry.value ?? '');
+  const { configMapKeyRef: cm, secretKeyRef: secret } = entry.valueFrom as Obj;
+  if (cm) return sourceData(c, ns, 'ConfigMap', cm.name)?.[cm.key];
+  if (secret) return sourceData(c, ns, 'Secret', secret.name)?.[secret.key];
+  return undefined;
+}
+
+/** A connection string's host and port: `http://catalog.shop:80/x`, `redis://:pw@cache:6379/0`, `postgres.data:5432`, `postgres`. */
+export function connectionTarget(value: string): { host: string; port?: number } | undefined {
+  const m = /^(?:([a-z][a-z0-9+.-]*):\/\/)?(?:[^@/]*@)?([a-z0-9.-]+?)\.?(?::(\d{1,5}))?(?:[/?#].*)?$/i.exec(value.trim());
+  if (!m) return undefined;
+  const port = m[3] !== undefined ? Number(m[3]) : m[1] !== undefined ? SCHEME_PORTS[m[1].toLowerCase()] : undefined;
+  return { host: m[2].toLowerCase(), ...(port !== undefined ? { port } : {}) };
+}
+
+/** The Service a host name finds through cluster DNS from a pod in `ns` (`name`, `name.ns`, `name.ns.svc`, `name.ns.svc.cluster.local`); undefined for any other name. */
+export function serviceOfHost(host: string, ns: string): { name: string; namespace: string } | undefined {
+  const [name, namespace = ns, ...rest] = host.split('.');
+  const suffix = rest.join('.');
+  if (host.split('.').length > 1 && !['', 'svc', 'svc.cluster.local'].includes(suffix)) return undefined;
+  return { name, namespace };
+}
+
+/** Whether a connection string names the Service `to` (from a pod in `ns`) and a port the live Service serves. */
+function reachesService(c: KubeCluster, value: string, ns: string, to: NonNullable<FieldCondition['reaches']>): boolean {
+  const target = connectionTarget(value);
+  const found = target && serviceOfHost(target.host, ns);
+  if (!found || found.name !== to.service || found.namespace !== (to.namespace ?? ns)) return false;
+  const svc = [...c.objects.values()].find((o) => o.kind === 'Service' && o.metadata.namespace === found.namespace && o.metadata.name === found.name);
+  if (!svc) return false;
+  const port = target.port ?? to.port;
+  return port === undefined || ((svc.spec?.ports ?? []) as Obj[]).some((p) => p.port === port);
+}
+
+const templateLabels = (o: Obj) => (o.spec?.template?.metadata?.labels ?? {}) as Record<string, string>;
+
+/** Whether the live Service selects the named workload's pods (and, with `only`, no other workload's in its namespace). */
+function selectsWorkload(c: KubeCluster, svc: Obj, target: NonNullable<FieldCondition['selects']>): boolean {
+  const selector = Object.entries((svc.spec?.selector ?? {}) as Record<string, string>);
+  if (!selector.length) return false;
+  const picks = (o: Obj) => selector.every(([k, v]) => templateLabels(o)[k] === v);
+  const workloads = [...c.objects.values()].filter((o) => WORKLOAD_KINDS.has(o.kind) && o.metadata.namespace === svc.metadata.namespace);
+  const own = workloads.find((o) => o.kind === target.kind && o.metadata.name === target.name);
+  if (!own || !picks(own)) return false;
+  const isOwnReplicaSet = (o: Obj) => o.kind === 'ReplicaSet' && o.metadata.ownerReferences?.some((r: Obj) => r.uid === own.metadata.uid);
+  return !target.only || workloads.every((o) => o === own || isOwnReplicaSet(o) || !picks(o));
+}
+
+/** Whether pods of this spec fit at least one Node, and only Nodes carrying `nodeLabels`. */
+function fitsNodes(c: KubeCluster, podSpec: Obj, nodeLabels: Record<string, string> | undefined): boolean {
+  const fitting = nodesFitting(c, podSpec, { emptyNodes: true });
+  const labelsOf = (n: string) => [...c.objects.values()].find((o) => o.kind === 'Node' && o.metadata.name === n)?.metadata.labels ?? {};
+  return fitting.length > 0 && fitting.every((n) => Object.entries(nodeLabels ?? {}).every(([k, v]) => labelsOf(n)[k] === v));
+}
