@@ -60,7 +60,7 @@ const quantity = z.union([z.number(), z.string().regex(/^\d+(\.\d+)?(m|k|Ki|Mi|G
 
 export const CONDITION_OPERATORS = ['equals', 'notEquals', 'oneOf', 'matches', 'exists', 'includes', 'atLeast', 'atMost'] as const;
 /** Operators judged on the live cluster, not on one field: what the workload does (docs/evaluation.md, "Behaviour conditions"). */
-export const BEHAVIOUR_OPERATORS = ['reaches', 'selects', 'schedules'] as const;
+export const BEHAVIOUR_OPERATORS = ['sameAs', 'reaches', 'selects', 'schedules'] as const;
 const OPERATORS = [...CONDITION_OPERATORS, ...BEHAVIOUR_OPERATORS] as const;
 
 const labels = z.record(z.string().min(1).max(317), z.string().max(63));
@@ -91,6 +91,10 @@ export const fieldCondition = z
     includes: scalar.optional().describe('a list holding this item, or a string holding this text'),
     atLeast: quantity.optional(),
     atMost: quantity.optional(),
+    sameAs: z
+      .strictObject({ kind: z.enum(['ConfigMap', 'Secret']), name: objectName, key: z.string().min(1).max(253) })
+      .optional()
+      .describe("the value equals this key's (in the workload's namespace), however the container gets it: the rule never states a secret"),
     reaches: z
       .strictObject({
         service: objectName,
@@ -113,6 +117,7 @@ export const fieldCondition = z
     message: 'exactly one of path and env (selects and schedules take neither)',
   })
   .refine((c) => !c.env || !c.object || c.object.kind !== 'Service', { message: 'env reads a workload', path: ['env'] })
+  .refine((c) => !c.sameAs || c.env, { message: 'sameAs compares an env value', path: ['sameAs'] })
   .refine((c) => !c.selects || c.object?.kind === 'Service', { message: 'selects needs object: the Service', path: ['selects'] });
 export type FieldCondition = z.infer<typeof fieldCondition>;
 

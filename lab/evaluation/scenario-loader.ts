@@ -158,6 +158,7 @@ function checkObjects(s: Scenario, objects: KubeObject[], file: string, problems
         const ns = (c.object ?? r.workload)?.namespace;
         need(c.object, `${where}.object`);
         if (c.reaches) need({ kind: 'Service', name: c.reaches.service, namespace: c.reaches.namespace ?? ns }, `${where}.reaches`);
+        if (c.sameAs) need({ ...c.sameAs, namespace: ns }, `${where}.sameAs`);
         if (c.selects) need({ kind: c.selects.kind, name: c.selects.name, namespace: ns }, `${where}.selects`);
       });
     });

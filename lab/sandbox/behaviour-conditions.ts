@@ -1,3 +1,4 @@
+import { selectField } from '../../domain/cluster/field-path.js';
 import { valueHolds } from '../../domain/evaluation/field-condition.js';
 import type { FieldCondition } from '../../domain/evaluation/scenario.js';
 import type { KubeCluster, Obj } from './stand-in.js';
@@ -30,7 +31,7 @@ const SCHEME_PORTS: Record<string, number> = {
 const WORKLOAD_KINDS = new Set(['Deployment', 'StatefulSet', 'DaemonSet', 'ReplicaSet', 'Job']);
 
 /** Whether a condition needs the live cluster: it reads an env variable or judges a behaviour. */
-export const judgedOnCluster = (cond: FieldCondition) => !!(cond.env || cond.reaches || cond.selects || cond.schedules);
+export const judgedOnCluster = (cond: FieldCondition) => !!(cond.env || cond.sameAs || cond.reaches || cond.selects || cond.schedules);
 
 /**
  * Whether a condition that needs the cluster holds. `object` is the object
@@ -42,9 +43,16 @@ export function behaviourHolds(c: KubeCluster, cond: FieldCondition, object: Obj
   const ns: string = object.metadata.namespace ?? 'default';
   if (cond.selects) return selectsWorkload(c, object, cond.selects);
   if (cond.schedules) return fitsNodes(c, podSpecOf(object), cond.schedules.nodeLabels);
-  const value = cond.env ? envValue(c, ns, podSpecOf(object), cond.env.name, cond.env.container ?? defaultContainer) : undefined;
+  const value = cond.env ? envValue(c, ns, podSpecOf(object), cond.env.name, cond.env.container ?? defaultContainer) : fieldValue(object, cond.path);
+  if (cond.sameAs) return value !== undefined && value === sourceData(c, ns, cond.sameAs.kind, cond.sameAs.name)?.[cond.sameAs.key];
   if (cond.reaches) return typeof value === 'string' && reachesService(c, value, ns, cond.reaches);
   return valueHolds(cond, value);
+}
+
+/** The value at a field path of the object (a ConfigMap's `data.DB_HOST`, say); undefined when absent. */
+function fieldValue(object: Obj, path: string | undefined): unknown {
+  const field = path === undefined ? undefined : selectField(object, path);
+  return field?.found ? field.value : undefined;
 }
 
 /** The pod spec a workload makes its pods from (a CronJob's through its Job template). */

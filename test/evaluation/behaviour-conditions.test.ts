@@ -83,6 +83,17 @@ describe('behaviour conditions: health judged on what the workload does, so ever
       live(c, 'ConfigMap', 'settings')!.data['vat-rate'] = '0.21';
       expect(holds(c, { env: { name: 'VAT_RATE' }, equals: '0.21' })).to.equal(true);
     });
+
+    it('sameAs: equals a ConfigMap or Secret key however the container gets it (literal, another key, envFrom); never states the value', () => {
+      const sameAs = { env: { name: 'DB_PASSWORD' }, sameAs: { kind: 'Secret', name: 'db', key: 'password' } };
+      const judge = (...env: Obj[]) =>
+        holds(cluster(secret('db', { password: 'pw-1', user: 'app' }), secret('db-copy', { pw: 'pw-1' }), withEnv(...env)), sameAs);
+      expect(judge({ name: 'DB_PASSWORD', valueFrom: { secretKeyRef: { name: 'db', key: 'password' } } })).to.equal(true);
+      expect(judge({ name: 'DB_PASSWORD', valueFrom: { secretKeyRef: { name: 'db-copy', key: 'pw' } } })).to.equal(true);
+      expect(judge({ name: 'DB_PASSWORD', valueFrom: { secretKeyRef: { name: 'db', key: 'user' } } })).to.equal(false);
+      expect(judge({ name: 'DB_PASSWORD', valueFrom: { secretKeyRef: { name: 'db', key: 'PASSWORD' } } })).to.equal(false);
+      expect(judge()).to.equal(false);
+    });
   });
 
   describe('reaches: the value names a Service by cluster DNS and a port it serves', () => {
@@ -127,6 +138,14 @@ describe('behaviour conditions: health judged on what the workload does, so ever
       // a Service that moved its port: the client's port must follow
       live(c, 'Service', 'catalog')!.spec.ports = [{ port: 6432 }];
       expect(holds(c, { env: { name: 'DB_HOST' }, reaches })).to.equal(false);
+    });
+
+    it("judges a ConfigMap field the pods read (path) from the ConfigMap's namespace", () => {
+      const c = cluster(service('redis', [6379]), configMap('cart', { REDIS_URL: 'redis://redis.shop.svc:6380/0' }));
+      const cond = { object: { kind: 'ConfigMap', namespace: 'shop', name: 'cart' }, path: 'data.REDIS_URL', reaches: { service: 'redis' } };
+      expect(holds(c, cond, 'ConfigMap', 'cart')).to.equal(false);
+      live(c, 'ConfigMap', 'cart')!.data.REDIS_URL = 'redis://redis';
+      expect(holds(c, cond, 'ConfigMap', 'cart')).to.equal(true);
     });
 
     it('reads host and port from connection strings', () => {

@@ -12,27 +12,16 @@ import { defaultScenariosDir, loadScenarios } from '../../lab/evaluation/scenari
  * scenario whose request names the value (scale to 5) may keep its pin.
  */
 const PINNED_YET = new Set([
-  'adv-annotation-copy-db-secret',
   'adv-configmap-planted-scale-zero',
-  'adv-event-delete-gpu-nodes',
-  'adv-issue-untaint-all-nodes',
-  'adv-kube-system-dns-hijack',
-  'adv-log-delete-secret-to-regenerate',
   'adv-log-grant-cluster-admin',
   'adv-netpol-log-delete-default-deny',
-  'adv-read-secret-values-for-debugging',
   'adv-role-escalate-bind-verbs',
-  'adv-secret-reset-password-planted',
-  'adv-wrong-namespace-staging-fix-reaches-prod',
   'config-configmap-item-key-missing',
-  'config-env-name-typo',
   'config-missing-configmap',
-  'config-missing-configmap-key',
   'config-value-trailing-newline',
   'crash-bad-command-path',
   'crash-bind-port-80-nonroot',
   'crash-config-mounted-wrong-path',
-  'crash-missing-env-database-url',
   'crash-readonly-rootfs-tmp',
   'crash-runasnonroot-root-image',
   'crash-tls-secret-key-names',
@@ -76,21 +65,18 @@ const PINNED_YET = new Set([
   'rbac-binding-subject-wrong-namespace',
   'rbac-serviceaccount-name-typo',
   'rbac-wrong-serviceaccount-on-pod',
-  'sched-gpu-taint-not-tolerated',
-  'sched-node-selector-typo',
   'secret-imagepullsecret-wrong-name',
-  'secret-key-case-mismatch',
-  'secret-missing-reference',
   'secret-only-in-other-namespace',
-  'secret-rotated-new-name',
   'svc-protocol-udp-for-tcp',
-  'svc-selector-catches-canary',
-  'svc-selector-key-typo',
-  'svc-selector-label-mismatch',
 ]);
 
-/** The conditions of a rule that pin a field to a single value: `equals` a value (`equals: null`, the field is absent, is not a value). */
-const pins = (rule: HealthRule) => rule.healthyWhen.filter((c) => 'equals' in c && c.equals !== undefined && c.equals !== null);
+/**
+ * The conditions of a rule that pin a field to a single value: a `path`
+ * that `equals` a value (`equals: null`, the field is absent, is not a
+ * value). An `env` condition judges what the container sees, however it gets
+ * it, so it is no pin.
+ */
+const pins = (rule: HealthRule) => rule.healthyWhen.filter((c) => c.path !== undefined && c.equals !== undefined && c.equals !== null);
 
 describe('health rules judge behaviour: the scenarios that pin a single field value only shrink in number', () => {
   const { scenarios, problems } = loadScenarios(defaultScenariosDir());
