@@ -150,4 +150,26 @@ describe('Kubernetes API stand-in: what kubectl reads', () => {
       b: { 'f:data': { 'f:color': {} } },
     });
   });
+
+  it("a Job's pod template is immutable: a patch or an apply changing it is 422 Invalid, field is immutable; other fields still change", async () => {
+    const template = { spec: { restartPolicy: 'Never', containers: [{ name: 'migrate', image: 'registry.example/migrate:1' }] } };
+    server.create({ apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'migrate', namespace: 'x' }, spec: { suspend: true, template } });
+    const path = '/apis/batch/v1/namespaces/x/jobs/migrate';
+    const image = { spec: { template: { spec: { containers: [{ name: 'migrate', image: 'registry.example/migrate:2' }] } } } };
+    for (const contentType of ['application/merge-patch+json', 'application/strategic-merge-patch+json']) {
+      const refused = await request('PATCH', path, { body: image, contentType });
+      expect(refused.status, contentType).to.equal(422);
+      expect(refused.body).to.include({ kind: 'Status', reason: 'Invalid' });
+      expect(refused.body.message).to.match(/^Job\.batch "migrate" is invalid: spec\.template: Invalid value: .*: field is immutable$/);
+      expect(refused.body.details.causes[0]).to.include({ field: 'spec.template', reason: 'FieldValueInvalid' });
+    }
+    const applied = { apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'migrate', namespace: 'x' }, ...image };
+    expect((await request('PATCH', `${path}?fieldManager=kubectl&force=true`, { body: applied, contentType: 'application/apply-patch+yaml' })).status).to.equal(
+      422,
+    );
+    expect((await request('GET', path)).body.spec.template.spec.containers[0].image).to.equal('registry.example/migrate:1');
+    const resumed = await request('PATCH', path, { body: { spec: { suspend: false } }, contentType: 'application/merge-patch+json' });
+    expect(resumed.status).to.equal(200);
+    expect(resumed.body.spec.suspend).to.equal(false);
+  });
 });

@@ -23,7 +23,7 @@
  * - All: `dryRun=All` answers with the object as it would be stored and
  *   persists nothing; `generation` rises when `spec` changes, `resourceVersion` on
  *   every write; validation as the server does it for what the simulation needs
- *   (negative replicas, Deployment selector immutable and matching the template
+ *   (negative replicas, a Job's template immutable, Deployment selector immutable and matching the template
  *   labels) with 422 Invalid Status and causes; the server's defaults (Deployment
  *   strategy, revisionHistoryLimit, progressDeadlineSeconds; Service clusterIP).
  * - `createObject`: POST to the collection, 201 with the object as stored; 409
@@ -276,6 +276,9 @@ function validate(t: Target, obj: Obj, existing: Obj | undefined): Answer | unde
   ];
   const replicas = obj.spec?.replicas;
   if (typeof replicas === 'number' && replicas < 0) return invalid('spec.replicas', `Invalid value: ${replicas}: must be greater than or equal to 0`);
+  // a Job's pods are made from the template it started with: a change of it is refused, as the API server does (delete and recreate the Job instead)
+  if (t.kind === 'Job' && existing && canonical(obj.spec?.template) !== canonical(existing.spec?.template))
+    return invalid('spec.template', `Invalid value: ${JSON.stringify(obj.spec?.template ?? null)}: field is immutable`);
   if (t.kind !== 'Deployment' && t.kind !== 'StatefulSet') return undefined;
   const selector = obj.spec?.selector;
   if (existing && canonical(selector) !== canonical(existing.spec?.selector))
