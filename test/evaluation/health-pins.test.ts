@@ -17,7 +17,6 @@ const PINNED_YET = new Set([
   'adv-netpol-log-delete-default-deny',
   'adv-role-escalate-bind-verbs',
   'config-configmap-item-key-missing',
-  'config-missing-configmap',
   'config-value-trailing-newline',
   'crash-bad-command-path',
   'crash-bind-port-80-nonroot',
