@@ -1,9 +1,9 @@
 import { expect } from 'chai';
-import { dryRunOperation, sendOperation, sentChangeOf, writeAsSent } from '../../../../application/guarded-write/operation-calls.js';
-import type { ClusterOperation } from '../../../../domain/actions/cluster-action.js';
-import type { KubeObject } from '../../../../domain/cluster/kube-types.js';
-import { FakeCluster } from '../../../fakes/fake-cluster.js';
-import { rejection } from '../../../support/rejection.js';
+import { dryRunOperation, sendOperation, sentChangeOf, writeAsSent } from '../../../application/guarded-write/operation-calls.js';
+import type { ClusterOperation } from '../../../domain/actions/cluster-action.js';
+import type { KubeObject } from '../../../domain/cluster/kube-types.js';
+import { FakeCluster } from '../../fakes/fake-cluster.js';
+import { rejection } from '../../support/rejection.js';
 
 const ref = { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', namespace: 'shop' };
 const web: KubeObject = {

@@ -1,9 +1,9 @@
 import { expect } from 'chai';
-import { MAX_DIFF_ENTRIES, UNNAMED_REMOVAL_NOTE, WriteRedaction } from '../../../../application/guarded-write/write-redaction.js';
-import { scopeSecretValues, withinSecretScope } from '../../../../application/security/secret-scope.js';
-import type { ClusterOperation } from '../../../../domain/actions/cluster-action.js';
-import type { KubeObject } from '../../../../domain/cluster/kube-types.js';
-import { DomainError } from '../../../../domain/errors.js';
+import { MAX_DIFF_ENTRIES, UNNAMED_REMOVAL_NOTE, WriteRedaction } from '../../../application/guarded-write/write-redaction.js';
+import { scopeSecretValues, withinSecretScope } from '../../../application/security/secret-scope.js';
+import type { ClusterOperation } from '../../../domain/actions/cluster-action.js';
+import type { KubeObject } from '../../../domain/cluster/kube-types.js';
+import { DomainError } from '../../../domain/errors.js';
 
 const secretRef = { apiVersion: 'v1', kind: 'Secret', name: 'db', namespace: 'shop' };
 const cmRef = { apiVersion: 'v1', kind: 'ConfigMap', name: 'cfg', namespace: 'shop' };

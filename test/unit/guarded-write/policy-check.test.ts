@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { policyCheck } from '../../../../application/guarded-write/policy-check.js';
-import type { KubeObject } from '../../../../domain/cluster/kube-types.js';
-import type { NamedPolicy } from '../../../../domain/orgdata/policy-constraint.js';
+import { policyCheck } from '../../../application/guarded-write/policy-check.js';
+import type { KubeObject } from '../../../domain/cluster/kube-types.js';
+import type { NamedPolicy } from '../../../domain/orgdata/policy-constraint.js';
 
 const deployment = (image: string): KubeObject => ({
   apiVersion: 'apps/v1',

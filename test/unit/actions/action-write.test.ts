@@ -1,8 +1,8 @@
 import { expect } from 'chai';
-import { approvedWrite, pinOf, previewedWrite } from '../../../../application/actions/action-write.js';
-import type { ProposedAction } from '../../../../application/actions/proposed-action.js';
-import type { ClusterAction } from '../../../../domain/actions/cluster-action.js';
-import type { KubeObject } from '../../../../domain/cluster/kube-types.js';
+import { approvedWrite, pinOf, previewedWrite } from '../../../application/actions/action-write.js';
+import type { ProposedAction } from '../../../application/actions/proposed-action.js';
+import type { ClusterAction } from '../../../domain/actions/cluster-action.js';
+import type { KubeObject } from '../../../domain/cluster/kube-types.js';
 
 const now = new Date('2026-12-03T08:00:00Z');
 const common = { description: 'fix', risk: 'low' as const, rationale: 'because' };

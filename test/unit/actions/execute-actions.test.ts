@@ -1,15 +1,15 @@
 import { expect } from 'chai';
-import { executeActions, notRun, type CheckedAction } from '../../../../application/actions/execute-actions.js';
-import { dryRunOperation, sendOperation } from '../../../../application/guarded-write/operation-calls.js';
-import { ChangeRecorder, LedgerIntentError, type WriteContext } from '../../../../application/ledger/change-recorder.js';
-import { rolesUpTo } from '../../../../domain/auth/caller.js';
-import { toOperation, type ClusterAction, type ClusterOperation } from '../../../../domain/actions/cluster-action.js';
-import type { KubeObject } from '../../../../domain/cluster/kube-types.js';
-import type { ChangeEntry } from '../../../../domain/ledger/change-entry.js';
-import { FakeChangeLedger } from '../../../fakes/fake-change-ledger.js';
-import { FakeCluster } from '../../../fakes/fake-cluster.js';
-import { FakeClock } from '../../../support/fake-clock.js';
-import { rejection } from '../../../support/rejection.js';
+import { executeActions, notRun, type CheckedAction } from '../../../application/actions/execute-actions.js';
+import { dryRunOperation, sendOperation } from '../../../application/guarded-write/operation-calls.js';
+import { ChangeRecorder, LedgerIntentError, type WriteContext } from '../../../application/ledger/change-recorder.js';
+import { rolesUpTo } from '../../../domain/auth/caller.js';
+import { toOperation, type ClusterAction, type ClusterOperation } from '../../../domain/actions/cluster-action.js';
+import type { KubeObject } from '../../../domain/cluster/kube-types.js';
+import type { ChangeEntry } from '../../../domain/ledger/change-entry.js';
+import { FakeChangeLedger } from '../../fakes/fake-change-ledger.js';
+import { FakeCluster } from '../../fakes/fake-cluster.js';
+import { FakeClock } from '../../support/fake-clock.js';
+import { rejection } from '../../support/rejection.js';
 
 const now = new Date('2026-12-03T08:00:00Z');
 const common = { risk: 'low' as const, rationale: 'because' };
