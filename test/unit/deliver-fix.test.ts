@@ -1,81 +1,13 @@
 import { expect } from 'chai';
-import { DeliverFix, type FixDelivery } from '../../application/gitops/deliver-fix.js';
+import type { FixDelivery } from '../../application/gitops/deliver-fix.js';
 import type { ClusterAction } from '../../domain/actions/cluster-action.js';
-import type { GitopsMark } from '../../domain/gitops/gitops-ownership.js';
-import type { GitPublisher, PublishOutcome, PublishRequest } from '../../domain/ports/git-publisher.js';
-import type { OpenedPullRequest, PullRequestHost, PullRequestSpec } from '../../domain/ports/pull-request-host.js';
-import { YamlManifestEditor } from '../../infrastructure/gitops/yaml-manifest-editor.js';
+import { argoMark as argo, deliveryKit as setup, SERVER_GIT_TOKEN as TOKEN, WEB_YAML } from '../support/git-delivery-kit.js';
 import { rejection } from '../support/rejection.js';
 
-const TOKEN = 'server-token-canary-5d1e';
 const SESSION = `rem_${'c'.repeat(32)}`;
-const WEB_YAML = `# the shop's web tier
-apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: web
-  namespace: shop
-spec:
-  replicas: 1 # raised by hand in May
-  template:
-    spec:
-      containers:
-        - name: web
-          image: ghcr.io/team/web:1.4.2
-`;
-
-/** A repository in memory: the delivery's edit runs on its files, and the request is kept for the assertions. */
-class MemoryPublisher implements GitPublisher {
-  requests: PublishRequest[] = [];
-  written: { path: string; content: string }[] = [];
-  constructor(readonly files: Record<string, string>) {}
-  async publish(request: PublishRequest): Promise<PublishOutcome> {
-    this.requests.push(request);
-    this.written = await request.change({
-      list: async (folder) => Object.keys(this.files).filter((p) => folder === '' || p.startsWith(`${folder}/`)),
-      read: async (path) => this.files[path],
-    });
-    return {
-      commit: 'f00d'.padEnd(40, '0'),
-      branch: request.branch,
-      baseBranch: request.baseBranch ?? 'main',
-      branchExisted: false,
-      branchCreated: true,
-      changed: true,
-      files: this.written.map((f) => f.path),
-    };
-  }
-}
-
-class RecordingPullRequests implements PullRequestHost {
-  specs: PullRequestSpec[] = [];
-  async open(spec: PullRequestSpec): Promise<OpenedPullRequest> {
-    this.specs.push(spec);
-    return { url: 'https://github.com/team/shop/pull/12', number: 12, existing: false };
-  }
-}
-
 const web = { apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'shop', name: 'web' };
 const common = { description: 'Scale web to 3', risk: 'low' as const, rationale: 'load' };
 const scale: ClusterAction = { type: 'scale', target: web, replicas: 3, ...common };
-const argo = (repoURL = 'https://github.com/team/shop.git', path = 'apps', revision: string | undefined = 'main'): GitopsMark => ({
-  controller: 'argocd',
-  owner: 'Application argocd/shop',
-  source: { repoURL, path, ...(revision ? { revision } : {}) },
-});
-
-function setup(files: Record<string, string> = { 'apps/web.yaml': WEB_YAML, 'apps/README.md': 'not yaml' }, allowedHosts = ['github.com', 'git.corp.example']) {
-  const publisher = new MemoryPublisher(files);
-  const pullRequests = new RecordingPullRequests();
-  const deliver = new DeliverFix({ publisher, pullRequests }, new YamlManifestEditor(), {
-    serverToken: TOKEN,
-    allowedHosts,
-    author: { name: 'svc', email: 'svc@localhost' },
-    pullRequests: {},
-    timeoutMs: 5000,
-  });
-  return { publisher, pullRequests, deliver };
-}
 
 const fix = (over: Partial<FixDelivery> = {}): FixDelivery => ({
   sessionId: SESSION,
