@@ -36,12 +36,9 @@ const UNTESTED_YET = new Set([
   'application/prompts/render-prompt.ts',
   'application/remediation/investigate.ts',
   'application/runs/cancel-run.ts',
-  'application/runs/finish-run.ts',
-  'application/runs/progress-writer.ts',
   'application/runs/run-aware-ports.ts',
   'application/runs/run-executor.ts',
   'application/runs/start-run.ts',
-  'application/runs/stream-slots.ts',
 ]);
 
 function walk(dir: string): string[] {
