@@ -35,9 +35,7 @@ const UNTESTED_YET = new Set([
   'application/prompts/refresh-prompts.ts',
   'application/prompts/render-prompt.ts',
   'application/remediation/investigate.ts',
-  'application/runs/cancel-run.ts',
   'application/runs/run-aware-ports.ts',
-  'application/runs/run-executor.ts',
   'application/runs/start-run.ts',
 ]);
 
