@@ -1,7 +1,5 @@
 import { expect } from 'chai';
-import type { CleanUpDeploy } from '../../../application/deployment/clean-up-deploy.js';
 import { DeployOrDeliver } from '../../../application/deployment/deploy-or-deliver.js';
-import type { DeliverToGit } from '../../../application/deployment/deliver-to-git.js';
 import type { ToolContext } from '../../../application/tool-handler.js';
 import { ANONYMOUS_CALLER } from '../../../domain/auth/caller.js';
 import { ValidationError } from '../../../domain/errors.js';
@@ -11,11 +9,14 @@ const context: ToolContext = { requestId: 'req-1', caller: ANONYMOUS_CALLER };
 const solutionId = `sol_${'a'.repeat(32)}`;
 const gitops = { repo: 'https://github.com/team/shop.git' };
 
+// the deliver and cleanup use cases as the handler takes them (their own tests are theirs)
+type Ways = ConstructorParameters<typeof DeployOrDeliver>;
+
 /** Which of the three ways was taken, with what. */
 function routed() {
   const taken: unknown[][] = [];
   const way = (name: string) => ({ execute: async (...args: unknown[]) => taken.push([name, ...args.slice(0, -1)]) });
-  const handler = new DeployOrDeliver(way('deploy'), way('deliver') as unknown as DeliverToGit, way('cleanUp') as unknown as CleanUpDeploy);
+  const handler = new DeployOrDeliver(way('deploy'), way('deliver') as unknown as Ways[1], way('cleanUp') as unknown as Ways[2]);
   return { taken, run: (input: Partial<ToolInput<'deployManifests'>>) => handler.execute({ solutionId, ...input } as ToolInput<'deployManifests'>, context) };
 }
 
