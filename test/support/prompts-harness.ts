@@ -49,6 +49,7 @@ export function promptsHarness(options: { configuredRepo?: string; configuredPat
     logger,
     tracer,
     cache,
+    resolver,
     list: new ListPrompts(resolver),
     render: new RenderPrompt(resolver),
     refresh: new RefreshPrompts(resolver, logger),
