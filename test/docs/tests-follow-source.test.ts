@@ -24,7 +24,6 @@ const UNTESTED_YET = new Set([
   'application/orgdata/org-collection.ts',
   'application/orgdata/scan-capabilities.ts',
   'application/orgdata/scan-run.ts',
-  'application/prompts/builtin-prompts.ts',
   'application/prompts/prompt-repo-cache.ts',
   'application/remediation/investigate.ts',
   'application/runs/run-aware-ports.ts',
