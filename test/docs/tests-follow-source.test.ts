@@ -6,17 +6,23 @@ const ROOT = path.join(__dirname, '..', '..', '..');
 
 /**
  * Files of domain/ and application/ with runtime code that no test file
- * imports directly, as of issue 44 (found by this same walk). The list only
+ * imports directly, as of issue 44 (found by this same walk; six that
+ * tests named only in type imports came back when the walk stopped counting
+ * those). The list only
  * shrinks: a file given a test of its own leaves it (the test below fails
  * until it does), and a new file without one fails the test.
  */
 const UNTESTED_YET = new Set([
+  'domain/ports/authenticator.ts',
+  'domain/tools/outputs/version-output.ts',
   'application/check-model.ts',
   'application/deployment/clean-up-deploy.ts',
   'application/deployment/deliver-to-git.ts',
   'application/deployment/generate-manifests.ts',
   'application/deployment/manifest-repair-loop.ts',
   'application/get-system-status.ts',
+  'application/gitops/deliver-fix.ts',
+  'application/operations/operation-view.ts',
   'application/operations/plan-operation.ts',
   'application/orgdata/analyse-capability.ts',
   'application/orgdata/document-operations.ts',
@@ -25,20 +31,26 @@ const UNTESTED_YET = new Set([
   'application/orgdata/scan-capabilities.ts',
   'application/orgdata/scan-run.ts',
   'application/prompts/prompt-repo-cache.ts',
+  'application/prompts/prompt-source-resolver.ts',
   'application/remediation/investigate.ts',
   'application/runs/run-aware-ports.ts',
   'application/runs/start-run.ts',
+  'application/tool-handler.ts',
 ]);
 
 function walk(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)]));
 }
 
-/** The sources that some *.test.ts file imports (relative imports, static or dynamic), as paths from the root. */
+/** The sources that some *.test.ts file imports for their runtime code (relative imports, static or dynamic; not type-only), as paths from the root. */
 function importedByTests(): Set<string> {
   const found = new Set<string>();
   for (const file of walk(path.join(ROOT, 'test')).filter((f) => f.endsWith('.test.ts'))) {
-    for (const m of readFileSync(file, 'utf8').matchAll(/from\s+'(\.[^']+)'|import\('(\.[^']+)'\)|require\('(\.[^']+)'\)/g))
+    // a type-only import (`import type ...`, or every name marked `type`) runs nothing of the file: it is no test of it
+    const text = readFileSync(file, 'utf8')
+      .replace(/import\s+type\s[^;]*?from\s+'[^']+'/g, '')
+      .replace(/import\s+\{(\s*type\s+[\w$]+\s*,?)+\s*\}\s*from\s+'[^']+'/g, '');
+    for (const m of text.matchAll(/from\s+'(\.[^']+)'|import\('(\.[^']+)'\)|require\('(\.[^']+)'\)/g))
       found.add(path.relative(ROOT, path.resolve(path.dirname(file), m[1] ?? m[2] ?? m[3])).replace(/\.js$/, '.ts'));
   }
   return found;
