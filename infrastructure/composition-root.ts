@@ -244,6 +244,9 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
     tracer,
     logger,
     scanStates: overrides.scanStates ?? shared.scanStates,
+    // with a fleet, each cluster has its own capabilities and scan
+    ...(fleet ? { clusters: fleet.names() } : {}),
+    ...(shared.clusterScanStates ? { clusterScanStates: shared.clusterScanStates } : {}),
   });
   const tools = registerTools({
     definitions: overrides.toolDefinitions ?? TOOL_DEFINITIONS,

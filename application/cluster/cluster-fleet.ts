@@ -20,14 +20,18 @@ export interface ClusterSummary {
   error?: string;
 }
 
-/** The tools whose every call is for one cluster when svc serves several (version reports them all; manageOrgData touches a cluster only to scan). */
+/**
+ * The tools whose every call is for one cluster when svc serves several
+ * (version reports them all; manageOrgData's patterns and policies are
+ * shared, while capabilities, their scan and its progress are each cluster's).
+ */
 function needsCluster(tool: string, params: Readonly<Record<string, unknown>>): boolean {
   if (tool === 'version') return false;
   // a rollout across clusters (operate with clusterSelector, then its rol_ id) is for several
   if (tool === 'operate' && (params.clusterSelector !== undefined || isRolloutId(params.sessionId))) return false;
   // a fleet investigation (remediate with clusterSelector) runs in each matching cluster
   if (tool === 'remediate' && params.clusterSelector !== undefined) return false;
-  if (tool === 'manageOrgData') return params.operation === 'scan';
+  if (tool === 'manageOrgData') return params.operation === 'scan' || params.dataType === 'capabilities';
   return true;
 }
 
@@ -59,7 +63,7 @@ export class ClusterFleet {
   /**
    * The profile of the cluster this call is for, or undefined for a call
    * that is for no one cluster (version without `cluster`, manageOrgData
-   * other than scan). A missing `cluster` while several are served, or one
+   * on patterns and policies). A missing `cluster` while several are served, or one
    * svc does not serve, is a ValidationError naming the choices.
    */
   choose(tool: string, params: Readonly<Record<string, unknown>>): ClusterProfile | undefined {

@@ -3,6 +3,8 @@ import { DependencyError } from '../../domain/errors.js';
 import { compiles, isConstraintPath, type NamedPolicy, type PolicyConstraint } from '../../domain/orgdata/policy-constraint.js';
 import type { Embedder } from '../../domain/ports/embedder.js';
 import type { StoredPoint, VectorStore } from '../../domain/ports/vector-store.js';
+import { currentCluster } from '../cluster/current-cluster.js';
+import { clusterFilter } from '../orgdata/cluster-partition.js';
 
 /**
  * The one place that reads manageOrgData's documents (domain/orgdata/ on the
@@ -77,9 +79,16 @@ function parseAll<T>(points: StoredPoint[], read: (p: StoredPoint) => T | undefi
 
 export const ORG_COLLECTIONS = { capabilities: 'capabilities', patterns: 'patterns', policies: 'policies' } as const;
 
-/** Searches the three collections with the intent's embedding; an absent, empty or unreadable one is noted, not fatal. */
+/**
+ * Searches the three collections with the intent's embedding; an absent,
+ * empty or unreadable one is noted, not fatal. While svc serves several
+ * clusters the call runs in its cluster's scope and only that cluster's
+ * capabilities are searched (patterns and policies are shared); with svc's
+ * one cluster there is no scope and every capability is searched, as always.
+ */
 export async function searchOrgContext(store: VectorStore, embedder: Embedder, intent: string, limit = 5): Promise<OrgContext> {
   const notes: string[] = [];
+  const capabilityFilter = clusterFilter(currentCluster());
   const hits: Record<keyof typeof ORG_COLLECTIONS, StoredPoint[]> = { capabilities: [], patterns: [], policies: [] };
   let vector: number[] | undefined;
   for (const name of Object.values(ORG_COLLECTIONS)) {
@@ -92,7 +101,8 @@ export async function searchOrgContext(store: VectorStore, embedder: Embedder, i
         continue;
       }
       vector ??= (await embedder.embed([intent]))[0];
-      hits[name] = await store.search(name, { vector, limit });
+      const filter = name === ORG_COLLECTIONS.capabilities ? capabilityFilter : undefined;
+      hits[name] = await store.search(name, { vector, limit, ...(filter ? { filter } : {}) });
     } catch (e) {
       if (!(e instanceof DependencyError)) throw e;
       notes.push(`The ${name} collection could not be searched (${e.message}); it was not used.`);

@@ -4,6 +4,7 @@ import type { ToolInput } from '../../domain/tools/tool-definitions.js';
 import { reportProgress } from '../runs/run-scope.js';
 import type { ToolContext, ToolHandler } from '../tool-handler.js';
 import type { CollectionOperations, DocumentOperations } from './document-operations.js';
+import { ClusterScans } from './cluster-scans.js';
 import type { ScanCapabilities } from './scan-capabilities.js';
 
 type Input = ToolInput<'manageOrgData'>;
@@ -18,7 +19,8 @@ export class ManageOrgData implements ToolHandler<Input> {
     private readonly patterns: DocumentOperations,
     private readonly policies: DocumentOperations,
     private readonly capabilities: CollectionOperations,
-    private readonly scan: ScanCapabilities,
+    /** The one scan, or with several clusters each cluster's (the call's cluster picks it). */
+    private readonly scans: ScanCapabilities | ClusterScans,
   ) {}
 
   async execute(input: Input, context?: ToolContext): Promise<unknown> {
@@ -44,7 +46,7 @@ export class ManageOrgData implements ToolHandler<Input> {
       case 'scan':
         return this.startScan(input.resources, context);
       case 'progress':
-        return this.scan.progress(input.id);
+        return this.scan().progress(input.id);
     }
   }
 
@@ -56,12 +58,17 @@ export class ManageOrgData implements ToolHandler<Input> {
    */
   private async startScan(resources: string[] | undefined, context: ToolContext | undefined): Promise<unknown> {
     const ownRun = context?.respondAsync === true && context.signal !== undefined;
-    const answer = await this.scan.start(resources, ownRun);
+    const scan = this.scan();
+    const answer = await scan.start(resources, ownRun);
     if (!ownRun || !answer.started || answer.progress?.status !== 'running' || !answer.scanId) return answer;
-    const progress = await this.scan.follow(answer.scanId, context!.signal!, (resource, p) =>
+    const progress = await scan.follow(answer.scanId, context!.signal!, (resource, p) =>
       reportProgress('scanned', { resource, ok: !p.failures.some((f) => f.resource === resource), done: p.done, total: p.total }),
     );
     return { ...answer, progress };
+  }
+
+  private scan(): ScanCapabilities {
+    return this.scans instanceof ClusterScans ? this.scans.current() : this.scans;
   }
 }
 

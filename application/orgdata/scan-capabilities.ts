@@ -1,4 +1,5 @@
 import { actingAsService } from '../cluster/acting-caller.js';
+import { withinCluster } from '../cluster/current-cluster.js';
 import { NotFoundError, ValidationError } from '../../domain/errors.js';
 import { requireConfigured } from '../ai/require-configured.js';
 import { matchesTarget, uniqueTargets, type ScanTarget } from '../../domain/orgdata/capability.js';
@@ -188,9 +189,12 @@ export class ScanCapabilities {
     const run = new ScanRun(this.d, state);
     this.current = run;
     // background work for no caller, even when a caller's scan request started it: svc's own cluster identity
-    this.d.logger.info("capability scan runs with svc's own Kubernetes identity", { scanId: state.id, kubeIdentity: 'svc' });
+    const cluster = this.d.clusterName;
+    this.d.logger.info("capability scan runs with svc's own Kubernetes identity", { scanId: state.id, kubeIdentity: 'svc', ...(cluster ? { cluster } : {}) });
     // an MCP call's scope ends with its answer: the scan it started must not be cancelled with it; a run's own scan is the run
-    this.active = actingAsService(() => (ownRun ? run.execute() : outsideRun(() => run.execute())))
+    const work = () => actingAsService(() => (ownRun ? run.execute() : outsideRun(() => run.execute())));
+    // a resumed scan has no call around it: its cluster's scope is set here, so every request and write is that cluster's
+    this.active = (cluster === undefined ? work() : withinCluster(cluster, work))
       .catch((e) => this.d.logger.error('capability scan stopped', { scanId: state.id, err: e instanceof Error ? e.stack : String(e) }))
       .finally(() => {
         this.active = undefined;

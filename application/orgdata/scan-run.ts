@@ -26,6 +26,12 @@ export interface ScanDeps {
   clock: Clock & Timers;
   tracer: Tracer;
   logger: Logger;
+  /**
+   * The cluster this scanner scans while svc serves several (SVC_CLUSTERS):
+   * its state and lease are that cluster's, and its background work runs in
+   * that cluster's scope. Undefined for svc's one cluster.
+   */
+  clusterName?: string;
   /** This scanner's lease holder id (unique per process). */
   holder: string;
   newScanId: () => string;

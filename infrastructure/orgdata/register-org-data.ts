@@ -1,7 +1,9 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { AnalyseCapability } from '../../application/orgdata/analyse-capability.js';
+import { partitionCluster } from '../../application/orgdata/cluster-partition.js';
+import { ClusterScans } from '../../application/orgdata/cluster-scans.js';
 import { CollectionOperations, DocumentOperations } from '../../application/orgdata/document-operations.js';
 import { ManageOrgData } from '../../application/orgdata/manage-org-data.js';
 import { OrgCollection } from '../../application/orgdata/org-collection.js';
@@ -35,6 +37,10 @@ export interface OrgDataDeps {
   logger: Logger;
   /** Default: files under `$SVC_DATA_DIR/scans` (Redis with REDIS_URL is passed in by the root). */
   scanStates?: ScanStateStore;
+  /** With SVC_CLUSTERS: the clusters svc serves; capabilities and their scans are then kept per cluster. */
+  clusters?: readonly string[];
+  /** A cluster's scan state store; default: files under `$SVC_DATA_DIR/scans/clusters/<name>-<hash>` (Redis with REDIS_URL is passed in by the root). */
+  clusterScanStates?: (cluster: string) => ScanStateStore;
 }
 
 /** Background work of a started server: resuming an interrupted capability scan, and stopping it. */
@@ -53,8 +59,9 @@ export interface OrgDataExports {
 /**
  * manageOrgData's parts over the given (traced) ports: the three
  * collections, the capability scan with its state store under
- * `$SVC_DATA_DIR/scans`, and the tool's use case. Takes every input as an
- * argument and touches no container.
+ * `$SVC_DATA_DIR/scans`, and the tool's use case. With several clusters the
+ * capabilities are kept per cluster and each cluster has its own scan.
+ * Takes every input as an argument and touches no container.
  */
 export function registerOrgData(deps: OrgDataDeps): OrgDataExports {
   const { config, vectorStore: store, embedder, clock, logger } = deps;
@@ -65,26 +72,35 @@ export function registerOrgData(deps: OrgDataDeps): OrgDataExports {
     store,
     embedder,
     rebuild('capabilities', 'manageOrgData {"dataType":"capabilities","operation":"scan"}'),
+    deps.clusters ? partitionCluster : undefined,
   );
-  const states = deps.scanStates ?? new FileScanStateStore({ dir: path.join(config.server.dataDir, 'scans'), clock, logger });
   const analyse = new AnalyseCapability(deps.reader, deps.llm, capabilities, {
     timeoutMs: Math.min(config.orgData.scanKindTimeoutMs, config.ai.timeoutMs),
     maxTokens: Math.min(MAX_TOKENS_PER_KIND, config.ai.maxTokens),
     maxOutputTokens: MAX_OUTPUT_TOKENS,
   });
-  const scan = new ScanCapabilities({
-    cluster: deps.reader,
-    llm: deps.llm,
-    collection: capabilities,
-    analyse,
-    states,
-    clock,
-    tracer: deps.tracer,
-    logger,
-    holder: `${hostname()}-${process.pid}-${randomBytes(6).toString('hex')}`,
-    newScanId: () => `scan_${randomBytes(16).toString('hex')}`,
-    settings: { batchSize: config.orgData.scanBatchSize, leaseMs: config.orgData.scanLeaseMs },
-  });
+  const holder = `${hostname()}-${process.pid}-${randomBytes(6).toString('hex')}`;
+  const scanner = (states: ScanStateStore, clusterName?: string) =>
+    new ScanCapabilities({
+      cluster: deps.reader,
+      llm: deps.llm,
+      collection: capabilities,
+      analyse,
+      states,
+      clock,
+      tracer: deps.tracer,
+      logger,
+      ...(clusterName !== undefined ? { clusterName } : {}),
+      holder,
+      newScanId: () => `scan_${randomBytes(16).toString('hex')}`,
+      settings: { batchSize: config.orgData.scanBatchSize, leaseMs: config.orgData.scanLeaseMs },
+    });
+  const scansDir = path.join(config.server.dataDir, 'scans');
+  const clusterStates = (cluster: string) =>
+    deps.clusterScanStates?.(cluster) ?? new FileScanStateStore({ dir: path.join(scansDir, 'clusters', clusterDir(cluster)), clock, logger });
+  const scan = deps.clusters
+    ? new ClusterScans(deps.clusters, (cluster) => scanner(clusterStates(cluster), cluster), logger)
+    : scanner(deps.scanStates ?? new FileScanStateStore({ dir: scansDir, clock, logger }));
   const newId = () => randomUUID();
   return {
     manageOrgData: new ManageOrgData(
@@ -104,7 +120,7 @@ export function registerOrgData(deps: OrgDataDeps): OrgDataExports {
  * once the dead replica's lease expires. Stopping stops the background scan
  * (its unfinished kinds stay pending for the next start) and releases its lease.
  */
-function scanBackground(scan: ScanCapabilities, config: Config, clock: Clock & Timers, logger: Logger): ScanBackground {
+function scanBackground(scan: Pick<ScanCapabilities, 'resume' | 'stop'>, config: Config, clock: Clock & Timers, logger: Logger): ScanBackground {
   let watching: (() => void) | undefined;
   return {
     async resume() {
@@ -134,4 +150,14 @@ function scanBackground(scan: ScanCapabilities, config: Config, clock: Clock & T
       return scan.stop();
     },
   };
+}
+
+/**
+ * A cluster's scan directory: a context name may hold `/`, `:` or `..`, so
+ * the name is kept readable with anything else replaced, and a hash of the
+ * whole name keeps two names that read alike apart.
+ */
+function clusterDir(cluster: string): string {
+  const readable = cluster.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 64);
+  return `${readable}-${createHash('sha256').update(cluster).digest('hex').slice(0, 12)}`;
 }

@@ -36,6 +36,8 @@ export interface SharedStateAdapters {
   rateLimiter: RateLimiter;
   /** The capability scan's progress and lease on Redis; undefined: the file store under SVC_DATA_DIR. */
   scanStates?: ScanStateStore;
+  /** With SVC_CLUSTERS: each cluster's scan progress and lease on Redis; undefined: files under SVC_DATA_DIR. */
+  clusterScanStates?: (cluster: string) => ScanStateStore;
   /** The change ledger: one Redis stream for every replica, or a JSON-lines file under SVC_DATA_DIR/ledger. */
   ledger: ChangeLedger;
   /** Where the ledger is kept, for spans: `file` or `redis`. */
@@ -85,6 +87,7 @@ export function createSharedState(config: Config, clock: Clock, logger: Logger, 
     sharedState: { status: async () => ({ configured: true, provider: 'redis', ...(await redis.status()) }) },
     rateLimiter: new RedisRateLimiter(redis, new MemoryRateLimiter(clock), logger),
     scanStates: new RedisScanStateStore(redis, clock),
+    clusterScanStates: (cluster) => new RedisScanStateStore(redis, clock, cluster),
     ledger: new RedisChangeLedger(redis, { clock, ...ledgerKeys(config.ledger) }),
     ledgerStore: 'redis',
     ingestedSources: new RedisIngestedSourceStore(

@@ -35,22 +35,28 @@ return 1
  * The capability scan's progress and lease on Redis: one scan at a time
  * across every replica (the lease is checked and taken in one script), and
  * the progress any replica saved is what another resumes from. A Redis
- * failure is DependencyError('redis').
+ * failure is DependencyError('redis'). Given a `cluster` (svc serving
+ * several), the slot and lease are that cluster's (`scan:cluster:<name>:…`).
  */
 export class RedisScanStateStore implements ScanStateStore {
+  private readonly scope: string[];
+
   constructor(
     private readonly redis: RedisConnection,
     private readonly clock: Clock,
-  ) {}
+    cluster?: string,
+  ) {
+    this.scope = cluster === undefined ? ['scan'] : ['scan', 'cluster', cluster];
+  }
 
   async load(): Promise<ScanState | undefined> {
-    const text = await this.redis.run({ command: 'GET', target: 'scan', what: 'read the scan progress' }, (c) => c.get(this.redis.key('scan', 'state')));
+    const text = await this.redis.run({ command: 'GET', target: 'scan', what: 'read the scan progress' }, (c) => c.get(this.redis.key(...this.scope, 'state')));
     return text ? (JSON.parse(text) as ScanState) : undefined;
   }
 
   async save(state: ScanState): Promise<void> {
     await this.redis.run({ command: 'SET', target: 'scan', what: 'save the scan progress' }, (c) =>
-      c.set(this.redis.key('scan', 'state'), JSON.stringify(state)),
+      c.set(this.redis.key(...this.scope, 'state'), JSON.stringify(state)),
     );
   }
 
@@ -75,7 +81,7 @@ export class RedisScanStateStore implements ScanStateStore {
   }
 
   private leaseKey(): string {
-    return this.redis.key('scan', 'lease');
+    return this.redis.key(...this.scope, 'lease');
   }
 }
 

@@ -1,4 +1,6 @@
 import { AnalyseCapability } from '../../application/orgdata/analyse-capability.js';
+import { partitionCluster } from '../../application/orgdata/cluster-partition.js';
+import { ClusterScans } from '../../application/orgdata/cluster-scans.js';
 import { CollectionOperations, DocumentOperations } from '../../application/orgdata/document-operations.js';
 import { ManageOrgData } from '../../application/orgdata/manage-org-data.js';
 import { OrgCollection } from '../../application/orgdata/org-collection.js';
@@ -26,6 +28,9 @@ export interface OrgDataParts {
   states: FakeScanStateStore;
   clock: FakeClock;
   logger: CapturingLogger;
+  /** With `clusters`: the scans of each cluster (what manageOrgData uses then) and each cluster's state store. */
+  clusterScans?: ClusterScans;
+  clusterStates: Map<string, FakeScanStateStore>;
 }
 
 export interface PartsOptions {
@@ -37,6 +42,10 @@ export interface PartsOptions {
   clock?: FakeClock;
   holder?: string;
   batchSize?: number;
+  /** Keep capabilities and scans per cluster, as svc serving these clusters does. */
+  clusters?: readonly string[];
+  /** Each cluster's state store (shared with an earlier "process" for a restart); missing ones are made. */
+  clusterStates?: Map<string, FakeScanStateStore>;
 }
 
 /** manageOrgData's use cases over fakes, assembled as the composition root does. */
@@ -49,30 +58,43 @@ export function orgDataParts(o: PartsOptions = {}): OrgDataParts {
   const states = o.states ?? new FakeScanStateStore(clock);
   const logger = new CapturingLogger();
   const collection = (name: string) => new OrgCollection(name, store, embedder, `manageOrgData deleteAll for ${name}`);
-  const capabilities = collection('capabilities');
+  const capabilities = new OrgCollection(
+    'capabilities',
+    store,
+    embedder,
+    'manageOrgData deleteAll for capabilities',
+    o.clusters ? partitionCluster : undefined,
+  );
   let n = 0;
   const ids = () => `00000000-0000-4000-8000-${String(++n).padStart(12, '0')}`;
   let scans = 0;
-  const scan = new ScanCapabilities({
-    cluster,
-    llm,
-    collection: capabilities,
-    analyse: new AnalyseCapability(cluster, llm, capabilities, { timeoutMs: 5000, maxTokens: 100_000, maxOutputTokens: 2000 }),
-    states,
-    clock,
-    tracer: new RecordingTracer(),
-    logger,
-    holder: o.holder ?? 'holder-1',
-    newScanId: () => `scan_${String(++scans).padStart(32, '0')}`,
-    settings: { batchSize: o.batchSize ?? 4, leaseMs: 60_000 },
-  });
+  const analyse = new AnalyseCapability(cluster, llm, capabilities, { timeoutMs: 5000, maxTokens: 100_000, maxOutputTokens: 2000 });
+  const scanner = (slot: FakeScanStateStore, clusterName?: string) =>
+    new ScanCapabilities({
+      cluster,
+      llm,
+      collection: capabilities,
+      analyse,
+      states: slot,
+      clock,
+      tracer: new RecordingTracer(),
+      logger,
+      ...(clusterName !== undefined ? { clusterName } : {}),
+      holder: o.holder ?? 'holder-1',
+      newScanId: () => `scan_${String(++scans).padStart(32, '0')}`,
+      settings: { batchSize: o.batchSize ?? 4, leaseMs: 60_000 },
+    });
+  const scan = scanner(states);
+  const clusterStates = o.clusterStates ?? new Map<string, FakeScanStateStore>();
+  const slotOf = (c: string) => clusterStates.get(c) ?? clusterStates.set(c, new FakeScanStateStore(clock)).get(c)!;
+  const clusterScans = o.clusters ? new ClusterScans(o.clusters, (c) => scanner(slotOf(c), c), logger) : undefined;
   const manage = new ManageOrgData(
     new DocumentOperations('pattern', collection('patterns'), clock, ids),
     new DocumentOperations('policy', collection('policies'), clock, ids),
     new CollectionOperations('capabilities', capabilities),
-    scan,
+    clusterScans ?? scan,
   );
-  return { manage, scan, store, embedder, llm, cluster, states, clock, logger };
+  return { manage, scan, store, embedder, llm, cluster, states, clock, logger, ...(clusterScans ? { clusterScans } : {}), clusterStates };
 }
 
 /** The kind named in a capability-analysis request (from its resource data block). */
