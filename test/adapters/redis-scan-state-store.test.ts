@@ -39,6 +39,22 @@ describe('RedisScanStateStore on a real redis-server', function () {
     await redis.conn.client.flushdb();
   });
 
+  it('keeps each cluster’s slot and lease apart from the others’ and from the single-cluster slot', async () => {
+    const clock = new FakeClock();
+    const [single, staging, production] = [undefined, 'staging', 'arn:aws:eks:eu:1:cluster/prod'].map((c) => new RedisScanStateStore(redis.conn, clock, c));
+    const state = newScanState(`scan_${'d'.repeat(32)}`, 'all', [], [], '2026-01-01T00:00:00.000Z');
+    await staging.save(state);
+    expect(await staging.load()).to.deep.equal(state);
+    expect(await production.load()).to.equal(undefined);
+    expect(await single.load()).to.equal(undefined);
+    expect((await staging.acquire('replica-a', 60000)).acquired).to.equal(true);
+    expect((await production.acquire('replica-b', 60000)).acquired, 'another cluster’s lease is free').to.equal(true);
+    expect((await single.acquire('replica-c', 60000)).acquired).to.equal(true);
+    expect((await staging.acquire('replica-b', 60000)).acquired).to.equal(false);
+    expect(await redis.conn.client.exists('svc-scan:scan:cluster:staging:state')).to.equal(1);
+    await redis.conn.client.flushdb();
+  });
+
   it('lets exactly one of two replicas take the lease at once, and the other after it expires', async () => {
     const other = await connectRedis(redis.server.url, 'svc-scan:');
     try {
