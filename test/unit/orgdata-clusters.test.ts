@@ -3,9 +3,11 @@ import { ClusterFleet } from '../../application/cluster/cluster-fleet.js';
 import { withinCluster } from '../../application/cluster/current-cluster.js';
 import { searchOrgContext } from '../../application/deployment/org-context.js';
 import { CLUSTER_FIELD, clusterFilter } from '../../application/orgdata/cluster-partition.js';
+import { ClusterScans } from '../../application/orgdata/cluster-scans.js';
 import { ExecutionError, NotFoundError } from '../../domain/errors.js';
 import { readOnlyView } from '../../domain/ports/cluster-reader.js';
 import { FakeCluster } from '../fakes/fake-cluster.js';
+import { CapturingLogger } from '../support/capturing-logger.js';
 import type { FakeScanStateStore } from '../fakes/fake-scan-state-store.js';
 import { dozenKinds, orgDataParts, type OrgDataParts } from '../support/orgdata-parts.js';
 import { rejection } from '../support/rejection.js';
@@ -95,6 +97,24 @@ describe('manageOrgData with several clusters: capabilities and their scans per 
     expect(await callIn(second, 'b', { dataType: 'capabilities', operation: 'list' })).to.deep.include({ total: 2 });
     expect(await callIn(second, 'a', { dataType: 'capabilities', operation: 'list' })).to.deep.include({ total: 12 });
     expect(await second.clusterScans!.resume()).to.equal('none');
+  });
+
+  it('one cluster’s failing resume does not keep the others from resuming; the failure is thrown once all have tried', async () => {
+    const resumed: string[] = [];
+    const scanner = (name: string) =>
+      ({
+        resume: async () => {
+          if (name === 'a') throw new Error('the scan store of a is down');
+          resumed.push(name);
+          return name === 'b' ? 'waiting' : 'resumed';
+        },
+      }) as unknown as ReturnType<ConstructorParameters<typeof ClusterScans>[1]>;
+    const scans = new ClusterScans(['a', 'b', 'c'], scanner, new CapturingLogger());
+    expect(((await rejection(scans.resume())) as Error).message).to.equal('the scan store of a is down');
+    expect(resumed).to.deep.equal(['b', 'c']);
+    const healthy = new ClusterScans(['b', 'c'], scanner, new CapturingLogger());
+    expect(await healthy.resume()).to.equal('resumed');
+    expect(await new ClusterScans(['b'], scanner, new CapturingLogger()).resume()).to.equal('waiting');
   });
 
   it('refuses capability work for no cluster, rather than reading or writing every cluster’s', async () => {
