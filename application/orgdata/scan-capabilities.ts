@@ -175,12 +175,13 @@ export class ScanCapabilities {
   }
 
   private alreadyRunning(state: ScanState | undefined) {
+    const where = this.d.clusterName === undefined ? '' : ` in ${this.d.clusterName}`;
     return {
       dataType: 'capabilities',
       operation: 'scan',
       started: false,
       ...(state ? { scanId: state.id } : {}),
-      message: 'A capability scan is already running; only one runs at a time. Ask for its progress with operation progress.',
+      message: `A capability scan is already running${where}; only one runs at a time${where ? ' in a cluster' : ''}. Ask for its progress with operation progress.`,
       progress: state ? toProgress(state) : null,
     };
   }

@@ -66,6 +66,9 @@ describe('manageOrgData with several clusters: capabilities and their scans per 
   it('gives each cluster its own scan slot and lease: a scan in b starts while a’s runs, and each progress is its cluster’s', async () => {
     const parts = fleetParts();
     const a = await callIn(parts, 'a', { dataType: 'capabilities', operation: 'scan' });
+    const again = await callIn(parts, 'a', { dataType: 'capabilities', operation: 'scan' });
+    expect(again).to.deep.include({ started: false, scanId: a.scanId });
+    expect(again.message).to.contain('already running in a; only one runs at a time in a cluster');
     const b = await callIn(parts, 'b', { dataType: 'capabilities', operation: 'scan', resources: ['Service'] });
     expect(a.started).to.equal(true);
     expect(b.started, 'b does not wait for a').to.equal(true);
