@@ -106,7 +106,11 @@ export const TOOL_INPUTS = {
         .max(500)
         .optional()
         .describe('For scan: the kinds to scan (Deployment, deployments.apps, apps/v1/Deployment); all kinds the cluster serves when absent'),
-      cluster: cluster.optional().describe('For scan: the cluster to scan (required when svc serves more than one)'),
+      cluster: cluster
+        .optional()
+        .describe(
+          'For capabilities: the cluster they are of, which a scan scans (required when svc serves more than one); patterns and policies are shared by every cluster',
+        ),
     })
     .superRefine(refineOrgDataInput),
   operate: z.strictObject({
