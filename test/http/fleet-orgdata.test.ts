@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import request from 'supertest';
@@ -97,6 +97,12 @@ for (const backend of [embeddedBackend(), qdrantBackend()] as StoreBackend[]) {
       const found = await ok(svc, { dataType: 'capabilities', operation: 'search', query: 'Deployment Service', limit: 10, cluster: 'production' });
       expect(found.results.map((r: any) => r.item.resource.kind)).to.deep.equal(['Secret']);
       expect(kindsOf(await ok(svc, { dataType: 'capabilities', operation: 'list', cluster: 'staging' }))).to.deep.equal(['Deployment', 'Service']);
+
+      // each cluster's progress is kept apart, in a directory named after it; the single-cluster slot is not used
+      expect(readdirSync(path.join(dir, 'scans', 'clusters')).sort()).to.satisfy((d: string[]) =>
+        /^production-[0-9a-f]{12},staging-[0-9a-f]{12}$/.test(d.join()),
+      );
+      expect(existsSync(path.join(dir, 'scans', 'state.json'))).to.equal(false);
 
       // recommend in production shows the model production's capabilities only
       chat.requests.length = 0;
