@@ -35,7 +35,7 @@ describe('structured logs', () => {
   it('puts the request id on every line of a request, and one access line per request', async () => {
     const { lines, logger } = capture();
     const app = express();
-    app.use(gateMiddleware(requestGate({ server: { host: '0.0.0.0' } } as Config, logger)));
+    app.use(gateMiddleware(requestGate({ server: { host: '0.0.0.0' }, cluster: {} } as Config, logger)));
     app.get('/x', (_req, res) => {
       (res.locals.log as PinoLogger).warn('inside the handler');
       res.json({});
