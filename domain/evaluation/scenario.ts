@@ -60,7 +60,7 @@ const quantity = z.union([z.number(), z.string().regex(/^\d+(\.\d+)?(m|k|Ki|Mi|G
 
 export const CONDITION_OPERATORS = ['equals', 'notEquals', 'oneOf', 'matches', 'exists', 'includes', 'atLeast', 'atMost'] as const;
 /** Operators judged on the live cluster, not on one field: what the workload does (docs/evaluation.md, "Behaviour conditions"). */
-export const BEHAVIOUR_OPERATORS = ['sameAs', 'reaches', 'selects', 'schedules'] as const;
+export const BEHAVIOUR_OPERATORS = ['sameAs', 'reaches', 'selects', 'schedules', 'runs'] as const;
 const OPERATORS = [...CONDITION_OPERATORS, ...BEHAVIOUR_OPERATORS] as const;
 
 const labels = z.record(z.string().min(1).max(317), z.string().max(63));
@@ -111,10 +111,22 @@ export const fieldCondition = z
       .strictObject({ nodeLabels: labels.optional().describe('every Node the pods fit carries these labels') })
       .optional()
       .describe("the workload's pods fit at least one Node (nodeSelector, required node affinity, taints, requests)"),
+    runs: z
+      .strictObject({
+        file: z
+          .string()
+          .regex(/^\/[^\0]*$/, 'an absolute path')
+          .max(4096),
+        container: name.optional().describe("default: the rule's container, else the first"),
+      })
+      .optional()
+      .describe(
+        "the container's command line (command, then args) names this file, resolved as the kubelet and the shell would: against workingDir, an executable without a slash on the PATH",
+      ),
   })
   .refine((c) => OPERATORS.filter((op) => c[op] !== undefined).length === 1, { message: `exactly one of ${OPERATORS.join(', ')}` })
-  .refine((c) => (c.selects || c.schedules ? !c.path && !c.env : (c.path === undefined) !== (c.env === undefined)), {
-    message: 'exactly one of path and env (selects and schedules take neither)',
+  .refine((c) => (c.selects || c.schedules || c.runs ? !c.path && !c.env : (c.path === undefined) !== (c.env === undefined)), {
+    message: 'exactly one of path and env (selects, schedules and runs take neither)',
   })
   .refine((c) => !c.env || !c.object || c.object.kind !== 'Service', { message: 'env reads a workload', path: ['env'] })
   .refine((c) => !c.sameAs || c.env, { message: 'sameAs compares an env value', path: ['sameAs'] })

@@ -1,3 +1,4 @@
+import { posix } from 'node:path';
 import { selectField } from '../../domain/cluster/field-path.js';
 import { valueHolds } from '../../domain/evaluation/field-condition.js';
 import type { FieldCondition } from '../../domain/evaluation/scenario.js';
@@ -31,7 +32,7 @@ const SCHEME_PORTS: Record<string, number> = {
 const WORKLOAD_KINDS = new Set(['Deployment', 'StatefulSet', 'DaemonSet', 'ReplicaSet', 'Job']);
 
 /** Whether a condition needs the live cluster: it reads an env variable or judges a behaviour. */
-export const judgedOnCluster = (cond: FieldCondition) => !!(cond.env || cond.sameAs || cond.reaches || cond.selects || cond.schedules);
+export const judgedOnCluster = (cond: FieldCondition) => !!(cond.env || cond.sameAs || cond.reaches || cond.selects || cond.schedules || cond.runs);
 
 /**
  * Whether a condition that needs the cluster holds. `object` is the object
@@ -43,6 +44,7 @@ export function behaviourHolds(c: KubeCluster, cond: FieldCondition, object: Obj
   const ns: string = object.metadata.namespace ?? 'default';
   if (cond.selects) return selectsWorkload(c, object, cond.selects);
   if (cond.schedules) return fitsNodes(c, podSpecOf(object), cond.schedules.nodeLabels);
+  if (cond.runs) return runsFile(podSpecOf(object), cond.runs.container ?? defaultContainer, cond.runs.file);
   const value = cond.env ? envValue(c, ns, podSpecOf(object), cond.env.name, cond.env.container ?? defaultContainer) : fieldValue(object, cond.path);
   if (cond.sameAs) return value !== undefined && value === sourceData(c, ns, cond.sameAs.kind, cond.sameAs.name)?.[cond.sameAs.key];
   if (cond.reaches) return typeof value === 'string' && reachesService(c, value, ns, cond.reaches);
@@ -141,4 +143,28 @@ function fitsNodes(c: KubeCluster, podSpec: Obj, nodeLabels: Record<string, stri
   const fitting = nodesFitting(c, podSpec, { emptyNodes: true });
   const labelsOf = (n: string) => [...c.objects.values()].find((o) => o.kind === 'Node' && o.metadata.name === n)?.metadata.labels ?? {};
   return fitting.length > 0 && fitting.every((n) => Object.entries(nodeLabels ?? {}).every(([k, v]) => labelsOf(n)[k] === v));
+}
+
+/** The directories a container's PATH holds when its image sets no other (the distributions' default). */
+const DEFAULT_PATH = ['/usr/local/sbin', '/usr/local/bin', '/usr/sbin', '/usr/bin', '/sbin', '/bin'];
+
+/**
+ * Whether the container's command line names `file`: the executable (the
+ * first word; without a slash, looked up on the PATH) or an argument after it
+ * (an interpreter's script; not a flag), resolved against `workingDir` (`/`
+ * when unset). `python /app/run.py`, `python run.py` with workingDir `/app`
+ * and a bare `run.py` on the PATH are the same program; a wrapper such as
+ * `sh -c "cd /app && ..."` is not read.
+ */
+export function runsFile(podSpec: Obj, container: string | undefined, file: string): boolean {
+  const containers: Obj[] = podSpec.containers ?? [];
+  const k = containers.find((x) => x.name === container) ?? (container === undefined ? containers[0] : undefined);
+  if (!k) return false;
+  const argv: unknown[] = [...(k.command ?? []), ...(k.args ?? [])];
+  const dir = typeof k.workingDir === 'string' && k.workingDir.startsWith('/') ? k.workingDir : '/';
+  return argv.some((word, i) => {
+    if (typeof word !== 'string' || word === '' || word.startsWith('-')) return false;
+    if (i === 0 && !word.includes('/')) return DEFAULT_PATH.some((d) => posix.join(d, word) === file);
+    return posix.resolve(dir, word) === file;
+  });
 }

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { fieldCondition } from '../../domain/evaluation/scenario.js';
-import { behaviourHolds, connectionTarget, envValue } from '../../lab/sandbox/behaviour-conditions.js';
+import { behaviourHolds, connectionTarget, envValue, runsFile } from '../../lab/sandbox/behaviour-conditions.js';
 import { KubeCluster, type Obj } from '../../lab/sandbox/kube/kube-cluster.js';
 import { nodesFitting, unschedulableMessage } from '../../lab/sandbox/kube/kube-scheduler.js';
 
@@ -93,6 +93,35 @@ describe('behaviour conditions: health judged on what the workload does, so ever
       expect(judge({ name: 'DB_PASSWORD', valueFrom: { secretKeyRef: { name: 'db', key: 'user' } } })).to.equal(false);
       expect(judge({ name: 'DB_PASSWORD', valueFrom: { secretKeyRef: { name: 'db', key: 'PASSWORD' } } })).to.equal(false);
       expect(judge()).to.equal(false);
+    });
+  });
+
+  describe('runs: the command line names the file, as the kubelet and the shell resolve it', () => {
+    const judge = (container: Obj, file = '/app/scheduler.py') => runsFile({ containers: [{ name: 'c', ...container }] }, 'c', file);
+
+    it('an absolute path, a relative one from workingDir, and an executable on the PATH pass; the broken and wrong fixes fail', () => {
+      expect(judge({ command: ['python', '/app/scheduler.py'] })).to.equal(true);
+      expect(judge({ command: ['python', 'scheduler.py'], workingDir: '/app' })).to.equal(true);
+      expect(judge({ command: ['python'], args: ['-u', './scheduler.py'], workingDir: '/app' })).to.equal(true);
+      expect(judge({ command: ['thumbnailer'] }, '/usr/local/bin/thumbnailer')).to.equal(true);
+      expect(judge({ command: ['/usr/local/bin/thumbnailer'] }, '/usr/local/bin/thumbnailer')).to.equal(true);
+      // the broken one (run from /), a restart-like no-op, a flag, another file, a misspelt binary
+      expect(judge({ command: ['python', 'scheduler.py'] })).to.equal(false);
+      expect(judge({ command: ['python', 'scheduler.py'], workingDir: '/srv' })).to.equal(false);
+      expect(judge({ command: ['python', '--file=/app/scheduler.py'] })).to.equal(false);
+      expect(judge({ command: ['python', '/app/other.py'] })).to.equal(false);
+      expect(judge({ command: ['/usr/local/bin/thumbnailr'] }, '/usr/local/bin/thumbnailer')).to.equal(false);
+      // a bare name is looked up on the PATH only as the executable, not as a script argument
+      expect(judge({ command: ['python', 'thumbnailer'] }, '/usr/local/bin/thumbnailer')).to.equal(false);
+      expect(judge({}, '/usr/local/bin/thumbnailer')).to.equal(false);
+    });
+
+    it('is a condition of the scenario format, judged on the workload', () => {
+      const c = cluster(deployment('bff', { containers: [{ name: 'bff', image: 'bff:1', command: ['node', 'server.js'], workingDir: '/srv' }] }));
+      expect(holds(c, { runs: { file: '/srv/server.js' } })).to.equal(true);
+      expect(holds(c, { runs: { file: '/app/server.js' } })).to.equal(false);
+      expect(fieldCondition.safeParse({ runs: { file: 'server.js' } }).success).to.equal(false);
+      expect(fieldCondition.safeParse({ runs: { file: '/srv/server.js' }, path: 'spec.replicas' }).success).to.equal(false);
     });
   });
 
