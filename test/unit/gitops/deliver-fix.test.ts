@@ -1,8 +1,16 @@
 import { expect } from 'chai';
-import type { FixDelivery } from '../../application/gitops/deliver-fix.js';
-import type { ClusterAction } from '../../domain/actions/cluster-action.js';
-import { argoMark as argo, deliveryKit as setup, SERVER_GIT_TOKEN as TOKEN, WEB_YAML } from '../support/git-delivery-kit.js';
-import { rejection } from '../support/rejection.js';
+import { DeliverFix, type FixDelivery } from '../../../application/gitops/deliver-fix.js';
+import type { ClusterAction } from '../../../domain/actions/cluster-action.js';
+import { YamlManifestEditor } from '../../../infrastructure/gitops/yaml-manifest-editor.js';
+import {
+  argoMark as argo,
+  deliveryKit as setup,
+  MemoryPublisher,
+  RecordingPullRequests,
+  SERVER_GIT_TOKEN as TOKEN,
+  WEB_YAML,
+} from '../../support/git-delivery-kit.js';
+import { rejection } from '../../support/rejection.js';
 
 const SESSION = `rem_${'c'.repeat(32)}`;
 const web = { apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'shop', name: 'web' };
@@ -92,5 +100,41 @@ describe('DeliverFix: a proposed fix committed to the GitOps source instead of t
     expect(deliver.refusalFor(argo())).to.equal(undefined);
     expect(deliver.refusalFor({ controller: 'flux', owner: 'HelmRelease flux-system/web' })).to.match(/cannot tell the git source of HelmRelease/);
     expect(deliver.refusalFor(argo('https://git.evil.example/x.git'))).to.match(/^the source repository's host git.evil.example is not in the allowed/);
+  });
+
+  describe('constructed over its ports and settings', () => {
+    /** A DeliverFix with the server token this test gives (or none), over the kit's repository in memory. */
+    const built = (serverToken?: string) => {
+      const publisher = new MemoryPublisher({ 'apps/web.yaml': WEB_YAML });
+      const deliver = new DeliverFix({ publisher, pullRequests: new RecordingPullRequests() }, new YamlManifestEditor(), {
+        ...(serverToken ? { serverToken } : {}),
+        allowedHosts: ['github.com'],
+        author: { name: 'svc', email: 'svc@localhost' },
+        pullRequests: {},
+        timeoutMs: 5000,
+      });
+      return { publisher, deliver };
+    };
+
+    it('never pushes anonymously: with no server token and no X-Svc-Git-Token the caller is told what to set, before any push', async () => {
+      const { publisher, deliver } = built();
+      const err = await rejection(deliver.execute(fix()));
+      expect(err.message).to.match(/a push needs a credential and none applies.*X-Svc-Git-Token/);
+      expect(publisher.requests).to.deep.equal([]);
+    });
+
+    it("pushes with the caller's X-Svc-Git-Token over the server's, and carries neither into the answer", async () => {
+      const { publisher, deliver } = built(TOKEN);
+      const delivered = await deliver.execute(fix({ gitToken: 'caller-token-7c2a' }));
+      expect(publisher.requests.map((r) => r.token)).to.deep.equal(['caller-token-7c2a']);
+      expect(JSON.stringify(delivered)).not.to.include('caller-token-7c2a').and.not.to.include(TOKEN);
+    });
+
+    it('a source that follows no branch (no revision, or a revision that is no branch name) lets the repository choose the base', async () => {
+      const { publisher, deliver } = built(TOKEN);
+      await deliver.execute(fix({ marks: [argo(undefined, 'apps', '')] }));
+      await deliver.execute(fix({ marks: [argo(undefined, 'apps', 'HEAD~1')] }));
+      expect(publisher.requests.map((r) => r.baseBranch)).to.deep.equal([undefined, undefined]);
+    });
   });
 });
