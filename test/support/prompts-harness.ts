@@ -42,6 +42,7 @@ export function promptsHarness(options: { configuredRepo?: string; configuredPat
   const cache = new PromptRepoCache({ fetcher, workspace, reader, clock, logger, tracer }, { ttlMs: TTL_MS, cloneTimeoutMs: 120_000, maxConcurrentClones: 4 });
   const resolver = new PromptSourceResolver(settings, cache, new BuiltinPrompts('/builtin', reader, logger));
   return {
+    settings,
     disk,
     fetcher,
     workspace,
