@@ -25,7 +25,6 @@ const UNTESTED_YET = new Set([
   'application/orgdata/scan-capabilities.ts',
   'application/orgdata/scan-run.ts',
   'application/remediation/investigate.ts',
-  'application/runs/run-aware-ports.ts',
 ]);
 
 function walk(dir: string): string[] {
