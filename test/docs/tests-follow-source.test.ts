@@ -17,7 +17,6 @@ const UNTESTED_YET = new Set([
   'application/deployment/deliver-to-git.ts',
   'application/deployment/generate-manifests.ts',
   'application/deployment/manifest-repair-loop.ts',
-  'application/operations/plan-operation.ts',
   'application/orgdata/analyse-capability.ts',
   'application/orgdata/document-operations.ts',
   'application/orgdata/manage-org-data.ts',
