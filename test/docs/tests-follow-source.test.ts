@@ -17,8 +17,6 @@ const UNTESTED_YET = new Set([
   'application/deployment/deliver-to-git.ts',
   'application/deployment/generate-manifests.ts',
   'application/deployment/manifest-repair-loop.ts',
-  'application/orgdata/document-operations.ts',
-  'application/orgdata/manage-org-data.ts',
   'application/orgdata/scan-capabilities.ts',
   'application/orgdata/scan-run.ts',
 ]);
