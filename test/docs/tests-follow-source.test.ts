@@ -16,7 +16,6 @@ const UNTESTED_YET = new Set([
   'application/deployment/clean-up-deploy.ts',
   'application/deployment/deliver-to-git.ts',
   'application/deployment/generate-manifests.ts',
-  'application/deployment/manifest-repair-loop.ts',
   'application/orgdata/scan-capabilities.ts',
   'application/orgdata/scan-run.ts',
 ]);
