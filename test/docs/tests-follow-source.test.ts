@@ -15,7 +15,6 @@ const ROOT = path.join(__dirname, '..', '..', '..');
 const UNTESTED_YET = new Set([
   'application/deployment/clean-up-deploy.ts',
   'application/deployment/deliver-to-git.ts',
-  'application/deployment/generate-manifests.ts',
   'application/orgdata/scan-capabilities.ts',
   'application/orgdata/scan-run.ts',
 ]);
