@@ -15,7 +15,8 @@ export const WAIT_SLICE_MS = 2000;
 export function runAwareLlm(llm: LlmProvider): LlmProvider {
   return {
     status: () => llm.status(),
-    chat(messages, options = {}) {
+    // async: a cancel is the promise's rejection, as every other failure of a model call is, never a throw at the call
+    async chat(messages, options = {}) {
       if (!currentRun()) return llm.chat(messages, options);
       throwIfCancelled();
       reportProgress('model-call', { model: options.model ?? llm.status().model ?? 'unknown' });
