@@ -4,7 +4,7 @@ import { ClusterScans } from '../../application/orgdata/cluster-scans.js';
 import { CollectionOperations, DocumentOperations } from '../../application/orgdata/document-operations.js';
 import { ManageOrgData } from '../../application/orgdata/manage-org-data.js';
 import { OrgCollection } from '../../application/orgdata/org-collection.js';
-import { ScanCapabilities } from '../../application/orgdata/scan-capabilities.js';
+import { ScanCapabilities, type ScanDeps } from '../../application/orgdata/scan-capabilities.js';
 import type { ApiResourceInfo } from '../../domain/cluster/kube-types.js';
 import type { Embedder } from '../../domain/ports/embedder.js';
 import type { LlmProvider } from '../../domain/ports/llm-provider.js';
@@ -31,6 +31,8 @@ export interface OrgDataParts {
   /** With `clusters`: the scans of each cluster (what manageOrgData uses then) and each cluster's state store. */
   clusterScans?: ClusterScans;
   clusterStates: Map<string, FakeScanStateStore>;
+  /** What `scan` is built with (over `states`), for a test that builds a scanner or a scan run itself. */
+  deps: ScanDeps;
 }
 
 export interface PartsOptions {
@@ -69,21 +71,21 @@ export function orgDataParts(o: PartsOptions = {}): OrgDataParts {
   const ids = () => `00000000-0000-4000-8000-${String(++n).padStart(12, '0')}`;
   let scans = 0;
   const analyse = new AnalyseCapability(cluster, llm, capabilities, { timeoutMs: 5000, maxTokens: 100_000, maxOutputTokens: 2000 });
-  const scanner = (slot: FakeScanStateStore, clusterName?: string) =>
-    new ScanCapabilities({
-      cluster,
-      llm,
-      collection: capabilities,
-      analyse,
-      states: slot,
-      clock,
-      tracer: new RecordingTracer(),
-      logger,
-      ...(clusterName !== undefined ? { clusterName } : {}),
-      holder: o.holder ?? 'holder-1',
-      newScanId: () => `scan_${String(++scans).padStart(32, '0')}`,
-      settings: { batchSize: o.batchSize ?? 4, leaseMs: 60_000 },
-    });
+  const scanDeps = (slot: FakeScanStateStore, clusterName?: string): ScanDeps => ({
+    cluster,
+    llm,
+    collection: capabilities,
+    analyse,
+    states: slot,
+    clock,
+    tracer: new RecordingTracer(),
+    logger,
+    ...(clusterName !== undefined ? { clusterName } : {}),
+    holder: o.holder ?? 'holder-1',
+    newScanId: () => `scan_${String(++scans).padStart(32, '0')}`,
+    settings: { batchSize: o.batchSize ?? 4, leaseMs: 60_000 },
+  });
+  const scanner = (slot: FakeScanStateStore, clusterName?: string) => new ScanCapabilities(scanDeps(slot, clusterName));
   const scan = scanner(states);
   const clusterStates = o.clusterStates ?? new Map<string, FakeScanStateStore>();
   const slotOf = (c: string) => clusterStates.get(c) ?? clusterStates.set(c, new FakeScanStateStore(clock)).get(c)!;
@@ -94,7 +96,20 @@ export function orgDataParts(o: PartsOptions = {}): OrgDataParts {
     new CollectionOperations('capabilities', capabilities),
     clusterScans ?? scan,
   );
-  return { manage, scan, store, embedder, llm, cluster, states, clock, logger, ...(clusterScans ? { clusterScans } : {}), clusterStates };
+  return {
+    manage,
+    scan,
+    deps: scanDeps(states),
+    store,
+    embedder,
+    llm,
+    cluster,
+    states,
+    clock,
+    logger,
+    ...(clusterScans ? { clusterScans } : {}),
+    clusterStates,
+  };
 }
 
 /** The kind named in a capability-analysis request (from its resource data block). */
