@@ -12,9 +12,7 @@ const ROOT = path.join(__dirname, '..', '..', '..');
  * shrinks: a file given a test of its own leaves it (the test below fails
  * until it does), and a new file without one fails the test.
  */
-const UNTESTED_YET = new Set([
-  'application/deployment/deliver-to-git.ts',
-]);
+const UNTESTED_YET = new Set<string>([]);
 
 function walk(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)]));

@@ -1,4 +1,5 @@
 import { DeliverFix } from '../../application/gitops/deliver-fix.js';
+import type { GitDeliverySettings } from '../../application/gitops/push-with-request.js';
 import type { GitopsMark } from '../../domain/gitops/gitops-ownership.js';
 import type { GitPublisher, PublishOutcome, PublishRequest } from '../../domain/ports/git-publisher.js';
 import type { OpenedPullRequest, PullRequestHost, PullRequestSpec } from '../../domain/ports/pull-request-host.js';
@@ -69,12 +70,11 @@ export function deliveryKit(
 ) {
   const publisher = new MemoryPublisher(files);
   const pullRequests = new RecordingPullRequests();
-  const deliver = new DeliverFix({ publisher, pullRequests }, new YamlManifestEditor(), {
-    serverToken: SERVER_GIT_TOKEN,
-    allowedHosts,
-    author: { name: 'svc', email: 'svc@localhost' },
-    pullRequests: {},
-    timeoutMs: 5000,
-  });
+  const deliver = new DeliverFix({ publisher, pullRequests }, new YamlManifestEditor(), deliverySettings(allowedHosts));
   return { publisher, pullRequests, deliver };
+}
+
+/** The kit's delivery settings: its server token SERVER_GIT_TOKEN, pushes allowed to `allowedHosts`. */
+export function deliverySettings(allowedHosts: readonly string[] = ['github.com', 'git.corp.example']): GitDeliverySettings {
+  return { serverToken: SERVER_GIT_TOKEN, allowedHosts, author: { name: 'svc', email: 'svc@localhost' }, pullRequests: {}, timeoutMs: 5000 };
 }
