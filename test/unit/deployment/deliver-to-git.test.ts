@@ -61,7 +61,9 @@ describe('application/deployment/deliver-to-git: the manifests pushed to a branc
 
   it('refuses before any push a repository whose host is not allowed, and a solution without manifests', async () => {
     const denied = await delivery();
-    expect(await rejection(denied.run({ repo: 'https://evil.example/team/shop.git' }))).to.be.an('error');
+    const refused = await rejection(denied.run({ repo: 'https://evil.example/team/shop.git' }));
+    expect(refused).to.be.instanceOf(ValidationError);
+    expect(refused.message).to.contain('evil.example is not in the allowed repository hosts');
     expect(denied.publisher.requests).to.deep.equal([]);
     const early = await delivery(false);
     const e = await rejection(early.run({}));
