@@ -12,17 +12,16 @@ import { storedHeadOf, type StoredHead } from '../../domain/ledger/ledger-seal.j
  * flaw (JSON) or ''). An intent is closed by removing it from the
  * open-intents hash in the same script: of two replicas closing one intent
  * at once, one removes it and appends, the other is answered {2} and appends
- * nothing. {1} when appended; {0, seq, hash, mac, flaw} with the head as
- * stored meanwhile, for the next attempt; {3, error} when the stream refuses
+ * nothing. {1} when appended; {0} when the head moved meanwhile (the caller
+ * reads it again before its next attempt); {3, error} when the stream refuses
  * the id (it went past the head: its newest items were deleted and the head
  * rewritten), before anything is written.
  */
 export const APPEND_SCRIPT = `
-local head = redis.call('HMGET', KEYS[2], 'seq', 'hash', 'mac', 'flaw')
-local seq = tonumber(head[1]) or 0
-local hash = head[2] or ARGV[5]
-local mac = head[3] or ''
-if hash ~= ARGV[1] or mac ~= ARGV[8] then return {0, seq, hash, mac, head[4] or ''} end
+local head = redis.call('HMGET', KEYS[2], 'hash', 'mac')
+local hash = head[1] or ARGV[5]
+local mac = head[2] or ''
+if hash ~= ARGV[1] or mac ~= ARGV[8] then return {0} end
 if ARGV[7] ~= '' and redis.call('HEXISTS', KEYS[3], ARGV[7]) == 0 then return {2} end
 local added = redis.pcall('XADD', KEYS[1], ARGV[2] .. '-1', 'e', ARGV[3])
 if type(added) == 'table' and added.err then return {3, added.err} end
@@ -34,8 +33,8 @@ if ARGV[6] ~= '' then redis.call('HSET', KEYS[3], ARGV[6], ARGV[2]) end
 return {1}
 `;
 
-/** What APPEND_SCRIPT answers: appended, the head as stored meanwhile, the intent not open, the stream past the head. */
-export type AppendResult = [1] | [0, number, string, string, string] | [2] | [3, string];
+/** What APPEND_SCRIPT answers: appended, the head moved meanwhile, the intent not open, the stream past the head. */
+export type AppendResult = [1] | [0] | [2] | [3, string];
 
 /** APPEND_SCRIPT's ARGV: the head the entry was sealed after (hash, and seal as stored), the entry, the intent it closes, the head it makes. */
 export function appendArgv(expected: { hash: string; mac: string }, entry: ChangeEntry, text: string, closes: string | undefined, next: StoredHead): string[] {

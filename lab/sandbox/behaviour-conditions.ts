@@ -64,7 +64,7 @@ function podSpecOf(o: Obj): Obj {
 
 /** The data of a ConfigMap, or of a Secret decoded: what a container reads from it; undefined when it does not exist. */
 function sourceData(c: KubeCluster, ns: string, kind: 'ConfigMap' | 'Secret', name: string | undefined): Record<string, string> | undefined {
-  const o = [...c.objects.values()].find((x) => x.kind === kind && x.metadata.namespace === ns && x.metadata.name === name);
+  const o = name === undefined ? undefined : c.objects.get(c.pathOf('v1', kind, name, ns));
   if (!o) return undefined;
   if (kind === 'ConfigMap') return (o.data ?? {}) as Record<string, string>;
   const decoded = Object.entries((o.data ?? {}) as Record<string, string>).map(([k, v]) => [k, Buffer.from(String(v), 'base64').toString('utf8')]);
