@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { startAccessServer, TEST_TOKEN, type AccessServer } from '../support/access-server.js';
-import { startFleet, type FleetFixture } from '../support/fleet-fixture.js';
+import { NEW_WEB_IMAGE, startFleet, startWaveFleet, WAVE_ORDER, webImageIn, type FleetFixture } from '../support/fleet-fixture.js';
 import { startModelStandIn, type ModelStandIn } from '../support/model-stand-ins.js';
 import { planJson, scaleWeb } from '../support/operate-fixtures.js';
 import { runCli } from '../support/run-cli.js';
@@ -47,5 +47,67 @@ describe('CLI: a fleet of clusters (--cluster)', function () {
     expect(changes.every((c) => c.cluster === 'production')).to.equal(true);
     const none = await runCli(['changes', 'list', '--cluster', 'staging', '-o', 'json'], env);
     expect((JSON.parse(none.stdout) as { changes: unknown[] }).changes).to.deep.equal([]);
+  });
+});
+
+describe('CLI: a rollout across three clusters in waves, and a revert that goes to its entry’s cluster', function () {
+  this.timeout(90_000);
+  let chat: ModelStandIn;
+  let fleet: FleetFixture;
+  let server: AccessServer;
+  let env: Record<string, string>;
+
+  before(async () => {
+    chat = await startModelStandIn('openai');
+    fleet = await startWaveFleet();
+    server = await startAccessServer({ env: { ...chat.env(), ...fleet.env } });
+    env = { SVC_URL: server.url, SVC_AUTH_TOKEN: TEST_TOKEN };
+  });
+  after(async () => {
+    await server.stop();
+    await fleet.close();
+    await chat.close();
+  });
+
+  const json = <T>(r: { code: number | null; stdout: string; stderr: string }): T => {
+    expect(r.code, r.stderr).to.equal(0);
+    return JSON.parse(r.stdout) as T;
+  };
+
+  it('--clusterSelector plans in each cluster, one --planDigest runs the waves and stops at the degraded second; svc changes revert undoes staging’s change in staging only', async () => {
+    const plan = { content: planJson([NEW_WEB_IMAGE]) };
+    chat.script({ content: 'ok' }, plan, { content: 'ok' }, plan, { content: 'ok' }, plan);
+    type Rollout = { result: { sessionId: string; planDigest: string; status: string; rollout: { stoppedAt?: object; waves: { status: string }[] } } };
+    const started = json<Rollout>(
+      await runCli(
+        ['run', 'operate', '--intent', 'run web in x on nginx:1.28', '--clusterSelector', '{"team":"shop"}', '--waveOrder', WAVE_ORDER, '-o', 'json'],
+        env,
+      ),
+    ).result;
+    expect(started.status).to.equal('awaiting_approval');
+    const ran = json<Rollout>(
+      await runCli(['run', 'operate', '--sessionId', started.sessionId, '--executeChoice', '1', '--planDigest', started.planDigest, '-o', 'json'], env),
+    ).result;
+    expect(ran.rollout.stoppedAt).to.deep.include({ wave: 2, cluster: 'canary' });
+    expect(ran.rollout.waves.map((w) => w.status)).to.deep.equal(['executed', 'degraded', 'not-run']);
+    expect(webImageIn(fleet, 'staging')).to.equal('nginx:1.28');
+    expect(webImageIn(fleet, 'canary')).to.equal('nginx:1.27');
+    expect(fleet.writes('production')).to.deep.equal([]);
+
+    type Changes = { changes: { id: string; cluster: string; type: string; outcome: string }[] };
+    const canary = json<Changes>(await runCli(['changes', 'list', '--cluster', 'canary', '-o', 'json'], env)).changes;
+    expect(canary.map((c) => c.type)).to.include('revert');
+    const staging = json<Changes>(await runCli(['changes', 'list', '--cluster', 'staging', '--type', 'change', '-o', 'json'], env)).changes;
+    expect(staging).to.have.length(1);
+    expect(staging[0].cluster).to.equal('staging');
+
+    const canaryWrites = fleet.writes('canary').length;
+    const reverted = await runCli(['changes', 'revert', staging[0].id, '-o', 'json'], env);
+    expect(reverted.code, reverted.stderr).to.equal(0);
+    expect(webImageIn(fleet, 'staging')).to.equal('nginx:1.27');
+    expect(fleet.writes('canary')).to.have.length(canaryWrites);
+    expect(fleet.writes('production')).to.deep.equal([]);
+    const after = json<Changes>(await runCli(['changes', 'list', '--cluster', 'staging', '--type', 'revert', '-o', 'json'], env)).changes;
+    expect(after).to.have.length(1);
   });
 });

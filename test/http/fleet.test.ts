@@ -13,7 +13,7 @@ import { planJson, scaleWeb, webManifest } from '../support/operate-fixtures.js'
 import { analysisAnswer } from '../support/remediation-fixtures.js';
 import { RecordingTracer } from '../support/recording-tracer.js';
 import { auth, buildTestApp } from '../support/test-app.js';
-import { startFleet, type FleetFixture } from '../support/fleet-fixture.js';
+import { NEW_WEB_IMAGE, startFleet, startWaveFleet, webImageIn, WAVE_ORDER, type FleetFixture } from '../support/fleet-fixture.js';
 import { pollRun } from '../support/same-run.js';
 
 const WEB = '/apis/apps/v1/namespaces/x/deployments/web';
@@ -271,29 +271,15 @@ describe('a rollout across a fleet (operate with clusterSelector): waves, one ap
     await chat.close();
   });
   beforeEach(async () => {
-    fleet = await startFleet(
-      ['staging', 'canary', 'production'],
-      'clusters:\n  staging:\n    labels: {env: staging, team: shop}\n  canary:\n    labels: {env: canary, team: shop}\n  production:\n    labels: {env: production, team: shop}\n',
-    );
-    // the new image exists in the registries of staging and production only: canary's rollout cannot pull it
-    fleet.clusters.staging.knownImages.set('nginx:1.28', 64);
-    fleet.clusters.production.knownImages.set('nginx:1.28', 64);
-    for (const kube of Object.values(fleet.clusters)) kube.tickSeconds = 300;
+    fleet = await startWaveFleet();
     chat.requests.length = 0;
   });
   afterEach(async () => {
     await fleet.close();
   });
 
-  const newImage = {
-    type: 'patch',
-    target: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', namespace: 'x' },
-    patch: { spec: { template: { spec: { containers: [{ name: 'web', image: 'nginx:1.28', ports: [{ containerPort: 80 }] }] } } } },
-    description: 'Use nginx:1.28',
-    risk: 'medium',
-    rationale: 'asked',
-  };
-  const imageIn = (name: string) => fleet.clusters[name].objects.get(WEB)!.spec.template.spec.containers[0].image;
+  const newImage = NEW_WEB_IMAGE;
+  const imageIn = (name: string) => webImageIn(fleet, name);
 
   it('plans per cluster, executes wave by wave on one digest, stops at the degraded second wave and reverts it; the third cluster saw no write', async () => {
     const { app } = buildTestApp({ ...chat.env(), ...fleet.env });
@@ -301,7 +287,7 @@ describe('a rollout across a fleet (operate with clusterSelector): waves, one ap
     const started = await request(app)
       .post('/api/v1/tools/operate')
       .set(auth)
-      .send({ intent: 'run web in x on nginx:1.28', clusterSelector: { team: 'shop' }, waveOrder: 'env=staging,env=canary,env=production' })
+      .send({ intent: 'run web in x on nginx:1.28', clusterSelector: { team: 'shop' }, waveOrder: WAVE_ORDER })
       .expect(200);
     const rollout = started.body.data.result;
     expect(rollout.sessionId).to.match(/^rol_[0-9a-f]{32}$/);

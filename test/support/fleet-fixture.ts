@@ -43,3 +43,36 @@ export async function startFleet(names: readonly string[], clustersYaml = ''): P
     },
   };
 }
+
+/**
+ * Three clusters labelled `team: shop` and `env` staging, canary and
+ * production, where nginx:1.28 exists in the registries of staging and
+ * production only: a rollout of it degrades in canary, its second wave by
+ * `WAVE_ORDER`. Time moves 300 s a read, so verify's settle window passes.
+ */
+export async function startWaveFleet(): Promise<FleetFixture> {
+  const fleet = await startFleet(
+    ['staging', 'canary', 'production'],
+    'clusters:\n  staging:\n    labels: {env: staging, team: shop}\n  canary:\n    labels: {env: canary, team: shop}\n  production:\n    labels: {env: production, team: shop}\n',
+  );
+  fleet.clusters.staging.knownImages.set('nginx:1.28', 64);
+  fleet.clusters.production.knownImages.set('nginx:1.28', 64);
+  for (const kube of Object.values(fleet.clusters)) kube.tickSeconds = 300;
+  return fleet;
+}
+
+export const WAVE_ORDER = 'env=staging,env=canary,env=production';
+
+/** The model's proposal for every cluster of the wave fleet: web in x on nginx:1.28. */
+export const NEW_WEB_IMAGE = {
+  type: 'patch',
+  target: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', namespace: 'x' },
+  patch: { spec: { template: { spec: { containers: [{ name: 'web', image: 'nginx:1.28', ports: [{ containerPort: 80 }] }] } } } },
+  description: 'Use nginx:1.28',
+  risk: 'medium',
+  rationale: 'asked',
+};
+
+/** The image web in x runs on the named cluster of a fleet. */
+export const webImageIn = (fleet: FleetFixture, name: string): string =>
+  fleet.clusters[name].objects.get('/apis/apps/v1/namespaces/x/deployments/web')!.spec.template.spec.containers[0].image;
