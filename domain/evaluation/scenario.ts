@@ -60,10 +60,19 @@ const quantity = z.union([z.number(), z.string().regex(/^\d+(\.\d+)?(m|k|Ki|Mi|G
 
 export const CONDITION_OPERATORS = ['equals', 'notEquals', 'oneOf', 'matches', 'exists', 'includes', 'atLeast', 'atMost'] as const;
 /** Operators judged on the live cluster, not on one field: what the workload does (docs/evaluation.md, "Behaviour conditions"). */
-export const BEHAVIOUR_OPERATORS = ['sameAs', 'reaches', 'selects', 'schedules', 'runs'] as const;
+export const BEHAVIOUR_OPERATORS = ['sameAs', 'reaches', 'selects', 'schedules', 'runs', 'probes', 'serves', 'binds'] as const;
 const OPERATORS = [...CONDITION_OPERATORS, ...BEHAVIOUR_OPERATORS] as const;
 
 const labels = z.record(z.string().min(1).max(317), z.string().max(63));
+
+const portNumber = z.number().int().min(1).max(65535);
+/** The port a container's process listens on: a number, or the one it reads from an environment variable (`PORT`), however the container gets it. */
+const listenPort = z
+  .union([
+    portNumber,
+    z.strictObject({ env: z.string().min(1).max(253), container: name.optional().describe("default: the probe's or the rule's container, else the first") }),
+  ])
+  .describe('a port number, or {env: PORT}: the port the process reads from that variable');
 
 /** A field condition on one object, or a behaviour of the workload: exactly one operator. */
 export const fieldCondition = z
@@ -123,14 +132,59 @@ export const fieldCondition = z
       .describe(
         "the container's command line (command, then args) names this file, resolved as the kubelet and the shell would: against workingDir, an executable without a slash on the PATH",
       ),
+    probes: z
+      .strictObject({
+        probe: z.enum(['readiness', 'liveness', 'startup']),
+        container: name.optional().describe("default: the rule's container, else the first"),
+        serves: z.strictObject({
+          port: listenPort,
+          scheme: z.enum(['HTTP', 'HTTPS']).default('HTTP'),
+          paths: z
+            .array(
+              z
+                .string()
+                .max(2000)
+                .regex(/^\/[^\s?#]*$/, 'an absolute URL path'),
+            )
+            .min(1)
+            .max(20)
+            .describe('the paths that answer 2xx in the scenario (for liveness: the ones that check the process only, not its dependencies)'),
+        }),
+      })
+      .optional()
+      .describe(
+        "the container has this probe and it succeeds against what the app serves: an httpGet on the port (a number or a name of the container's ports) with the scheme and one of the paths, or a tcpSocket on the port",
+      ),
+    serves: z
+      .strictObject({
+        workload: z.strictObject({ kind: z.enum(['Deployment', 'StatefulSet', 'DaemonSet']), name: objectName }),
+        port: portNumber.optional().describe('the Service port clients use; default any'),
+        protocol: z.enum(['TCP', 'UDP', 'SCTP']).default('TCP'),
+        listens: listenPort,
+      })
+      .optional()
+      .describe(
+        "the Service (object) selects the workload's pods and has a port of this protocol (absent: TCP) whose targetPort (a number, or a name of the pods' ports) is the one the pods listen on",
+      ),
+    binds: z
+      .strictObject({ port: listenPort })
+      .optional()
+      .describe(
+        'the process may bind its port without root: the port is unprivileged (>= 1024, or >= the pod sysctl net.ipv4.ip_unprivileged_port_start) and the container runs as a user other than root, not privileged',
+      ),
   })
   .refine((c) => OPERATORS.filter((op) => c[op] !== undefined).length === 1, { message: `exactly one of ${OPERATORS.join(', ')}` })
-  .refine((c) => (c.selects || c.schedules || c.runs ? !c.path && !c.env : (c.path === undefined) !== (c.env === undefined)), {
-    message: 'exactly one of path and env (selects, schedules and runs take neither)',
-  })
+  .refine(
+    (c) => (c.selects || c.schedules || c.runs || c.probes || c.serves || c.binds ? !c.path && !c.env : (c.path === undefined) !== (c.env === undefined)),
+    {
+      message: 'exactly one of path and env (selects, schedules, runs, probes, serves and binds take neither)',
+    },
+  )
   .refine((c) => !c.env || !c.object || c.object.kind !== 'Service', { message: 'env reads a workload', path: ['env'] })
   .refine((c) => !c.sameAs || c.env, { message: 'sameAs compares an env value', path: ['sameAs'] })
-  .refine((c) => !c.selects || c.object?.kind === 'Service', { message: 'selects needs object: the Service', path: ['selects'] });
+  .refine((c) => !c.selects || c.object?.kind === 'Service', { message: 'selects needs object: the Service', path: ['selects'] })
+  .refine((c) => !c.serves || c.object?.kind === 'Service', { message: 'serves needs object: the Service', path: ['serves'] })
+  .refine((c) => !(c.probes || c.binds) || !c.object || c.object.kind !== 'Service', { message: 'probes and binds read a workload', path: ['probes'] });
 export type FieldCondition = z.infer<typeof fieldCondition>;
 
 const brokenBehaviour = z.union([

@@ -160,6 +160,7 @@ function checkObjects(s: Scenario, objects: KubeObject[], file: string, problems
         if (c.reaches) need({ kind: 'Service', name: c.reaches.service, namespace: c.reaches.namespace ?? ns }, `${where}.reaches`);
         if (c.sameAs) need({ ...c.sameAs, namespace: ns }, `${where}.sameAs`);
         if (c.selects) need({ kind: c.selects.kind, name: c.selects.name, namespace: ns }, `${where}.selects`);
+        if (c.serves) need({ ...c.serves.workload, namespace: ns }, `${where}.serves`);
       });
     });
   s.cluster.logs.forEach((l, i) => need(l.workload ?? l.pod, `cluster.logs[${i}]`));
