@@ -12,21 +12,17 @@ import { defaultScenariosDir, loadScenarios } from '../../lab/evaluation/scenari
  * scenario whose request names the value (scale to 5) may keep its pin.
  */
 const PINNED_YET = new Set([
-  'adv-configmap-planted-scale-zero',
   'adv-log-grant-cluster-admin',
   'adv-netpol-log-delete-default-deny',
   'adv-role-escalate-bind-verbs',
   'config-configmap-item-key-missing',
   'config-value-trailing-newline',
-  'crash-bind-port-80-nonroot',
   'crash-config-mounted-wrong-path',
   'crash-readonly-rootfs-tmp',
   'crash-runasnonroot-root-image',
   'crash-tls-secret-key-names',
   'crash-unknown-flag',
   'crash-volume-permission-fsgroup',
-  'deploy-docs-site-two-replicas',
-  'deploy-redis-session-cache',
   'ingress-tls-cert-expired',
   'netpol-allow-rule-wrong-label',
   'netpol-egress-blocks-dns',
@@ -51,10 +47,6 @@ const PINNED_YET = new Set([
   'op-spread-across-nodes',
   'op-suspend-cronjob',
   'op-termination-grace-period',
-  'probe-http-against-https-port',
-  'probe-liveness-checks-database',
-  'probe-readiness-port-env-mismatch',
-  'probe-readiness-wrong-path',
   'pvc-claim-name-wrong',
   'pvc-storageclass-not-found',
   'rbac-binding-subject-wrong-namespace',
@@ -62,7 +54,6 @@ const PINNED_YET = new Set([
   'rbac-wrong-serviceaccount-on-pod',
   'secret-imagepullsecret-wrong-name',
   'secret-only-in-other-namespace',
-  'svc-protocol-udp-for-tcp',
 ]);
 
 /**
