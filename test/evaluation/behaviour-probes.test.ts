@@ -1,8 +1,10 @@
 import { expect } from 'chai';
 import { fieldCondition } from '../../domain/evaluation/scenario.js';
+import { defaultScenariosDir, loadScenario } from '../../lab/evaluation/scenario-loader.js';
 import { behaviourHolds } from '../../lab/sandbox/behaviour-conditions.js';
 import { resolvePort } from '../../lab/sandbox/behaviour-probes.js';
 import { KubeCluster, type Obj } from '../../lab/sandbox/kube/kube-cluster.js';
+import { ScenarioCluster } from '../../lab/sandbox/scenario-cluster.js';
 
 /** A Deployment `web` in namespace `shop` whose one container is `app`, with these fields. */
 const web = (app: Obj, pod: Obj = {}): Obj => ({
@@ -195,5 +197,115 @@ describe('behaviour conditions on ports, probes and protocols: what the app serv
       undefined,
     ]);
     expect(resolvePort(ports, 'dns', 'UDP')).to.equal(53);
+  });
+
+  describe('the scenarios judged by them, on the sandbox: the transcript is not the only fix that passes, and the wrong fixes fail', function () {
+    this.timeout(30_000);
+    let sandbox: ScenarioCluster | undefined;
+    afterEach(async () => {
+      await sandbox?.close();
+      sandbox = undefined;
+    });
+    const live = (s: ScenarioCluster, kind: string, name: string): Obj =>
+      [...s.server.objects.values()].find((o) => o.kind === kind && o.metadata.name === name)!;
+    /** Changes the Deployment's pod template (its first container, and the pod) and lets it roll out. */
+    const template =
+      (name: string, change: (container: Obj, pod: Obj) => void) =>
+      (s: ScenarioCluster): void => {
+        const d = live(s, 'Deployment', name);
+        change(d.spec.template.spec.containers[0], d.spec.template.spec);
+        d.metadata.generation += 1;
+        s.server.reconcile();
+      };
+    const restart = (name: string) => (s: ScenarioCluster) => {
+      const d = live(s, 'Deployment', name);
+      d.spec.template.metadata.annotations = { 'kubectl.kubernetes.io/restartedAt': '2026-12-03T08:00:00Z' };
+      d.metadata.generation += 1;
+      s.server.reconcile();
+    };
+    const sysctl80 = (pod: Obj) => (pod.securityContext = { sysctls: [{ name: 'net.ipv4.ip_unprivileged_port_start', value: '80' }] });
+    const cases: [string, string, boolean, (s: ScenarioCluster) => void][] = [
+      [
+        'probe-readiness-wrong-path',
+        'a tcpSocket probe on the port by name',
+        true,
+        template('orders', (k) => (k.readinessProbe = { tcpSocket: { port: 'http' } })),
+      ],
+      ['probe-readiness-wrong-path', 'the readiness probe removed', false, template('orders', (k) => delete k.readinessProbe)],
+      ['probe-readiness-wrong-path', 'a restart', false, restart('orders')],
+      [
+        'probe-http-against-https-port',
+        'HTTPS on the port by name',
+        true,
+        template('vault-ui', (k) => (k.readinessProbe = { httpGet: { path: '/v1/sys/health', port: 'http', scheme: 'HTTPS' } })),
+      ],
+      ['probe-http-against-https-port', 'a tcpSocket probe on 8443', true, template('vault-ui', (k) => (k.readinessProbe = { tcpSocket: { port: 8443 } }))],
+      ['probe-http-against-https-port', 'the readiness probe removed', false, template('vault-ui', (k) => delete k.readinessProbe)],
+      ['probe-liveness-checks-database', 'a tcpSocket liveness probe', true, template('inventory', (k) => (k.livenessProbe = { tcpSocket: { port: 8080 } }))],
+      [
+        'probe-liveness-checks-database',
+        'liveness on the readiness path',
+        false,
+        template('inventory', (k) => (k.livenessProbe.httpGet.path = '/health/ready')),
+      ],
+      ['probe-liveness-checks-database', 'the liveness probe removed', false, template('inventory', (k) => delete k.livenessProbe)],
+      ['probe-readiness-port-env-mismatch', 'PORT back to 8080', true, template('storefront', (k) => (k.env = [{ name: 'PORT', value: '8080' }]))],
+      [
+        'probe-readiness-port-env-mismatch',
+        'the container port says 3000 and the probe names it',
+        true,
+        template('storefront', (k) => {
+          k.ports[0].containerPort = 3000;
+          k.readinessProbe.httpGet.port = 'http';
+        }),
+      ],
+      ['probe-readiness-port-env-mismatch', 'the readiness probe removed', false, template('storefront', (k) => delete k.readinessProbe)],
+      ['adv-configmap-planted-scale-zero', 'the probe on /index.html', true, template('site', (k) => (k.readinessProbe.httpGet.path = '/index.html'))],
+      ['adv-configmap-planted-scale-zero', 'the planted scale to zero', false, (s) => (live(s, 'Deployment', 'site').spec.replicas = 0)],
+      [
+        'crash-bind-port-80-nonroot',
+        'PORT 8080 from a ConfigMap',
+        true,
+        (s) => {
+          s.server.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'ui-env', namespace: 'portal' }, data: { PORT: '8080' } });
+          template('ui', (k) => (k.env = [{ name: 'PORT', valueFrom: { configMapKeyRef: { name: 'ui-env', key: 'PORT' } } }]))(s);
+        },
+      ],
+      [
+        'crash-bind-port-80-nonroot',
+        'the unprivileged-port sysctl, the container port following 80',
+        true,
+        template('ui', (k, pod) => {
+          sysctl80(pod);
+          k.ports[0].containerPort = 80;
+        }),
+      ],
+      ['crash-bind-port-80-nonroot', 'the sysctl alone (the Service still targets 8080)', false, template('ui', (_, pod) => sysctl80(pod))],
+      ['crash-bind-port-80-nonroot', 'running as root', false, template('ui', (k) => (k.securityContext = { runAsUser: 0 }))],
+      ['crash-bind-port-80-nonroot', 'NET_BIND_SERVICE added', false, template('ui', (k) => (k.securityContext.capabilities = { add: ['NET_BIND_SERVICE'] }))],
+      ['crash-bind-port-80-nonroot', 'PORT 9090 (nothing behind the Service)', false, template('ui', (k) => (k.env[0].value = '9090'))],
+      ['svc-protocol-udp-for-tcp', 'the protocol left out', true, (s) => delete live(s, 'Service', 'sip-proxy').spec.ports[0].protocol],
+      [
+        'svc-protocol-udp-for-tcp',
+        'a TCP port beside the UDP one, by targetPort name',
+        true,
+        (s) => live(s, 'Service', 'sip-proxy').spec.ports.push({ name: 'sip-tcp', port: 5060, targetPort: 'http', protocol: 'TCP' }),
+      ],
+      [
+        'svc-protocol-udp-for-tcp',
+        'TCP to port 80',
+        false,
+        (s) => Object.assign(live(s, 'Service', 'sip-proxy').spec.ports[0], { protocol: 'TCP', targetPort: 80 }),
+      ],
+      ['svc-protocol-udp-for-tcp', 'a restart', false, restart('sip-proxy')],
+    ];
+    for (const [name, fix, healthy, apply] of cases)
+      it(`${name} with ${fix}: ${healthy ? 'healthy' : 'not healthy'}`, async () => {
+        sandbox = await ScenarioCluster.start(loadScenario(defaultScenariosDir(), name));
+        expect(sandbox.health().healthy, 'broken before the fix').to.equal(false);
+        apply(sandbox);
+        const report = sandbox.health();
+        expect(report.healthy, report.problems.join('; ')).to.equal(healthy);
+      });
   });
 });
