@@ -224,7 +224,23 @@ describe('behaviour conditions on ports, probes and protocols: what the app serv
       s.server.reconcile();
     };
     const sysctl80 = (pod: Obj) => (pod.securityContext = { sysctls: [{ name: 'net.ipv4.ip_unprivileged_port_start', value: '80' }] });
+    /** Deploys what a recommend scenario's model would: nginx with its port 8080 named http, two replicas, and a Service on port 80 to `targetPort`. */
+    const docsSite = (targetPort: unknown) => (s: ScenarioCluster) => {
+      const labels = { app: 'docs-site' };
+      const meta = { name: 'docs-site', namespace: 'docs', labels };
+      const ports = [{ name: 'http', containerPort: 8080 }];
+      const pod = { metadata: { labels }, spec: { containers: [{ name: 'nginx', image: 'nginx:1.27', ports }] } };
+      s.server.create({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: meta, spec: { replicas: 2, selector: { matchLabels: labels }, template: pod } });
+      s.server.create({
+        apiVersion: 'v1',
+        kind: 'Service',
+        metadata: meta,
+        spec: { selector: labels, ports: [{ port: 80, ...(targetPort ? { targetPort } : {}) }] },
+      });
+    };
     const cases: [string, string, boolean, (s: ScenarioCluster) => void][] = [
+      ['deploy-docs-site-two-replicas', "the Service's targetPort by the pods' port name", true, docsSite('http')],
+      ['deploy-docs-site-two-replicas', 'the targetPort left out (port 80, where nginx does not listen)', false, docsSite(undefined)],
       [
         'probe-readiness-wrong-path',
         'a tcpSocket probe on the port by name',
