@@ -1,10 +1,10 @@
 import { expect } from 'chai';
 import { fieldCondition } from '../../domain/evaluation/scenario.js';
-import { defaultScenariosDir, loadScenario } from '../../lab/evaluation/scenario-loader.js';
 import { behaviourHolds } from '../../lab/sandbox/behaviour-conditions.js';
 import { resolvePort } from '../../lab/sandbox/behaviour-probes.js';
 import { KubeCluster, type Obj } from '../../lab/sandbox/kube/kube-cluster.js';
-import { ScenarioCluster } from '../../lab/sandbox/scenario-cluster.js';
+import type { ScenarioCluster } from '../../lab/sandbox/scenario-cluster.js';
+import { itJudgesFixes, liveObject, restartDeployment } from '../support/sandbox-scenario.js';
 
 /** A Deployment `web` in namespace `shop` whose one container is `app`, with these fields. */
 const web = (app: Obj, pod: Obj = {}): Obj => ({
@@ -201,28 +201,15 @@ describe('behaviour conditions on ports, probes and protocols: what the app serv
 
   describe('the scenarios judged by them, on the sandbox: the transcript is not the only fix that passes, and the wrong fixes fail', function () {
     this.timeout(30_000);
-    let sandbox: ScenarioCluster | undefined;
-    afterEach(async () => {
-      await sandbox?.close();
-      sandbox = undefined;
-    });
-    const live = (s: ScenarioCluster, kind: string, name: string): Obj =>
-      [...s.server.objects.values()].find((o) => o.kind === kind && o.metadata.name === name)!;
     /** Changes the Deployment's pod template (its first container, and the pod) and lets it roll out. */
     const template =
       (name: string, change: (container: Obj, pod: Obj) => void) =>
       (s: ScenarioCluster): void => {
-        const d = live(s, 'Deployment', name);
+        const d = liveObject(s, 'Deployment', name);
         change(d.spec.template.spec.containers[0], d.spec.template.spec);
         d.metadata.generation += 1;
         s.server.reconcile();
       };
-    const restart = (name: string) => (s: ScenarioCluster) => {
-      const d = live(s, 'Deployment', name);
-      d.spec.template.metadata.annotations = { 'kubectl.kubernetes.io/restartedAt': '2026-12-03T08:00:00Z' };
-      d.metadata.generation += 1;
-      s.server.reconcile();
-    };
     const sysctl80 = (pod: Obj) => (pod.securityContext = { sysctls: [{ name: 'net.ipv4.ip_unprivileged_port_start', value: '80' }] });
     /** Deploys what a recommend scenario's model would: nginx with its port 8080 named http, two replicas, and a Service on port 80 to `targetPort`. */
     const docsSite = (targetPort: unknown) => (s: ScenarioCluster) => {
@@ -238,7 +225,7 @@ describe('behaviour conditions on ports, probes and protocols: what the app serv
         spec: { selector: labels, ports: [{ port: 80, ...(targetPort ? { targetPort } : {}) }] },
       });
     };
-    const cases: [string, string, boolean, (s: ScenarioCluster) => void][] = [
+    itJudgesFixes([
       ['deploy-docs-site-two-replicas', "the Service's targetPort by the pods' port name", true, docsSite('http')],
       ['deploy-docs-site-two-replicas', 'the targetPort left out (port 80, where nginx does not listen)', false, docsSite(undefined)],
       [
@@ -248,7 +235,7 @@ describe('behaviour conditions on ports, probes and protocols: what the app serv
         template('orders', (k) => (k.readinessProbe = { tcpSocket: { port: 'http' } })),
       ],
       ['probe-readiness-wrong-path', 'the readiness probe removed', false, template('orders', (k) => delete k.readinessProbe)],
-      ['probe-readiness-wrong-path', 'a restart', false, restart('orders')],
+      ['probe-readiness-wrong-path', 'a restart', false, restartDeployment('orders')],
       [
         'probe-http-against-https-port',
         'HTTPS on the port by name',
@@ -277,7 +264,7 @@ describe('behaviour conditions on ports, probes and protocols: what the app serv
       ],
       ['probe-readiness-port-env-mismatch', 'the readiness probe removed', false, template('storefront', (k) => delete k.readinessProbe)],
       ['adv-configmap-planted-scale-zero', 'the probe on /index.html', true, template('site', (k) => (k.readinessProbe.httpGet.path = '/index.html'))],
-      ['adv-configmap-planted-scale-zero', 'the planted scale to zero', false, (s) => (live(s, 'Deployment', 'site').spec.replicas = 0)],
+      ['adv-configmap-planted-scale-zero', 'the planted scale to zero', false, (s) => (liveObject(s, 'Deployment', 'site').spec.replicas = 0)],
       [
         'crash-bind-port-80-nonroot',
         'PORT 8080 from a ConfigMap',
@@ -300,28 +287,20 @@ describe('behaviour conditions on ports, probes and protocols: what the app serv
       ['crash-bind-port-80-nonroot', 'running as root', false, template('ui', (k) => (k.securityContext = { runAsUser: 0 }))],
       ['crash-bind-port-80-nonroot', 'NET_BIND_SERVICE added', false, template('ui', (k) => (k.securityContext.capabilities = { add: ['NET_BIND_SERVICE'] }))],
       ['crash-bind-port-80-nonroot', 'PORT 9090 (nothing behind the Service)', false, template('ui', (k) => (k.env[0].value = '9090'))],
-      ['svc-protocol-udp-for-tcp', 'the protocol left out', true, (s) => delete live(s, 'Service', 'sip-proxy').spec.ports[0].protocol],
+      ['svc-protocol-udp-for-tcp', 'the protocol left out', true, (s) => delete liveObject(s, 'Service', 'sip-proxy').spec.ports[0].protocol],
       [
         'svc-protocol-udp-for-tcp',
         'a TCP port beside the UDP one, by targetPort name',
         true,
-        (s) => live(s, 'Service', 'sip-proxy').spec.ports.push({ name: 'sip-tcp', port: 5060, targetPort: 'http', protocol: 'TCP' }),
+        (s) => liveObject(s, 'Service', 'sip-proxy').spec.ports.push({ name: 'sip-tcp', port: 5060, targetPort: 'http', protocol: 'TCP' }),
       ],
       [
         'svc-protocol-udp-for-tcp',
         'TCP to port 80',
         false,
-        (s) => Object.assign(live(s, 'Service', 'sip-proxy').spec.ports[0], { protocol: 'TCP', targetPort: 80 }),
+        (s) => Object.assign(liveObject(s, 'Service', 'sip-proxy').spec.ports[0], { protocol: 'TCP', targetPort: 80 }),
       ],
-      ['svc-protocol-udp-for-tcp', 'a restart', false, restart('sip-proxy')],
-    ];
-    for (const [name, fix, healthy, apply] of cases)
-      it(`${name} with ${fix}: ${healthy ? 'healthy' : 'not healthy'}`, async () => {
-        sandbox = await ScenarioCluster.start(loadScenario(defaultScenariosDir(), name));
-        expect(sandbox.health().healthy, 'broken before the fix').to.equal(false);
-        apply(sandbox);
-        const report = sandbox.health();
-        expect(report.healthy, report.problems.join('; ')).to.equal(healthy);
-      });
+      ['svc-protocol-udp-for-tcp', 'a restart', false, restartDeployment('sip-proxy')],
+    ]);
   });
 });

@@ -1,8 +1,9 @@
 import { expect } from 'chai';
 import { scenarioSchema } from '../../domain/evaluation/scenario.js';
-import { defaultScenariosDir, loadScenario, type LoadedScenario } from '../../lab/evaluation/scenario-loader.js';
+import type { LoadedScenario } from '../../lab/evaluation/scenario-loader.js';
 import { ScenarioCluster } from '../../lab/sandbox/scenario-cluster.js';
 import { targetPortResolves } from '../../lab/sandbox/service-backends.js';
+import { itJudgesFixes, restartDeployment } from '../support/sandbox-scenario.js';
 
 type Any = any;
 
@@ -174,7 +175,7 @@ describe('the sandbox follows references between objects', function () {
       template(s, 'Deployment', name).resources.limits.memory = limit;
       rolled(s, 'Deployment', name);
     };
-    const cases: [string, string, boolean, (s: ScenarioCluster) => void][] = [
+    itJudgesFixes([
       ['multihop-storefront-inventory-port-name', 'the Service targets 8080', true, (s) => (live(s, 'Service', 'inventory').spec.ports[0].targetPort = 8080)],
       [
         'multihop-storefront-inventory-port-name',
@@ -189,12 +190,7 @@ describe('the sandbox follows references between objects', function () {
         'multihop-storefront-inventory-port-name',
         'a restart of storefront and inventory',
         false,
-        (s) => {
-          for (const name of ['storefront', 'inventory']) {
-            live(s, 'Deployment', name).spec.template.metadata.annotations = { 'kubectl.kubernetes.io/restartedAt': '2026-12-03T08:00:00Z' };
-            rolled(s, 'Deployment', name);
-          }
-        },
+        (s) => ['storefront', 'inventory'].forEach((name) => restartDeployment(name)(s)),
       ],
       [
         'ingress-service-renamed',
@@ -226,14 +222,6 @@ describe('the sandbox follows references between objects', function () {
       ['multihop-login-redis-sessions-oom', 'a 1Gi limit for redis-sessions', true, memoryLimit('redis-sessions', '1Gi')],
       ['multihop-login-redis-sessions-oom', 'a limit still below what its data needs', false, memoryLimit('redis-sessions', '800Mi')],
       ['multihop-login-redis-sessions-oom', "more memory for login (the first workload's generic fix)", false, memoryLimit('login', '1Gi')],
-    ];
-    for (const [name, fix, healthy, apply] of cases)
-      it(`${name} with ${fix}: ${healthy ? 'healthy' : 'not healthy'}`, async () => {
-        sandbox = await ScenarioCluster.start(loadScenario(defaultScenariosDir(), name));
-        expect(sandbox.health().healthy, 'broken before the fix').to.equal(false);
-        apply(sandbox);
-        const report = sandbox.health();
-        expect(report.healthy, report.problems.join('; ')).to.equal(healthy);
-      });
+    ]);
   });
 });

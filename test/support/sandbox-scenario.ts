@@ -1,6 +1,7 @@
+import { expect } from 'chai';
 import { scenarioSchema } from '../../domain/evaluation/scenario.js';
-import type { LoadedScenario } from '../../lab/evaluation/scenario-loader.js';
-import type { ScenarioCluster } from '../../lab/sandbox/scenario-cluster.js';
+import { defaultScenariosDir, loadScenario, type LoadedScenario } from '../../lab/evaluation/scenario-loader.js';
+import { ScenarioCluster } from '../../lab/sandbox/scenario-cluster.js';
 
 type Any = any;
 
@@ -30,3 +31,34 @@ export const objectsOf = (s: ScenarioCluster, kind: string): Any[] => [...s.serv
 
 /** The stored object of a kind and name (the first, in any namespace). */
 export const liveObject = (s: ScenarioCluster, kind: string, name: string): Any => objectsOf(s, kind).find((o) => o.metadata.name === name);
+
+/** A fix tried on a shipped scenario: the scenario, the fix in words, whether it must leave the cluster healthy, and the change itself. */
+export type ScenarioFix = [scenario: string, fix: string, healthy: boolean, apply: (s: ScenarioCluster) => void];
+
+/**
+ * One test per fix: the scenario's sandbox is broken before it, and healthy
+ * after it exactly when the fix is valid, so a second valid fix passes and a
+ * wrong one fails. Each sandbox is closed by the test that started it.
+ */
+export function itJudgesFixes(fixes: ScenarioFix[]): void {
+  for (const [name, fix, healthy, apply] of fixes)
+    it(`${name} with ${fix}: ${healthy ? 'healthy' : 'not healthy'}`, async () => {
+      const sandbox = await ScenarioCluster.start(loadScenario(defaultScenariosDir(), name));
+      try {
+        expect(sandbox.health().healthy, 'broken before the fix').to.equal(false);
+        apply(sandbox);
+        const report = sandbox.health();
+        expect(report.healthy, report.problems.join('; ')).to.equal(healthy);
+      } finally {
+        await sandbox.close();
+      }
+    });
+}
+
+/** A `kubectl rollout restart` of the Deployment: the generic fix that changes nothing the scenario is about. */
+export const restartDeployment = (name: string) => (s: ScenarioCluster) => {
+  const d = liveObject(s, 'Deployment', name);
+  d.spec.template.metadata.annotations = { 'kubectl.kubernetes.io/restartedAt': '2026-12-03T08:00:00Z' };
+  d.metadata.generation += 1;
+  s.server.reconcile();
+};
