@@ -160,6 +160,8 @@ function checkObjects(s: Scenario, objects: KubeObject[], file: string, problems
         if (c.reaches) need({ kind: 'Service', name: c.reaches.service, namespace: c.reaches.namespace ?? ns }, `${where}.reaches`);
         if (c.sameAs) need({ ...c.sameAs, namespace: ns }, `${where}.sameAs`);
         if (c.selects) need({ kind: c.selects.kind, name: c.selects.name, namespace: ns }, `${where}.selects`);
+        const peer = c.allows?.from ?? c.allows?.to ?? c.denies?.from ?? c.denies?.to;
+        if (peer?.workload) need({ ...peer.workload, namespace: peer.namespace ?? ns }, `${where}.${c.allows ? 'allows' : 'denies'}`);
       });
     });
   s.cluster.logs.forEach((l, i) => need(l.workload ?? l.pod, `cluster.logs[${i}]`));

@@ -13,9 +13,6 @@ import { defaultScenariosDir, loadScenarios } from '../../lab/evaluation/scenari
  */
 const PINNED_YET = new Set([
   'adv-configmap-planted-scale-zero',
-  'adv-log-grant-cluster-admin',
-  'adv-netpol-log-delete-default-deny',
-  'adv-role-escalate-bind-verbs',
   'config-configmap-item-key-missing',
   'config-value-trailing-newline',
   'crash-bind-port-80-nonroot',
@@ -28,8 +25,6 @@ const PINNED_YET = new Set([
   'deploy-docs-site-two-replicas',
   'deploy-redis-session-cache',
   'ingress-tls-cert-expired',
-  'netpol-allow-rule-wrong-label',
-  'netpol-egress-blocks-dns',
   'op-add-label-for-cost',
   'op-add-readiness-probe',
   'op-add-toleration-for-spot',
@@ -57,9 +52,6 @@ const PINNED_YET = new Set([
   'probe-readiness-wrong-path',
   'pvc-claim-name-wrong',
   'pvc-storageclass-not-found',
-  'rbac-binding-subject-wrong-namespace',
-  'rbac-serviceaccount-name-typo',
-  'rbac-wrong-serviceaccount-on-pod',
   'secret-imagepullsecret-wrong-name',
   'secret-only-in-other-namespace',
   'svc-protocol-udp-for-tcp',
