@@ -98,7 +98,7 @@ function selects(selector: Obj | undefined, labels: Record<string, string>): boo
 
 /** A namespace's labels: its Namespace object's, with the `kubernetes.io/metadata.name` the API server always sets. */
 function namespaceLabels(c: KubeCluster, ns: string): Record<string, string> {
-  const o = [...c.objects.values()].find((x) => x.kind === 'Namespace' && x.metadata.name === ns);
+  const o = c.objects.get(c.pathOf('v1', 'Namespace', ns));
   return { ...((o?.metadata.labels ?? {}) as Record<string, string>), 'kubernetes.io/metadata.name': ns };
 }
 

@@ -86,7 +86,7 @@ export function mayAccess(c: KubeCluster, workload: Obj, access: Access): boolea
 function podIdentity(c: KubeCluster, workload: Obj, ns: string): string | undefined {
   const spec: Obj = (workload.kind === 'CronJob' ? workload.spec?.jobTemplate?.spec?.template?.spec : workload.spec?.template?.spec) ?? {};
   const name: string = spec.serviceAccountName || spec.serviceAccount || 'default';
-  const account = [...c.objects.values()].find((o) => o.kind === 'ServiceAccount' && o.metadata.name === name && o.metadata.namespace === ns);
+  const account = c.objects.get(c.pathOf('v1', 'ServiceAccount', name, ns));
   if (!account && name !== 'default') return undefined;
   const mounted = spec.automountServiceAccountToken ?? account?.automountServiceAccountToken ?? true;
   return mounted === false ? undefined : name;
@@ -105,9 +105,8 @@ function appliesTo(subject: Obj, binding: Obj, user: string, groups: string[]): 
 function roleRules(c: KubeCluster, binding: Obj): Obj[] {
   const ref: Obj = binding.roleRef ?? {};
   if (ref.kind === 'Role' && binding.kind !== 'RoleBinding') return [];
-  const role = [...c.objects.values()].find(
-    (o) => o.kind === ref.kind && o.metadata.name === ref.name && (ref.kind === 'ClusterRole' || o.metadata.namespace === binding.metadata.namespace),
-  );
+  if (ref.kind !== 'Role' && ref.kind !== 'ClusterRole') return [];
+  const role = c.objects.get(c.pathOf('rbac.authorization.k8s.io/v1', ref.kind, String(ref.name), binding.metadata.namespace));
   if (role) return (role.rules ?? []) as Obj[];
   return ref.kind === 'ClusterRole' ? (DEFAULT_CLUSTER_ROLES[ref.name] ?? []) : [];
 }
