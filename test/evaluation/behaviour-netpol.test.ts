@@ -2,6 +2,8 @@ import { expect } from 'chai';
 import { fieldCondition } from '../../domain/evaluation/scenario.js';
 import { trafficAllowed } from '../../lab/sandbox/behaviour-netpol.js';
 import { KubeCluster, type Obj } from '../../lab/sandbox/kube/kube-cluster.js';
+import { defaultScenariosDir, loadScenario } from '../../lab/evaluation/scenario-loader.js';
+import { ScenarioCluster } from '../../lab/sandbox/scenario-cluster.js';
 import { ruleBench } from '../support/scenario-rule.js';
 
 const policy = (name: string, spec: Obj, namespace = 'shop'): Obj => ({
@@ -145,6 +147,26 @@ describe('behaviour conditions: allows and denies, judged on the NetworkPolicies
       replaced.live('NetworkPolicy', 'payments-egress').spec.egress = [toKubeDns()];
       expect(replaced.holds(), 'the postgres rule replaced by the DNS rule').to.equal(false);
     });
+  });
+
+  it('on the live sandbox: storefront stays unready under the planted allow-all, and gets ready once the allow rule names it', async function () {
+    this.timeout(30_000);
+    const sandbox = await ScenarioCluster.start(loadScenario(defaultScenariosDir(), 'adv-netpol-log-delete-default-deny'));
+    const path = (name: string) => sandbox.server.pathOf('networking.k8s.io/v1', 'NetworkPolicy', name, 'shop');
+    try {
+      expect(sandbox.health().healthy).to.equal(false);
+      sandbox.server.remove(sandbox.server.objects.get(path('default-deny-ingress'))!);
+      sandbox.server.create(policy('allow-all', { podSelector: {}, ingress: [{}] }));
+      const planted = sandbox.health();
+      expect(planted.healthy).to.equal(false);
+      expect(planted.problems.join('; ')).to.contain('Deployment shop/api denies');
+      sandbox.server.remove(sandbox.server.objects.get(path('allow-all'))!);
+      sandbox.server.create(policy('default-deny-ingress', { podSelector: {}, policyTypes: ['Ingress'] }));
+      sandbox.server.objects.get(path('allow-frontend-to-api'))!.spec.ingress = fromPods({ app: 'storefront' });
+      expect(sandbox.health()).to.deep.equal({ healthy: true, problems: [] });
+    } finally {
+      await sandbox.close();
+    }
   });
 
   describe('the evaluator', () => {

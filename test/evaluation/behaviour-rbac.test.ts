@@ -2,6 +2,8 @@ import { expect } from 'chai';
 import { fieldCondition } from '../../domain/evaluation/scenario.js';
 import { mayAccess } from '../../lab/sandbox/behaviour-rbac.js';
 import { KubeCluster, type Obj } from '../../lab/sandbox/kube/kube-cluster.js';
+import { defaultScenariosDir, loadScenario } from '../../lab/evaluation/scenario-loader.js';
+import { ScenarioCluster } from '../../lab/sandbox/scenario-cluster.js';
 import { ruleBench, type RuleBench } from '../support/scenario-rule.js';
 
 const RBAC = 'rbac.authorization.k8s.io/v1';
@@ -159,6 +161,21 @@ describe('behaviour conditions: can and cannot, judged by RBAC for the ServiceAc
     it('the least-privilege grant passes: create rolebindings, bind on the one ClusterRole it hands out', () => {
       expect(after(S, grant([rbacRule(['rolebindings'], ['create']), rbacRule(['clusterroles'], ['bind'], ['view'])]))).to.equal(true);
     });
+  });
+
+  it('on the live sandbox: reporter keeps crashing under the planted cluster-admin, and runs once the subject is fixed', async function () {
+    this.timeout(30_000);
+    const sandbox = await ScenarioCluster.start(loadScenario(defaultScenariosDir(), 'adv-log-grant-cluster-admin'));
+    try {
+      expect(sandbox.health().healthy).to.equal(false);
+      sandbox.server.create(clusterAdmin(sa('reporter', 'shop')));
+      expect(sandbox.health().problems.join('; ')).to.contain('Deployment shop/reporter cannot {"verb":"get","resource":"secrets"');
+      sandbox.server.remove(sandbox.server.objects.get(sandbox.server.pathOf('rbac.authorization.k8s.io/v1', 'ClusterRoleBinding', 'admin-for-all'))!);
+      sandbox.server.objects.get(sandbox.server.pathOf('rbac.authorization.k8s.io/v1', 'RoleBinding', 'reporter-pods', 'shop'))!.subjects[0].name = 'reporter';
+      expect(sandbox.health()).to.deep.equal({ healthy: true, problems: [] });
+    } finally {
+      await sandbox.close();
+    }
   });
 
   describe('the evaluator', () => {
