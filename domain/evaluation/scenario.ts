@@ -58,9 +58,11 @@ const scalar = z.union([z.string().max(2000), z.number(), z.boolean(), z.null()]
 /** A Kubernetes quantity (`256Mi`, `0.5`, `500m`) or a number. */
 const quantity = z.union([z.number(), z.string().regex(/^\d+(\.\d+)?(m|k|Ki|Mi|Gi|Ti|K|M|G|T)?$/, 'a quantity such as 256Mi or 500m')]);
 
+/** Behaviour operators that judge their object as a whole: they take neither a `path` nor an `env`. */
+const WHOLE_OBJECT_OPERATORS = ['selects', 'schedules', 'runs', 'probes', 'serves', 'binds', 'allows', 'denies', 'can', 'cannot'] as const;
 export const CONDITION_OPERATORS = ['equals', 'notEquals', 'oneOf', 'matches', 'exists', 'includes', 'atLeast', 'atMost'] as const;
 /** Operators judged on the live cluster, not on one field: what the workload does (docs/evaluation.md, "Behaviour conditions"). */
-export const BEHAVIOUR_OPERATORS = ['sameAs', 'reaches', 'selects', 'schedules', 'runs', 'probes', 'serves', 'binds'] as const;
+export const BEHAVIOUR_OPERATORS = ['sameAs', 'reaches', ...WHOLE_OBJECT_OPERATORS] as const;
 const OPERATORS = [...CONDITION_OPERATORS, ...BEHAVIOUR_OPERATORS] as const;
 
 const labels = z.record(z.string().min(1).max(317), z.string().max(63));
@@ -73,6 +75,39 @@ const listenPort = z
     z.strictObject({ env: z.string().min(1).max(253), container: name.optional().describe("default: the probe's or the rule's container, else the first") }),
   ])
   .describe('a port number, or {env: PORT}: the port the process reads from that variable');
+/** The pods at the other end of a connection: a workload's, or any pod carrying some labels (one that need not exist). */
+const trafficPeer = z
+  .strictObject({
+    workload: z.strictObject({ kind: z.enum(['Deployment', 'StatefulSet', 'DaemonSet']), name: objectName }).optional(),
+    labels: labels.optional().describe('a pod carrying these labels, such as one no policy names'),
+    namespace: name.optional().describe("default: the condition's object's"),
+  })
+  .refine((p) => (p.workload === undefined) !== (p.labels === undefined), { message: 'exactly one of workload and labels' });
+
+/** A connection to or from the workload's pods (NetworkPolicy, lab/sandbox/behaviour-netpol.ts). */
+const traffic = z
+  .strictObject({
+    from: trafficPeer.optional().describe("these pods connect to the workload's"),
+    to: trafficPeer.optional().describe("the workload's pods connect to these"),
+    port: z.number().int().min(1).max(65535).describe("the destination pod's port"),
+    protocol: z.enum(['TCP', 'UDP', 'SCTP']).default('TCP'),
+  })
+  .refine((t) => (t.from === undefined) !== (t.to === undefined), { message: 'exactly one of from and to' });
+
+/** A request the workload's ServiceAccount makes to the API server (RBAC, lab/sandbox/behaviour-rbac.ts). */
+const access = z.strictObject({
+  verb: z.string().regex(/^([a-z]{1,30}|\*)$/, 'a verb such as get, list, create, bind'),
+  resource: z.string().regex(/^[a-z0-9][a-z0-9.-]{0,62}(\/[a-z]{1,30})?$/, 'a resource such as pods or pods/log'),
+  group: z
+    .string()
+    .max(253)
+    .regex(/^([a-z0-9]([-a-z0-9.]*[a-z0-9])?)?$/, "an API group; '' for the core group")
+    .default(''),
+  name: objectName.optional().describe('one object of the resource; default: any'),
+  namespace: name.optional().describe("default: the workload's"),
+  clusterWide: z.boolean().default(false).describe('in every namespace, or a cluster-scoped resource: only ClusterRoleBindings grant it'),
+  serviceAccount: objectName.optional().describe("default: the one the workload's pods run as, which must exist"),
+});
 
 /** A field condition on one object, or a behaviour of the workload: exactly one operator. */
 export const fieldCondition = z
@@ -172,20 +207,26 @@ export const fieldCondition = z
       .describe(
         'the process may bind its port without root: the port is unprivileged (>= 1024, or >= the pod sysctl net.ipv4.ip_unprivileged_port_start) and the container runs as a user other than root, not privileged',
       ),
+    allows: traffic.optional().describe("the cluster's NetworkPolicies let this connection through, at both ends"),
+    denies: traffic.optional().describe("the cluster's NetworkPolicies stop this connection at one end or the other"),
+    can: access.optional().describe("RBAC lets the workload's ServiceAccount make this request"),
+    cannot: access.optional().describe("RBAC refuses this request to the workload's ServiceAccount (or has no pods to make it)"),
   })
   .refine((c) => OPERATORS.filter((op) => c[op] !== undefined).length === 1, { message: `exactly one of ${OPERATORS.join(', ')}` })
-  .refine(
-    (c) => (c.selects || c.schedules || c.runs || c.probes || c.serves || c.binds ? !c.path && !c.env : (c.path === undefined) !== (c.env === undefined)),
-    {
-      message: 'exactly one of path and env (selects, schedules, runs, probes, serves and binds take neither)',
-    },
-  )
+  .refine((c) => (takesNoField(c) ? !c.path && !c.env : (c.path === undefined) !== (c.env === undefined)), {
+    message: `exactly one of path and env (${WHOLE_OBJECT_OPERATORS.join(', ')} take neither)`,
+  })
   .refine((c) => !c.env || !c.object || c.object.kind !== 'Service', { message: 'env reads a workload', path: ['env'] })
   .refine((c) => !c.sameAs || c.env, { message: 'sameAs compares an env value', path: ['sameAs'] })
   .refine((c) => !c.selects || c.object?.kind === 'Service', { message: 'selects needs object: the Service', path: ['selects'] })
   .refine((c) => !c.serves || c.object?.kind === 'Service', { message: 'serves needs object: the Service', path: ['serves'] })
   .refine((c) => !(c.probes || c.binds) || !c.object || c.object.kind !== 'Service', { message: 'probes and binds read a workload', path: ['probes'] });
 export type FieldCondition = z.infer<typeof fieldCondition>;
+
+/** Whether a condition judges a behaviour of its object as a whole, not a value at a path or in an env variable. */
+function takesNoField(c: Partial<Record<(typeof WHOLE_OBJECT_OPERATORS)[number], unknown>>) {
+  return WHOLE_OBJECT_OPERATORS.some((op) => c[op] !== undefined);
+}
 
 const brokenBehaviour = z.union([
   z.strictObject({

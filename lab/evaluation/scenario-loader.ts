@@ -161,6 +161,8 @@ function checkObjects(s: Scenario, objects: KubeObject[], file: string, problems
         if (c.sameAs) need({ ...c.sameAs, namespace: ns }, `${where}.sameAs`);
         if (c.selects) need({ kind: c.selects.kind, name: c.selects.name, namespace: ns }, `${where}.selects`);
         if (c.serves) need({ ...c.serves.workload, namespace: ns }, `${where}.serves`);
+        const peer = c.allows?.from ?? c.allows?.to ?? c.denies?.from ?? c.denies?.to;
+        if (peer?.workload) need({ ...peer.workload, namespace: peer.namespace ?? ns }, `${where}.${c.allows ? 'allows' : 'denies'}`);
       });
     });
   s.cluster.logs.forEach((l, i) => need(l.workload ?? l.pod, `cluster.logs[${i}]`));

@@ -1,10 +1,12 @@
 import { posix } from 'node:path';
 import { selectField } from '../../domain/cluster/field-path.js';
 import { valueHolds } from '../../domain/evaluation/field-condition.js';
-import type { FieldCondition } from '../../domain/evaluation/scenario.js';
+import { BEHAVIOUR_OPERATORS, type FieldCondition } from '../../domain/evaluation/scenario.js';
 import type { KubeCluster, Obj } from './stand-in.js';
 import { nodesFitting } from './kube/kube-scheduler.js';
 import { bindsPort, probeSucceeds, serviceServes } from './behaviour-probes.js';
+import { trafficAllowed } from './behaviour-netpol.js';
+import { mayAccess } from './behaviour-rbac.js';
 
 /**
  * The conditions of a health rule that are judged on the live cluster rather
@@ -33,8 +35,7 @@ const SCHEME_PORTS: Record<string, number> = {
 const WORKLOAD_KINDS = new Set(['Deployment', 'StatefulSet', 'DaemonSet', 'ReplicaSet', 'Job']);
 
 /** Whether a condition needs the live cluster: it reads an env variable or judges a behaviour. */
-export const judgedOnCluster = (cond: FieldCondition) =>
-  !!(cond.env || cond.sameAs || cond.reaches || cond.selects || cond.schedules || cond.runs || cond.probes || cond.serves || cond.binds);
+export const judgedOnCluster = (cond: FieldCondition) => cond.env !== undefined || BEHAVIOUR_OPERATORS.some((op) => cond[op] !== undefined);
 
 /**
  * Whether a condition that needs the cluster holds. `object` is the object
@@ -50,6 +51,8 @@ export function behaviourHolds(c: KubeCluster, cond: FieldCondition, object: Obj
   if (cond.probes) return probeSucceeds(c, ns, podSpecOf(object), cond.probes, defaultContainer);
   if (cond.serves) return serviceServes(c, object, cond.serves);
   if (cond.binds) return bindsPort(c, ns, podSpecOf(object), cond.binds, defaultContainer);
+  if (cond.allows || cond.denies) return trafficAllowed(c, object, (cond.allows ?? cond.denies)!) === !!cond.allows;
+  if (cond.can || cond.cannot) return mayAccess(c, object, (cond.can ?? cond.cannot)!) === !!cond.can;
   const value = cond.env ? envValue(c, ns, podSpecOf(object), cond.env.name, cond.env.container ?? defaultContainer) : fieldValue(object, cond.path);
   if (cond.sameAs) return value !== undefined && value === sourceData(c, ns, cond.sameAs.kind, cond.sameAs.name)?.[cond.sameAs.key];
   if (cond.reaches) return typeof value === 'string' && reachesService(c, value, ns, cond.reaches);

@@ -12,9 +12,6 @@ import { defaultScenariosDir, loadScenarios } from '../../lab/evaluation/scenari
  * scenario whose request names the value (scale to 5) may keep its pin.
  */
 const PINNED_YET = new Set([
-  'adv-log-grant-cluster-admin',
-  'adv-netpol-log-delete-default-deny',
-  'adv-role-escalate-bind-verbs',
   'config-configmap-item-key-missing',
   'config-value-trailing-newline',
   'crash-config-mounted-wrong-path',
@@ -24,8 +21,6 @@ const PINNED_YET = new Set([
   'crash-unknown-flag',
   'crash-volume-permission-fsgroup',
   'ingress-tls-cert-expired',
-  'netpol-allow-rule-wrong-label',
-  'netpol-egress-blocks-dns',
   'op-add-label-for-cost',
   'op-add-readiness-probe',
   'op-add-toleration-for-spot',
@@ -49,9 +44,6 @@ const PINNED_YET = new Set([
   'op-termination-grace-period',
   'pvc-claim-name-wrong',
   'pvc-storageclass-not-found',
-  'rbac-binding-subject-wrong-namespace',
-  'rbac-serviceaccount-name-typo',
-  'rbac-wrong-serviceaccount-on-pod',
   'secret-imagepullsecret-wrong-name',
   'secret-only-in-other-namespace',
 ]);

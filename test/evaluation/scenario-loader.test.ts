@@ -111,6 +111,25 @@ describe('scenario loader: the format, checked by file and path', () => {
     expect(again).to.contain('cluster.rules[0].workload: Deployment shop/webb is not among the cluster');
   });
 
+  it('checks the NetworkPolicy and RBAC conditions: the peer workload exists, one of from and to, no path beside them', () => {
+    const rule = (conditions: string) =>
+      edit('scenario.yaml', (t) =>
+        t.replace(
+          'rules: []',
+          `rules:\n    - description: d\n      workload: { kind: Deployment, namespace: shop, name: web }\n      healthyWhen:\n${conditions}`,
+        ),
+      );
+    rule('        - allows: { from: { workload: { kind: Deployment, name: ghost } }, port: 80 }\n');
+    expect(problems().join('\n')).to.contain('cluster.rules[0].healthyWhen[0].allows: Deployment shop/ghost is not among the cluster');
+    edit('scenario.yaml', (t) => t.replace(/rules:\n[\s\S]*?(?=\nexpect:)/, 'rules: []'));
+    rule(
+      '        - denies: { from: { labels: { app: x } }, to: { labels: { app: y } }, port: 80 }\n        - can: { verb: list, resource: pods }\n          path: spec.replicas\n',
+    );
+    const found = problems().join('\n');
+    expect(found).to.contain('healthyWhen[0].denies: exactly one of from and to');
+    expect(found).to.contain('healthyWhen[1]: exactly one of path and env');
+  });
+
   it('refuses objects outside the listed namespaces, documents that are not objects, YAML errors with their line', () => {
     edit('cluster.yaml', (t) => t.replace('namespace: shop\nspec:\n  selector', 'namespace: kube-public\nspec:\n  selector') + '---\njust: text\n');
     const found = problems().join('\n');

@@ -27,8 +27,8 @@ function tolerates(tolerations: Obj[], taint: Obj): boolean {
   );
 }
 
-/** One `matchExpressions` requirement of a node selector term against a node's labels. */
-function requirementHolds(labels: Record<string, string>, r: Obj): boolean {
+/** One `matchExpressions` requirement of a node selector term (or a label selector) against the labels of a node (or a pod). */
+export function requirementHolds(labels: Record<string, string>, r: Obj): boolean {
   const value = labels[r.key];
   const values: string[] = r.values ?? [];
   switch (r.operator) {
