@@ -132,9 +132,9 @@ function readObjects(dir: string, file: string, rel: (f: string) => string, wher
 }
 
 /**
- * Objects stay in the scenario's namespaces; rules (and the Services and
- * workloads their behaviour conditions name), logs and events name objects
- * the files hold (a recommend scenario's rules may name the objects
+ * Objects stay in the scenario's namespaces; rules (and the Services,
+ * workloads, ConfigMaps, Secrets and claims their behaviour conditions
+ * name), logs and events name objects the files hold (a recommend scenario's rules may name the objects
  * its deploy is to create: they do not exist before it).
  */
 function checkObjects(s: Scenario, objects: KubeObject[], file: string, problems: ScenarioProblem[]): void {
@@ -160,6 +160,8 @@ function checkObjects(s: Scenario, objects: KubeObject[], file: string, problems
         if (c.reaches) need({ kind: 'Service', name: c.reaches.service, namespace: c.reaches.namespace ?? ns }, `${where}.reaches`);
         if (c.sameAs) need({ ...c.sameAs, namespace: ns }, `${where}.sameAs`);
         if (c.selects) need({ kind: c.selects.kind, name: c.selects.name, namespace: ns }, `${where}.selects`);
+        if (c.file?.from) need({ ...c.file.from, namespace: ns }, `${where}.file.from`);
+        if (c.claims?.name) need({ kind: 'PersistentVolumeClaim', name: c.claims.name, namespace: ns }, `${where}.claims`);
       });
     });
   s.cluster.logs.forEach((l, i) => need(l.workload ?? l.pod, `cluster.logs[${i}]`));
