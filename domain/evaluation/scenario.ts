@@ -58,8 +58,10 @@ const scalar = z.union([z.string().max(2000), z.number(), z.boolean(), z.null()]
 /** A Kubernetes quantity (`256Mi`, `0.5`, `500m`) or a number. */
 const quantity = z.union([z.number(), z.string().regex(/^\d+(\.\d+)?(m|k|Ki|Mi|Gi|Ti|K|M|G|T)?$/, 'a quantity such as 256Mi or 500m')]);
 
+/** Operators on the container's files, security context and command line (lab/sandbox/behaviour-files.ts). */
+export const FILES_OPERATORS = ['file', 'writable', 'effective', 'claims', 'accepts'] as const;
 /** Behaviour operators that judge their object as a whole: they take neither a `path` nor an `env`. */
-const WHOLE_OBJECT_OPERATORS = ['selects', 'schedules', 'runs', 'probes', 'serves', 'binds', 'allows', 'denies', 'can', 'cannot'] as const;
+const WHOLE_OBJECT_OPERATORS = ['selects', 'schedules', 'runs', 'probes', 'serves', 'binds', 'allows', 'denies', 'can', 'cannot', ...FILES_OPERATORS] as const;
 export const CONDITION_OPERATORS = ['equals', 'notEquals', 'oneOf', 'matches', 'exists', 'includes', 'atLeast', 'atMost'] as const;
 /** Operators judged on the live cluster, not on one field: what the workload does (docs/evaluation.md, "Behaviour conditions"). */
 export const BEHAVIOUR_OPERATORS = ['sameAs', 'reaches', ...WHOLE_OBJECT_OPERATORS] as const;
@@ -108,6 +110,20 @@ const access = z.strictObject({
   clusterWide: z.boolean().default(false).describe('in every namespace, or a cluster-scoped resource: only ClusterRoleBindings grant it'),
   serviceAccount: objectName.optional().describe("default: the one the workload's pods run as, which must exist"),
 });
+const inContainer = name.optional().describe("default: the rule's container, else the first");
+const absolutePath = z
+  .string()
+  .regex(/^\/[^\0]*$/, 'an absolute path')
+  .max(4096);
+const variable = z.string().min(1).max(253);
+const flag = z.string().regex(/^--?[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$/, 'a flag as the program spells it, such as --listen-address');
+/** A path of the container, or the variable the program reads it from (its value wins when the container sees one). */
+const pathOrVariable = {
+  path: absolutePath.optional(),
+  env: variable.optional().describe('the variable naming the path; when the container sees it, its value (relative to workingDir) wins over path'),
+  container: inContainer,
+};
+const hasPath = (p: { path?: string; env?: string }) => p.path !== undefined || p.env !== undefined;
 
 /** A field condition on one object, or a behaviour of the workload: exactly one operator. */
 export const fieldCondition = z
@@ -211,6 +227,47 @@ export const fieldCondition = z
     denies: traffic.optional().describe("the cluster's NetworkPolicies stop this connection at one end or the other"),
     can: access.optional().describe("RBAC lets the workload's ServiceAccount make this request"),
     cannot: access.optional().describe("RBAC refuses this request to the workload's ServiceAccount (or has no pods to make it)"),
+    file: z
+      .strictObject({
+        ...pathOrVariable,
+        from: z
+          .strictObject({ kind: z.enum(['ConfigMap', 'Secret']), name: objectName, key: z.string().min(1).max(253) })
+          .optional()
+          .describe("the file holds this key's content (in the workload's namespace), from whichever key or object it is mounted"),
+      })
+      .refine(hasPath, 'path or env')
+      .optional()
+      .describe("the file exists in the container, from a ConfigMap, Secret or projected volume (items, subPath), and the pod's volumes all mount"),
+    writable: z
+      .strictObject(pathOrVariable)
+      .refine(hasPath, 'path or env')
+      .optional()
+      .describe(
+        "the container's process can write there: an emptyDir, a claim or other volume it owns (root, or the pod's fsGroup), or the root filesystem when it is not read-only",
+      ),
+    effective: z
+      .strictObject({ runAsNonRoot: z.boolean().optional(), readOnlyRootFilesystem: z.boolean().optional(), container: inContainer })
+      .refine((e) => e.runAsNonRoot !== undefined || e.readOnlyRootFilesystem !== undefined, 'runAsNonRoot or readOnlyRootFilesystem')
+      .optional()
+      .describe("the container's security context merged with the pod's (the container's setting wins) has these settings"),
+    claims: z
+      .strictObject({
+        path: absolutePath,
+        name: objectName.optional().describe('the claim (or a clone of it, by dataSource) that holds the data'),
+        container: inContainer,
+      })
+      .optional()
+      .describe("the path is a claim's volume (its root), and every claim the pods mount exists and binds: its StorageClass exists"),
+    accepts: z
+      .strictObject({
+        flags: z.array(flag).min(1).max(100).describe('the flags that take a value (--flag=v or --flag v)'),
+        switches: z.array(flag).max(100).default([]).describe('the flags that take none'),
+        required: z.array(flag).max(100).default([]),
+        container: inContainer,
+      })
+      .refine((a) => a.required.every((f) => a.flags.includes(f) || a.switches.includes(f)), 'a required flag is one of flags or switches')
+      .optional()
+      .describe("every flag on the container's command line is one the program knows, and the required ones are there"),
   })
   .refine((c) => OPERATORS.filter((op) => c[op] !== undefined).length === 1, { message: `exactly one of ${OPERATORS.join(', ')}` })
   .refine((c) => (takesNoField(c) ? !c.path && !c.env : (c.path === undefined) !== (c.env === undefined)), {

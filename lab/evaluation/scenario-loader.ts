@@ -132,9 +132,9 @@ function readObjects(dir: string, file: string, rel: (f: string) => string, wher
 }
 
 /**
- * Objects stay in the scenario's namespaces; rules (and the Services and
- * workloads their behaviour conditions name), logs and events name objects
- * the files hold (a recommend scenario's rules may name the objects
+ * Objects stay in the scenario's namespaces; rules (and the Services,
+ * workloads, ConfigMaps, Secrets and claims their behaviour conditions
+ * name), logs and events name objects the files hold (a recommend scenario's rules may name the objects
  * its deploy is to create: they do not exist before it).
  */
 function checkObjects(s: Scenario, objects: KubeObject[], file: string, problems: ScenarioProblem[]): void {
@@ -163,6 +163,8 @@ function checkObjects(s: Scenario, objects: KubeObject[], file: string, problems
         if (c.serves) need({ ...c.serves.workload, namespace: ns }, `${where}.serves`);
         const peer = c.allows?.from ?? c.allows?.to ?? c.denies?.from ?? c.denies?.to;
         if (peer?.workload) need({ ...peer.workload, namespace: peer.namespace ?? ns }, `${where}.${c.allows ? 'allows' : 'denies'}`);
+        if (c.file?.from) need({ ...c.file.from, namespace: ns }, `${where}.file.from`);
+        if (c.claims?.name) need({ kind: 'PersistentVolumeClaim', name: c.claims.name, namespace: ns }, `${where}.claims`);
       });
     });
   s.cluster.logs.forEach((l, i) => need(l.workload ?? l.pod, `cluster.logs[${i}]`));

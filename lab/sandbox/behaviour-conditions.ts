@@ -7,6 +7,7 @@ import { nodesFitting } from './kube/kube-scheduler.js';
 import { bindsPort, probeSucceeds, serviceServes } from './behaviour-probes.js';
 import { trafficAllowed } from './behaviour-netpol.js';
 import { mayAccess } from './behaviour-rbac.js';
+import { filesHold, isFilesCondition } from './behaviour-files.js';
 
 /**
  * The conditions of a health rule that are judged on the live cluster rather
@@ -53,6 +54,7 @@ export function behaviourHolds(c: KubeCluster, cond: FieldCondition, object: Obj
   if (cond.binds) return bindsPort(c, ns, podSpecOf(object), cond.binds, defaultContainer);
   if (cond.allows || cond.denies) return trafficAllowed(c, object, (cond.allows ?? cond.denies)!) === !!cond.allows;
   if (cond.can || cond.cannot) return mayAccess(c, object, (cond.can ?? cond.cannot)!) === !!cond.can;
+  if (isFilesCondition(cond)) return filesHold(c, ns, podSpecOf(object), cond, defaultContainer);
   const value = cond.env ? envValue(c, ns, podSpecOf(object), cond.env.name, cond.env.container ?? defaultContainer) : fieldValue(object, cond.path);
   if (cond.sameAs) return value !== undefined && value === sourceData(c, ns, cond.sameAs.kind, cond.sameAs.name)?.[cond.sameAs.key];
   if (cond.reaches) return typeof value === 'string' && reachesService(c, value, ns, cond.reaches);
@@ -71,7 +73,7 @@ function podSpecOf(o: Obj): Obj {
 }
 
 /** The data of a ConfigMap, or of a Secret decoded: what a container reads from it; undefined when it does not exist. */
-function sourceData(c: KubeCluster, ns: string, kind: 'ConfigMap' | 'Secret', name: string | undefined): Record<string, string> | undefined {
+export function sourceData(c: KubeCluster, ns: string, kind: 'ConfigMap' | 'Secret', name: string | undefined): Record<string, string> | undefined {
   const o = name === undefined ? undefined : c.objects.get(c.pathOf('v1', kind, name, ns));
   if (!o) return undefined;
   if (kind === 'ConfigMap') return (o.data ?? {}) as Record<string, string>;

@@ -12,14 +12,6 @@ import { defaultScenariosDir, loadScenarios } from '../../lab/evaluation/scenari
  * scenario whose request names the value (scale to 5) may keep its pin.
  */
 const PINNED_YET = new Set([
-  'config-configmap-item-key-missing',
-  'config-value-trailing-newline',
-  'crash-config-mounted-wrong-path',
-  'crash-readonly-rootfs-tmp',
-  'crash-runasnonroot-root-image',
-  'crash-tls-secret-key-names',
-  'crash-unknown-flag',
-  'crash-volume-permission-fsgroup',
   'ingress-tls-cert-expired',
   'op-add-label-for-cost',
   'op-add-readiness-probe',
@@ -42,8 +34,6 @@ const PINNED_YET = new Set([
   'op-spread-across-nodes',
   'op-suspend-cronjob',
   'op-termination-grace-period',
-  'pvc-claim-name-wrong',
-  'pvc-storageclass-not-found',
   'secret-imagepullsecret-wrong-name',
   'secret-only-in-other-namespace',
 ]);

@@ -352,7 +352,7 @@ export class KubeCluster {
     reconcileDaemonSets(this, rolloutStep);
     reconcileJobs(this);
     for (const pod of this.all('Pod')) if (!pod.status) schedulePod(this, pod);
-    for (const pvc of this.all('PersistentVolumeClaim')) if (!pvc.status?.phase) bindClaim(this, pvc);
+    for (const pvc of this.all('PersistentVolumeClaim')) if (!pvc.status?.phase || pvc.status.phase === 'Pending') bindClaim(this, pvc);
     updateDeploymentStatuses(this);
     reconcilePdbs(this);
     reconcileQuotas(this);

@@ -17,6 +17,7 @@
 import { safeHash, type KubeCluster, type Obj } from './kube-cluster.js';
 import { podReady } from './kube-pods.js';
 import { createPod } from './kube-replicasets.js';
+import { claimClass, provisioningFailure } from './kube-claims.js';
 
 const REVISION_LABEL = 'controller-revision-hash';
 
@@ -82,10 +83,15 @@ function ensureClaim(c: KubeCluster, sts: Obj, claim: Obj, i: number): void {
   bindClaim(c, pvc);
 }
 
-/** What the default StorageClass's provisioner does to a new claim: a volume, Bound. */
+/** What the provisioner of a claim's StorageClass does to it: a volume, Bound; a class that does not exist leaves it Pending (kube-claims.ts). */
 export function bindClaim(c: KubeCluster, pvc: Obj): void {
+  const storageClassName = claimClass(c, pvc);
+  if (storageClassName === undefined) {
+    if (pvc.status?.phase !== 'Pending') c.update(pvc, (p) => (p.status = { phase: 'Pending' }));
+    return c.event(pvc, 'Warning', 'ProvisioningFailed', provisioningFailure(pvc), 'persistentvolume-controller');
+  }
   c.update(pvc, (p) => {
-    p.spec = { storageClassName: 'standard', volumeMode: 'Filesystem', ...p.spec, volumeName: p.spec?.volumeName ?? `pvc-${p.metadata.uid}` };
+    p.spec = { storageClassName, volumeMode: 'Filesystem', ...p.spec, volumeName: p.spec?.volumeName ?? `pvc-${p.metadata.uid}` };
     p.status = { phase: 'Bound', accessModes: p.spec.accessModes ?? ['ReadWriteOnce'], capacity: { storage: p.spec.resources?.requests?.storage ?? '1Gi' } };
   });
 }
