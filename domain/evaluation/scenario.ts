@@ -60,10 +60,20 @@ const quantity = z.union([z.number(), z.string().regex(/^\d+(\.\d+)?(m|k|Ki|Mi|G
 
 export const CONDITION_OPERATORS = ['equals', 'notEquals', 'oneOf', 'matches', 'exists', 'includes', 'atLeast', 'atMost'] as const;
 /** Operators judged on the live cluster, not on one field: what the workload does (docs/evaluation.md, "Behaviour conditions"). */
-export const BEHAVIOUR_OPERATORS = ['sameAs', 'reaches', 'selects', 'schedules', 'runs'] as const;
+export const BEHAVIOUR_OPERATORS = ['sameAs', 'reaches', 'selects', 'schedules', 'runs', 'pulls', 'certificate'] as const;
 const OPERATORS = [...CONDITION_OPERATORS, ...BEHAVIOUR_OPERATORS] as const;
 
 const labels = z.record(z.string().min(1).max(317), z.string().max(63));
+/** A DNS host name (`shop.example.com`), lowercase. */
+const hostName = z
+  .string()
+  .max(253)
+  .regex(/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?(\.[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?)*$/, 'a lowercase host name such as shop.example.com');
+/** A registry host, with its port if any (`registry.example`, `registry.example:5000`). */
+const registryHost = z
+  .string()
+  .max(260)
+  .regex(/^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?(:\d{1,5})?$/, 'a registry host such as registry.example or registry.example:5000');
 
 /** A field condition on one object, or a behaviour of the workload: exactly one operator. */
 export const fieldCondition = z
@@ -123,14 +133,34 @@ export const fieldCondition = z
       .describe(
         "the container's command line (command, then args) names this file, resolved as the kubelet and the shell would: against workingDir, an executable without a slash on the PATH",
       ),
+    pulls: z
+      .literal(true)
+      .optional()
+      .describe(
+        "every image of the workload's pods can be pulled: the registry has it and, on a private registry, a pull secret of the pod's (else its service account's) names the host",
+      ),
+    certificate: z
+      .strictObject({
+        host: hostName,
+        validFor: z
+          .string()
+          .regex(/^(?=\d)(\d{1,6}h)?(\d{1,6}m)?(\d{1,6}s)?$/, 'a duration such as 720h or 90m')
+          .optional()
+          .describe('and stays valid this long from now'),
+      })
+      .optional()
+      .describe(
+        "the Ingress (object) serves host a certificate valid now: its first TLS entry covering host names a kubernetes.io/tls Secret of its namespace whose tls.crt is an X.509 certificate for host and whose tls.key is its key",
+      ),
   })
   .refine((c) => OPERATORS.filter((op) => c[op] !== undefined).length === 1, { message: `exactly one of ${OPERATORS.join(', ')}` })
-  .refine((c) => (c.selects || c.schedules || c.runs ? !c.path && !c.env : (c.path === undefined) !== (c.env === undefined)), {
-    message: 'exactly one of path and env (selects, schedules and runs take neither)',
+  .refine((c) => (c.selects || c.schedules || c.runs || c.pulls || c.certificate ? !c.path && !c.env : (c.path === undefined) !== (c.env === undefined)), {
+    message: 'exactly one of path and env (selects, schedules, runs, pulls and certificate take neither)',
   })
   .refine((c) => !c.env || !c.object || c.object.kind !== 'Service', { message: 'env reads a workload', path: ['env'] })
   .refine((c) => !c.sameAs || c.env, { message: 'sameAs compares an env value', path: ['sameAs'] })
-  .refine((c) => !c.selects || c.object?.kind === 'Service', { message: 'selects needs object: the Service', path: ['selects'] });
+  .refine((c) => !c.selects || c.object?.kind === 'Service', { message: 'selects needs object: the Service', path: ['selects'] })
+  .refine((c) => !c.certificate || c.object?.kind === 'Ingress', { message: 'certificate needs object: the Ingress', path: ['certificate'] });
 export type FieldCondition = z.infer<typeof fieldCondition>;
 
 const brokenBehaviour = z.union([
@@ -194,6 +224,11 @@ export const scenarioCluster = z.strictObject({
   logs: z.array(logEntry).max(50).default([]),
   events: z.array(eventEntry).max(100).default([]),
   rules: z.array(healthRule).max(10).default([]),
+  privateRegistries: z
+    .array(registryHost)
+    .max(10)
+    .default([])
+    .describe("registry hosts whose images a pod pulls only with a pull secret naming the host (its own, else its service account's); else ErrImagePull, 401"),
   placement: z
     .record(relativeFile, z.array(z.number().int().min(1).max(16)).min(1).max(16))
     .optional()

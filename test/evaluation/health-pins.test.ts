@@ -27,7 +27,6 @@ const PINNED_YET = new Set([
   'crash-volume-permission-fsgroup',
   'deploy-docs-site-two-replicas',
   'deploy-redis-session-cache',
-  'ingress-tls-cert-expired',
   'netpol-allow-rule-wrong-label',
   'netpol-egress-blocks-dns',
   'op-add-label-for-cost',
@@ -60,8 +59,6 @@ const PINNED_YET = new Set([
   'rbac-binding-subject-wrong-namespace',
   'rbac-serviceaccount-name-typo',
   'rbac-wrong-serviceaccount-on-pod',
-  'secret-imagepullsecret-wrong-name',
-  'secret-only-in-other-namespace',
   'svc-protocol-udp-for-tcp',
 ]);
 
