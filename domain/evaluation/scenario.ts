@@ -150,7 +150,7 @@ export const fieldCondition = z
       })
       .optional()
       .describe(
-        "the Ingress (object) serves host a certificate valid now: its first TLS entry covering host names a kubernetes.io/tls Secret of its namespace whose tls.crt is an X.509 certificate for host and whose tls.key is its key",
+        'the Ingress (object) serves host a certificate valid now: its first TLS entry covering host names a kubernetes.io/tls Secret of its namespace whose tls.crt is an X.509 certificate for host and whose tls.key is its key',
       ),
   })
   .refine((c) => OPERATORS.filter((op) => c[op] !== undefined).length === 1, { message: `exactly one of ${OPERATORS.join(', ')}` })

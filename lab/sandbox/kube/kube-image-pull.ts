@@ -105,7 +105,8 @@ export function imageNeed(c: KubeCluster, image: string): number | undefined {
 /** Why the registry refuses the image to a pod of this spec, in containerd's words; undefined when the pull succeeds. */
 export function pullError(c: KubeCluster, namespace: string, podSpec: Obj, image: string): string | undefined {
   const ref = fullReference(image);
-  if (imageNeed(c, image) === undefined) return `rpc error: code = NotFound desc = failed to pull and unpack image "${ref}": failed to resolve reference "${ref}": ${ref}: not found`;
+  if (imageNeed(c, image) === undefined)
+    return `rpc error: code = NotFound desc = failed to pull and unpack image "${ref}": failed to resolve reference "${ref}": ${ref}: not found`;
   const { host } = imageLocation(image);
   if (!c.privateRegistries.has(host) || hasCredentials(c, namespace, podSpec, image)) return undefined;
   return (
