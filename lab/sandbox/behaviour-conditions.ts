@@ -12,7 +12,8 @@ import { servesCertificate } from './behaviour-certificates.js';
  * than on one field (docs/evaluation.md, "Behaviour conditions"): what the
  * container sees in an environment variable, whether that value reaches a
  * Service, whether a Service selects a workload's pods, whether the pods fit a
- * Node. Each accepts every fix with the same effect: a short or a fully
+ * Node or can pull their images, whether an Ingress serves a valid certificate
+ * (behaviour-certificates.ts). Each accepts every fix with the same effect: a short or a fully
  * qualified Service name, the value from a ConfigMap instead of a literal,
  * relabelled pods instead of a new selector.
  */
