@@ -60,7 +60,7 @@ const quantity = z.union([z.number(), z.string().regex(/^\d+(\.\d+)?(m|k|Ki|Mi|G
 
 export const CONDITION_OPERATORS = ['equals', 'notEquals', 'oneOf', 'matches', 'exists', 'includes', 'atLeast', 'atMost'] as const;
 /** Operators judged on the live cluster, not on one field: what the workload does (docs/evaluation.md, "Behaviour conditions"). */
-export const BEHAVIOUR_OPERATORS = ['sameAs', 'reaches', 'selects', 'schedules', 'runs', 'pulls', 'certificate'] as const;
+export const BEHAVIOUR_OPERATORS = ['sameAs', 'reaches', 'selects', 'schedules', 'runs', 'pulls', 'certificate', 'scraped'] as const;
 const OPERATORS = [...CONDITION_OPERATORS, ...BEHAVIOUR_OPERATORS] as const;
 
 const labels = z.record(z.string().min(1).max(317), z.string().max(63));
@@ -152,11 +152,28 @@ export const fieldCondition = z
       .describe(
         'the Ingress (object) serves host a certificate valid now: its first TLS entry covering host names a kubernetes.io/tls Secret of its namespace whose tls.crt is an X.509 certificate for host and whose tls.key is its key',
       ),
+    scraped: z
+      .strictObject({
+        port: z.number().int().min(1).max(65535),
+        path: z
+          .string()
+          .regex(/^\/[\x21-\x7e]*$/, 'an absolute URL path')
+          .max(200)
+          .optional()
+          .describe('default /metrics'),
+      })
+      .optional()
+      .describe(
+        "Prometheus's usual kubernetes-pods job scrapes the workload's pods at this port and path: prometheus.io/scrape true, prometheus.io/port (else a declared container port), prometheus.io/path (default /metrics)",
+      ),
   })
   .refine((c) => OPERATORS.filter((op) => c[op] !== undefined).length === 1, { message: `exactly one of ${OPERATORS.join(', ')}` })
-  .refine((c) => (c.selects || c.schedules || c.runs || c.pulls || c.certificate ? !c.path && !c.env : (c.path === undefined) !== (c.env === undefined)), {
-    message: 'exactly one of path and env (selects, schedules, runs, pulls and certificate take neither)',
-  })
+  .refine(
+    (c) => (c.selects || c.schedules || c.runs || c.pulls || c.certificate || c.scraped ? !c.path && !c.env : (c.path === undefined) !== (c.env === undefined)),
+    {
+      message: 'exactly one of path and env (selects, schedules, runs, pulls, certificate and scraped take neither)',
+    },
+  )
   .refine((c) => !c.env || !c.object || c.object.kind !== 'Service', { message: 'env reads a workload', path: ['env'] })
   .refine((c) => !c.sameAs || c.env, { message: 'sameAs compares an env value', path: ['sameAs'] })
   .refine((c) => !c.selects || c.object?.kind === 'Service', { message: 'selects needs object: the Service', path: ['selects'] })

@@ -6,6 +6,7 @@ import type { KubeCluster, Obj } from './stand-in.js';
 import { nodesFitting } from './kube/kube-scheduler.js';
 import { podPulls } from './kube/kube-image-pull.js';
 import { servesCertificate } from './behaviour-certificates.js';
+import { scrapedAt } from './behaviour-scrape.js';
 
 /**
  * The conditions of a health rule that are judged on the live cluster rather
@@ -36,7 +37,7 @@ const WORKLOAD_KINDS = new Set(['Deployment', 'StatefulSet', 'DaemonSet', 'Repli
 
 /** Whether a condition needs the live cluster: it reads an env variable or judges a behaviour. */
 export const judgedOnCluster = (cond: FieldCondition) =>
-  !!(cond.env || cond.sameAs || cond.reaches || cond.selects || cond.schedules || cond.runs || cond.pulls || cond.certificate);
+  !!(cond.env || cond.sameAs || cond.reaches || cond.selects || cond.schedules || cond.runs || cond.pulls || cond.certificate || cond.scraped);
 
 /**
  * Whether a condition that needs the cluster holds. `object` is the object
@@ -51,6 +52,7 @@ export function behaviourHolds(c: KubeCluster, cond: FieldCondition, object: Obj
   if (cond.runs) return runsFile(podSpecOf(object), cond.runs.container ?? defaultContainer, cond.runs.file);
   if (cond.pulls) return podPulls(c, ns, podSpecOf(object));
   if (cond.certificate) return servesCertificate(c, object, cond.certificate, c.nowMs());
+  if (cond.scraped) return scrapedAt(object.spec?.template ?? {}, cond.scraped);
   const value = cond.env ? envValue(c, ns, podSpecOf(object), cond.env.name, cond.env.container ?? defaultContainer) : fieldValue(object, cond.path);
   if (cond.sameAs) return value !== undefined && value === sourceData(c, ns, cond.sameAs.kind, cond.sameAs.name)?.[cond.sameAs.key];
   if (cond.reaches) return typeof value === 'string' && reachesService(c, value, ns, cond.reaches);

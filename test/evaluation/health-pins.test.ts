@@ -38,7 +38,6 @@ const PINNED_YET = new Set([
   'op-faster-rollout-maxsurge',
   'op-hpa-raise-max-replicas',
   'op-image-bump',
-  'op-prometheus-scrape-annotations',
   'op-rollback-previous-version',
   'op-scale-statefulset-down-keeps-pvcs',
   'op-scale-statefulset-redis',
