@@ -60,7 +60,7 @@ const quantity = z.union([z.number(), z.string().regex(/^\d+(\.\d+)?(m|k|Ki|Mi|G
 
 export const CONDITION_OPERATORS = ['equals', 'notEquals', 'oneOf', 'matches', 'exists', 'includes', 'atLeast', 'atMost'] as const;
 /** Operators judged on the live cluster, not on one field: what the workload does (docs/evaluation.md, "Behaviour conditions"). */
-export const BEHAVIOUR_OPERATORS = ['sameAs', 'reaches', 'selects', 'schedules', 'runs', 'pulls', 'certificate', 'scraped'] as const;
+export const BEHAVIOUR_OPERATORS = ['sameAs', 'reaches', 'selects', 'schedules', 'runs', 'pulls', 'certificate', 'scraped', 'sameSchedule'] as const;
 const OPERATORS = [...CONDITION_OPERATORS, ...BEHAVIOUR_OPERATORS] as const;
 
 const labels = z.record(z.string().min(1).max(317), z.string().max(63));
@@ -152,6 +152,12 @@ export const fieldCondition = z
       .describe(
         'the Ingress (object) serves host a certificate valid now: its first TLS entry covering host names a kubernetes.io/tls Secret of its namespace whose tls.crt is an X.509 certificate for host and whose tls.key is its key',
       ),
+    sameSchedule: z
+      .string()
+      .min(9)
+      .max(100)
+      .optional()
+      .describe("the value (a CronJob's spec.schedule) fires at the same times as this cron schedule, in any spelling: FRI or 5, 00 or 0, @weekly"),
     scraped: z
       .strictObject({
         port: z.number().int().min(1).max(65535),

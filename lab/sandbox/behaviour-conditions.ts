@@ -7,6 +7,7 @@ import { nodesFitting } from './kube/kube-scheduler.js';
 import { podPulls } from './kube/kube-image-pull.js';
 import { servesCertificate } from './behaviour-certificates.js';
 import { scrapedAt } from './behaviour-scrape.js';
+import { sameSchedule } from './behaviour-cron.js';
 
 /**
  * The conditions of a health rule that are judged on the live cluster rather
@@ -37,7 +38,18 @@ const WORKLOAD_KINDS = new Set(['Deployment', 'StatefulSet', 'DaemonSet', 'Repli
 
 /** Whether a condition needs the live cluster: it reads an env variable or judges a behaviour. */
 export const judgedOnCluster = (cond: FieldCondition) =>
-  !!(cond.env || cond.sameAs || cond.reaches || cond.selects || cond.schedules || cond.runs || cond.pulls || cond.certificate || cond.scraped);
+  !!(
+    cond.env ||
+    cond.sameAs ||
+    cond.reaches ||
+    cond.selects ||
+    cond.schedules ||
+    cond.runs ||
+    cond.pulls ||
+    cond.certificate ||
+    cond.scraped ||
+    cond.sameSchedule
+  );
 
 /**
  * Whether a condition that needs the cluster holds. `object` is the object
@@ -56,6 +68,7 @@ export function behaviourHolds(c: KubeCluster, cond: FieldCondition, object: Obj
   const value = cond.env ? envValue(c, ns, podSpecOf(object), cond.env.name, cond.env.container ?? defaultContainer) : fieldValue(object, cond.path);
   if (cond.sameAs) return value !== undefined && value === sourceData(c, ns, cond.sameAs.kind, cond.sameAs.name)?.[cond.sameAs.key];
   if (cond.reaches) return typeof value === 'string' && reachesService(c, value, ns, cond.reaches);
+  if (cond.sameSchedule) return typeof value === 'string' && sameSchedule(value, cond.sameSchedule);
   return valueHolds(cond, value);
 }
 

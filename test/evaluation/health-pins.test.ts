@@ -33,7 +33,6 @@ const PINNED_YET = new Set([
   'op-add-readiness-probe',
   'op-add-toleration-for-spot',
   'op-cronjob-image-bump',
-  'op-cronjob-schedule-change',
   'op-env-from-configmap',
   'op-faster-rollout-maxsurge',
   'op-hpa-raise-max-replicas',
