@@ -61,13 +61,38 @@ const quantity = z.union([z.number(), z.string().regex(/^\d+(\.\d+)?(m|k|Ki|Mi|G
 /** Operators on the container's files, security context and command line (lab/sandbox/behaviour-files.ts). */
 export const FILES_OPERATORS = ['file', 'writable', 'effective', 'claims', 'accepts'] as const;
 /** Behaviour operators that judge their object as a whole: they take neither a `path` nor an `env`. */
-const WHOLE_OBJECT_OPERATORS = ['selects', 'schedules', 'runs', 'probes', 'serves', 'binds', 'allows', 'denies', 'can', 'cannot', ...FILES_OPERATORS] as const;
+const WHOLE_OBJECT_OPERATORS = [
+  'selects',
+  'schedules',
+  'runs',
+  'probes',
+  'serves',
+  'binds',
+  'allows',
+  'denies',
+  'can',
+  'cannot',
+  'pulls',
+  'certificate',
+  'scraped',
+  ...FILES_OPERATORS,
+] as const;
 export const CONDITION_OPERATORS = ['equals', 'notEquals', 'oneOf', 'matches', 'exists', 'includes', 'atLeast', 'atMost'] as const;
 /** Operators judged on the live cluster, not on one field: what the workload does (docs/evaluation.md, "Behaviour conditions"). */
-export const BEHAVIOUR_OPERATORS = ['sameAs', 'reaches', ...WHOLE_OBJECT_OPERATORS] as const;
+export const BEHAVIOUR_OPERATORS = ['sameAs', 'reaches', 'sameSchedule', ...WHOLE_OBJECT_OPERATORS] as const;
 const OPERATORS = [...CONDITION_OPERATORS, ...BEHAVIOUR_OPERATORS] as const;
 
 const labels = z.record(z.string().min(1).max(317), z.string().max(63));
+/** A DNS host name (`shop.example.com`), lowercase. */
+const hostName = z
+  .string()
+  .max(253)
+  .regex(/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?(\.[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?)*$/, 'a lowercase host name such as shop.example.com');
+/** A registry host, with its port if any (`registry.example`, `registry.example:5000`). */
+const registryHost = z
+  .string()
+  .max(260)
+  .regex(/^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?(:\d{1,5})?$/, 'a registry host such as registry.example or registry.example:5000');
 
 const portNumber = z.number().int().min(1).max(65535);
 /** The port a container's process listens on: a number, or the one it reads from an environment variable (`PORT`), however the container gets it. */
@@ -268,6 +293,45 @@ export const fieldCondition = z
       .refine((a) => a.required.every((f) => a.flags.includes(f) || a.switches.includes(f)), 'a required flag is one of flags or switches')
       .optional()
       .describe("every flag on the container's command line is one the program knows, and the required ones are there"),
+    pulls: z
+      .literal(true)
+      .optional()
+      .describe(
+        "every image of the workload's pods can be pulled: the registry has it and, on a private registry, a pull secret of the pod's (else its service account's) names the host",
+      ),
+    certificate: z
+      .strictObject({
+        host: hostName,
+        validFor: z
+          .string()
+          .regex(/^(?=\d)(\d{1,6}h)?(\d{1,6}m)?(\d{1,6}s)?$/, 'a duration such as 720h or 90m')
+          .optional()
+          .describe('and stays valid this long from now'),
+      })
+      .optional()
+      .describe(
+        'the Ingress (object) serves host a certificate valid now: its first TLS entry covering host names a kubernetes.io/tls Secret of its namespace whose tls.crt is an X.509 certificate for host and whose tls.key is its key',
+      ),
+    sameSchedule: z
+      .string()
+      .min(9)
+      .max(100)
+      .optional()
+      .describe("the value (a CronJob's spec.schedule) fires at the same times as this cron schedule, in any spelling: FRI or 5, 00 or 0, @weekly"),
+    scraped: z
+      .strictObject({
+        port: z.number().int().min(1).max(65535),
+        path: z
+          .string()
+          .regex(/^\/[\x21-\x7e]*$/, 'an absolute URL path')
+          .max(200)
+          .optional()
+          .describe('default /metrics'),
+      })
+      .optional()
+      .describe(
+        "Prometheus's usual kubernetes-pods job scrapes the workload's pods at this port and path: prometheus.io/scrape true, prometheus.io/port (else a declared container port), prometheus.io/path (default /metrics)",
+      ),
   })
   .refine((c) => OPERATORS.filter((op) => c[op] !== undefined).length === 1, { message: `exactly one of ${OPERATORS.join(', ')}` })
   .refine((c) => (takesNoField(c) ? !c.path && !c.env : (c.path === undefined) !== (c.env === undefined)), {
@@ -277,7 +341,8 @@ export const fieldCondition = z
   .refine((c) => !c.sameAs || c.env, { message: 'sameAs compares an env value', path: ['sameAs'] })
   .refine((c) => !c.selects || c.object?.kind === 'Service', { message: 'selects needs object: the Service', path: ['selects'] })
   .refine((c) => !c.serves || c.object?.kind === 'Service', { message: 'serves needs object: the Service', path: ['serves'] })
-  .refine((c) => !(c.probes || c.binds) || !c.object || c.object.kind !== 'Service', { message: 'probes and binds read a workload', path: ['probes'] });
+  .refine((c) => !(c.probes || c.binds) || !c.object || c.object.kind !== 'Service', { message: 'probes and binds read a workload', path: ['probes'] })
+  .refine((c) => !c.certificate || c.object?.kind === 'Ingress', { message: 'certificate needs object: the Ingress', path: ['certificate'] });
 export type FieldCondition = z.infer<typeof fieldCondition>;
 
 /** Whether a condition judges a behaviour of its object as a whole, not a value at a path or in an env variable. */
@@ -346,6 +411,11 @@ export const scenarioCluster = z.strictObject({
   logs: z.array(logEntry).max(50).default([]),
   events: z.array(eventEntry).max(100).default([]),
   rules: z.array(healthRule).max(10).default([]),
+  privateRegistries: z
+    .array(registryHost)
+    .max(10)
+    .default([])
+    .describe("registry hosts whose images a pod pulls only with a pull secret naming the host (its own, else its service account's); else ErrImagePull, 401"),
   placement: z
     .record(relativeFile, z.array(z.number().int().min(1).max(16)).min(1).max(16))
     .optional()

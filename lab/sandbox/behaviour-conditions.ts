@@ -8,13 +8,18 @@ import { bindsPort, probeSucceeds, serviceServes } from './behaviour-probes.js';
 import { trafficAllowed } from './behaviour-netpol.js';
 import { mayAccess } from './behaviour-rbac.js';
 import { filesHold, isFilesCondition } from './behaviour-files.js';
+import { podPulls } from './kube/kube-image-pull.js';
+import { servesCertificate } from './behaviour-certificates.js';
+import { scrapedAt } from './behaviour-scrape.js';
+import { sameSchedule } from './behaviour-cron.js';
 
 /**
  * The conditions of a health rule that are judged on the live cluster rather
  * than on one field (docs/evaluation.md, "Behaviour conditions"): what the
  * container sees in an environment variable, whether that value reaches a
  * Service, whether a Service selects a workload's pods, whether the pods fit a
- * Node. Each accepts every fix with the same effect: a short or a fully
+ * Node or can pull their images, whether an Ingress serves a valid certificate
+ * (behaviour-certificates.ts). Each accepts every fix with the same effect: a short or a fully
  * qualified Service name, the value from a ConfigMap instead of a literal,
  * relabelled pods instead of a new selector.
  */
@@ -55,9 +60,13 @@ export function behaviourHolds(c: KubeCluster, cond: FieldCondition, object: Obj
   if (cond.allows || cond.denies) return trafficAllowed(c, object, (cond.allows ?? cond.denies)!) === !!cond.allows;
   if (cond.can || cond.cannot) return mayAccess(c, object, (cond.can ?? cond.cannot)!) === !!cond.can;
   if (isFilesCondition(cond)) return filesHold(c, ns, podSpecOf(object), cond, defaultContainer);
+  if (cond.pulls) return podPulls(c, ns, podSpecOf(object));
+  if (cond.certificate) return servesCertificate(c, object, cond.certificate, c.nowMs());
+  if (cond.scraped) return scrapedAt(object.spec?.template ?? {}, cond.scraped);
   const value = cond.env ? envValue(c, ns, podSpecOf(object), cond.env.name, cond.env.container ?? defaultContainer) : fieldValue(object, cond.path);
   if (cond.sameAs) return value !== undefined && value === sourceData(c, ns, cond.sameAs.kind, cond.sameAs.name)?.[cond.sameAs.key];
   if (cond.reaches) return typeof value === 'string' && reachesService(c, value, ns, cond.reaches);
+  if (cond.sameSchedule) return typeof value === 'string' && sameSchedule(value, cond.sameSchedule);
   return valueHolds(cond, value);
 }
 

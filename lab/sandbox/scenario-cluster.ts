@@ -147,6 +147,7 @@ export class ScenarioCluster {
       if (!server.objects.has(server.pathOf('v1', 'Namespace', ns))) server.put({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
     server.knownImages.clear();
     for (const [image, mib] of Object.entries(scenario.cluster.images)) server.knownImages.set(image, mib);
+    for (const host of scenario.cluster.privateRegistries) server.privateRegistries.add(host);
     server.nameSuffix = seededSuffixes(scenario.name);
     server.containerBehaviour = scenarioBehaviour(server, loaded);
     const autoTick = server.autoTick;

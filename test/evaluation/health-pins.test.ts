@@ -12,30 +12,23 @@ import { defaultScenariosDir, loadScenarios } from '../../lab/evaluation/scenari
  * scenario whose request names the value (scale to 5) may keep its pin.
  */
 const PINNED_YET = new Set([
-  'ingress-tls-cert-expired',
   'op-add-label-for-cost',
   'op-add-readiness-probe',
   'op-add-toleration-for-spot',
   'op-cronjob-image-bump',
-  'op-cronjob-schedule-change',
   'op-env-from-configmap',
   'op-faster-rollout-maxsurge',
   'op-hpa-raise-max-replicas',
   'op-image-bump',
-  'op-prometheus-scrape-annotations',
-  'op-raise-memory',
   'op-rollback-previous-version',
   'op-scale-statefulset-down-keeps-pvcs',
   'op-scale-statefulset-redis',
   'op-scale-to-zero-weekend',
   'op-scale-web-up',
   'op-scale-worker-down',
-  'op-set-cpu-requests',
   'op-spread-across-nodes',
   'op-suspend-cronjob',
   'op-termination-grace-period',
-  'secret-imagepullsecret-wrong-name',
-  'secret-only-in-other-namespace',
 ]);
 
 /**

@@ -14,7 +14,8 @@
  *   (`server.knownImages.set('ghcr.io/acme/api:2', 128)`). An image missing from
  *   it cannot be pulled (ImagePullBackOff); a memory limit below its need is
  *   OOMKilled on every start (CrashLoopBackOff). `docker.io/library/` and a
- *   missing `:latest` tag are normalised away.
+ *   missing `:latest` tag are normalised away. `privateRegistries`: hosts
+ *   whose images need a pull secret naming the host (ErrImagePull, 401, without one).
  * - `tick(n)`: n steps of the simulated clock (`tickSeconds`, default 10 s each):
  *   the kubelet advances every pod (start, pull back-off, one OOM restart), then
  *   the controllers run (a rolling update moves one pod per tick). With
@@ -105,6 +106,8 @@ export class KubeCluster {
   readonly logs = new Map<string, string>();
   readonly previousLogs = new Map<string, string>();
   readonly knownImages = new Map<string, number>(DEFAULT_IMAGES);
+  /** Registry hosts (`registry.example`, `host:5000`) whose images a pod pulls only with a pull secret for the host (kube-image-pull.ts). */
+  readonly privateRegistries = new Set<string>();
   tickSeconds = 10;
   autoTick = true;
   /**

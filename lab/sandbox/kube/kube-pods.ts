@@ -22,6 +22,10 @@
  *     hold the killed run's output.
  *   - otherwise: Pulling, Pulled, Created, Started; running, Ready, with logs.
  *   A pod whose image was unknown starts normally once the image is added.
+ *   - an image of a private registry without a pull secret for its host
+ *     (kube-image-pull.ts): the same back-off, the registry answering 401,
+ *     and a Warning `FailedToRetrieveImagePullSecret` for a named pull secret
+ *     that does not exist.
  * - `KubeCluster.containerBehaviour` (the sandbox's scenario rules) may say
  *   more, judged at every step: `crash` (each start exits with its code and
  *   log, CrashLoopBackOff), `notReady` (running, a Warning `Unhealthy` with the
@@ -45,6 +49,7 @@
 import { randomBytes } from 'node:crypto';
 import { normaliseImage, type KubeCluster, type Obj } from './kube-cluster.js';
 import { holdOnConfigError } from './kube-container-config.js';
+import { fullReference, imageNeed, missingPullSecrets, pullError } from './kube-image-pull.js';
 import { nodesFitting, unschedulableMessage } from './kube-scheduler.js';
 const HOST_IP = '172.18.0.2';
 
@@ -58,13 +63,6 @@ export function memoryMiB(q: unknown): number | undefined {
 
 export function podReady(pod: Obj): boolean {
   return pod.status?.conditions?.some((c: Obj) => c.type === 'Ready' && c.status === 'True') ?? false;
-}
-
-/** `nginx:1.25` -> `docker.io/library/nginx:1.25`, as containerd names it in errors. */
-function fullReference(image: string): string {
-  const first = image.split('/')[0];
-  if (image.includes('/') && (first.includes('.') || first.includes(':') || first === 'localhost')) return image;
-  return image.includes('/') ? `docker.io/${image}` : `docker.io/library/${image}`;
 }
 
 /** The node the scheduler binds a new pod to: among the Nodes it fits, the one running the fewest pods (`kind-worker` when the cluster has no Node objects). */
@@ -159,12 +157,20 @@ function stepContainer(c: KubeCluster, pod: Obj, container: Obj, cs: Obj, mode: 
   const image: string = container.image;
   const field = `spec.${mode === 'init' ? 'initContainers' : 'containers'}{${container.name}}`;
   if (cs.state.terminated) return;
-  const need = [...c.knownImages].find(([known]) => normaliseImage(known) === normaliseImage(image))?.[1];
+  const namespace: string = pod.metadata.namespace ?? 'default';
+  const error = pullError(c, namespace, pod.spec, image);
   const waiting = cs.state.waiting?.reason;
-  if (need === undefined) {
+  if (error !== undefined) {
+    const missing = missingPullSecrets(c, namespace, pod.spec);
+    if (missing.length)
+      c.event(
+        pod,
+        'Warning',
+        'FailedToRetrieveImagePullSecret',
+        `Unable to retrieve some image pull secrets (${missing.join(', ')}); attempting to pull the image may not succeed.`,
+        'kubelet',
+      );
     if (waiting === 'ContainerCreating' || waiting === 'PodInitializing') {
-      const ref = fullReference(image);
-      const error = `rpc error: code = NotFound desc = failed to pull and unpack image "${ref}": failed to resolve reference "${ref}": ${ref}: not found`;
       c.event(pod, 'Normal', 'Pulling', `Pulling image "${image}"`, 'kubelet', field);
       c.event(pod, 'Warning', 'Failed', `Failed to pull image "${image}": ${error}`, 'kubelet', field);
       c.event(pod, 'Warning', 'Failed', 'Error: ErrImagePull', 'kubelet', field);
@@ -176,6 +182,7 @@ function stepContainer(c: KubeCluster, pod: Obj, container: Obj, cs: Obj, mode: 
     }
     return;
   }
+  const need = imageNeed(c, image)!;
   if (holdOnConfigError(c, pod, container, cs, field)) return;
   const behaviour = c.containerBehaviour?.(pod, container);
   if (cs.state.running && mode === 'job') {
