@@ -63,7 +63,7 @@ import { FleetOperate } from '../application/operations/fleet-rollout.js';
 import { FleetRemediate } from '../application/remediation/fleet-investigation.js';
 import type { WriteScope } from '../domain/actions/write-scope.js';
 import type { Caller } from '../domain/auth/caller.js';
-import { callerInCluster } from '../domain/fleet/cluster-profile.js';
+import { callerInCluster, type ClusterProfile } from '../domain/fleet/cluster-profile.js';
 import { ForbiddenError } from '../domain/errors.js';
 import { createLlmProvider } from './llm/create-llm-provider.js';
 import { PinoLogger } from './logging/pino-logger.js';
@@ -146,7 +146,6 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
   );
   value(TOKENS.VectorStore, ports.vectorStore);
   value(TOKENS.Embedder, ports.embedder);
-  const policies = new OrgPolicySource(ports.vectorStore, ports.embedder);
   // ...and through the run-aware views: inside a run, progress events and a cancel that stops the next call or write
   const llm = runAwareLlm(scrubbingLlm(ports.llm));
   value(TOKENS.LlmProvider, llm);
@@ -163,6 +162,9 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
       )
     : undefined;
   value(TOKENS.ListClusters, new ListClusters(fleet, reader));
+  // with a fleet, a policy limited to some clusters holds the current work only in those
+  const policyCluster = fleet ? () => fleetProfileOfWork(fleet) : undefined;
+  const policies = new OrgPolicySource(ports.vectorStore, ports.embedder, policyCluster);
   const shared = createSharedState(config, clock, logger, tracer);
   const sessionStore = overrides.sessions ?? shared.sessions;
   // with a fleet, a session belongs to the cluster it was made in
@@ -245,7 +247,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
     logger,
     scanStates: overrides.scanStates ?? shared.scanStates,
     // with a fleet, each cluster has its own capabilities and scan
-    ...(fleet ? { clusters: fleet.names() } : {}),
+    ...(fleet ? { clusters: fleet.profiles } : {}),
     ...(shared.clusterScanStates ? { clusterScanStates: shared.clusterScanStates } : {}),
   });
   const tools = registerTools({
@@ -279,6 +281,7 @@ export function buildContainer(config: Config, overrides: Overrides = {}): Depen
         revert: ledger.revert,
         guard,
         metrics,
+        policyApplies: policies.applies,
       }),
       // with a fleet, operate with clusterSelector is a rollout across clusters, wave by wave
       operate: fleet ? new FleetOperate(ai.operate, fleet.profiles, ledger.revert, { sessions, clock, approval: config.auth }) : ai.operate,
@@ -436,10 +439,15 @@ function revertCallerIn(fleet: ClusterFleet, name: string, caller: Caller): Call
   return callerInCluster(profile, caller);
 }
 
+/** The profile of the cluster the current work is for; undefined for work outside any cluster's scope. */
+function fleetProfileOfWork(fleet: ClusterFleet): ClusterProfile | undefined {
+  const name = currentCluster();
+  return name === undefined ? undefined : fleet.profile(name);
+}
+
 /** The write scope of the current work's cluster: SVC_WRITE_* with the cluster's own kinds, protected namespaces and Pod Security level. */
 function clusterWriteScope(fleet: ClusterFleet, config: Config): WriteScope | undefined {
-  const name = currentCluster();
-  const profile = name === undefined ? undefined : fleet.profile(name);
+  const profile = fleetProfileOfWork(fleet);
   if (!profile) return undefined;
   return {
     ...config.writes,

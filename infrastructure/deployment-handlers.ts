@@ -13,6 +13,7 @@ import type { GitDelivery } from './gitops/git-delivery.js';
 import type { VerifyExecution } from '../application/actions/verify-execution.js';
 import type { ChangeRecorder } from '../application/ledger/change-recorder.js';
 import type { RevertChange } from '../application/ledger/revert-change.js';
+import type { NamedPolicy } from '../domain/orgdata/policy-constraint.js';
 import type { GuardedWrite } from '../application/guarded-write/guarded-write.js';
 import type { Clock, Timers } from '../domain/ports/clock.js';
 import type { ClusterReader } from '../domain/ports/cluster-reader.js';
@@ -44,6 +45,8 @@ export interface DeploymentDeps {
   /** The one guarded-write pipeline every deployed object goes through (the write scope and every stored policy). */
   guard: GuardedWrite;
   metrics: Metrics;
+  /** Which stored policies apply in the current work's cluster (a policy limited to other clusters is not shown to recommend). */
+  policyApplies?: (policy: NamedPolicy) => boolean;
 }
 
 /** The five tools of the deployment workflow, built from the ports given. Touches no container. */
@@ -53,7 +56,7 @@ export function deploymentHandlers(deps: DeploymentDeps): Pick<TypedToolHandlers
   const sessions = new SolutionSessions(deps.sessions, config.auth);
   const limits = { maxTokens: ai.maxTokens, timeoutMs: ai.timeoutMs };
   return {
-    recommend: new Recommend(llm, deps.embedder, deps.vectorStore, reader, sessions, limits),
+    recommend: new Recommend(llm, deps.embedder, deps.vectorStore, reader, sessions, limits, deps.policyApplies),
     chooseSolution: new ChooseSolution(reader, sessions),
     answerQuestion: new AnswerQuestion(reader, sessions),
     generateManifests: new GenerateManifests(llm, reader, writer, sessions, clock, limits),

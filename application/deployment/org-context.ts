@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DependencyError } from '../../domain/errors.js';
 import { compiles, isConstraintPath, type NamedPolicy, type PolicyConstraint } from '../../domain/orgdata/policy-constraint.js';
+import { policyClustersSchema } from '../../domain/orgdata/policy-clusters.js';
 import type { Embedder } from '../../domain/ports/embedder.js';
 import type { StoredPoint, VectorStore } from '../../domain/ports/vector-store.js';
 import { currentCluster } from '../cluster/current-cluster.js';
@@ -39,7 +40,8 @@ const text = z.string().min(1);
 const strings = z.array(z.string()).catch([]);
 
 const patternPayload = z.object({ description: text, suggestedResources: strings, rationale: z.string().optional().catch(undefined) });
-const policyPayload = z.object({ description: text, constraints: z.array(z.unknown()).catch([]) });
+// a limit that does not parse is dropped, and the policy then applies in every cluster: never fewer checks for a damaged payload
+const policyPayload = z.object({ description: text, constraints: z.array(z.unknown()).catch([]), clusters: policyClustersSchema.optional().catch(undefined) });
 const capabilityPayload = z.object({
   resource: z.object({ kind: text, apiVersion: z.string().optional() }),
   description: z.string().catch(''),
@@ -70,12 +72,15 @@ export function policyOf(p: StoredPoint): NamedPolicy | undefined {
     .map((c) => constraintPayload.safeParse(c))
     .filter((c) => c.success)
     .map((c) => c.data as PolicyConstraint);
-  return { id: p.id, description: truncate(r.data.description), constraints };
+  return { id: p.id, description: truncate(r.data.description), constraints, ...(r.data.clusters ? { clusters: r.data.clusters } : {}) };
 }
 
 function parseAll<T>(points: StoredPoint[], read: (p: StoredPoint) => T | undefined): T[] {
   return points.map(read).filter((x): x is T => x !== undefined);
 }
+
+/** How many more policies are searched when some may be limited to other clusters, to find `limit` that apply. */
+const POLICY_SEARCH_FACTOR = 4;
 
 export const ORG_COLLECTIONS = { capabilities: 'capabilities', patterns: 'patterns', policies: 'policies' } as const;
 
@@ -86,7 +91,14 @@ export const ORG_COLLECTIONS = { capabilities: 'capabilities', patterns: 'patter
  * capabilities are searched (patterns and policies are shared); with svc's
  * one cluster there is no scope and every capability is searched, as always.
  */
-export async function searchOrgContext(store: VectorStore, embedder: Embedder, intent: string, limit = 5): Promise<OrgContext> {
+export async function searchOrgContext(
+  store: VectorStore,
+  embedder: Embedder,
+  intent: string,
+  limit = 5,
+  /** Which policies apply to the current work (a policy limited to other clusters does not): the search looks further to find `limit` of them. */
+  policyApplies?: (policy: NamedPolicy) => boolean,
+): Promise<OrgContext> {
   const notes: string[] = [];
   const capabilityFilter = clusterFilter(currentCluster());
   const hits: Record<keyof typeof ORG_COLLECTIONS, StoredPoint[]> = { capabilities: [], patterns: [], policies: [] };
@@ -102,7 +114,8 @@ export async function searchOrgContext(store: VectorStore, embedder: Embedder, i
       }
       vector ??= (await embedder.embed([intent]))[0];
       const filter = name === ORG_COLLECTIONS.capabilities ? capabilityFilter : undefined;
-      hits[name] = await store.search(name, { vector, limit, ...(filter ? { filter } : {}) });
+      const wanted = name === ORG_COLLECTIONS.policies && policyApplies ? limit * POLICY_SEARCH_FACTOR : limit;
+      hits[name] = await store.search(name, { vector, limit: wanted, ...(filter ? { filter } : {}) });
     } catch (e) {
       if (!(e instanceof DependencyError)) throw e;
       notes.push(`The ${name} collection could not be searched (${e.message}); it was not used.`);
@@ -119,7 +132,9 @@ export async function searchOrgContext(store: VectorStore, embedder: Embedder, i
         }
       : undefined;
   });
-  const policies = parseAll(hits.policies, policyOf);
+  const policies = parseAll(hits.policies, policyOf)
+    .filter((p) => policyApplies?.(p) ?? true)
+    .slice(0, limit);
   const capabilities = parseAll(hits.capabilities, (p) => {
     const r = capabilityPayload.safeParse(p.payload);
     return r.success

@@ -14,6 +14,7 @@ import { RunBudget, type BudgetLimits } from '../ai/run-budget.js';
 import { askStructured } from '../ai/structured-chat.js';
 import { render } from '../ai/template.js';
 import type { ToolHandler } from '../tool-handler.js';
+import type { NamedPolicy } from '../../domain/orgdata/policy-constraint.js';
 import { searchOrgContext, type OrgContext } from './org-context.js';
 import type { SolutionSessions } from './solution-sessions.js';
 import { recommendationExample, recommendTemplate } from './templates/recommend.js';
@@ -64,13 +65,15 @@ export class Recommend implements ToolHandler<ToolInput<'recommend'>> {
     private readonly cluster: ClusterReader,
     private readonly sessions: SolutionSessions,
     private readonly limits: Omit<BudgetLimits, 'maxCalls'>,
+    /** Which policies apply in the current work's cluster; default every one. */
+    private readonly policyApplies?: (policy: NamedPolicy) => boolean,
   ) {}
 
   async execute({ intent, final = false }: ToolInput<'recommend'>, context?: ToolContext) {
     const words = intent.match(/[\p{L}\p{N}]+/gu) ?? [];
     if (!final && words.length < 3) return this.guidance(intent, VAGUE_GUIDANCE);
     requireConfigured({ llm: this.llm, cluster: this.cluster });
-    const org = await searchOrgContext(this.vectors, this.embedder, intent);
+    const org = await searchOrgContext(this.vectors, this.embedder, intent, undefined, this.policyApplies);
     const served = await this.cluster.listApiResources();
     const lines = [...new Set(served.map((r) => `${r.apiVersion} ${r.kind}`))].slice(0, MAX_SERVED_LINES);
     const answer = await askStructured(this.llm, {

@@ -1,6 +1,7 @@
 import { NotFoundError } from '../../domain/errors.js';
 import type { OrgDataType } from '../../domain/orgdata/org-data-operations.js';
 import { documentEmbeddingText, toOrgDocument, type OrgDocumentInput } from '../../domain/orgdata/org-documents.js';
+import { checkPolicyClusters, type ClusterIdentity } from '../../domain/orgdata/policy-clusters.js';
 import type { Clock } from '../../domain/ports/clock.js';
 import type { StoredPoint } from '../../domain/ports/vector-store.js';
 import type { OrgCollection } from './org-collection.js';
@@ -60,12 +61,15 @@ export class DocumentOperations extends CollectionOperations {
     collection: OrgCollection,
     private readonly clock: Clock,
     private readonly newId: () => string,
+    /** With SVC_CLUSTERS: the clusters svc serves, which a policy's `clusters` must name or match; undefined: svc's one cluster, where a policy takes no limit. */
+    private readonly clusters?: readonly ClusterIdentity[],
   ) {
     super(dataType, collection);
   }
 
   /** `caller`: the name a document that names no creator records (the caller's person, else their username). */
   async create(input: OrgDocumentInput, caller: string) {
+    checkPolicyClusters(input.clusters, this.clusters);
     const doc = toOrgDocument(this.dataType, input, this.newId(), new Date(this.clock.now()).toISOString(), caller);
     await this.collection.upsert([{ id: doc.id, text: documentEmbeddingText(doc), payload: { ...doc } }]);
     return { dataType: this.dataType, operation: 'create', id: doc.id, item: doc };

@@ -65,12 +65,13 @@ export function orgDataInputIssues(input: { dataType: OrgDataType; operation: Or
       });
     }
   }
-  const doc = input.document as { suggestedResources?: unknown; constraints?: unknown } | undefined;
+  const doc = input.document as { suggestedResources?: unknown; constraints?: unknown; clusters?: unknown } | undefined;
   if (operation === 'create' && doc) {
     if (dataType === 'pattern' && doc.suggestedResources === undefined)
       issues.push({ path: ['document', 'suggestedResources'], message: 'is required for a pattern' });
     if (dataType === 'pattern' && doc.constraints !== undefined)
       issues.push({ path: ['document', 'constraints'], message: 'only a policy carries constraints' });
+    if (dataType === 'pattern' && doc.clusters !== undefined) issues.push({ path: ['document', 'clusters'], message: 'only a policy is limited to clusters' });
     if (dataType === 'policy' && doc.suggestedResources !== undefined)
       issues.push({ path: ['document', 'suggestedResources'], message: 'only a pattern suggests resources' });
   }

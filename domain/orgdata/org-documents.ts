@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { policyClustersSchema, type PolicyClusters } from './policy-clusters.js';
 import { policyConstraintSchema, type PolicyConstraint } from './policy-constraint.js';
 
 const text = (max: number) => z.string().trim().min(1).max(max);
@@ -42,6 +43,7 @@ export const orgDocumentInput = z.strictObject({
     .max(DOCUMENT_LIMITS.constraints)
     .optional()
     .describe('Policy only: machine-checkable rules on fields of kinds, checked by the deployment workflow on questions and final manifests'),
+  clusters: policyClustersSchema.optional(),
 });
 export type OrgDocumentInput = z.infer<typeof orgDocumentInput>;
 
@@ -67,6 +69,8 @@ export interface PolicyDocument {
   rationale: string;
   createdBy: string;
   constraints: PolicyConstraint[];
+  /** The clusters it applies in; absent: every cluster. */
+  clusters?: PolicyClusters;
   createdAt: string;
 }
 
@@ -85,7 +89,7 @@ export function toOrgDocument(
   const common = { id, description: input.description, triggers: input.triggers, rationale: input.rationale, createdBy, createdAt };
   return dataType === 'pattern'
     ? { ...common, dataType, suggestedResources: input.suggestedResources ?? [] }
-    : { ...common, dataType, constraints: input.constraints ?? [] };
+    : { ...common, dataType, constraints: input.constraints ?? [], ...(input.clusters ? { clusters: input.clusters } : {}) };
 }
 
 /** What is embedded for a pattern or policy: its description and its triggers (the words an intent will use). */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { PolicyClusters } from './policy-clusters.js';
 
 /** A scalar a constraint can allow. */
 export type ConstraintValue = string | number | boolean;
@@ -76,6 +77,8 @@ export interface NamedPolicy {
   id: string;
   description: string;
   constraints: PolicyConstraint[];
+  /** The clusters it is limited to (policy-clusters.ts); absent: every cluster. */
+  clusters?: PolicyClusters;
 }
 
 const KIND = /^(\*|[A-Z][A-Za-z0-9]{0,62})$/;

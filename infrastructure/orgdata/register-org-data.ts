@@ -8,6 +8,7 @@ import { CollectionOperations, DocumentOperations } from '../../application/orgd
 import { ManageOrgData } from '../../application/orgdata/manage-org-data.js';
 import { OrgCollection } from '../../application/orgdata/org-collection.js';
 import { ScanCapabilities } from '../../application/orgdata/scan-capabilities.js';
+import type { ClusterIdentity } from '../../domain/orgdata/policy-clusters.js';
 import type { ScanStateStore } from '../../domain/ports/scan-state-store.js';
 import type { Clock, Timers } from '../../domain/ports/clock.js';
 import type { ClusterReader } from '../../domain/ports/cluster-reader.js';
@@ -37,8 +38,8 @@ export interface OrgDataDeps {
   logger: Logger;
   /** Default: files under `$SVC_DATA_DIR/scans` (Redis with REDIS_URL is passed in by the root). */
   scanStates?: ScanStateStore;
-  /** With SVC_CLUSTERS: the clusters svc serves; capabilities and their scans are then kept per cluster. */
-  clusters?: readonly string[];
+  /** With SVC_CLUSTERS: the clusters svc serves; capabilities and their scans are then kept per cluster, and a policy may be limited to some of them. */
+  clusters?: readonly ClusterIdentity[];
   /** A cluster's scan state store; default: files under `$SVC_DATA_DIR/scans/clusters/<name>-<hash>` (Redis with REDIS_URL is passed in by the root). */
   clusterScanStates?: (cluster: string) => ScanStateStore;
 }
@@ -99,13 +100,17 @@ export function registerOrgData(deps: OrgDataDeps): OrgDataExports {
   const clusterStates = (cluster: string) =>
     deps.clusterScanStates?.(cluster) ?? new FileScanStateStore({ dir: path.join(scansDir, 'clusters', clusterDir(cluster)), clock, logger });
   const scan = deps.clusters
-    ? new ClusterScans(deps.clusters, (cluster) => scanner(clusterStates(cluster), cluster), logger)
+    ? new ClusterScans(
+        deps.clusters.map((c) => c.name),
+        (cluster) => scanner(clusterStates(cluster), cluster),
+        logger,
+      )
     : scanner(deps.scanStates ?? new FileScanStateStore({ dir: scansDir, clock, logger }));
   const newId = () => randomUUID();
   return {
     manageOrgData: new ManageOrgData(
       new DocumentOperations('pattern', patterns, clock, newId),
-      new DocumentOperations('policy', policies, clock, newId),
+      new DocumentOperations('policy', policies, clock, newId, deps.clusters),
       new CollectionOperations('capabilities', capabilities),
       scan,
     ),
