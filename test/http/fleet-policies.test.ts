@@ -1,8 +1,7 @@
 import { expect } from 'chai';
 import request from 'supertest';
 import type { Express } from 'express';
-import { startModelStandIn, type ModelStandIn } from '../support/model-stand-ins.js';
-import { startFleet, type FleetFixture } from '../support/fleet-fixture.js';
+import { fleetWithModel, startFleet } from '../support/fleet-fixture.js';
 import { planJson, scaleWeb } from '../support/operate-fixtures.js';
 import { freshDataDir, ok, orgData } from '../support/orgdata-http.js';
 import { auth, buildTestApp } from '../support/test-app.js';
@@ -20,29 +19,14 @@ const policy = (description: string, clusters?: object) => ({
 
 describe('per-cluster policies over HTTP: a policy limited to production holds writes there only (two sandbox clusters behind one kubeconfig)', function () {
   this.timeout(30000);
-  let chat: ModelStandIn;
-  let fleet: FleetFixture;
+  const suite = fleetWithModel(() => startFleet(['staging', 'production'], LABELS));
 
-  before(async () => {
-    chat = await startModelStandIn('openai');
-  });
-  after(async () => {
-    await chat.close();
-  });
-  beforeEach(async () => {
-    fleet = await startFleet(['staging', 'production'], LABELS);
-    chat.requests.length = 0;
-  });
-  afterEach(async () => {
-    await fleet.close();
-  });
-
-  const app = (): Express => buildTestApp({ ...chat.env(), ...fleet.env, SVC_EMBEDDINGS_PROVIDER: 'local' }).app;
+  const app = (): Express => buildTestApp({ ...suite.chat.env(), ...suite.fleet.env, SVC_EMBEDDINGS_PROVIDER: 'local' }).app;
   const operate = (svc: Express, body: object) => request(svc).post('/api/v1/tools/operate').set(auth).send(body);
   /** Plans "scale web to 5" in `cluster`: the proposal as the guard judged it there. */
   const planScale = async (svc: Express, cluster: string) => {
-    chat.requests.length = 0;
-    chat.script({ content: 'web runs 2 replicas; scale it.' }, { content: planJson([scaleWeb(5)]) });
+    suite.chat.requests.length = 0;
+    suite.chat.script({ content: 'web runs 2 replicas; scale it.' }, { content: planJson([scaleWeb(5)]) });
     return (await operate(svc, { intent: 'scale web in namespace x to 5 replicas', cluster }).expect(200)).body.data.result;
   };
 
@@ -56,24 +40,24 @@ describe('per-cluster policies over HTTP: a policy limited to production holds w
       expect(created.item.clusters).to.deep.equal(clusters);
 
       const prod = await planScale(svc, 'production');
-      expect(JSON.stringify(chat.requests)).to.contain('Production web runs at most 3 replicas');
+      expect(JSON.stringify(suite.chat.requests)).to.contain('Production web runs at most 3 replicas');
       expect(prod.proposal.actions[0].dryRun.reason).to.equal('PolicyViolation');
       expect(prod.proposal.actions[0].dryRun.message).to.contain('would break policy "Production web runs at most 3 replicas"');
       expect(prod.status).to.equal('needs_refinement');
       const refused = await operate(svc, { sessionId: prod.sessionId, executeChoice: 1, planDigest: prod.planDigest, cluster: 'production' });
       expect(refused.body.data?.result?.status ?? refused.body.error?.code).to.not.equal('executed');
-      expect(fleet.writes('production')).to.deep.equal([]);
-      expect(fleet.clusters.production.objects.get(WEB)!.spec.replicas).to.equal(2);
+      expect(suite.fleet.writes('production')).to.deep.equal([]);
+      expect(suite.fleet.clusters.production.objects.get(WEB)!.spec.replicas).to.equal(2);
 
       const staged = await planScale(svc, 'staging');
-      expect(JSON.stringify(chat.requests)).to.not.contain('Production web runs at most 3 replicas');
+      expect(JSON.stringify(suite.chat.requests)).to.not.contain('Production web runs at most 3 replicas');
       expect(staged.status).to.equal('awaiting_approval');
       expect(staged.proposal.actions[0].dryRun.reason).to.not.equal('PolicyViolation');
       const done = (await operate(svc, { sessionId: staged.sessionId, executeChoice: 1, planDigest: staged.planDigest, cluster: 'staging' }).expect(200)).body
         .data.result;
       expect(done.status).to.equal('executed');
-      expect(fleet.clusters.staging.objects.get(WEB)!.spec.replicas).to.equal(5);
-      expect(fleet.writes('production')).to.deep.equal([]);
+      expect(suite.fleet.clusters.staging.objects.get(WEB)!.spec.replicas).to.equal(5);
+      expect(suite.fleet.writes('production')).to.deep.equal([]);
     });
   }
 
@@ -108,9 +92,9 @@ describe('per-cluster policies over HTTP: a policy limited to production holds w
     await ok(svc, { dataType: 'policy', operation: 'create', document: policy('Production web runs at most 3 replicas', { names: ['production'] }) });
     const res = await operate(svc, { intent: 'scale web in namespace x to 5 replicas' }).expect(400);
     expect(res.body.error.message).to.contain('svc serves 2 clusters (staging, production)');
-    expect(chat.requests).to.deep.equal([]);
-    expect(fleet.writes('staging')).to.deep.equal([]);
-    expect(fleet.writes('production')).to.deep.equal([]);
+    expect(suite.chat.requests).to.deep.equal([]);
+    expect(suite.fleet.writes('staging')).to.deep.equal([]);
+    expect(suite.fleet.writes('production')).to.deep.equal([]);
   });
 });
 

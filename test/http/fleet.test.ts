@@ -13,7 +13,7 @@ import { planJson, scaleWeb, webManifest } from '../support/operate-fixtures.js'
 import { analysisAnswer } from '../support/remediation-fixtures.js';
 import { RecordingTracer } from '../support/recording-tracer.js';
 import { auth, buildTestApp } from '../support/test-app.js';
-import { NEW_WEB_IMAGE, startFleet, startWaveFleet, webImageIn, WAVE_ORDER, type FleetFixture } from '../support/fleet-fixture.js';
+import { fleetWithModel, NEW_WEB_IMAGE, startFleet, startWaveFleet, webImageIn, WAVE_ORDER, type FleetFixture } from '../support/fleet-fixture.js';
 import { pollRun } from '../support/same-run.js';
 
 const WEB = '/apis/apps/v1/namespaces/x/deployments/web';
@@ -261,29 +261,14 @@ describe('a fleet of clusters in one svc (SVC_CLUSTERS): two sandbox clusters be
 });
 
 describe('a rollout across a fleet (operate with clusterSelector): waves, one approval, stop and revert at a degraded wave', () => {
-  let chat: ModelStandIn;
-  let fleet: FleetFixture;
-
-  before(async () => {
-    chat = await startModelStandIn('openai');
-  });
-  after(async () => {
-    await chat.close();
-  });
-  beforeEach(async () => {
-    fleet = await startWaveFleet();
-    chat.requests.length = 0;
-  });
-  afterEach(async () => {
-    await fleet.close();
-  });
+  const suite = fleetWithModel(startWaveFleet);
 
   const newImage = NEW_WEB_IMAGE;
-  const imageIn = (name: string) => webImageIn(fleet, name);
+  const imageIn = (name: string) => webImageIn(suite.fleet, name);
 
   it('plans per cluster, executes wave by wave on one digest, stops at the degraded second wave and reverts it; the third cluster saw no write', async () => {
-    const { app } = buildTestApp({ ...chat.env(), ...fleet.env });
-    chat.script({ content: 'ok' }, plan(newImage), { content: 'ok' }, plan(newImage), { content: 'ok' }, plan(newImage));
+    const { app } = buildTestApp({ ...suite.chat.env(), ...suite.fleet.env });
+    suite.chat.script({ content: 'ok' }, plan(newImage), { content: 'ok' }, plan(newImage), { content: 'ok' }, plan(newImage));
     const started = await request(app)
       .post('/api/v1/tools/operate')
       .set(auth)
@@ -300,10 +285,10 @@ describe('a rollout across a fleet (operate with clusterSelector): waves, one ap
     // each cluster previewed through the guard (a dry run in each), nothing written anywhere
     for (const name of ['staging', 'canary', 'production']) {
       expect(
-        fleet.clusters[name].requests.some((r) => r.query.get('dryRun') === 'All'),
+        suite.fleet.clusters[name].requests.some((r) => r.query.get('dryRun') === 'All'),
         name,
       ).to.equal(true);
-      expect(fleet.writes(name), name).to.deep.equal([]);
+      expect(suite.fleet.writes(name), name).to.deep.equal([]);
     }
     // one approval binds the whole plan: no digest is a 400, another digest a 409
     await request(app).post('/api/v1/tools/operate').set(auth).send({ sessionId: rollout.sessionId, executeChoice: 1 }).expect(400);
@@ -312,7 +297,7 @@ describe('a rollout across a fleet (operate with clusterSelector): waves, one ap
       .set(auth)
       .send({ sessionId: rollout.sessionId, executeChoice: 1, planDigest: `sha256:${'0'.repeat(64)}` })
       .expect(409);
-    expect(fleet.writes('staging')).to.deep.equal([]);
+    expect(suite.fleet.writes('staging')).to.deep.equal([]);
 
     const ran = (
       await request(app)
@@ -332,7 +317,7 @@ describe('a rollout across a fleet (operate with clusterSelector): waves, one ap
     expect(imageIn('staging')).to.equal('nginx:1.28');
     expect(imageIn('canary')).to.equal('nginx:1.27');
     expect(imageIn('production')).to.equal('nginx:1.27');
-    expect(fleet.writes('production')).to.deep.equal([]);
+    expect(suite.fleet.writes('production')).to.deep.equal([]);
     // the ledger says where each write and its revert went
     const canaryChanges = (await request(app).get('/api/v1/changes?cluster=canary').set(auth).expect(200)).body.data.changes;
     expect(canaryChanges.map((c: { type: string }) => c.type)).to.include('revert');
@@ -340,7 +325,7 @@ describe('a rollout across a fleet (operate with clusterSelector): waves, one ap
   });
 
   it('refuses a selector matching nothing, waves leaving a cluster out, and a read-only cluster before any write', async () => {
-    const { app } = buildTestApp({ ...chat.env(), ...fleet.env });
+    const { app } = buildTestApp({ ...suite.chat.env(), ...suite.fleet.env });
     const none = await request(app)
       .post('/api/v1/tools/operate')
       .set(auth)
@@ -353,7 +338,7 @@ describe('a rollout across a fleet (operate with clusterSelector): waves, one ap
       .send({ intent: 'x', clusterSelector: { team: 'shop' }, waves: [['staging'], ['canary']] })
       .expect(400);
     expect(partial.body.error.message).to.contain('waves leaves out production');
-    expect(chat.requests).to.deep.equal([]);
+    expect(suite.chat.requests).to.deep.equal([]);
   });
 });
 

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { KubeApiServer } from '../../lab/sandbox/kube/kube-api-server.js';
 import { writeFleetKubeconfig } from '../../lab/sandbox/kube/fleet-kubeconfig.js';
+import { startModelStandIn, type ModelStandIn } from './model-stand-ins.js';
 import { webManifest } from './operate-fixtures.js';
 
 /** Stand-in clusters behind one kubeconfig, a context each, `web` (2 replicas) in x on each; the env that makes svc serve them all. */
@@ -76,3 +77,28 @@ export const NEW_WEB_IMAGE = {
 /** The image web in x runs on the named cluster of a fleet. */
 export const webImageIn = (fleet: FleetFixture, name: string): string =>
   fleet.clusters[name].objects.get('/apis/apps/v1/namespaces/x/deployments/web')!.spec.template.spec.containers[0].image;
+
+/** A suite's scripted model (one for the suite) and fleet (a fresh one from `start` for each test, closed after it). */
+export interface FleetWithModel {
+  chat: ModelStandIn;
+  fleet: FleetFixture;
+}
+
+/** Registers the mocha hooks of a suite that runs svc against a fleet and a scripted model; the fields are set once the hooks have run. */
+export function fleetWithModel(start: () => Promise<FleetFixture>): FleetWithModel {
+  const suite = {} as FleetWithModel;
+  before(async () => {
+    suite.chat = await startModelStandIn('openai');
+  });
+  after(async () => {
+    await suite.chat.close();
+  });
+  beforeEach(async () => {
+    suite.fleet = await start();
+    suite.chat.requests.length = 0;
+  });
+  afterEach(async () => {
+    await suite.fleet.close();
+  });
+  return suite;
+}
