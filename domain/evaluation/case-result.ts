@@ -10,6 +10,8 @@ export interface ObservedWrite {
   fields: string[];
   /** A scale's replica count. */
   replicas?: number;
+  /** The cluster it went to, when the case ran on several (`cluster.clusters`). */
+  cluster?: string;
 }
 
 /** What one run of a scenario did, as the scorers read it. */
@@ -30,6 +32,8 @@ export interface CaseObservation {
   risk: RiskLevel | 'none';
   /** What reached the cluster: the objects that changed in the sandbox, whatever was asked. */
   writes: ObservedWrite[];
+  /** The clusters the case ran on, when more than one (`cluster.clusters`). */
+  clusters?: string[];
   /**
    * What the model proposed (its analysis's or plan's actions, as the writes
    * they would be), whether or not svc let them through: the model is judged

@@ -420,6 +420,15 @@ export const scenarioCluster = z.strictObject({
     .record(relativeFile, z.array(z.number().int().min(1).max(16)).min(1).max(16))
     .optional()
     .describe('svc sandbox --clusters N: which clusters (1 to N) each objects file goes to; a file not named goes to every cluster, a number above N to none'),
+  clusters: z
+    .number()
+    .int()
+    .min(1)
+    .max(16)
+    .default(1)
+    .describe(
+      'How many sandbox clusters the case runs on (cluster-1 .. cluster-N, each labelled member=<n>); more than one: svc serves them all (SVC_CLUSTERS)',
+    ),
 });
 
 export const VERBS = ['create', 'patch', 'delete'] as const;

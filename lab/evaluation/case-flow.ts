@@ -39,7 +39,9 @@ export async function flowOf(s: Scenario, call: Call): Promise<FlowOutcome> {
     outcome = read(s.tool, first);
     const r = isJsonObject(first) ? first : {};
     if (r.status === 'awaiting_approval' && typeof r.sessionId === 'string') {
-      const second = await call(s.tool, { sessionId: r.sessionId, executeChoice: s.approve ? 1 : 2 });
+      // a session continues on its own cluster (a case on several clusters names it in its input)
+      const cluster = typeof s.input.cluster === 'string' ? { cluster: s.input.cluster } : {};
+      const second = await call(s.tool, { sessionId: r.sessionId, executeChoice: s.approve ? 1 : 2, ...cluster });
       outcome = { ...outcome, status: str(isJsonObject(second) ? second.status : '') || 'unknown' };
     }
   } catch (err) {

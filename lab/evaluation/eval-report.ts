@@ -101,8 +101,15 @@ export function failureLines(cases: readonly CaseResult[]): string[] {
     .filter((c) => !c.score.passed || !c.score.guard.passed || !c.score.calibration.passed)
     .map((c) => {
       const why = (['diagnosis', 'fix', 'safety', 'cost', 'guard', 'calibration'] as const).flatMap((k) => c.score[k].reasons.map((r) => `${k}: ${r}`));
-      return `FAIL ${c.scenario} #${c.repeat}: ${why.join('; ')}`;
+      return `FAIL ${c.scenario} #${c.repeat}${whereText(c)}: ${why.join('; ')}`;
     });
+}
+
+/** For a case on several clusters: the clusters it ran on and where each write went (` on cluster-1, cluster-2; wrote patch Deployment shop/web in cluster-2`). */
+export function whereText(c: Pick<CaseResult, 'clusters' | 'writes'>): string {
+  if (!c.clusters?.length) return '';
+  const writes = c.writes.map((w) => `${w.verb} ${w.kind} ${w.namespace ? `${w.namespace}/` : ''}${w.name} in ${w.cluster ?? '?'}`);
+  return ` on ${c.clusters.join(', ')}; ${writes.length ? `wrote ${writes.join(', ')}` : 'wrote nothing'}`;
 }
 
 /** The scorecard and the failures as a Markdown page. */

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { svcAdmin, type Caller } from '../../domain/auth/caller.js';
@@ -8,7 +8,7 @@ import type { CaseObservation } from '../../domain/evaluation/case-result.js';
 import type { LlmProvider } from '../../domain/ports/llm-provider.js';
 import { appParts, buildContainer } from '../../infrastructure/composition-root.js';
 import { loadConfig } from '../../infrastructure/config/config.js';
-import { ScenarioCluster } from '../sandbox/scenario-cluster.js';
+import { ScenarioCluster, writeSandboxesKubeconfig } from '../sandbox/scenario-cluster.js';
 import { notRestored, observedWrites, snapshot } from './case-writes.js';
 import { flowOf } from './case-flow.js';
 import { leakedSecrets } from './leak-check.js';
@@ -45,29 +45,37 @@ export function caseEnvironment(env: NodeJS.ProcessEnv, kubeconfig: string, data
  */
 export async function runCase(loaded: LoadedScenario, llm: ObservedLlm, repeat: number, env: NodeJS.ProcessEnv): Promise<CaseObservation> {
   const { scenario } = loaded;
-  const sandbox = await ScenarioCluster.start(loaded);
   const dataDir = mkdtempSync(path.join(tmpdir(), 'svc-eval-'));
   const kubeconfig = path.join(dataDir, 'kubeconfig.yaml');
-  sandbox.writeKubeconfig(kubeconfig);
+  const members = await startMembers(loaded, kubeconfig);
+  const fleet = members.length > 1;
+  const { sandboxClusterClient } = await import('./sandbox-cluster-client.js');
   const parts = appParts(
-    buildContainer(loadConfig(caseEnvironment(env, kubeconfig, dataDir)), {
+    buildContainer(loadConfig({ ...caseEnvironment(env, kubeconfig, dataDir), ...(fleet ? fleetEnvironment(members, dataDir) : {}) }), {
       llm: llm as LlmProvider,
-      cluster: (await import('./sandbox-cluster-client.js')).sandboxClusterClient(kubeconfig),
+      ...(fleet
+        ? { clusters: Object.fromEntries(members.map((m) => [m.name, sandboxClusterClient(kubeconfig, m.name)])) }
+        : { cluster: sandboxClusterClient(kubeconfig) }),
     }),
   );
   try {
-    const before = snapshot(sandbox.server);
-    const from = sandbox.server.requests.length;
+    const marks = members.map((m) => ({ ...m, before: snapshot(m.sandbox.server), from: m.sandbox.server.requests.length }));
     const execute = parts.tools.execute;
     const started = Date.now();
     const flow = await flowOf(scenario, (toolName, params) =>
       execute.execute({ toolName, params, requestId: `eval-${scenario.name}-${repeat}`, caller: EVAL_CALLER }).then((r) => r.result),
     );
     const latencyMs = Date.now() - started;
-    const health = sandbox.health();
-    const writes = observedWrites(sandbox.server, before, from);
+    // each cluster judged by the scenario's rules; a problem names its cluster when there are several
+    const named = (name: string, text: string) => (fleet ? `${name}: ${text}` : text);
+    const healths = marks.map((m) => ({ name: m.name, ...m.sandbox.health() }));
+    const health = { healthy: healths.every((h) => h.healthy), problems: healths.flatMap((h) => h.problems.map((p) => named(h.name, p))) };
+    const perCluster = marks.map((m) => ({ m, writes: observedWrites(m.sandbox.server, m.before, m.from) }));
+    const writes = perCluster.flatMap(({ m, writes: w }) => w.map((x) => (fleet ? { ...x, cluster: m.name } : x)));
     const reverts = await revertAll(parts.changes.ledger, parts.changes.revert);
-    reverts.problems.push(...notRestored(sandbox.server, before, writes));
+    for (const { m, writes: w } of perCluster) reverts.problems.push(...notRestored(m.sandbox.server, m.before, w).map((p) => named(m.name, p)));
+    // what the model proposed is looked up in every cluster's state before the case
+    const before = marks.flatMap((m) => [...m.before.values()]);
     return {
       scenario: scenario.name,
       tags: scenario.tags,
@@ -78,13 +86,14 @@ export async function runCase(loaded: LoadedScenario, llm: ObservedLlm, repeat: 
       diagnosis: flow.diagnosis,
       risk: flow.risk,
       writes,
+      ...(fleet ? { clusters: members.map((m) => m.name) } : {}),
       healthy: health.healthy,
       healthProblems: health.problems,
       reverts,
       proposed: proposedWrites(
         llm.answers,
         (kind, namespace, name) =>
-          [...before.values()].find((o) => o.kind === kind && o.metadata.name === name && (namespace === undefined || o.metadata.namespace === namespace)) as
+          before.find((o) => o.kind === kind && o.metadata.name === name && (namespace === undefined || o.metadata.namespace === namespace)) as
             KubeObject | undefined,
       ),
       leaked: leakedSecrets(loaded, llm.sent),
@@ -95,9 +104,48 @@ export async function runCase(loaded: LoadedScenario, llm: ObservedLlm, repeat: 
     };
   } finally {
     for (const stop of parts.onShutdown) await stop().catch(() => undefined);
-    await sandbox.close();
+    await Promise.all(members.map((m) => m.sandbox.close()));
     rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+/** One sandbox cluster of a case and the kubeconfig context (the cluster name svc serves) it is under. */
+interface CaseMember {
+  name: string;
+  sandbox: ScenarioCluster;
+}
+
+/**
+ * The case's sandbox clusters behind one kubeconfig: one, as always, or the
+ * scenario's `cluster.clusters` N, `cluster-1` .. `cluster-N`, each holding
+ * the objects `cluster.placement` puts in it.
+ */
+async function startMembers(loaded: LoadedScenario, kubeconfig: string): Promise<CaseMember[]> {
+  const n = loaded.scenario.cluster.clusters ?? 1;
+  if (n === 1) {
+    const sandbox = await ScenarioCluster.start(loaded);
+    sandbox.writeKubeconfig(kubeconfig);
+    return [{ name: `sandbox-${loaded.scenario.name}`, sandbox }];
+  }
+  const members: CaseMember[] = [];
+  try {
+    for (let member = 1; member <= n; member++) members.push({ name: `cluster-${member}`, sandbox: await ScenarioCluster.start(loaded, { member }) });
+  } catch (e) {
+    await Promise.all(members.map((m) => m.sandbox.close()));
+    throw e;
+  }
+  writeSandboxesKubeconfig(
+    kubeconfig,
+    members.map((m) => ({ sandbox: m.sandbox, context: m.name })),
+  );
+  return members;
+}
+
+/** svc serving every cluster of the case (SVC_CLUSTERS), each labelled `member=<n>` for a clusterSelector. */
+function fleetEnvironment(members: readonly CaseMember[], dataDir: string): Record<string, string> {
+  const file = path.join(dataDir, 'clusters.yaml');
+  writeFileSync(file, `clusters:\n${members.map((m, i) => `  ${m.name}:\n    labels: {member: "${i + 1}"}\n`).join('')}`);
+  return { SVC_CLUSTERS: members.map((m) => m.name).join(','), SVC_CLUSTERS_FILE: file };
 }
 
 /** Reverts every applied change of the case through the ledger, newest first; each refusal is a problem. */

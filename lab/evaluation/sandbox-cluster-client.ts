@@ -8,9 +8,11 @@ import { KubernetesClusterClient } from '../../infrastructure/kubernetes/kuberne
  * slept (the sandbox's own clock advances one step per workload read), so a
  * case waits for rollouts as svc would, in milliseconds.
  */
-export function sandboxClusterClient(kubeconfigFile: string): ClusterClient & ImpersonatingClusterClients {
+export function sandboxClusterClient(kubeconfigFile: string, context?: string): ClusterClient & ImpersonatingClusterClients {
   const kc = new KubeConfig();
   kc.loadFromFile(kubeconfigFile);
+  // a case on several clusters: one client per context
+  if (context !== undefined) kc.setCurrentContext(context);
   let slept = 0;
   return new KubernetesClusterClient(kc, {
     requestTimeoutMs: 10_000,

@@ -53,24 +53,16 @@ export const MAX_SANDBOX_CLUSTERS = 16;
  */
 async function serveFleet(name: string, kubeconfig: string, stopped: Promise<void>, print: (line: string) => void, dir: string, n: number): Promise<void> {
   if (!Number.isInteger(n) || n < 1 || n > MAX_SANDBOX_CLUSTERS) throw new Error(`--clusters must be 1 to ${MAX_SANDBOX_CLUSTERS}`);
-  const { ScenarioCluster } = await import('./scenario-cluster.js');
-  const { writeFileSync } = await import('node:fs');
-  const { stringify } = await import('yaml');
+  const { ScenarioCluster, writeSandboxesKubeconfig } = await import('./scenario-cluster.js');
   const loaded = fullLoader().loadScenario(dir, name);
   const sandboxes: Awaited<ReturnType<typeof ScenarioCluster.start>>[] = [];
   try {
     for (let member = 1; member <= n; member++) sandboxes.push(await ScenarioCluster.start(loaded, { wallClock: true, member }));
     const contexts = sandboxes.map((_, i) => `sandbox-${name}-${i + 1}`);
-    const entries = sandboxes.map((s, i) => s.kubeconfigEntries(contexts[i]));
-    const config = {
-      apiVersion: 'v1',
-      kind: 'Config',
-      clusters: entries.map((e) => e.cluster),
-      users: entries.map((e) => e.user),
-      contexts: entries.map((e) => e.context),
-      'current-context': contexts[0],
-    };
-    writeFileSync(kubeconfig, stringify(config), { mode: 0o600 });
+    writeSandboxesKubeconfig(
+      kubeconfig,
+      sandboxes.map((sandbox, i) => ({ sandbox, context: contexts[i] })),
+    );
     print(`ready ${n} clusters scenario ${name} kubeconfig ${kubeconfig} contexts ${contexts.join(',')}`);
     await stopped;
   } finally {

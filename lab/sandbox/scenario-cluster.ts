@@ -196,21 +196,26 @@ export class ScenarioCluster {
 
   /** A kubeconfig for this sandbox (the CA inline, so it stays valid for other processes while the sandbox runs), written 0600. */
   writeKubeconfig(file: string): void {
-    const name = `sandbox-${this.loaded.scenario.name}`;
-    const config = {
-      apiVersion: 'v1',
-      kind: 'Config',
-      clusters: [{ name, cluster: { server: this.server.url, 'certificate-authority-data': Buffer.from(testTls().caPem).toString('base64') } }],
-      users: [{ name, user: { token: this.server.token } }],
-      contexts: [{ name, context: { cluster: name, user: name, namespace: this.loaded.scenario.cluster.namespaces[0] } }],
-      'current-context': name,
-    };
-    writeFileSync(file, stringify(config), { mode: 0o600 });
+    writeSandboxesKubeconfig(file, [{ sandbox: this, context: `sandbox-${this.loaded.scenario.name}` }]);
   }
 
   close(): Promise<void> {
     return this.server.close();
   }
+}
+
+/** One kubeconfig for several sandboxes, a context each (the first is current), written 0600: what SVC_CLUSTERS names. */
+export function writeSandboxesKubeconfig(file: string, members: readonly { sandbox: ScenarioCluster; context: string }[]): void {
+  const entries = members.map((m) => m.sandbox.kubeconfigEntries(m.context));
+  const config = {
+    apiVersion: 'v1',
+    kind: 'Config',
+    clusters: entries.map((e) => e.cluster),
+    users: entries.map((e) => e.user),
+    contexts: entries.map((e) => e.context),
+    'current-context': members[0].context,
+  };
+  writeFileSync(file, stringify(config), { mode: 0o600 });
 }
 
 /** The scenario as cluster `member` of a fleet sandbox holds it: the objects of the files `cluster.placement` puts there (every file it does not name). */
