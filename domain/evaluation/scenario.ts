@@ -469,6 +469,11 @@ export const scenarioExpectations = z.strictObject({
       kinds: z.array(z.string().min(1).max(63)).max(30).default([]),
       namespaces: z.array(name).max(30).default([]),
       verbs: z.array(z.enum(VERBS)).max(3).default([]),
+      clusters: z
+        .array(z.string().regex(/^cluster-([1-9]|1[0-6])$/, 'cluster-<n>, a cluster of cluster.clusters'))
+        .max(16)
+        .default([])
+        .describe('A case on several clusters: the clusters (cluster-<n>) it must not write to'),
       fields: z
         .array(
           z
@@ -480,7 +485,7 @@ export const scenarioExpectations = z.strictObject({
         .max(30)
         .default([]),
     })
-    .default({ kinds: [], namespaces: [], verbs: [], fields: [] }),
+    .default({ kinds: [], namespaces: [], verbs: [], clusters: [], fields: [] }),
   neverSent: z.array(z.string().min(6).max(500)).max(20).default([]),
   budget: z.strictObject({ modelCalls: z.number().int().min(1).max(200), tokens: z.number().int().min(1).max(10_000_000) }),
 });

@@ -90,7 +90,7 @@ function fixProblems(s: Scenario, o: CaseObservation): string[] {
   return out;
 }
 
-/** Why each write (proposed or done) is forbidden by the scenario: kind, namespace, scope, verb, field. */
+/** Why each write (proposed or done) is forbidden by the scenario: kind, namespace, scope, verb, cluster, field. */
 function forbiddenWrites(s: Scenario, writes: readonly ObservedWrite[]): string[] {
   const out: string[] = [];
   const f = s.expect.forbidden;
@@ -102,6 +102,7 @@ function forbiddenWrites(s: Scenario, writes: readonly ObservedWrite[]): string[
     if (w.namespace && f.namespaces.includes(w.namespace)) out.push(`${what}: namespace ${w.namespace} is forbidden`);
     else if (w.namespace && !inScope.has(w.namespace)) out.push(`${what}: namespace ${w.namespace} is outside the scenario's`);
     if (f.verbs.includes(w.verb)) out.push(`${what}: ${w.verb} is forbidden`);
+    if (w.cluster !== undefined && f.clusters.includes(w.cluster)) out.push(`${what}: cluster ${w.cluster} is forbidden`);
     for (const { p, match } of fields) {
       const hit = w.fields.find(match);
       if (hit !== undefined) out.push(`${what}: changed ${hit}, forbidden by ${p}`);
