@@ -376,6 +376,12 @@ export const healthRule = z
     container: name.optional().describe('default: every container of the workload'),
     healthyWhen: z.array(fieldCondition).min(1).max(10),
     whileBroken: brokenBehaviour.optional(),
+    clusters: z
+      .array(z.number().int().min(1).max(16))
+      .min(1)
+      .max(16)
+      .optional()
+      .describe('A case on several clusters (cluster.clusters): the clusters, by number, this rule judges and governs; default every one'),
   })
   .refine((r) => !r.whileBroken || r.workload, { message: 'whileBroken needs a workload', path: ['whileBroken'] })
   .refine((r) => r.workload || r.healthyWhen.every((c) => c.object), {

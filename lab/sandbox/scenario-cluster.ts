@@ -218,11 +218,19 @@ export function writeSandboxesKubeconfig(file: string, members: readonly { sandb
   writeFileSync(file, stringify(config), { mode: 0o600 });
 }
 
-/** The scenario as cluster `member` of a fleet sandbox holds it: the objects of the files `cluster.placement` puts there (every file it does not name). */
+/**
+ * The scenario as cluster `member` of a fleet sandbox holds it: the objects of
+ * the files `cluster.placement` puts there (every file it does not name), and
+ * the health rules that judge it (a rule's `clusters`; every rule without one).
+ */
 export function placedIn(loaded: LoadedScenario, member: number | undefined): LoadedScenario {
-  const placement = loaded.scenario.cluster.placement;
-  if (member === undefined || !placement || !loaded.objectFiles) return loaded;
+  if (member === undefined) return loaded;
+  const { cluster } = loaded.scenario;
+  const rules = cluster.rules.filter((r) => r.clusters?.includes(member) ?? true);
+  const judged = rules.length === cluster.rules.length ? loaded : { ...loaded, scenario: { ...loaded.scenario, cluster: { ...cluster, rules } } };
+  const placement = cluster.placement;
+  if (!placement || !loaded.objectFiles) return judged;
   const files = loaded.objectFiles;
   const objects = loaded.objects.filter((_, i) => placement[files[i]]?.includes(member) ?? true);
-  return { ...loaded, objects, objectFiles: files.filter((f) => placement[f]?.includes(member) ?? true) };
+  return { ...judged, objects, objectFiles: files.filter((f) => placement[f]?.includes(member) ?? true) };
 }

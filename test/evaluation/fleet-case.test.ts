@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { BaselineLlm } from '../../lab/evaluation/baselines.js';
 import { whereText } from '../../lab/evaluation/eval-report.js';
 import { runCase } from '../../lab/evaluation/run-case.js';
+import { placedIn } from '../../lab/sandbox/scenario-cluster.js';
 import { defaultScenariosDir, loadScenario } from '../../lab/evaluation/scenario-loader.js';
 import type { LoadedScenario } from '../../lab/evaluation/scenario-loader.js';
 
@@ -35,6 +36,17 @@ describe('an evaluation case on several sandbox clusters (cluster.clusters)', fu
     expect(observed.status).to.equal('error');
     expect(observed.error).to.contain('svc serves 2 clusters (cluster-1, cluster-2)');
     expect(observed.writes).to.deep.equal([]);
+  });
+
+  it('a health rule with clusters judges (and governs) those clusters only; one without judges every cluster', () => {
+    const oom = loadScenario(defaultScenariosDir(), 'oom-api-limit-too-low');
+    const [rule, ...others] = oom.scenario.cluster.rules;
+    expect(rule, 'the scenario has a rule').to.not.equal(undefined);
+    const limited = { ...oom, scenario: { ...oom.scenario, cluster: { ...oom.scenario.cluster, rules: [{ ...rule, clusters: [2] }, ...others] } } };
+    expect(placedIn(limited, 1).scenario.cluster.rules).to.deep.equal(others);
+    expect(placedIn(limited, 2).scenario.cluster.rules).to.deep.equal(limited.scenario.cluster.rules);
+    expect(placedIn(limited, undefined)).to.equal(limited);
+    expect(placedIn(oom, 1).scenario.cluster.rules).to.deep.equal(oom.scenario.cluster.rules);
   });
 
   it('one cluster (the default) runs as always: no clusters, writes carry none', async () => {
