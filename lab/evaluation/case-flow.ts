@@ -36,12 +36,14 @@ export async function flowOf(s: Scenario, call: Call): Promise<FlowOutcome> {
   if (s.tool === 'recommend') return deployFlow(s, call);
   try {
     const first = await call(s.tool, s.input);
-    outcome = read(s.tool, first);
     const r = isJsonObject(first) ? first : {};
+    outcome = isJsonObject(r.rollout) ? await readRollout(s.tool, r.rollout, call) : read(s.tool, first);
     if (r.status === 'awaiting_approval' && typeof r.sessionId === 'string') {
       // a session continues on its own cluster (a case on several clusters names it in its input)
       const cluster = typeof s.input.cluster === 'string' ? { cluster: s.input.cluster } : {};
-      const second = await call(s.tool, { sessionId: r.sessionId, executeChoice: s.approve ? 1 : 2, ...cluster });
+      // a rollout across clusters (operate with clusterSelector) executes on the digest it answered: one approval binds every cluster's plan
+      const digest = isJsonObject(r.rollout) && s.approve && typeof r.planDigest === 'string' ? { planDigest: r.planDigest } : {};
+      const second = await call(s.tool, { sessionId: r.sessionId, executeChoice: s.approve ? 1 : 2, ...cluster, ...digest });
       outcome = { ...outcome, status: str(isJsonObject(second) ? second.status : '') || 'unknown' };
     }
   } catch (err) {
@@ -90,6 +92,22 @@ const DEPLOY_TIMEOUT_S = 15;
 const asObject = (v: unknown): Record<string, unknown> => (isJsonObject(v) ? v : {});
 const errorText = (err: unknown) =>
   (err instanceof DomainError ? `${err.code}: ${err.message}` : err instanceof Error ? err.message : String(err)).slice(0, 1000);
+
+/**
+ * A rollout across clusters (operate with clusterSelector) answers with its
+ * waves only: the diagnosis and risk are each cluster's plan, looked at
+ * through its own session (sessionId alone, with its cluster), in wave order.
+ */
+async function readRollout(tool: Scenario['tool'], rollout: Record<string, unknown>, call: Call): Promise<FlowOutcome> {
+  const steps = list(rollout.waves).flatMap((w) => list(w.clusters));
+  const plans: FlowOutcome[] = [];
+  for (const c of steps) plans.push(read(tool, await call(tool, { sessionId: str(c.sessionId), cluster: str(c.cluster) })));
+  return {
+    status: 'awaiting_approval',
+    diagnosis: plans.map((p, i) => `${str(steps[i].cluster)}: ${p.diagnosis}`).join('\n'),
+    risk: highest(plans.map((p) => p.risk)),
+  };
+}
 
 /** The diagnosis and risk of a tool's first answer (remediate: root cause and evidence; operate: the plan). */
 function read(tool: Scenario['tool'], answer: unknown): FlowOutcome {
