@@ -18,6 +18,7 @@ const PINNED_YET = new Set([
   'op-cronjob-image-bump',
   'op-env-from-configmap',
   'op-faster-rollout-maxsurge',
+  'op-fleet-scale-web-in-waves',
   'op-hpa-raise-max-replicas',
   'op-image-bump',
   'op-rollback-previous-version',
