@@ -22,6 +22,14 @@ export const transcriptReply = z
       .max(16)
       .optional(),
     usage: z.strictObject({ prompt: z.number().int().min(0), completion: z.number().int().min(0) }).optional(),
+    cluster: z
+      .string()
+      .min(1)
+      .max(63)
+      .optional()
+      .describe(
+        'in a case on several clusters, the cluster the call was for: a fleet investigation asks each cluster at once, so the replies of each cluster are played in their order, whichever cluster asks first',
+      ),
   })
   .refine((r) => r.content !== undefined || r.json !== undefined || r.toolCalls !== undefined, 'content, json or toolCalls')
   .refine((r) => r.content === undefined || r.json === undefined, 'content or json, not both');

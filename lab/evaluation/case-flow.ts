@@ -37,6 +37,7 @@ export async function flowOf(s: Scenario, call: Call): Promise<FlowOutcome> {
   try {
     const first = await call(s.tool, s.input);
     const r = isJsonObject(first) ? first : {};
+    if (isJsonObject(r.fleet)) return await fleetFlow(s, r.fleet, call);
     outcome = isJsonObject(r.rollout) ? await readRollout(s.tool, r.rollout, call) : read(s.tool, first);
     if (r.status === 'awaiting_approval' && typeof r.sessionId === 'string') {
       // a session continues on its own cluster (a case on several clusters names it in its input)
@@ -107,6 +108,36 @@ async function readRollout(tool: Scenario['tool'], rollout: Record<string, unkno
     diagnosis: plans.map((p, i) => `${str(steps[i].cluster)}: ${p.diagnosis}`).join('\n'),
     risk: highest(plans.map((p) => p.risk)),
   };
+}
+
+/**
+ * A fleet investigation (remediate with clusterSelector) answers with each
+ * cluster's status and session: the diagnosis and risk are each cluster's
+ * analysis, looked at through its own session, and each cluster awaiting
+ * approval is then executed (or stopped) in its own session and cluster, as
+ * a person continues a fleet investigation. The status is the first
+ * cluster's that did not end executed, else executed (no_action when no
+ * cluster proposed anything).
+ */
+async function fleetFlow(s: Scenario, fleet: Record<string, unknown>, call: Call): Promise<FlowOutcome> {
+  const members = list(fleet.clusters).filter((c) => typeof c.sessionId === 'string' && c.sessionId);
+  const looked: { cluster: string; sessionId: string; plan: FlowOutcome }[] = [];
+  for (const c of members) {
+    const cluster = str(c.cluster);
+    looked.push({ cluster, sessionId: str(c.sessionId), plan: read('remediate', await call('remediate', { sessionId: str(c.sessionId), cluster })) });
+  }
+  const outcome: FlowOutcome = {
+    status: 'no_action',
+    diagnosis: looked.map((l) => `${l.cluster}: ${l.plan.diagnosis}`).join('\n'),
+    risk: highest(looked.map((l) => l.plan.risk)),
+  };
+  const statuses: string[] = [];
+  for (const l of looked.filter((x) => x.plan.status === 'awaiting_approval')) {
+    const done = await call('remediate', { sessionId: l.sessionId, executeChoice: s.approve ? 1 : 2, cluster: l.cluster });
+    statuses.push(str(isJsonObject(done) ? done.status : '') || 'unknown');
+  }
+  if (statuses.length) outcome.status = statuses.find((x) => x !== 'executed') ?? 'executed';
+  return outcome;
 }
 
 /** The diagnosis and risk of a tool's first answer (remediate: root cause and evidence; operate: the plan). */

@@ -141,10 +141,10 @@ async function startMembers(loaded: LoadedScenario, kubeconfig: string): Promise
   return members;
 }
 
-/** svc serving every cluster of the case (SVC_CLUSTERS), each labelled `member=<n>` for a clusterSelector. */
+/** svc serving every cluster of the case (SVC_CLUSTERS), each labelled `member=<n>` and all `case=eval`, for a clusterSelector. */
 function fleetEnvironment(members: readonly CaseMember[], dataDir: string): Record<string, string> {
   const file = path.join(dataDir, 'clusters.yaml');
-  writeFileSync(file, `clusters:\n${members.map((m, i) => `  ${m.name}:\n    labels: {member: "${i + 1}"}\n`).join('')}`);
+  writeFileSync(file, `clusters:\n${members.map((m, i) => `  ${m.name}:\n    labels: {member: "${i + 1}", case: eval}\n`).join('')}`);
   return { SVC_CLUSTERS: members.map((m) => m.name).join(','), SVC_CLUSTERS_FILE: file };
 }
 

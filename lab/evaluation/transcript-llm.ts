@@ -1,3 +1,4 @@
+import { currentCluster } from '../../application/cluster/current-cluster.js';
 import { DependencyError } from '../../domain/errors.js';
 import type { ChatMessage, ChatOptions, ChatResult, TokenUsage } from '../../domain/llm/llm-types.js';
 import type { LlmProvider, LlmStatus } from '../../domain/ports/llm-provider.js';
@@ -72,12 +73,27 @@ export abstract class ObservedLlm implements LlmProvider {
  */
 export class ReplayLlm extends ObservedLlm {
   private next = 0;
+  private readonly taken = new Set<number>();
+  /** Whether the replies name their cluster: then each call takes the next reply of its own cluster. */
+  private readonly keyed: boolean;
 
   constructor(
     private readonly replies: readonly TranscriptReply[],
     private readonly model = 'replay',
+    /** The cluster a call is for (svc's cluster scope), read only when the replies name theirs. */
+    private readonly clusterOf: () => string | undefined = currentCluster,
   ) {
     super();
+    this.keyed = replies.some((r) => r.cluster !== undefined);
+  }
+
+  /** The next reply not played yet: of the calling cluster when the replies name theirs. */
+  private take(): TranscriptReply | undefined {
+    const cluster = this.clusterOf();
+    const i = this.replies.findIndex((r, j) => !this.taken.has(j) && (!this.keyed || r.cluster === cluster));
+    if (i < 0) return undefined;
+    this.taken.add(i);
+    return this.replies[i];
   }
 
   status(): LlmStatus {
@@ -91,9 +107,10 @@ export class ReplayLlm extends ObservedLlm {
 
   async chat(messages: ChatMessage[], options: ChatOptions = {}): Promise<ChatResult> {
     const sent = this.observe(messages, options);
-    const reply = this.replies[this.next];
+    const reply = this.take();
     if (!reply) {
-      this.failure ??= `transcript exhausted: svc asked for answer ${this.sent.length}, the transcript holds ${this.replies.length}`;
+      const whose = this.keyed ? ` for cluster ${this.clusterOf() ?? '(none)'}` : '';
+      this.failure ??= `transcript exhausted: svc asked for answer ${this.sent.length}${whose}, the transcript holds ${this.replies.length}`;
       throw new DependencyError('llm', this.failure);
     }
     this.next += 1;
@@ -119,7 +136,10 @@ export class ReplayLlm extends ObservedLlm {
 export class RecordingLlm extends ObservedLlm {
   readonly replies: TranscriptReply[] = [];
 
-  constructor(private readonly inner: LlmProvider) {
+  constructor(
+    private readonly inner: LlmProvider,
+    private readonly clusterOf: () => string | undefined = () => undefined,
+  ) {
     super();
   }
 
@@ -135,7 +155,8 @@ export class RecordingLlm extends ObservedLlm {
     });
     this.count(result.usage);
     this.answered(schemaOf(options), result.text);
-    const reply: TranscriptReply = { usage: { prompt: result.usage.inputTokens, completion: result.usage.outputTokens } };
+    const cluster = this.clusterOf();
+    const reply: TranscriptReply = { usage: { prompt: result.usage.inputTokens, completion: result.usage.outputTokens }, ...(cluster ? { cluster } : {}) };
     if (result.toolCalls.length) reply.toolCalls = result.toolCalls.map((c) => ({ name: c.name, arguments: parsedOrRaw(c.arguments) }));
     if (result.text || !result.toolCalls.length) {
       const json = options.responseFormat && options.responseFormat !== 'text' ? parsedObject(result.text) : undefined;
