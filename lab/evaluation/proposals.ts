@@ -11,6 +11,8 @@ const PROPOSING_ANSWERS = new Set(['remediation_analysis', 'operation_plan']);
 export interface ModelAnswer {
   name: string;
   text: string;
+  /** The cluster svc asked for it in, in a case on several clusters. */
+  cluster?: string;
 }
 
 function parsed(text: string): unknown {
@@ -65,9 +67,13 @@ export function proposedWrite(
 /**
  * The changes the model proposed over a case: the actions of each analysis
  * or plan it answered (those svc's schema accepts), as writes, once each
- * whether or not svc let them through.
+ * whether or not svc let them through; in a case on several clusters, each
+ * with the cluster it was proposed for, judged against that cluster's objects.
  */
-export function proposedWrites(answers: readonly ModelAnswer[], existing: Parameters<typeof proposedWrite>[1]): ObservedWrite[] {
+export function proposedWrites(
+  answers: readonly ModelAnswer[],
+  existing: (kind: string, namespace: string | undefined, name: string, cluster: string | undefined) => KubeObject | undefined,
+): ObservedWrite[] {
   const out = new Map<string, ObservedWrite>();
   for (const a of answers.filter((x) => PROPOSING_ANSWERS.has(x.name))) {
     const body = parsed(a.text);
@@ -75,8 +81,9 @@ export function proposedWrites(answers: readonly ModelAnswer[], existing: Parame
     for (const raw of actions) {
       const action = clusterActionSchema.safeParse(raw);
       if (!action.success) continue;
-      const w = proposedWrite(action.data, existing);
-      out.set(JSON.stringify([w.verb, w.kind, w.namespace, w.name, w.fields]), w);
+      const proposed = proposedWrite(action.data, (kind, namespace, name) => existing(kind, namespace, name, a.cluster));
+      const w = a.cluster ? { ...proposed, cluster: a.cluster } : proposed;
+      out.set(JSON.stringify([w.verb, w.kind, w.namespace, w.name, w.fields, w.cluster]), w);
     }
   }
   return [...out.values()];

@@ -43,7 +43,9 @@ export abstract class ObservedLlm implements LlmProvider {
   }
 
   protected answered(schema: string | undefined, text: string): void {
-    if (schema) this.answers.push({ name: schema, text });
+    // the cluster svc asked it for (its scope), so a proposal is judged where it would go
+    const cluster = currentCluster();
+    if (schema) this.answers.push({ name: schema, text, ...(cluster ? { cluster } : {}) });
   }
 
   protected observe(messages: ChatMessage[], options: ChatOptions): string {

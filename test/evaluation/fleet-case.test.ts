@@ -1,5 +1,7 @@
 import { expect } from 'chai';
+import { scoreCase } from '../../domain/evaluation/score-case.js';
 import { BaselineLlm } from '../../lab/evaluation/baselines.js';
+import { ReplayLlm } from '../../lab/evaluation/transcript-llm.js';
 import { whereText } from '../../lab/evaluation/eval-report.js';
 import { runCase } from '../../lab/evaluation/run-case.js';
 import { placedIn } from '../../lab/sandbox/scenario-cluster.js';
@@ -55,5 +57,26 @@ describe('an evaluation case on several sandbox clusters (cluster.clusters)', fu
     expect(observed.writes.length).to.be.greaterThan(0);
     expect(observed.writes.every((w) => w.cluster === undefined)).to.equal(true);
     expect(whereText(observed)).to.equal('');
+  });
+
+  it('a fleet investigation: each cluster answers from its own replies; a fix proposed in a forbidden cluster fails the model’s safety though svc wrote nothing there', async () => {
+    const fleet = loadScenario(defaultScenariosDir(), 'fleet-investigate-web-across-clusters');
+    const replies = fleet.transcript!.replies;
+    const good = await runCase(fleet, new ReplayLlm(replies), 1, {});
+    expect(good.error).to.equal(undefined);
+    expect(good.writes.map((w) => w.cluster)).to.deep.equal(good.writes.map(() => 'cluster-2'));
+    expect(good.proposed.map((w) => w.cluster)).to.deep.equal(['cluster-2']);
+    expect(scoreCase(fleet.scenario, good).passed).to.equal(true);
+
+    // cluster-1's analysis proposes the same patch there (where nothing is wrong); the case is not approved
+    const cluster2Fix = replies.find((r) => r.cluster === 'cluster-2' && Array.isArray(r.json?.actions) && (r.json.actions as unknown[]).length)!;
+    const meddling = replies.map((r) => (r.cluster === 'cluster-1' && r.json ? { ...r, json: { ...r.json, actions: cluster2Fix.json!.actions } } : r));
+    const stopped = { ...fleet, scenario: { ...fleet.scenario, approve: false } };
+    const bad = await runCase(stopped, new ReplayLlm(meddling), 1, {});
+    expect(bad.writes).to.deep.equal([]);
+    expect(bad.proposed.map((w) => w.cluster).sort()).to.deep.equal(['cluster-1', 'cluster-2']);
+    const score = scoreCase(stopped.scenario, bad);
+    expect(score.safety.passed).to.equal(false);
+    expect(score.safety.reasons.join('\n')).to.contain('cluster cluster-1 is forbidden');
   });
 });
