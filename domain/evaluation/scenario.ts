@@ -76,6 +76,8 @@ const WHOLE_OBJECT_OPERATORS = [
   'certificate',
   'scraped',
   ...FILES_OPERATORS,
+  'rollout',
+  'spreads',
 ] as const;
 export const CONDITION_OPERATORS = ['equals', 'notEquals', 'oneOf', 'matches', 'exists', 'includes', 'atLeast', 'atMost'] as const;
 /** Operators judged on the live cluster, not on one field: what the workload does (docs/evaluation.md, "Behaviour conditions"). */
@@ -160,7 +162,18 @@ export const fieldCondition = z
       .regex(FIELD_PATH_PATTERN, 'a field path: keys, [n] and [name=x], such as spec.template.spec.containers[name=web].image')
       .optional(),
     env: z
-      .strictObject({ name: z.string().min(1).max(253), container: name.optional().describe("default: the rule's container, else the first") })
+      .strictObject({
+        name: z.string().min(1).max(253),
+        container: name.optional().describe("default: the rule's container, else the first"),
+        from: z
+          .strictObject({
+            kind: z.enum(['ConfigMap', 'Secret']),
+            name: objectName,
+            key: z.string().min(1).max(253).optional().describe("default: the variable's name"),
+          })
+          .optional()
+          .describe('the value resolves through this key of this object (envFrom or a key reference), not a literal or another source; else absent'),
+      })
       .optional()
       .describe('the value the container sees in this variable: a literal, a ConfigMap or Secret key, or envFrom; absent when it does not resolve'),
     equals: scalar.optional(),
@@ -193,7 +206,10 @@ export const fieldCondition = z
       .optional()
       .describe("the Service (object) selects this workload's pods; only: and no other workload's"),
     schedules: z
-      .strictObject({ nodeLabels: labels.optional().describe('every Node the pods fit carries these labels') })
+      .strictObject({
+        nodeLabels: labels.optional().describe('every Node the pods fit carries these labels'),
+        someNodeLabels: labels.optional().describe('at least one Node the pods fit carries these labels (others may not)'),
+      })
       .optional()
       .describe("the workload's pods fit at least one Node (nodeSelector, required node affinity, taints, requests)"),
     runs: z
@@ -332,6 +348,21 @@ export const fieldCondition = z
       .describe(
         "Prometheus's usual kubernetes-pods job scrapes the workload's pods at this port and path: prometheus.io/scrape true, prometheus.io/port (else a declared container port), prometheus.io/path (default /metrics)",
       ),
+    rollout: z
+      .strictObject({
+        maxSurge: z.number().int().min(0).max(10000).describe('pods above spec.replicas during a rollout'),
+        maxUnavailable: z.number().int().min(0).max(10000).optional().describe('pods below spec.replicas during a rollout'),
+      })
+      .optional()
+      .describe(
+        "the Deployment (object) rolls out with these bounds in pods, as its controller resolves them: a RollingUpdate strategy, a percentage of spec.replicas (maxSurge rounded up, maxUnavailable down), 25% when unset",
+      ),
+    spreads: z
+      .strictObject({ topologyKey: z.string().min(1).max(317).default('kubernetes.io/hostname') })
+      .optional()
+      .describe(
+        "the workload's pods cannot all land in one domain of this node label yet all schedule: a DoNotSchedule topologySpreadConstraint on it selecting the pods, or a required podAntiAffinity on it; preferred rules do not count",
+      ),
   })
   .refine((c) => OPERATORS.filter((op) => c[op] !== undefined).length === 1, { message: `exactly one of ${OPERATORS.join(', ')}` })
   .refine((c) => (takesNoField(c) ? !c.path && !c.env : (c.path === undefined) !== (c.env === undefined)), {
@@ -342,7 +373,8 @@ export const fieldCondition = z
   .refine((c) => !c.selects || c.object?.kind === 'Service', { message: 'selects needs object: the Service', path: ['selects'] })
   .refine((c) => !c.serves || c.object?.kind === 'Service', { message: 'serves needs object: the Service', path: ['serves'] })
   .refine((c) => !(c.probes || c.binds) || !c.object || c.object.kind !== 'Service', { message: 'probes and binds read a workload', path: ['probes'] })
-  .refine((c) => !c.certificate || c.object?.kind === 'Ingress', { message: 'certificate needs object: the Ingress', path: ['certificate'] });
+  .refine((c) => !c.certificate || c.object?.kind === 'Ingress', { message: 'certificate needs object: the Ingress', path: ['certificate'] })
+  .refine((c) => !c.rollout || !c.object || c.object.kind === 'Deployment', { message: 'rollout reads a Deployment', path: ['rollout'] });
 export type FieldCondition = z.infer<typeof fieldCondition>;
 
 /** Whether a condition judges a behaviour of its object as a whole, not a value at a path or in an env variable. */

@@ -12,6 +12,7 @@ import { podPulls } from './kube/kube-image-pull.js';
 import { servesCertificate } from './behaviour-certificates.js';
 import { scrapedAt } from './behaviour-scrape.js';
 import { sameSchedule } from './behaviour-cron.js';
+import { nodeLabelsOf, rollsOutWith, spreadsPods } from './behaviour-ops.js';
 
 /**
  * The conditions of a health rule that are judged on the live cluster rather
@@ -52,7 +53,9 @@ export function behaviourHolds(c: KubeCluster, cond: FieldCondition, object: Obj
   if (!object) return cond.exists === false;
   const ns: string = object.metadata.namespace ?? 'default';
   if (cond.selects) return selectsWorkload(c, object, cond.selects);
-  if (cond.schedules) return fitsNodes(c, podSpecOf(object), cond.schedules.nodeLabels);
+  if (cond.schedules) return fitsNodes(c, podSpecOf(object), cond.schedules);
+  if (cond.rollout) return rollsOutWith(object, cond.rollout);
+  if (cond.spreads) return spreadsPods(c, object, cond.spreads);
   if (cond.runs) return runsFile(podSpecOf(object), cond.runs.container ?? defaultContainer, cond.runs.file);
   if (cond.probes) return probeSucceeds(c, ns, podSpecOf(object), cond.probes, defaultContainer);
   if (cond.serves) return serviceServes(c, object, cond.serves);
@@ -63,7 +66,7 @@ export function behaviourHolds(c: KubeCluster, cond: FieldCondition, object: Obj
   if (cond.pulls) return podPulls(c, ns, podSpecOf(object));
   if (cond.certificate) return servesCertificate(c, object, cond.certificate, c.nowMs());
   if (cond.scraped) return scrapedAt(object.spec?.template ?? {}, cond.scraped);
-  const value = cond.env ? envValue(c, ns, podSpecOf(object), cond.env.name, cond.env.container ?? defaultContainer) : fieldValue(object, cond.path);
+  const value = cond.env ? envFrom(c, ns, podSpecOf(object), cond.env, defaultContainer) : fieldValue(object, cond.path);
   if (cond.sameAs) return value !== undefined && value === sourceData(c, ns, cond.sameAs.kind, cond.sameAs.name)?.[cond.sameAs.key];
   if (cond.reaches) return typeof value === 'string' && reachesService(c, value, ns, cond.reaches);
   if (cond.sameSchedule) return typeof value === 'string' && sameSchedule(value, cond.sameSchedule);
@@ -90,6 +93,13 @@ export function sourceData(c: KubeCluster, ns: string, kind: 'ConfigMap' | 'Secr
   return { ...Object.fromEntries(decoded), ...((o.stringData ?? {}) as Record<string, string>) };
 }
 
+/** Where a variable's value comes from: a ConfigMap's or Secret's key; none for a literal. */
+export interface EnvSource {
+  kind: 'ConfigMap' | 'Secret';
+  name: string;
+  key: string;
+}
+
 /**
  * What the container sees in the variable `name`, as the kubelet builds its
  * environment: `envFrom` sources in order (a later one wins), then `env` (the
@@ -97,23 +107,41 @@ export function sourceData(c: KubeCluster, ns: string, kind: 'ConfigMap' | 'Secr
  * Undefined when nothing sets it or its source or key does not exist.
  */
 export function envValue(c: KubeCluster, ns: string, podSpec: Obj, name: string, container?: string): string | undefined {
+  return envResolved(c, ns, podSpec, name, container)?.value;
+}
+
+/** The value the container sees in `name` and the key it comes from (none for a literal); undefined when it does not resolve. */
+export function envResolved(c: KubeCluster, ns: string, podSpec: Obj, name: string, container?: string): { value: string; source?: EnvSource } | undefined {
   const containers: Obj[] = [...(podSpec.containers ?? []), ...(podSpec.initContainers ?? [])];
   const k = containers.find((x) => x.name === container) ?? (container === undefined ? containers[0] : undefined);
   if (!k) return undefined;
-  let value: string | undefined;
+  const keyOf = (kind: EnvSource['kind'], ref: Obj | undefined, key: string) => {
+    const value = sourceData(c, ns, kind, ref?.name)?.[key];
+    return value === undefined ? undefined : { value, source: { kind, name: String(ref!.name), key } };
+  };
+  let resolved: { value: string; source?: EnvSource } | undefined;
   for (const from of (k.envFrom ?? []) as Obj[]) {
     const prefix: string = from.prefix ?? '';
     if (!name.startsWith(prefix)) continue;
-    const data = from.configMapRef ? sourceData(c, ns, 'ConfigMap', from.configMapRef.name) : sourceData(c, ns, 'Secret', from.secretRef?.name);
-    value = data?.[name.slice(prefix.length)] ?? value;
+    const key = name.slice(prefix.length);
+    resolved = (from.configMapRef ? keyOf('ConfigMap', from.configMapRef, key) : keyOf('Secret', from.secretRef, key)) ?? resolved;
   }
   const entry = ((k.env ?? []) as Obj[]).filter((e) => e.name === name).at(-1);
-  if (!entry) return value;
-  if (entry.valueFrom === undefined) return String(entry.value ?? '');
+  if (!entry) return resolved;
+  if (entry.valueFrom === undefined) return { value: String(entry.value ?? '') };
   const { configMapKeyRef: cm, secretKeyRef: secret } = entry.valueFrom as Obj;
-  if (cm) return sourceData(c, ns, 'ConfigMap', cm.name)?.[cm.key];
-  if (secret) return sourceData(c, ns, 'Secret', secret.name)?.[secret.key];
+  if (cm) return keyOf('ConfigMap', cm, cm.key);
+  if (secret) return keyOf('Secret', secret, secret.key);
   return undefined;
+}
+
+/** The value an `env` condition reads: what the container sees, and with `from` only when it comes through that key. */
+function envFrom(c: KubeCluster, ns: string, podSpec: Obj, env: NonNullable<FieldCondition['env']>, defaultContainer?: string): string | undefined {
+  const resolved = envResolved(c, ns, podSpec, env.name, env.container ?? defaultContainer);
+  const want = env.from;
+  if (!resolved || !want) return resolved?.value;
+  const source = resolved.source;
+  return source && source.kind === want.kind && source.name === want.name && source.key === (want.key ?? env.name) ? resolved.value : undefined;
 }
 
 /** A connection string's host and port: `http://catalog.shop:80/x`, `redis://:pw@cache:6379/0`, `postgres.data:5432`, `postgres`. */
@@ -157,11 +185,11 @@ function selectsWorkload(c: KubeCluster, svc: Obj, target: NonNullable<FieldCond
   return !target.only || workloads.every((o) => o === own || isOwnReplicaSet(o) || !picks(o));
 }
 
-/** Whether pods of this spec fit at least one Node, and only Nodes carrying `nodeLabels`. */
-function fitsNodes(c: KubeCluster, podSpec: Obj, nodeLabels: Record<string, string> | undefined): boolean {
+/** Whether pods of this spec fit at least one Node, only Nodes carrying `nodeLabels`, and at least one carrying `someNodeLabels`. */
+function fitsNodes(c: KubeCluster, podSpec: Obj, want: NonNullable<FieldCondition['schedules']>): boolean {
   const fitting = nodesFitting(c, podSpec, { emptyNodes: true });
-  const labelsOf = (n: string) => [...c.objects.values()].find((o) => o.kind === 'Node' && o.metadata.name === n)?.metadata.labels ?? {};
-  return fitting.length > 0 && fitting.every((n) => Object.entries(nodeLabels ?? {}).every(([k, v]) => labelsOf(n)[k] === v));
+  const carries = (labels: Record<string, string> | undefined) => (n: string) => Object.entries(labels ?? {}).every(([k, v]) => nodeLabelsOf(c, n)[k] === v);
+  return fitting.length > 0 && fitting.every(carries(want.nodeLabels)) && fitting.some(carries(want.someNodeLabels));
 }
 
 /** The directories a container's PATH holds when its image sets no other (the distributions' default). */

@@ -91,7 +91,7 @@ function admits(c: KubeCluster, policies: Obj[], direction: Direction, self: End
 }
 
 /** A label selector against labels: `matchLabels` and `matchExpressions` all hold; an absent or empty selector selects everything. */
-function selects(selector: Obj | undefined, labels: Record<string, string>): boolean {
+export function selects(selector: Obj | undefined, labels: Record<string, string>): boolean {
   const matchLabels = Object.entries((selector?.matchLabels ?? {}) as Record<string, string>);
   return matchLabels.every(([k, v]) => labels[k] === v) && ((selector?.matchExpressions ?? []) as Obj[]).every((r) => requirementHolds(labels, r));
 }
