@@ -17,7 +17,8 @@ const PINNED_YET = new Set<string>([]);
  * the image version, suspend), so no other value is a valid fix; a pin that
  * guards a field the request leaves alone (the selector, minReplicas, the
  * sidecar's image) rides along. Each reason quotes the request's words in
- * double quotes and states the pinned value; the test below checks both.
+ * double quotes, then states a pinned value as a word of its own; the test
+ * below checks both.
  */
 const NAMED_BY_REQUEST = new Map<string, string>([
   ['op-add-label-for-cost', '"with cost-center=retail-42" names the label value retail-42 (the selector app=web is a guard)'],
@@ -28,7 +29,7 @@ const NAMED_BY_REQUEST = new Map<string, string>([
   ['op-rollback-previous-version', '"back to the previous version" names the previous image, registry.example/shop/api:2.3.1'],
   ['op-scale-statefulset-down-keeps-pvcs', '"scale es in search down to 2 nodes" names replicas 2'],
   ['op-scale-statefulset-redis', '"(3 in total)" names replicas 3'],
-  ['op-scale-to-zero-weekend', '"stop the crawler" names replicas 0: a stopped workload runs no pods'],
+  ['op-scale-to-zero-weekend', '"stop the crawler" names replicas 0, as a stopped workload runs no pods'],
   ['op-scale-web-up', '"to 5 replicas" names replicas 5'],
   ['op-scale-worker-down', '"down to 2" names replicas 2'],
   ['op-suspend-cronjob', '"pause the nightly-export cronjob" names suspend true'],
@@ -73,9 +74,9 @@ describe('health rules judge behaviour: the scenarios that pin a single field va
     const wrong = [...NAMED_BY_REQUEST].filter(([name, reason]) => {
       const scenario = byName.get(name);
       const intent = scenario?.tool === 'operate' ? String(scenario.input.intent ?? '') : '';
-      const quoted = /^"([^"]+)"/.exec(reason)?.[1];
+      const [, quoted, said] = /^"([^"]+)"(.*)$/.exec(reason) ?? [];
       const values = scenario?.cluster.rules.flatMap(pins).map((c) => String(c.equals)) ?? [];
-      return !quoted || !intent.includes(quoted) || !values.some((v) => reason.includes(v));
+      return !quoted || !intent.includes(quoted) || !values.some((v) => said.split(/[\s(),]+/).includes(v));
     });
     expect(wrong.map(([name]) => name)).to.deep.equal([]);
   });
