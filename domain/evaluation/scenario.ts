@@ -355,7 +355,7 @@ export const fieldCondition = z
       })
       .optional()
       .describe(
-        "the Deployment (object) rolls out with these bounds in pods, as its controller resolves them: a RollingUpdate strategy, a percentage of spec.replicas (maxSurge rounded up, maxUnavailable down), 25% when unset",
+        'the Deployment (object) rolls out with these bounds in pods, as its controller resolves them: a RollingUpdate strategy, a percentage of spec.replicas (maxSurge rounded up, maxUnavailable down), 25% when unset',
       ),
     spreads: z
       .strictObject({ topologyKey: z.string().min(1).max(317).default('kubernetes.io/hostname') })

@@ -152,7 +152,14 @@ describe('operate behaviour conditions: rollout bounds, spreading, spot nodes an
     });
 
     it('fails pasted literals, a key of another name, another ConfigMap with the same data, and a literal overriding envFrom', () => {
-      expect(judge({ env: [{ name: 'FLAGD_PORT', value: '8013' }, { name: 'FLAGD_LOG_FORMAT', value: 'json' }] })).to.equal(false);
+      expect(
+        judge({
+          env: [
+            { name: 'FLAGD_PORT', value: '8013' },
+            { name: 'FLAGD_LOG_FORMAT', value: 'json' },
+          ],
+        }),
+      ).to.equal(false);
       expect(judge({ env: [keyRef('FLAGD_PORT', 'FLAGD_LOG_FORMAT'), keyRef('FLAGD_LOG_FORMAT')] })).to.equal(false);
       const copy = configMap('copy', { FLAGD_PORT: '8013', FLAGD_LOG_FORMAT: 'json' });
       expect(judge({ envFrom: [{ configMapRef: { name: 'copy' } }] }, copy)).to.equal(false);
