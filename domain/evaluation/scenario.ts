@@ -209,6 +209,7 @@ export const fieldCondition = z
       .strictObject({
         nodeLabels: labels.optional().describe('every Node the pods fit carries these labels'),
         someNodeLabels: labels.optional().describe('at least one Node the pods fit carries these labels (others may not)'),
+        avoidsNodeLabels: labels.optional().describe('no Node the pods fit carries all these labels (a pool kept for others)'),
       })
       .optional()
       .describe("the workload's pods fit at least one Node (nodeSelector, required node affinity, taints, requests)"),

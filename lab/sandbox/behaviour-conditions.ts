@@ -185,11 +185,17 @@ function selectsWorkload(c: KubeCluster, svc: Obj, target: NonNullable<FieldCond
   return !target.only || workloads.every((o) => o === own || isOwnReplicaSet(o) || !picks(o));
 }
 
-/** Whether pods of this spec fit at least one Node, only Nodes carrying `nodeLabels`, and at least one carrying `someNodeLabels`. */
+/**
+ * Whether pods of this spec fit at least one Node, only Nodes carrying
+ * `nodeLabels`, at least one carrying `someNodeLabels`, and none carrying
+ * `avoidsNodeLabels` (a toleration of every taint lets them onto a pool kept
+ * for others).
+ */
 function fitsNodes(c: KubeCluster, podSpec: Obj, want: NonNullable<FieldCondition['schedules']>): boolean {
   const fitting = nodesFitting(c, podSpec, { emptyNodes: true });
   const carries = (labels: Record<string, string> | undefined) => (n: string) => Object.entries(labels ?? {}).every(([k, v]) => nodeLabelsOf(c, n)[k] === v);
-  return fitting.length > 0 && fitting.every(carries(want.nodeLabels)) && fitting.some(carries(want.someNodeLabels));
+  const avoided = want.avoidsNodeLabels && carries(want.avoidsNodeLabels);
+  return fitting.length > 0 && fitting.every(carries(want.nodeLabels)) && fitting.some(carries(want.someNodeLabels)) && !(avoided && fitting.some(avoided));
 }
 
 /** The directories a container's PATH holds when its image sets no other (the distributions' default). */

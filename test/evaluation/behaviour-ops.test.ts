@@ -115,9 +115,14 @@ describe('operate behaviour conditions: rollout bounds, spreading, spot nodes an
 
   describe('schedules with someNodeLabels: the pods fit at least one Node carrying the labels', () => {
     const taint = { key: 'lifecycle', value: 'spot', effect: 'NoSchedule' };
-    const nodes = [node('ondemand-1'), node('spot-1', { lifecycle: 'spot' }, [taint])];
+    const gpu = node('gpu-1', { pool: 'gpu' }, [{ key: 'nvidia.com/gpu', value: 'present', effect: 'NoSchedule' }]);
+    const nodes = [node('ondemand-1'), node('spot-1', { lifecycle: 'spot' }, [taint]), gpu];
     const judge = (tolerations: Obj[]) =>
-      holds(cluster(...nodes, deployment('renderer', { replicas: 2 }, { tolerations })), { schedules: { someNodeLabels: { lifecycle: 'spot' } } }, 'renderer');
+      holds(
+        cluster(...nodes, deployment('renderer', { replicas: 2 }, { tolerations })),
+        { schedules: { someNodeLabels: { lifecycle: 'spot' }, avoidsNodeLabels: { pool: 'gpu' } } },
+        'renderer',
+      );
 
     it('fails the broken pods; passes Equal with the value and effect, Exists on the key, or no effect named', () => {
       expect(judge([])).to.equal(false);
@@ -126,7 +131,14 @@ describe('operate behaviour conditions: rollout bounds, spreading, spot nodes an
       expect(judge([{ key: 'lifecycle', value: 'spot' }])).to.equal(true);
     });
 
-    it('fails a toleration with the wrong value, the wrong effect or another key', () => {
+    it('fails a toleration with the wrong value, the wrong effect or another key, and one of every taint (the GPU pool too)', () => {
+      expect(judge([{ operator: 'Exists' }])).to.equal(false);
+      expect(
+        judge([
+          { key: 'lifecycle', operator: 'Exists' },
+          { key: 'nvidia.com/gpu', operator: 'Exists' },
+        ]),
+      ).to.equal(false);
       expect(judge([{ key: 'lifecycle', operator: 'Equal', value: 'preemptible', effect: 'NoSchedule' }])).to.equal(false);
       expect(judge([{ key: 'lifecycle', operator: 'Equal', value: 'spot', effect: 'NoExecute' }])).to.equal(false);
       expect(judge([{ key: 'spot', operator: 'Exists' }])).to.equal(false);
