@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { startAccessServer, TEST_TOKEN, type AccessServer } from '../support/access-server.js';
-import { NEW_WEB_IMAGE, startFleet, startWaveFleet, WAVE_ORDER, webImageIn, type FleetFixture } from '../support/fleet-fixture.js';
-import { startModelStandIn, type ModelStandIn } from '../support/model-stand-ins.js';
+import { TEST_TOKEN } from '../support/access-server.js';
+import { NEW_WEB_IMAGE, startFleet, startWaveFleet, WAVE_ORDER, webImageIn } from '../support/fleet-fixture.js';
+import { svcOnFleet } from '../support/svc-on-fleet.js';
 import { planJson, scaleWeb } from '../support/operate-fixtures.js';
 import { runCli } from '../support/run-cli.js';
 
@@ -9,21 +9,10 @@ const WEB = '/apis/apps/v1/namespaces/x/deployments/web';
 
 describe('CLI: a fleet of clusters (--cluster)', function () {
   this.timeout(60_000);
-  let chat: ModelStandIn;
-  let fleet: FleetFixture;
-  let server: AccessServer;
+  const svc = svcOnFleet(() => startFleet(['staging', 'production'], 'clusters:\n  staging:\n    labels: {env: staging}\n'));
   let env: Record<string, string>;
-
-  before(async () => {
-    chat = await startModelStandIn('openai');
-    fleet = await startFleet(['staging', 'production'], 'clusters:\n  staging:\n    labels: {env: staging}\n');
-    server = await startAccessServer({ env: { ...chat.env(), ...fleet.env } });
-    env = { SVC_URL: server.url, SVC_AUTH_TOKEN: TEST_TOKEN };
-  });
-  after(async () => {
-    await server.stop();
-    await fleet.close();
-    await chat.close();
+  before(() => {
+    env = { SVC_URL: svc.server.url, SVC_AUTH_TOKEN: TEST_TOKEN };
   });
 
   it('svc run without --cluster fails naming the choices; with it the call reaches that cluster only, and svc changes list --cluster filters', async () => {
@@ -31,14 +20,14 @@ describe('CLI: a fleet of clusters (--cluster)', function () {
     expect(refused.code).to.not.equal(0);
     expect(refused.stderr).to.contain('VALIDATION_ERROR').and.contain('staging, production');
 
-    chat.script({ content: 'ok' }, { content: planJson([scaleWeb(3)]) });
+    svc.chat.script({ content: 'ok' }, { content: planJson([scaleWeb(3)]) });
     const start = await runCli(['run', 'operate', '--intent', 'scale web in x to 3', '--cluster', 'production', '-o', 'json'], env);
     expect(start.code, start.stderr).to.equal(0);
     const sessionId = (JSON.parse(start.stdout) as { result: { sessionId: string } }).result.sessionId;
     const done = await runCli(['run', 'operate', '--sessionId', sessionId, '--executeChoice', '1', '--cluster', 'production', '-o', 'json'], env);
     expect(done.code, done.stderr).to.equal(0);
-    expect(fleet.clusters.production.objects.get(WEB)!.spec.replicas).to.equal(3);
-    expect(fleet.clusters.staging.requests).to.deep.equal([]);
+    expect(svc.fleet.clusters.production.objects.get(WEB)!.spec.replicas).to.equal(3);
+    expect(svc.fleet.clusters.staging.requests).to.deep.equal([]);
 
     const listed = await runCli(['changes', 'list', '--cluster', 'production', '-o', 'json'], env);
     expect(listed.code, listed.stderr).to.equal(0);
@@ -52,21 +41,10 @@ describe('CLI: a fleet of clusters (--cluster)', function () {
 
 describe('CLI: a rollout across three clusters in waves, and a revert that goes to its entry’s cluster', function () {
   this.timeout(90_000);
-  let chat: ModelStandIn;
-  let fleet: FleetFixture;
-  let server: AccessServer;
+  const svc = svcOnFleet(() => startWaveFleet());
   let env: Record<string, string>;
-
-  before(async () => {
-    chat = await startModelStandIn('openai');
-    fleet = await startWaveFleet();
-    server = await startAccessServer({ env: { ...chat.env(), ...fleet.env } });
-    env = { SVC_URL: server.url, SVC_AUTH_TOKEN: TEST_TOKEN };
-  });
-  after(async () => {
-    await server.stop();
-    await fleet.close();
-    await chat.close();
+  before(() => {
+    env = { SVC_URL: svc.server.url, SVC_AUTH_TOKEN: TEST_TOKEN };
   });
 
   const json = <T>(r: { code: number | null; stdout: string; stderr: string }): T => {
@@ -76,7 +54,7 @@ describe('CLI: a rollout across three clusters in waves, and a revert that goes 
 
   it('--clusterSelector plans in each cluster, one --planDigest runs the waves and stops at the degraded second; svc changes revert undoes staging’s change in staging only', async () => {
     const plan = { content: planJson([NEW_WEB_IMAGE]) };
-    chat.script({ content: 'ok' }, plan, { content: 'ok' }, plan, { content: 'ok' }, plan);
+    svc.chat.script({ content: 'ok' }, plan, { content: 'ok' }, plan, { content: 'ok' }, plan);
     type Rollout = { result: { sessionId: string; planDigest: string; status: string; rollout: { stoppedAt?: object; waves: { status: string }[] } } };
     const started = json<Rollout>(
       await runCli(
@@ -90,9 +68,9 @@ describe('CLI: a rollout across three clusters in waves, and a revert that goes 
     ).result;
     expect(ran.rollout.stoppedAt).to.deep.include({ wave: 2, cluster: 'canary' });
     expect(ran.rollout.waves.map((w) => w.status)).to.deep.equal(['executed', 'degraded', 'not-run']);
-    expect(webImageIn(fleet, 'staging')).to.equal('nginx:1.28');
-    expect(webImageIn(fleet, 'canary')).to.equal('nginx:1.27');
-    expect(fleet.writes('production')).to.deep.equal([]);
+    expect(webImageIn(svc.fleet, 'staging')).to.equal('nginx:1.28');
+    expect(webImageIn(svc.fleet, 'canary')).to.equal('nginx:1.27');
+    expect(svc.fleet.writes('production')).to.deep.equal([]);
 
     type Changes = { changes: { id: string; cluster: string; type: string; outcome: string }[] };
     const canary = json<Changes>(await runCli(['changes', 'list', '--cluster', 'canary', '-o', 'json'], env)).changes;
@@ -101,12 +79,12 @@ describe('CLI: a rollout across three clusters in waves, and a revert that goes 
     expect(staging).to.have.length(1);
     expect(staging[0].cluster).to.equal('staging');
 
-    const canaryWrites = fleet.writes('canary').length;
+    const canaryWrites = svc.fleet.writes('canary').length;
     const reverted = await runCli(['changes', 'revert', staging[0].id, '-o', 'json'], env);
     expect(reverted.code, reverted.stderr).to.equal(0);
-    expect(webImageIn(fleet, 'staging')).to.equal('nginx:1.27');
-    expect(fleet.writes('canary')).to.have.length(canaryWrites);
-    expect(fleet.writes('production')).to.deep.equal([]);
+    expect(webImageIn(svc.fleet, 'staging')).to.equal('nginx:1.27');
+    expect(svc.fleet.writes('canary')).to.have.length(canaryWrites);
+    expect(svc.fleet.writes('production')).to.deep.equal([]);
     const after = json<Changes>(await runCli(['changes', 'list', '--cluster', 'staging', '--type', 'revert', '-o', 'json'], env)).changes;
     expect(after).to.have.length(1);
   });

@@ -1,9 +1,9 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { expect } from 'chai';
-import { startAccessServer, TEST_TOKEN, type AccessServer } from '../support/access-server.js';
+import { TEST_TOKEN } from '../support/access-server.js';
 import { mcpClient } from '../support/mcp-client.js';
-import { NEW_WEB_IMAGE, startWaveFleet, WAVE_ORDER, webImageIn, type FleetFixture } from '../support/fleet-fixture.js';
-import { startModelStandIn, type ModelStandIn } from '../support/model-stand-ins.js';
+import { NEW_WEB_IMAGE, startWaveFleet, WAVE_ORDER, webImageIn } from '../support/fleet-fixture.js';
+import { svcOnFleet } from '../support/svc-on-fleet.js';
 import { planJson } from '../support/operate-fixtures.js';
 
 type Called = { isError?: boolean; structuredContent?: unknown; content: unknown };
@@ -12,27 +12,18 @@ const resultOf = (r: Called) => (r.structuredContent as { result: Rollout }).res
 
 describe('MCP: a rollout across three clusters in waves (operate with clusterSelector)', function () {
   this.timeout(60_000);
-  let chat: ModelStandIn;
-  let fleet: FleetFixture;
-  let server: AccessServer;
+  const svc = svcOnFleet(() => startWaveFleet());
   let client: Client;
-
   before(async () => {
-    chat = await startModelStandIn('openai');
-    fleet = await startWaveFleet();
-    server = await startAccessServer({ env: { ...chat.env(), ...fleet.env } });
-    client = await mcpClient(server.url, TEST_TOKEN);
+    client = await mcpClient(svc.server.url, TEST_TOKEN);
   });
   after(async () => {
     await client.close();
-    await server.stop();
-    await fleet.close();
-    await chat.close();
   });
 
   it('one approval executes wave by wave, stops at the degraded second wave and reverts it; the third cluster sees no write', async () => {
     const plan = { content: planJson([NEW_WEB_IMAGE]) };
-    chat.script({ content: 'ok' }, plan, { content: 'ok' }, plan, { content: 'ok' }, plan);
+    svc.chat.script({ content: 'ok' }, plan, { content: 'ok' }, plan, { content: 'ok' }, plan);
     const started = (await client.callTool({
       name: 'operate',
       arguments: { intent: 'run web in x on nginx:1.28', clusterSelector: { team: 'shop' }, waveOrder: WAVE_ORDER },
@@ -40,14 +31,14 @@ describe('MCP: a rollout across three clusters in waves (operate with clusterSel
     expect(started.isError, JSON.stringify(started.content)).to.not.equal(true);
     const rollout = resultOf(started);
     expect(rollout.status).to.equal('awaiting_approval');
-    for (const name of ['staging', 'canary', 'production']) expect(fleet.writes(name), name).to.deep.equal([]);
+    for (const name of ['staging', 'canary', 'production']) expect(svc.fleet.writes(name), name).to.deep.equal([]);
 
     const wrong = (await client.callTool({
       name: 'operate',
       arguments: { sessionId: rollout.sessionId, executeChoice: 1, planDigest: `sha256:${'0'.repeat(64)}` },
     })) as Called;
     expect(wrong.isError).to.equal(true);
-    expect(fleet.writes('staging')).to.deep.equal([]);
+    expect(svc.fleet.writes('staging')).to.deep.equal([]);
 
     const ran = resultOf(
       (await client.callTool({ name: 'operate', arguments: { sessionId: rollout.sessionId, executeChoice: 1, planDigest: rollout.planDigest } })) as Called,
@@ -55,9 +46,9 @@ describe('MCP: a rollout across three clusters in waves (operate with clusterSel
     expect(ran.status).to.equal('execution_failed');
     expect(ran.rollout.stoppedAt).to.deep.include({ wave: 2, cluster: 'canary' });
     expect(ran.rollout.waves.map((w) => w.status)).to.deep.equal(['executed', 'degraded', 'not-run']);
-    expect(webImageIn(fleet, 'staging')).to.equal('nginx:1.28');
-    expect(webImageIn(fleet, 'canary')).to.equal('nginx:1.27');
-    expect(webImageIn(fleet, 'production')).to.equal('nginx:1.27');
-    expect(fleet.writes('production')).to.deep.equal([]);
+    expect(webImageIn(svc.fleet, 'staging')).to.equal('nginx:1.28');
+    expect(webImageIn(svc.fleet, 'canary')).to.equal('nginx:1.27');
+    expect(webImageIn(svc.fleet, 'production')).to.equal('nginx:1.27');
+    expect(svc.fleet.writes('production')).to.deep.equal([]);
   });
 });
