@@ -1,7 +1,7 @@
 import { posix } from 'node:path';
 import type { FieldCondition } from '../../domain/evaluation/scenario.js';
 import type { KubeCluster, Obj } from './stand-in.js';
-import { envValue, sourceData } from './behaviour-conditions.js';
+import { envValue, sourceData } from './container-env.js';
 import { claimBinds } from './kube/kube-claims.js';
 
 /**

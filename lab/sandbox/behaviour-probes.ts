@@ -1,6 +1,6 @@
 import type { FieldCondition } from '../../domain/evaluation/scenario.js';
 import type { KubeCluster, Obj } from './stand-in.js';
-import { envValue } from './behaviour-conditions.js';
+import { envValue } from './container-env.js';
 
 /**
  * The behaviour conditions on ports, probes and protocols (docs/evaluation.md,

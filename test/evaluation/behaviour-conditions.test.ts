@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { fieldCondition } from '../../domain/evaluation/scenario.js';
-import { behaviourHolds, connectionTarget, envValue, runsFile } from '../../lab/sandbox/behaviour-conditions.js';
+import { behaviourHolds, connectionTarget, runsFile } from '../../lab/sandbox/behaviour-conditions.js';
+import { envValue } from '../../lab/sandbox/container-env.js';
 import { KubeCluster, type Obj } from '../../lab/sandbox/kube/kube-cluster.js';
 import { nodesFitting, unschedulableMessage } from '../../lab/sandbox/kube/kube-scheduler.js';
 
