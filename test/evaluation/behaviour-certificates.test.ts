@@ -9,7 +9,7 @@ import type { Obj } from '../../lab/sandbox/kube/kube-cluster.js';
  * The fixtures are the scenario's own: real self-signed test certificates
  * (scenarios/ingress-tls-cert-expired/cluster.yaml) for shop.example.com,
  * expired 2026-11-30 (storefront-tls) and valid 2026-11-25 to 2036-11-25
- * (storefront-tls-2027), and one for staging.shop.example.com.
+ * (storefront-tls-renewed), and one for staging.shop.example.com.
  */
 const SHOP = { host: 'shop.example.com' };
 const DAY = 86_400_000;
@@ -46,13 +46,13 @@ describe('certificate: the Ingress serves the host a valid certificate with its 
   });
 
   it("passes the transcript's fix (the Ingress names the renewed Secret) and others: the renewal written into the old Secret, a wildcard entry, stringData", async () => {
-    expect(await healthyAfter((s) => pointAt(s, 'storefront-tls-2027'))).to.equal(true);
-    const copyIntoOld = (s: ScenarioCluster) => (find(s, 'Secret', 'storefront-tls').data = { ...find(s, 'Secret', 'storefront-tls-2027').data });
+    expect(await healthyAfter((s) => pointAt(s, 'storefront-tls-renewed'))).to.equal(true);
+    const copyIntoOld = (s: ScenarioCluster) => (find(s, 'Secret', 'storefront-tls').data = { ...find(s, 'Secret', 'storefront-tls-renewed').data });
     expect(await healthyAfter(copyIntoOld)).to.equal(true);
-    const wildcardFirst = (s: ScenarioCluster) => ingress(s).spec.tls.unshift({ hosts: ['*.example.com'], secretName: 'storefront-tls-2027' });
+    const wildcardFirst = (s: ScenarioCluster) => ingress(s).spec.tls.unshift({ hosts: ['*.example.com'], secretName: 'storefront-tls-renewed' });
     expect(await healthyAfter(wildcardFirst)).to.equal(true);
     const asText = (s: ScenarioCluster) => {
-      const renewed = find(s, 'Secret', 'storefront-tls-2027');
+      const renewed = find(s, 'Secret', 'storefront-tls-renewed');
       const text = Object.fromEntries(Object.entries(renewed.data as Record<string, string>).map(([k, v]) => [k, Buffer.from(v, 'base64').toString()]));
       Object.assign(find(s, 'Secret', 'storefront-tls'), { data: undefined, stringData: text });
     };
@@ -63,24 +63,24 @@ describe('certificate: the Ingress serves the host a valid certificate with its 
     expect(await healthyAfter((s) => pointAt(s, 'storefront-tls'))).to.equal(false);
     expect(await healthyAfter((s) => pointAt(s, 'storefront-staging-tls'))).to.equal(false);
     const wrongKey = (s: ScenarioCluster) => {
-      find(s, 'Secret', 'storefront-tls').data['tls.crt'] = find(s, 'Secret', 'storefront-tls-2027').data['tls.crt'];
+      find(s, 'Secret', 'storefront-tls').data['tls.crt'] = find(s, 'Secret', 'storefront-tls-renewed').data['tls.crt'];
     };
     expect(await healthyAfter(wrongKey)).to.equal(false);
     const opaque = (s: ScenarioCluster) => {
-      find(s, 'Secret', 'storefront-tls-2027').type = 'Opaque';
-      pointAt(s, 'storefront-tls-2027');
+      find(s, 'Secret', 'storefront-tls-renewed').type = 'Opaque';
+      pointAt(s, 'storefront-tls-renewed');
     };
     expect(await healthyAfter(opaque)).to.equal(false);
     expect(await healthyAfter((s) => delete ingress(s).spec.tls)).to.equal(false);
     // an entry for other hosts only does not cover shop.example.com
-    expect(await healthyAfter((s) => (ingress(s).spec.tls = [{ hosts: ['staging.shop.example.com'], secretName: 'storefront-tls-2027' }]))).to.equal(false);
+    expect(await healthyAfter((s) => (ingress(s).spec.tls = [{ hosts: ['staging.shop.example.com'], secretName: 'storefront-tls-renewed' }]))).to.equal(false);
     const restart = (s: ScenarioCluster) => [...s.server.objects.values()].filter((o) => o.kind === 'Pod').forEach((p) => s.server.remove(p));
     expect(await healthyAfter(restart)).to.equal(false);
   });
 
   it('judges the validity at the time given and for validFor after it; the host by the subject alternative names', async () => {
     const s = await start();
-    pointAt(s, 'storefront-tls-2027');
+    pointAt(s, 'storefront-tls-renewed');
     const renewedFrom = Date.parse('2026-11-25T00:00:00Z');
     const renewedTo = Date.parse('2036-11-25T00:00:00Z');
     expect(serves(s, SHOP, renewedFrom - 1000)).to.equal(false);
