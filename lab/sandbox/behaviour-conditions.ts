@@ -13,7 +13,7 @@ import { servesCertificate } from './behaviour-certificates.js';
 import { scrapedAt } from './behaviour-scrape.js';
 import { sameSchedule } from './behaviour-cron.js';
 import { nodeLabelsOf, rollsOutWith, spreadsPods } from './behaviour-ops.js';
-import { envResolved, sourceData } from './container-env.js';
+import { containerOf, envResolved, sourceData } from './container-env.js';
 
 /**
  * The conditions of a health rule that are judged on the live cluster rather
@@ -160,8 +160,7 @@ const DEFAULT_PATH = ['/usr/local/sbin', '/usr/local/bin', '/usr/sbin', '/usr/bi
  * `sh -c "cd /app && ..."` is not read.
  */
 export function runsFile(podSpec: Obj, container: string | undefined, file: string): boolean {
-  const containers: Obj[] = podSpec.containers ?? [];
-  const k = containers.find((x) => x.name === container) ?? (container === undefined ? containers[0] : undefined);
+  const k = containerOf(podSpec, container);
   if (!k) return false;
   const argv: unknown[] = [...(k.command ?? []), ...(k.args ?? [])];
   const dir = typeof k.workingDir === 'string' && k.workingDir.startsWith('/') ? k.workingDir : '/';

@@ -1,7 +1,7 @@
 import { posix } from 'node:path';
-import type { FieldCondition } from '../../domain/evaluation/scenario.js';
+import { FILES_OPERATORS, type FieldCondition } from '../../domain/evaluation/scenario.js';
 import type { KubeCluster, Obj } from './stand-in.js';
-import { envValue, sourceData } from './container-env.js';
+import { containerOf, envValue, sourceData } from './container-env.js';
 import { claimBinds } from './kube/kube-claims.js';
 
 /**
@@ -16,10 +16,10 @@ import { claimBinds } from './kube/kube-claims.js';
  * pointing the program elsewhere.
  */
 
-type Conditions = Pick<FieldCondition, 'file' | 'writable' | 'effective' | 'claims' | 'accepts'>;
+type Conditions = Pick<FieldCondition, (typeof FILES_OPERATORS)[number]>;
 
 /** Whether a condition is one of this family's. */
-export const isFilesCondition = (cond: FieldCondition) => !!(cond.file || cond.writable || cond.effective || cond.claims || cond.accepts);
+export const isFilesCondition = (cond: FieldCondition) => FILES_OPERATORS.some((op) => cond[op] !== undefined);
 
 /** What one volume shows the container, as the kubelet mounts it. */
 interface Volume {
@@ -45,12 +45,6 @@ interface Mount {
 
 /** Where a path of the container lies: on a mount (with the path inside the volume) or, with no mount covering it, on the image's root filesystem. */
 type Place = { mount: Mount; inVolume: string } | { mount: undefined };
-
-/** A container of the pod spec by name (the first when no name is given). */
-function containerOf(podSpec: Obj, name: string | undefined): Obj | undefined {
-  const containers: Obj[] = [...(podSpec.containers ?? []), ...(podSpec.initContainers ?? [])];
-  return containers.find((k) => k.name === name) ?? (name === undefined ? containers[0] : undefined);
-}
 
 /** The files of a ConfigMap or Secret source: every key by its own name, or the listed items at their paths; an error when a key or the object is missing and not optional. */
 function keyFiles(c: KubeCluster, ns: string, kind: 'ConfigMap' | 'Secret', source: Obj): { files: Map<string, string>; error?: string } {
@@ -140,7 +134,7 @@ function targetPath(c: KubeCluster, ns: string, podSpec: Obj, k: Obj, at: { path
 }
 
 /** The container's security context merged with the pod's: the container's own setting wins. */
-function effectiveSecurity(podSpec: Obj, k: Obj): { runAsNonRoot?: boolean; runAsUser?: number; readOnlyRootFilesystem?: boolean; fsGroup?: number } {
+export function effectiveSecurity(podSpec: Obj, k: Obj): { runAsNonRoot?: boolean; runAsUser?: number; readOnlyRootFilesystem?: boolean; fsGroup?: number } {
   const pod: Obj = podSpec.securityContext ?? {};
   const own: Obj = k.securityContext ?? {};
   return {
@@ -211,7 +205,7 @@ export function acceptsFlags(k: Obj, accepts: NonNullable<FieldCondition['accept
 /** Whether a condition of this family holds for the container (`container`, else the rule's, else the first) of the pod spec in `ns`. */
 export function filesHold(c: KubeCluster, ns: string, podSpec: Obj, cond: Conditions, defaultContainer: string | undefined): boolean {
   const spec = cond.file ?? cond.writable ?? cond.effective ?? cond.claims ?? cond.accepts;
-  const k = containerOf(podSpec, spec?.container ?? defaultContainer);
+  const k = containerOf(podSpec, spec?.container ?? defaultContainer, true);
   if (!k || !spec) return false;
   if (cond.accepts) return acceptsFlags(k, cond.accepts);
   if (cond.effective) return hasSecurity(effectiveSecurity(podSpec, k), cond.effective);

@@ -1,6 +1,6 @@
 import type { FieldCondition } from '../../domain/evaluation/scenario.js';
 import type { KubeCluster, Obj } from './stand-in.js';
-import { requirementHolds } from './kube/kube-scheduler.js';
+import { selects } from './kube/kube-scheduler.js';
 
 /**
  * Whether the cluster's NetworkPolicies let a connection through, as
@@ -88,12 +88,6 @@ function admits(c: KubeCluster, policies: Obj[], direction: Direction, self: End
         portsMatch(rule.ports, destination, traffic.port, traffic.protocol),
     ),
   );
-}
-
-/** A label selector against labels: `matchLabels` and `matchExpressions` all hold; an absent or empty selector selects everything. */
-export function selects(selector: Obj | undefined, labels: Record<string, string>): boolean {
-  const matchLabels = Object.entries((selector?.matchLabels ?? {}) as Record<string, string>);
-  return matchLabels.every(([k, v]) => labels[k] === v) && ((selector?.matchExpressions ?? []) as Obj[]).every((r) => requirementHolds(labels, r));
 }
 
 /** A namespace's labels: its Namespace object's, with the `kubernetes.io/metadata.name` the API server always sets. */

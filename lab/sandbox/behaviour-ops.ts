@@ -8,7 +8,7 @@
 import type { FieldCondition } from '../../domain/evaluation/scenario.js';
 import type { KubeCluster, Obj } from './stand-in.js';
 import { nodesFitting } from './kube/kube-scheduler.js';
-import { selects } from './behaviour-netpol.js';
+import { selects } from './kube/kube-scheduler.js';
 
 /** What the Deployment controller assumes when the strategy leaves a bound out. */
 const DEFAULT_BOUND = '25%';

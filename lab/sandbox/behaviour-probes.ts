@@ -1,6 +1,7 @@
 import type { FieldCondition } from '../../domain/evaluation/scenario.js';
 import type { KubeCluster, Obj } from './stand-in.js';
-import { envValue } from './container-env.js';
+import { containerOf, envValue } from './container-env.js';
+import { effectiveSecurity } from './behaviour-files.js';
 
 /**
  * The behaviour conditions on ports, probes and protocols (docs/evaluation.md,
@@ -20,12 +21,6 @@ type ServesCondition = NonNullable<FieldCondition['serves']>;
 
 /** The ports below this one need root or CAP_NET_BIND_SERVICE, unless the pod lowers it by sysctl. */
 const UNPRIVILEGED_PORT_START = 1024;
-
-/** The container of a pod spec by name, else (no name asked) the first. */
-function containerOf(podSpec: Obj, container: string | undefined): Obj | undefined {
-  const containers: Obj[] = podSpec.containers ?? [];
-  return containers.find((k) => k.name === container) ?? (container === undefined ? containers[0] : undefined);
-}
 
 /** A port number from a number or a decimal string, undefined when it is neither or out of range. */
 function portNumber(v: unknown): number | undefined {
@@ -129,12 +124,10 @@ export function bindsPort(c: KubeCluster, ns: string, podSpec: Obj, cond: NonNul
  * scenario does not know it.
  */
 function runsAsNonRoot(podSpec: Obj, k: Obj): boolean {
-  const own: Obj = k.securityContext ?? {};
-  const pod: Obj = podSpec.securityContext ?? {};
-  if (own.privileged === true) return false;
-  const user = own.runAsUser ?? pod.runAsUser;
-  if (user !== undefined) return Number(user) !== 0;
-  return (own.runAsNonRoot ?? pod.runAsNonRoot) === true;
+  if (k.securityContext?.privileged === true) return false;
+  const { runAsUser, runAsNonRoot } = effectiveSecurity(podSpec, k);
+  if (runAsUser !== undefined) return Number(runAsUser) !== 0;
+  return runAsNonRoot === true;
 }
 
 /** The first port a non-root process may bind in the pod: the sysctl's value when the pod sets it, else 1024. */

@@ -6,6 +6,15 @@ import type { KubeCluster, Obj } from './stand-in.js';
  * conditions (env, files, probes) without their importing one another.
  */
 
+/**
+ * The container of a pod spec a condition means: the one of that name, else
+ * (no name given) the first; init containers count only when asked for.
+ */
+export function containerOf(podSpec: Obj, name: string | undefined, withInit = false): Obj | undefined {
+  const containers: Obj[] = [...(podSpec.containers ?? []), ...(withInit ? (podSpec.initContainers ?? []) : [])];
+  return containers.find((k) => k.name === name) ?? (name === undefined ? containers[0] : undefined);
+}
+
 /** The data of a ConfigMap, or of a Secret decoded: what a container reads from it; undefined when it does not exist. */
 export function sourceData(c: KubeCluster, ns: string, kind: 'ConfigMap' | 'Secret', name: string | undefined): Record<string, string> | undefined {
   const o = name === undefined ? undefined : c.objects.get(c.pathOf('v1', kind, name, ns));
@@ -34,8 +43,7 @@ export function envValue(c: KubeCluster, ns: string, podSpec: Obj, name: string,
 
 /** The value the container sees in `name` and the key it comes from (none for a literal); undefined when it does not resolve. */
 export function envResolved(c: KubeCluster, ns: string, podSpec: Obj, name: string, container?: string): { value: string; source?: EnvSource } | undefined {
-  const containers: Obj[] = [...(podSpec.containers ?? []), ...(podSpec.initContainers ?? [])];
-  const k = containers.find((x) => x.name === container) ?? (container === undefined ? containers[0] : undefined);
+  const k = containerOf(podSpec, container, true);
   if (!k) return undefined;
   const keyOf = (kind: EnvSource['kind'], ref: Obj | undefined, key: string) => {
     const value = sourceData(c, ns, kind, ref?.name)?.[key];

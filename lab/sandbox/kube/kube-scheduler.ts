@@ -27,6 +27,12 @@ function tolerates(tolerations: Obj[], taint: Obj): boolean {
   );
 }
 
+/** A label selector against labels: `matchLabels` and `matchExpressions` all hold; an absent or empty selector selects everything. */
+export function selects(selector: Obj | undefined, labels: Record<string, string>): boolean {
+  const matchLabels = Object.entries((selector?.matchLabels ?? {}) as Record<string, string>);
+  return matchLabels.every(([k, v]) => labels[k] === v) && ((selector?.matchExpressions ?? []) as Obj[]).every((r) => requirementHolds(labels, r));
+}
+
 /** One `matchExpressions` requirement of a node selector term (or a label selector) against the labels of a node (or a pod). */
 export function requirementHolds(labels: Record<string, string>, r: Obj): boolean {
   const value = labels[r.key];
