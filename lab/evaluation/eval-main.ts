@@ -18,7 +18,6 @@ import { BASELINES, BaselineLlm, type Baseline } from './baselines.js';
 import { RecordingLlm, ReplayLlm, type ObservedLlm } from './transcript-llm.js';
 import { JUDGE_PARAMS, judgeDiagnosis, judgedDiagnosis, type JudgeSetting } from './judge.js';
 import type { LlmProvider } from '../../domain/ports/llm-provider.js';
-import { currentCluster } from '../../application/cluster/current-cluster.js';
 
 /** What `svc eval` asks for: the CLI's contract (interfaces/cli/lab-entry.ts) is the one definition. */
 export type EvalOptions = EvalRequest;
@@ -67,9 +66,7 @@ export async function runEvaluation(o: EvalOptions, env: NodeJS.ProcessEnv, prin
   const cases: CaseResult[] = [];
   for (const loaded of selected)
     for (let repeat = 1; repeat <= o.repeat; repeat++) {
-      // a case on several clusters records each reply with the cluster it was for (a replay plays them per cluster)
-      const clusterOf = (loaded.scenario.cluster.clusters ?? 1) > 1 ? currentCluster : undefined;
-      const llm = live ? new RecordingLlm(live, clusterOf) : new ReplayLlm(loaded.transcript!.replies);
+      const llm = live ? new RecordingLlm(live) : new ReplayLlm(loaded.transcript!.replies);
       const result = await scoredCase(loaded, llm, repeat, env, prices, judge);
       cases.push(result);
       print(`${result.score.passed ? 'pass' : 'FAIL'} ${loaded.scenario.name}${o.repeat > 1 ? ` #${repeat}` : ''} (${result.latencyMs} ms)`);

@@ -76,7 +76,6 @@ export async function runCase(loaded: LoadedScenario, llm: ObservedLlm, repeat: 
     for (const { m, writes: w } of perCluster) reverts.problems.push(...notRestored(m.sandbox.server, m.before, w).map((p) => named(m.name, p)));
     // what the model proposed is looked up in its cluster's state before the case (in a fleet, the answer's cluster)
     const beforeIn = (cluster: string | undefined) => marks.filter((m) => !fleet || m.name === cluster).flatMap((m) => [...m.before.values()]);
-    const answers = fleet ? llm.answers : llm.answers.map(({ name, text }) => ({ name, text }));
     return {
       scenario: scenario.name,
       tags: scenario.tags,
@@ -92,7 +91,7 @@ export async function runCase(loaded: LoadedScenario, llm: ObservedLlm, repeat: 
       healthProblems: health.problems,
       reverts,
       proposed: proposedWrites(
-        answers,
+        llm.answers,
         (kind, namespace, name, cluster) =>
           beforeIn(cluster).find((o) => o.kind === kind && o.metadata.name === name && (namespace === undefined || o.metadata.namespace === namespace)) as
             KubeObject | undefined,

@@ -74,7 +74,7 @@ export abstract class ObservedLlm implements LlmProvider {
  * or estimated from the characters sent and answered.
  */
 export class ReplayLlm extends ObservedLlm {
-  private next = 0;
+  /** The replies played, by index. */
   private readonly taken = new Set<number>();
   /** Whether the replies name their cluster: then each call takes the next reply of its own cluster. */
   private readonly keyed: boolean;
@@ -82,16 +82,14 @@ export class ReplayLlm extends ObservedLlm {
   constructor(
     private readonly replies: readonly TranscriptReply[],
     private readonly model = 'replay',
-    /** The cluster a call is for (svc's cluster scope), read only when the replies name theirs. */
-    private readonly clusterOf: () => string | undefined = currentCluster,
   ) {
     super();
     this.keyed = replies.some((r) => r.cluster !== undefined);
   }
 
-  /** The next reply not played yet: of the calling cluster when the replies name theirs. */
+  /** The next reply not played yet: of the calling cluster (svc's cluster scope) when the replies name theirs. */
   private take(): TranscriptReply | undefined {
-    const cluster = this.clusterOf();
+    const cluster = currentCluster();
     const i = this.replies.findIndex((r, j) => !this.taken.has(j) && (!this.keyed || r.cluster === cluster));
     if (i < 0) return undefined;
     this.taken.add(i);
@@ -104,22 +102,21 @@ export class ReplayLlm extends ObservedLlm {
 
   /** How many replies svc asked for. */
   get used(): number {
-    return this.next;
+    return this.taken.size;
   }
 
   async chat(messages: ChatMessage[], options: ChatOptions = {}): Promise<ChatResult> {
     const sent = this.observe(messages, options);
     const reply = this.take();
     if (!reply) {
-      const whose = this.keyed ? ` for cluster ${this.clusterOf() ?? '(none)'}` : '';
+      const whose = this.keyed ? ` for cluster ${currentCluster() ?? '(none)'}` : '';
       this.failure ??= `transcript exhausted: svc asked for answer ${this.sent.length}${whose}, the transcript holds ${this.replies.length}`;
       throw new DependencyError('llm', this.failure);
     }
-    this.next += 1;
     const text = replyText(reply);
     this.answered(schemaOf(options), text);
     const toolCalls = (reply.toolCalls ?? []).map((c, i) => ({
-      id: `call_${this.next}_${i}`,
+      id: `call_${this.used}_${i}`,
       name: c.name,
       arguments: typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments),
     }));
@@ -138,10 +135,7 @@ export class ReplayLlm extends ObservedLlm {
 export class RecordingLlm extends ObservedLlm {
   readonly replies: TranscriptReply[] = [];
 
-  constructor(
-    private readonly inner: LlmProvider,
-    private readonly clusterOf: () => string | undefined = () => undefined,
-  ) {
+  constructor(private readonly inner: LlmProvider) {
     super();
   }
 
@@ -157,7 +151,8 @@ export class RecordingLlm extends ObservedLlm {
     });
     this.count(result.usage);
     this.answered(schemaOf(options), result.text);
-    const cluster = this.clusterOf();
+    // in a case on several clusters, the cluster svc asked it for (its scope): a replay plays the reply there
+    const cluster = currentCluster();
     const reply: TranscriptReply = { usage: { prompt: result.usage.inputTokens, completion: result.usage.outputTokens }, ...(cluster ? { cluster } : {}) };
     if (result.toolCalls.length) reply.toolCalls = result.toolCalls.map((c) => ({ name: c.name, arguments: parsedOrRaw(c.arguments) }));
     if (result.text || !result.toolCalls.length) {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { currentCluster, withinCluster } from '../../application/cluster/current-cluster.js';
+import { withinCluster } from '../../application/cluster/current-cluster.js';
 import type { LlmProvider } from '../../domain/ports/llm-provider.js';
 import type { ChatResult } from '../../domain/llm/llm-types.js';
 import { RecordingLlm, ReplayLlm } from '../../lab/evaluation/transcript-llm.js';
@@ -43,7 +43,7 @@ describe('transcripts of a case on several clusters: each reply is kept and play
     expect(await failureOf(ask(llm))).to.contain('transcript exhausted');
   });
 
-  it('recording keeps the cluster each answer was for when asked to, and none otherwise', async () => {
+  it('recording keeps the cluster each answer was for, and none outside any cluster’s scope (svc serving one cluster has none)', async () => {
     const inner: LlmProvider = {
       status: () => ({ configured: true, provider: 'stand-in', model: 'm' }),
       chat: async (): Promise<ChatResult> => ({
@@ -54,11 +54,11 @@ describe('transcripts of a case on several clusters: each reply is kept and play
         finishReason: 'stop',
       }),
     };
-    const fleet = new RecordingLlm(inner, currentCluster);
+    const fleet = new RecordingLlm(inner);
     await withinCluster('cluster-2', () => ask(fleet));
     expect(fleet.replies[0].cluster).to.equal('cluster-2');
     const one = new RecordingLlm(inner);
-    await withinCluster('cluster-2', () => ask(one));
+    await ask(one);
     expect(one.replies[0]).to.not.have.property('cluster');
   });
 });
