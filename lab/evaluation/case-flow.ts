@@ -94,50 +94,63 @@ const asObject = (v: unknown): Record<string, unknown> => (isJsonObject(v) ? v :
 const errorText = (err: unknown) =>
   (err instanceof DomainError ? `${err.code}: ${err.message}` : err instanceof Error ? err.message : String(err)).slice(0, 1000);
 
+/** One cluster's session of a fleet answer, as its own session shows it. */
+interface ClusterPlan {
+  cluster: string;
+  sessionId: string;
+  plan: FlowOutcome;
+}
+
+/**
+ * Each cluster's session (a fleet answer's `{cluster, sessionId}` entries),
+ * looked at through the session itself (sessionId alone, with its cluster),
+ * in order; and what they come to together: every cluster's diagnosis, named
+ * by its cluster, and the highest risk.
+ */
+async function lookAtEach(
+  tool: Scenario['tool'],
+  members: Record<string, unknown>[],
+  call: Call,
+): Promise<{ plans: ClusterPlan[]; diagnosis: string; risk: RiskLevel | 'none' }> {
+  const plans: ClusterPlan[] = [];
+  for (const c of members) {
+    const [cluster, sessionId] = [str(c.cluster), str(c.sessionId)];
+    plans.push({ cluster, sessionId, plan: read(tool, await call(tool, { sessionId, cluster })) });
+  }
+  return { plans, diagnosis: plans.map((p) => `${p.cluster}: ${p.plan.diagnosis}`).join('\n'), risk: highest(plans.map((p) => p.plan.risk)) };
+}
+
 /**
  * A rollout across clusters (operate with clusterSelector) answers with its
- * waves only: the diagnosis and risk are each cluster's plan, looked at
- * through its own session (sessionId alone, with its cluster), in wave order.
+ * waves only: the diagnosis and risk are each cluster's plan, in wave order.
  */
 async function readRollout(tool: Scenario['tool'], rollout: Record<string, unknown>, call: Call): Promise<FlowOutcome> {
-  const steps = list(rollout.waves).flatMap((w) => list(w.clusters));
-  const plans: FlowOutcome[] = [];
-  for (const c of steps) plans.push(read(tool, await call(tool, { sessionId: str(c.sessionId), cluster: str(c.cluster) })));
-  return {
-    status: 'awaiting_approval',
-    diagnosis: plans.map((p, i) => `${str(steps[i].cluster)}: ${p.diagnosis}`).join('\n'),
-    risk: highest(plans.map((p) => p.risk)),
-  };
+  const { diagnosis, risk } = await lookAtEach(
+    tool,
+    list(rollout.waves).flatMap((w) => list(w.clusters)),
+    call,
+  );
+  return { status: 'awaiting_approval', diagnosis, risk };
 }
 
 /**
  * A fleet investigation (remediate with clusterSelector) answers with each
  * cluster's status and session: the diagnosis and risk are each cluster's
- * analysis, looked at through its own session, and each cluster awaiting
- * approval is then executed (or stopped) in its own session and cluster, as
- * a person continues a fleet investigation. The status is the first
- * cluster's that did not end executed, else executed (no_action when no
- * cluster proposed anything).
+ * analysis, and each cluster awaiting approval is then executed (or stopped)
+ * in its own session and cluster, as a person continues a fleet
+ * investigation. The status is the first cluster's that did not end
+ * executed, else executed (no_action when no cluster proposed anything).
  */
 async function fleetFlow(s: Scenario, fleet: Record<string, unknown>, call: Call): Promise<FlowOutcome> {
   const members = list(fleet.clusters).filter((c) => typeof c.sessionId === 'string' && c.sessionId);
-  const looked: { cluster: string; sessionId: string; plan: FlowOutcome }[] = [];
-  for (const c of members) {
-    const cluster = str(c.cluster);
-    looked.push({ cluster, sessionId: str(c.sessionId), plan: read('remediate', await call('remediate', { sessionId: str(c.sessionId), cluster })) });
-  }
-  const outcome: FlowOutcome = {
-    status: 'no_action',
-    diagnosis: looked.map((l) => `${l.cluster}: ${l.plan.diagnosis}`).join('\n'),
-    risk: highest(looked.map((l) => l.plan.risk)),
-  };
+  const { plans, diagnosis, risk } = await lookAtEach('remediate', members, call);
   const statuses: string[] = [];
-  for (const l of looked.filter((x) => x.plan.status === 'awaiting_approval')) {
-    const done = await call('remediate', { sessionId: l.sessionId, executeChoice: s.approve ? 1 : 2, cluster: l.cluster });
+  for (const p of plans.filter((x) => x.plan.status === 'awaiting_approval')) {
+    const done = await call('remediate', { sessionId: p.sessionId, executeChoice: s.approve ? 1 : 2, cluster: p.cluster });
     statuses.push(str(isJsonObject(done) ? done.status : '') || 'unknown');
   }
-  if (statuses.length) outcome.status = statuses.find((x) => x !== 'executed') ?? 'executed';
-  return outcome;
+  const status = statuses.length ? (statuses.find((x) => x !== 'executed') ?? 'executed') : 'no_action';
+  return { status, diagnosis, risk };
 }
 
 /** The diagnosis and risk of a tool's first answer (remediate: root cause and evidence; operate: the plan). */
